@@ -1,0 +1,45 @@
+//===- PTX.h - LLVM-dialect module to PTX text ------------------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TARGET_PTX_H
+#define TILEC_TARGET_PTX_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
+namespace tilec {
+
+/// Where to stop when translating an LLVM-dialect module.
+struct PTXOptions {
+  std::string arch = "sm_90a";     ///< `-mcpu` of the NVPTX backend
+  std::string features = "+ptx80"; ///< PTX ISA version and other features
+  unsigned optLevel = 3;           ///< LLVM optimisation level, 0 to 3
+};
+
+/// Translates `module` (LLVM and NVVM dialects only) to LLVM IR, optimises it
+/// at `options.optLevel` and prints it to `os` (the `--emit=llvm` output).
+mlir::LogicalResult emitLLVMIR(mlir::ModuleOp module, const PTXOptions &options,
+                               llvm::raw_ostream &os);
+
+/// Translates `module` to LLVM IR, optimises it and compiles it with LLVM's
+/// NVPTX backend, storing the PTX text in `ptx`. Errors are reported on the
+/// module's location.
+mlir::LogicalResult emitPTX(mlir::ModuleOp module, const PTXOptions &options,
+                            std::string &ptx);
+
+} // namespace tilec
+
+#endif // TILEC_TARGET_PTX_H

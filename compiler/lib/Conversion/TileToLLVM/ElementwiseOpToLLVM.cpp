@@ -1,0 +1,169 @@
+//===- ElementwiseOpToLLVM.cpp - Register-by-register tile ops --*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers the tile ops that act on each element independently: splats,
+// ranges, pointer offsets, splat constants, and every elementwise `arith` or
+// `math` op on tiles, which is re-created once per register on scalars (and
+// then lowered by the upstream arith/math patterns).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileToLLVMPatterns.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// tile.splat: every register holds the scalar.
+struct SplatOpLowering : public OpConversionPattern<SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    auto structType = cast<LLVM::LLVMStructType>(type);
+    SmallVector<Value> regs(structType.getBody().size(), adaptor.getSrc());
+    rewriter.replaceOp(op, packRegisters(rewriter, op.getLoc(), type, regs));
+    return success();
+  }
+};
+
+/// tile.make_range: register r holds start + its coordinate.
+struct MakeRangeOpLowering : public OpConversionPattern<MakeRangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MakeRangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    Location loc = op.getLoc();
+    Value start = i32Constant(rewriter, loc, op.getStart());
+    SmallVector<Value> regs;
+    for (auto &coords : emitIndices(rewriter, loc, op.getType()))
+      regs.push_back(LLVM::AddOp::create(rewriter, loc, start, coords[0]));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, type, regs));
+    return success();
+  }
+};
+
+/// tile.addptr: one getelementptr per register.
+struct AddPtrOpLowering : public OpConversionPattern<AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    Type pointee = getTypeConverter()->convertType(
+        cast<PtrType>(getElementTypeOrSelf(op.getType())).getPointeeType());
+    if (!type || !pointee)
+      return failure();
+    Location loc = op.getLoc();
+    auto ptrType = LLVM::LLVMPointerType::get(getContext(), 1);
+    SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> offs =
+        unpackRegisters(rewriter, loc, adaptor.getOffset());
+    SmallVector<Value> regs;
+    for (auto [ptr, off] : llvm::zip_equal(ptrs, offs))
+      regs.push_back(
+          LLVM::GEPOp::create(rewriter, loc, ptrType, pointee, ptr, off));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, type, regs));
+    return success();
+  }
+};
+
+/// arith.constant of a splat tile: every register holds the scalar constant.
+struct SplatConstantLowering : public OpConversionPattern<arith::ConstantOp> {
+  SplatConstantLowering(TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/10) {}
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tensor = dyn_cast<RankedTensorType>(op.getType());
+    auto dense = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!tensor || !dense || !getLayout(tensor))
+      return failure();
+    Type type = getTypeConverter()->convertType(tensor);
+    Type element = getTypeConverter()->convertType(tensor.getElementType());
+    if (!type || !element)
+      return failure();
+    Value scalar = LLVM::ConstantOp::create(
+        rewriter, op.getLoc(), element,
+        cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    SmallVector<Value> regs(
+        cast<LLVM::LLVMStructType>(type).getBody().size(), scalar);
+    rewriter.replaceOp(op, packRegisters(rewriter, op.getLoc(), type, regs));
+    return success();
+  }
+};
+
+/// Any elementwise op from another dialect applied to tiles: re-created on
+/// the scalars of each register.
+struct ElementwiseOpLowering : public ConversionPattern {
+  ElementwiseOpLowering(TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/10,
+                          ctx) {}
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op->hasTrait<OpTrait::Elementwise>() ||
+        isa<TileDialect>(op->getDialect()) || op->getNumResults() == 0 ||
+        !llvm::all_of(op->getResultTypes(), [](Type t) {
+          return isa<RankedTensorType>(t) && getLayout(t);
+        }))
+      return failure();
+    Location loc = op->getLoc();
+    SmallVector<Type> resultTypes, scalarTypes;
+    for (Type t : op->getResultTypes()) {
+      resultTypes.push_back(getTypeConverter()->convertType(t));
+      scalarTypes.push_back(getTypeConverter()->convertType(
+          cast<RankedTensorType>(t).getElementType()));
+      if (!resultTypes.back() || !scalarTypes.back())
+        return failure();
+    }
+    SmallVector<SmallVector<Value>> operandRegs;
+    for (Value operand : operands)
+      operandRegs.push_back(unpackRegisters(rewriter, loc, operand));
+    size_t n =
+        cast<LLVM::LLVMStructType>(resultTypes.front()).getBody().size();
+    SmallVector<SmallVector<Value>> resultRegs(op->getNumResults());
+    for (size_t i = 0; i < n; ++i) {
+      OperationState state(loc, op->getName());
+      for (auto &regs : operandRegs)
+        state.addOperands(regs[i]);
+      state.addTypes(scalarTypes);
+      state.addAttributes(op->getAttrs());
+      Operation *scalar = rewriter.create(state);
+      for (auto [j, result] : llvm::enumerate(scalar->getResults()))
+        resultRegs[j].push_back(result);
+    }
+    SmallVector<Value> results;
+    for (auto [type, regs] : llvm::zip_equal(resultTypes, resultRegs))
+      results.push_back(packRegisters(rewriter, loc, type, regs));
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::populateElementwiseOpToLLVMPatterns(
+    TileTypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<SplatOpLowering, MakeRangeOpLowering, AddPtrOpLowering>(
+      converter, ctx);
+  patterns.add<SplatConstantLowering, ElementwiseOpLowering>(converter, ctx);
+}

@@ -1,0 +1,129 @@
+//===- TypeConverter.cpp - Types and registers of laid-out tiles -*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// The type converter of the tile lowering and the helpers that map between a
+// tile, the registers one thread holds, and the coordinates of those
+// registers' elements.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileToLLVMPatterns.h"
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+TileTypeConverter::TileTypeConverter(MLIRContext *ctx)
+    : LLVMTypeConverter(ctx) {
+  addConversion([ctx](PtrType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
+  });
+  addConversion([this](RankedTensorType type) -> std::optional<Type> {
+    LayoutAttrInterface layout = getLayout(type);
+    if (!layout)
+      return std::nullopt;
+    Type element = convertType(type.getElementType());
+    if (!element)
+      return std::nullopt;
+    int64_t n = layout.getElemsPerThread(type.getShape());
+    SmallVector<Type> fields(n, element);
+    return LLVM::LLVMStructType::getLiteral(type.getContext(), fields);
+  });
+}
+
+SmallVector<Value> tilec::unpackRegisters(OpBuilder &b, Location loc,
+                                          Value value) {
+  auto structType = dyn_cast<LLVM::LLVMStructType>(value.getType());
+  if (!structType)
+    return {value};
+  SmallVector<Value> regs;
+  for (int64_t i = 0, e = structType.getBody().size(); i < e; ++i)
+    regs.push_back(LLVM::ExtractValueOp::create(b, loc, value, i));
+  return regs;
+}
+
+Value tilec::packRegisters(OpBuilder &b, Location loc, Type type,
+                           ValueRange registers) {
+  if (!isa<LLVM::LLVMStructType>(type)) {
+    assert(registers.size() == 1 && "a scalar has one register");
+    return registers.front();
+  }
+  Value result = LLVM::UndefOp::create(b, loc, type);
+  for (auto [i, reg] : llvm::enumerate(registers))
+    result = LLVM::InsertValueOp::create(b, loc, result, reg, i);
+  return result;
+}
+
+Value tilec::i32Constant(OpBuilder &b, Location loc, int64_t v) {
+  return LLVM::ConstantOp::create(b, loc, b.getI32Type(),
+                                  b.getI32IntegerAttr(v));
+}
+
+/// Coordinates for a blocked layout: the element held by register `r` is at
+/// `(registerPart(r) + threadPart(lane, warp)) mod shape` along each
+/// dimension, where the register part is known at compile time.
+static SmallVector<SmallVector<Value>>
+emitBlockedIndices(OpBuilder &b, Location loc, RankedTensorType type,
+                   BlockedLayoutAttr layout) {
+  ArrayRef<int64_t> shape = type.getShape();
+  unsigned rank = shape.size();
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+  Value lane = LLVM::AndOp::create(b, loc, tid, i32Constant(b, loc, 31));
+  Value warp = LLVM::LShrOp::create(b, loc, tid, i32Constant(b, loc, 5));
+
+  SmallVector<Value> threadPart(rank);
+  int64_t laneStride = 1, warpStride = 1;
+  for (unsigned d : layout.getOrder()) {
+    int64_t tpw = layout.getThreadsPerWarp()[d];
+    int64_t wpc = layout.getWarpsPerCTA()[d];
+    Value laneD = LLVM::URemOp::create(
+        b, loc,
+        LLVM::UDivOp::create(b, loc, lane, i32Constant(b, loc, laneStride)),
+        i32Constant(b, loc, tpw));
+    Value warpD = LLVM::URemOp::create(
+        b, loc,
+        LLVM::UDivOp::create(b, loc, warp, i32Constant(b, loc, warpStride)),
+        i32Constant(b, loc, wpc));
+    Value thread = LLVM::AddOp::create(
+        b, loc, LLVM::MulOp::create(b, loc, warpD, i32Constant(b, loc, tpw)),
+        laneD);
+    threadPart[d] = LLVM::MulOp::create(
+        b, loc, thread, i32Constant(b, loc, layout.getSizePerThread()[d]));
+    laneStride *= tpw;
+    warpStride *= wpc;
+  }
+
+  int64_t n = layout.getElemsPerThread(shape);
+  SmallVector<SmallVector<Value>> indices(n);
+  for (int64_t r = 0; r < n; ++r) {
+    SmallVector<int64_t> regPart = layout.getCoordinates(shape, r, 0, 0);
+    for (unsigned d = 0; d < rank; ++d) {
+      Value sum = LLVM::AddOp::create(b, loc, threadPart[d],
+                                      i32Constant(b, loc, regPart[d]));
+      indices[r].push_back(LLVM::AndOp::create(
+          b, loc, sum, i32Constant(b, loc, shape[d] - 1)));
+    }
+  }
+  return indices;
+}
+
+SmallVector<SmallVector<Value>>
+tilec::emitIndices(OpBuilder &b, Location loc, RankedTensorType type) {
+  return llvm::TypeSwitch<Attribute, SmallVector<SmallVector<Value>>>(
+             type.getEncoding())
+      .Case<BlockedLayoutAttr>([&](BlockedLayoutAttr layout) {
+        return emitBlockedIndices(b, loc, type, layout);
+      })
+      .Default([](Attribute) -> SmallVector<SmallVector<Value>> {
+        llvm_unreachable("every layout must define its index emission");
+      });
+}

@@ -1,0 +1,683 @@
+//===- Generator.cpp - Kernel selection, expressions, calls -----*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// The entry point of code generation: reads the module's imports and
+// functions, picks the kernel, binds its parameters from the signature and
+// the -D constexprs, and generates its body. Also expression evaluation and
+// calls, including the inlining of @triton.jit helpers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generator.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+
+//===----------------------------------------------------------------------===//
+// Signatures
+//===----------------------------------------------------------------------===//
+
+std::string SignatureEntry::str() const {
+  if (kind == Kind::Constant)
+    return literal;
+  std::string s = (kind == Kind::Pointer ? "*" : "") + type;
+  if (hint)
+    s += ":" + std::to_string(hint);
+  return s;
+}
+
+llvm::Expected<std::vector<SignatureEntry>>
+tilec::parseSignature(llvm::StringRef text) {
+  std::vector<SignatureEntry> entries;
+  if (text.trim().empty())
+    return entries;
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',');
+  for (llvm::StringRef part : parts) {
+    part = part.trim();
+    SignatureEntry entry;
+    auto fail = [&](const llvm::Twine &why) {
+      return llvm::createStringError("invalid signature entry '" + part +
+                                     "': " + why);
+    };
+    if (part.empty())
+      return fail("empty entry");
+    llvm::StringRef body = part;
+    if (body.consume_front("*"))
+      entry.kind = SignatureEntry::Kind::Pointer;
+    else if (llvm::isDigit(body.front()) || body.front() == '-' ||
+             body == "True" || body == "False")
+      entry.kind = SignatureEntry::Kind::Constant;
+    if (entry.kind == SignatureEntry::Kind::Constant) {
+      entry.literal = body.str();
+      entries.push_back(entry);
+      continue;
+    }
+    auto [type, hint] = body.split(':');
+    entry.type = type.trim().str();
+    if (!hint.empty()) {
+      unsigned h;
+      if (hint.trim().getAsInteger(10, h) || (h != 1 && h != 16))
+        return fail("the hint must be ':1' or ':16'");
+      if (h == 1 && entry.kind == SignatureEntry::Kind::Pointer)
+        return fail("':1' applies to integers only");
+      entry.hint = h;
+    }
+    static const char *const known[] = {
+        "i1",  "i8",  "i16",  "i32",  "i64",  "u1",      "u8",
+        "u16", "u32", "u64",  "fp16", "bf16", "fp32",    "fp64",
+        "f32", "f16", "f64",  "fp8e4nv", "fp8e5"};
+    if (!llvm::is_contained(known, entry.type))
+      return fail("unknown type '" + entry.type + "'");
+    entries.push_back(entry);
+  }
+  return entries;
+}
+
+//===----------------------------------------------------------------------===//
+// Generator
+//===----------------------------------------------------------------------===//
+
+Generator::Generator(MLIRContext &context, const ModuleAST &module,
+                     const llvm::SourceMgr &srcMgr)
+    : builder(&context), srcMgr(srcMgr), moduleAST(module), context(context) {
+  const llvm::MemoryBuffer *buffer =
+      srcMgr.getMemoryBuffer(srcMgr.getMainFileID());
+  fileName = builder.getStringAttr(buffer->getBufferIdentifier());
+}
+
+Location Generator::loc(llvm::SMLoc l) const {
+  if (!l.isValid())
+    return FileLineColLoc::get(fileName, 0, 0);
+  auto [line, col] = srcMgr.getLineAndColumn(l);
+  return FileLineColLoc::get(fileName, line, col);
+}
+
+InFlightDiagnostic Generator::error(llvm::SMLoc l) const {
+  return mlir::emitError(loc(l));
+}
+
+std::string TValue::describe() const {
+  switch (kind) {
+  case Kind::Value: {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    if (auto tensor = dyn_cast<RankedTensorType>(value.getType())) {
+      os << "a tile of " << tensor.getElementType() << " [";
+      llvm::interleaveComma(tensor.getShape(), os);
+      os << "]";
+    } else {
+      os << "a scalar of " << value.getType();
+    }
+    return s;
+  }
+  case Kind::Int:
+    return "the integer " + std::to_string(i);
+  case Kind::Float:
+    return "a float constant";
+  case Kind::Bool:
+    return i ? "True" : "False";
+  case Kind::None:
+    return "None";
+  case Kind::String:
+    return "the string '" + s + "'";
+  case Kind::DType:
+    return "a dtype";
+  case Kind::Module:
+    return "the module '" + s + "'";
+  case Kind::Function:
+    return "the function '" + function->getName().str() + "'";
+  case Kind::Tuple:
+    return "a tuple";
+  case Kind::Builtin:
+    return "the builtin '" + s + "'";
+  case Kind::Method:
+    return "the method '" + s + "'";
+  }
+  return "a value";
+}
+
+/// True if `decorator` is `triton.jit`, `jit` or a call of either.
+static bool isJitDecorator(const ExprAST &decorator) {
+  const ExprAST *e = &decorator;
+  if (auto *call = llvm::dyn_cast<CallExprAST>(e))
+    e = &call->getCallee();
+  if (auto *attr = llvm::dyn_cast<AttributeExprAST>(e))
+    return attr->getAttr() == "jit";
+  if (auto *name = llvm::dyn_cast<NameExprAST>(e))
+    return name->getName() == "jit";
+  return false;
+}
+
+/// True if `annotation` is `tl.constexpr` (or `constexpr`).
+static bool isConstexprAnnotation(const ExprAST *annotation) {
+  if (!annotation)
+    return false;
+  if (auto *attr = llvm::dyn_cast<AttributeExprAST>(annotation))
+    return attr->getAttr() == "constexpr";
+  if (auto *name = llvm::dyn_cast<NameExprAST>(annotation))
+    return name->getName() == "constexpr";
+  return false;
+}
+
+/// Parses the text of a -D value as a compile-time value.
+static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
+  text = text.trim();
+  int64_t i;
+  if (!text.getAsInteger(0, i))
+    return TValue::ofInt(i);
+  double f;
+  if (!text.getAsDouble(f))
+    return TValue::ofFloat(f);
+  if (text == "True" || text == "False")
+    return TValue::ofBool(text == "True");
+  if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') &&
+      text.back() == text.front())
+    return TValue::named(TValue::Kind::String, text.drop_front().drop_back());
+  llvm::StringRef dtype = text;
+  dtype.consume_front("tl.");
+  if (Type t = gen.parseDType(dtype))
+    return TValue::ofDType(t);
+  return std::nullopt;
+}
+
+OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
+                                          KernelInfo &info) {
+  // Module-level statements: imports, functions and constants.
+  std::vector<const FunctionDefAST *> kernels;
+  std::map<std::string, TValue> noLocals;
+  scope = &noLocals;
+  for (const StmtPtr &stmt : moduleAST.getBody()) {
+    if (auto *imp = llvm::dyn_cast<ImportStmtAST>(stmt.get())) {
+      for (const ImportAlias &name : imp->getNames()) {
+        if (!name.alias.empty())
+          globals[name.alias] = TValue::named(TValue::Kind::Module, name.name);
+        else {
+          llvm::StringRef top = llvm::StringRef(name.name).split('.').first;
+          globals[top.str()] = TValue::named(TValue::Kind::Module, top);
+        }
+      }
+    } else if (auto *from = llvm::dyn_cast<FromImportStmtAST>(stmt.get())) {
+      for (const ImportAlias &name : from->getNames()) {
+        std::string full = from->getModule().str() + "." + name.name;
+        std::string bound = name.alias.empty() ? name.name : name.alias;
+        if (full == "triton.jit")
+          globals[bound] = TValue::named(TValue::Kind::Builtin, "triton.jit");
+        else
+          globals[bound] = TValue::named(TValue::Kind::Module, full);
+      }
+    } else if (auto *fn = llvm::dyn_cast<FunctionDefAST>(stmt.get())) {
+      TValue f;
+      f.kind = TValue::Kind::Function;
+      f.function = fn;
+      globals[fn->getName().str()] = f;
+      if (llvm::any_of(fn->getDecorators(),
+                       [](const ExprPtr &d) { return isJitDecorator(*d); }))
+        kernels.push_back(fn);
+    } else if (auto *assign = llvm::dyn_cast<AssignStmtAST>(stmt.get())) {
+      FailureOr<TValue> value = genExpr(assign->getValue());
+      if (failed(value))
+        return nullptr;
+      if (value->isValue()) {
+        error(assign->getValue().getLoc())
+            << "module-level assignments must be compile-time constants";
+        return nullptr;
+      }
+      for (const ExprPtr &target : assign->getTargets()) {
+        auto *name = llvm::dyn_cast<NameExprAST>(target.get());
+        if (!name) {
+          error(target->getLoc()) << "module-level assignments must assign "
+                                     "a single name";
+          return nullptr;
+        }
+        globals[name->getName().str()] = *value;
+      }
+    } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get())) {
+      if (!llvm::isa<StringExprAST>(expr->getValue())) {
+        error(stmt->getLoc()) << "only imports, @triton.jit functions and "
+                                 "constants may appear at module level";
+        return nullptr;
+      }
+    } else {
+      error(stmt->getLoc()) << "only imports, @triton.jit functions and "
+                               "constants may appear at module level";
+      return nullptr;
+    }
+  }
+
+  // Pick the kernel.
+  const FunctionDefAST *kernel = nullptr;
+  std::string names;
+  for (const FunctionDefAST *k : kernels)
+    names += (names.empty() ? "" : ", ") + k->getName().str();
+  llvm::SMLoc fileStart = llvm::SMLoc::getFromPointer(
+      srcMgr.getMemoryBuffer(srcMgr.getMainFileID())->getBufferStart());
+  if (!config.name.empty()) {
+    for (const FunctionDefAST *k : kernels)
+      if (k->getName() == config.name)
+        kernel = k;
+    if (!kernel) {
+      auto diag = error(fileStart)
+                  << "no @triton.jit function named '" << config.name << "'";
+      if (!names.empty())
+        diag << " (found: " << names << ")";
+      return nullptr;
+    }
+  } else if (kernels.size() == 1) {
+    kernel = kernels.front();
+  } else if (kernels.empty()) {
+    error(fileStart) << "no @triton.jit function in this file";
+    return nullptr;
+  } else {
+    error(fileStart) << "several @triton.jit functions (" << names
+                     << "): choose the kernel with --kernel";
+    return nullptr;
+  }
+  info.name = kernel->getName().str();
+
+  // Bind parameters.
+  const auto &params = kernel->getParams();
+  size_t numRuntime = llvm::count_if(params, [](const ParamAST &p) {
+    return !isConstexprAnnotation(p.annotation.get());
+  });
+  const auto &sig = config.signature;
+  bool fullSignature = sig.size() == params.size() && sig.size() != numRuntime;
+  if (!sig.empty() && sig.size() != numRuntime && !fullSignature) {
+    error(kernel->getNameRange().Start)
+        << "the signature has " << sig.size() << " entries but kernel '"
+        << info.name << "' has " << numRuntime
+        << " non-constexpr parameters (" << params.size() << " in all)";
+    return nullptr;
+  }
+  if (sig.empty() && numRuntime > 0) {
+    std::string list;
+    for (const ParamAST &p : params)
+      if (!isConstexprAnnotation(p.annotation.get()))
+        list += (list.empty() ? "" : ", ") + p.name;
+    error(kernel->getNameRange().Start)
+        << "kernel '" << info.name
+        << "' needs a signature for its parameters " << list
+        << " (e.g. --signature '*fp32:16, i32')";
+    return nullptr;
+  }
+  for (const auto &define : config.defines) {
+    bool found = llvm::any_of(params, [&](const ParamAST &p) {
+      return p.name == define.getKey();
+    });
+    if (!found) {
+      error(kernel->getNameRange().Start)
+          << "-D " << define.getKey() << ": kernel '" << info.name
+          << "' has no parameter named '" << define.getKey() << "'";
+      return nullptr;
+    }
+  }
+
+  auto module = ModuleOp::create(loc(kernel->getRange().Start));
+  builder.setInsertionPointToEnd(module.getBody());
+  std::map<std::string, TValue> locals;
+  scope = &locals;
+
+  SmallVector<Type> argTypes;
+  SmallVector<std::pair<std::string, unsigned>> argParams; // name, hint
+  size_t sigIndex = 0;
+  for (const ParamAST &p : params) {
+    bool isConstexpr = isConstexprAnnotation(p.annotation.get());
+    const SignatureEntry *entry = nullptr;
+    if (fullSignature || !isConstexpr)
+      entry = &sig[sigIndex++];
+    auto define = config.defines.find(p.name);
+    if (define != config.defines.end() ||
+        (entry && entry->kind == SignatureEntry::Kind::Constant) ||
+        isConstexpr) {
+      std::optional<TValue> value;
+      llvm::StringRef text;
+      if (define != config.defines.end())
+        text = define->getValue();
+      else if (entry && entry->kind == SignatureEntry::Kind::Constant)
+        text = entry->literal;
+      if (!text.empty()) {
+        value = parseDefine(*this, text);
+        if (!value) {
+          error(p.range.Start) << "cannot parse the value '" << text
+                               << "' given for constexpr '" << p.name << "'";
+          return nullptr;
+        }
+      } else if (p.defaultValue) {
+        FailureOr<TValue> v = genExpr(*p.defaultValue);
+        if (failed(v))
+          return nullptr;
+        value = *v;
+      } else if (entry) {
+        error(p.range.Start) << "constexpr parameter '" << p.name
+                             << "' takes a literal in the signature, not '"
+                             << entry->str() << "'";
+        return nullptr;
+      } else {
+        error(p.range.Start) << "constexpr parameter '" << p.name
+                             << "' has no value: pass -D " << p.name
+                             << "=<value>";
+        return nullptr;
+      }
+      locals[p.name] = *value;
+      continue;
+    }
+    Type elem = parseDType(entry->type);
+    Type type = entry->kind == SignatureEntry::Kind::Pointer
+                    ? Type(tile::PtrType::get(&context, elem))
+                    : elem;
+    argTypes.push_back(type);
+    argParams.push_back({p.name, entry->hint});
+    info.signature.push_back(*entry);
+  }
+
+  auto funcType = builder.getFunctionType(argTypes, {});
+  auto func = func::FuncOp::create(builder, loc(kernel->getNameRange().Start),
+                                   info.name, funcType);
+  Block *entryBlock = func.addEntryBlock();
+  builder.setInsertionPointToStart(entryBlock);
+  for (auto [i, param] : llvm::enumerate(argParams)) {
+    Value arg = entryBlock->getArgument(i);
+    if (param.second == 16)
+      func.setArgAttr(i, "tile.divisibility", builder.getI32IntegerAttr(16));
+    if (param.second == 1) {
+      // `:1` specialises the argument to the constant 1.
+      locals[param.first] = TValue::ofInt(1);
+      continue;
+    }
+    locals[param.first] = TValue::of(arg);
+  }
+
+  if (failed(genBlock(kernel->getBody())))
+    return nullptr;
+  func::ReturnOp::create(builder, loc(kernel->getRange().End));
+  if (failed(mlir::verify(module)))
+    return nullptr;
+  return module;
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
+  switch (expr.getKind()) {
+  case ExprAST::Expr_Name: {
+    llvm::StringRef name = llvm::cast<NameExprAST>(expr).getName();
+    auto it = scope->find(name.str());
+    if (it != scope->end())
+      return it->second;
+    auto g = globals.find(name.str());
+    if (g != globals.end())
+      return g->second;
+    static const char *const builtins[] = {"range", "min", "max", "float",
+                                           "int",   "bool", "len", "abs",
+                                           "print"};
+    if (llvm::is_contained(builtins, name))
+      return TValue::named(TValue::Kind::Builtin, name);
+    return error(expr.getLoc()) << "undefined name '" << name << "'";
+  }
+  case ExprAST::Expr_Int:
+    return TValue::ofInt(llvm::cast<IntExprAST>(expr).getValue());
+  case ExprAST::Expr_Float:
+    return TValue::ofFloat(llvm::cast<FloatExprAST>(expr).getValue());
+  case ExprAST::Expr_Bool:
+    return TValue::ofBool(llvm::cast<BoolExprAST>(expr).getValue());
+  case ExprAST::Expr_None:
+    return TValue();
+  case ExprAST::Expr_String:
+    return TValue::named(TValue::Kind::String,
+                         llvm::cast<StringExprAST>(expr).getValue());
+  case ExprAST::Expr_Attribute:
+    return genAttribute(llvm::cast<AttributeExprAST>(expr));
+  case ExprAST::Expr_Call:
+    return genCall(llvm::cast<CallExprAST>(expr));
+  case ExprAST::Expr_Binary: {
+    const auto &bin = llvm::cast<BinaryExprAST>(expr);
+    if (bin.isChained())
+      return error(bin.getLoc())
+             << "chained comparisons are not supported; combine the "
+                "comparisons with '&'";
+    FailureOr<TValue> lhs = genExpr(bin.getLHS());
+    if (failed(lhs))
+      return failure();
+    if ((bin.getOp() == BinaryOp::And || bin.getOp() == BinaryOp::Or) &&
+        !lhs->isValue()) {
+      // Python short-circuit on compile-time values.
+      FailureOr<bool> truth = constTruth(*lhs, bin.getLHS().getLoc());
+      if (failed(truth))
+        return failure();
+      if (*truth == (bin.getOp() == BinaryOp::Or))
+        return *lhs;
+      return genExpr(bin.getRHS());
+    }
+    FailureOr<TValue> rhs = genExpr(bin.getRHS());
+    if (failed(rhs))
+      return failure();
+    return genBinary(bin.getOp(), *lhs, *rhs, bin.getLoc());
+  }
+  case ExprAST::Expr_Unary: {
+    const auto &un = llvm::cast<UnaryExprAST>(expr);
+    FailureOr<TValue> operand = genExpr(un.getOperand());
+    if (failed(operand))
+      return failure();
+    return genUnary(un.getOp(), *operand, un.getLoc());
+  }
+  case ExprAST::Expr_Tuple:
+  case ExprAST::Expr_List: {
+    const ExprList &elements =
+        expr.getKind() == ExprAST::Expr_Tuple
+            ? llvm::cast<TupleExprAST>(expr).getElements()
+            : llvm::cast<ListExprAST>(expr).getElements();
+    TValue tuple;
+    tuple.kind = TValue::Kind::Tuple;
+    for (const ExprPtr &e : elements) {
+      FailureOr<TValue> v = genExpr(*e);
+      if (failed(v))
+        return failure();
+      tuple.elements.push_back(*v);
+    }
+    return tuple;
+  }
+  case ExprAST::Expr_IfExp: {
+    const auto &ifExp = llvm::cast<IfExpAST>(expr);
+    FailureOr<TValue> cond = genExpr(ifExp.getCond());
+    if (failed(cond))
+      return failure();
+    if (!cond->isValue()) {
+      FailureOr<bool> truth = constTruth(*cond, ifExp.getCond().getLoc());
+      if (failed(truth))
+        return failure();
+      return genExpr(*truth ? ifExp.getThen() : ifExp.getElse());
+    }
+    CallArgs args;
+    for (const ExprAST *e : {&ifExp.getCond(), &ifExp.getThen(),
+                             &ifExp.getElse()}) {
+      FailureOr<TValue> v = e == &ifExp.getCond() ? *cond : genExpr(*e);
+      if (failed(v))
+        return failure();
+      args.positional.push_back(*v);
+      args.positionalRanges.push_back(e->getRange());
+    }
+    return callBuiltin("where", args, ifExp.getLoc());
+  }
+  case ExprAST::Expr_Subscript:
+    return error(expr.getLoc()) << "indexing is not supported yet";
+  case ExprAST::Expr_Slice:
+    return error(expr.getLoc()) << "a slice is only valid inside '[...]'";
+  }
+  return error(expr.getLoc()) << "unsupported expression";
+}
+
+FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
+  FailureOr<TValue> base = genExpr(expr.getValue());
+  if (failed(base))
+    return failure();
+  llvm::StringRef attr = expr.getAttr();
+  switch (base->kind) {
+  case TValue::Kind::Module: {
+    std::string path = base->s + "." + attr.str();
+    if (path == "triton.language" || path == "triton.language.math" ||
+        path == "triton.language.extra")
+      return TValue::named(TValue::Kind::Module, path);
+    llvm::StringRef module = base->s;
+    if (module == "triton.language" || module == "triton.language.math") {
+      if (Type t = parseDType(attr))
+        return TValue::ofDType(t);
+      return TValue::named(TValue::Kind::Builtin, "tl." + attr.str());
+    }
+    if (module == "triton")
+      return TValue::named(TValue::Kind::Builtin, "triton." + attr.str());
+    return error(expr.getLoc())
+           << "module '" << module << "' cannot be used in a kernel";
+  }
+  case TValue::Kind::Value: {
+    if (attr == "dtype")
+      return TValue::ofDType(getElementTypeOrSelf(base->value.getType()));
+    if (attr == "shape") {
+      TValue shape;
+      shape.kind = TValue::Kind::Tuple;
+      if (auto tensor = dyn_cast<RankedTensorType>(base->value.getType()))
+        for (int64_t d : tensor.getShape())
+          shape.elements.push_back(TValue::ofInt(d));
+      return shape;
+    }
+    TValue method = TValue::named(TValue::Kind::Method, attr);
+    method.elements.push_back(*base);
+    return method;
+  }
+  case TValue::Kind::DType:
+    if (attr == "element_ty") {
+      if (auto ptr = dyn_cast<tile::PtrType>(base->type))
+        return TValue::ofDType(ptr.getPointeeType());
+      return error(expr.getLoc()) << "'element_ty' of a non-pointer dtype";
+    }
+    break;
+  default:
+    break;
+  }
+  return error(expr.getLoc())
+         << base->describe() << " has no attribute '" << attr << "'";
+}
+
+FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
+  FailureOr<TValue> callee = genExpr(expr.getCallee());
+  if (failed(callee))
+    return failure();
+  CallArgs args;
+  for (const ExprPtr &arg : expr.getArgs()) {
+    FailureOr<TValue> v = genExpr(*arg);
+    if (failed(v))
+      return failure();
+    args.positional.push_back(*v);
+    args.positionalRanges.push_back(arg->getRange());
+  }
+  for (const KeywordArg &kw : expr.getKeywords()) {
+    FailureOr<TValue> v = genExpr(*kw.value);
+    if (failed(v))
+      return failure();
+    args.keywords.push_back({kw.name, *v});
+    args.keywordRanges.push_back(kw.nameRange);
+  }
+  switch (callee->kind) {
+  case TValue::Kind::Builtin: {
+    llvm::StringRef name = callee->s;
+    if (name.consume_front("tl."))
+      return callBuiltin(name, args, expr.getLoc());
+    if (name.consume_front("triton.")) {
+      if (name == "cdiv")
+        return callBuiltin("cdiv", args, expr.getLoc());
+      return error(expr.getLoc())
+             << "'triton." << name << "' cannot be called in a kernel";
+    }
+    return callPythonBuiltin(name, args, expr.getLoc());
+  }
+  case TValue::Kind::Function:
+    return callFunction(*callee->function, args, expr.getLoc());
+  case TValue::Kind::Method:
+    return callMethod(*callee, args, expr.getLoc());
+  default:
+    return error(expr.getLoc()) << callee->describe() << " is not callable";
+  }
+}
+
+FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
+                                          CallArgs &args, llvm::SMLoc callLoc) {
+  if (!llvm::any_of(fn.getDecorators(),
+                    [](const ExprPtr &d) { return isJitDecorator(*d); }))
+    return error(callLoc) << "'" << fn.getName()
+                          << "' is not a @triton.jit function";
+  if (callDepth >= 64)
+    return error(callLoc) << "calls nested too deeply (recursion is not "
+                             "supported)";
+  const auto &params = fn.getParams();
+  if (args.positional.size() > params.size())
+    return error(callLoc) << "'" << fn.getName() << "' takes "
+                          << params.size() << " arguments but "
+                          << args.positional.size() << " were given";
+  std::map<std::string, TValue> locals;
+  for (size_t i = 0; i < args.positional.size(); ++i)
+    locals[params[i].name] = args.positional[i];
+  for (auto [i, kw] : llvm::enumerate(args.keywords)) {
+    auto it = llvm::find_if(
+        params, [&](const ParamAST &p) { return p.name == kw.first; });
+    if (it == params.end())
+      return error(args.keywordRanges[i].Start)
+             << "'" << fn.getName() << "' has no parameter '" << kw.first
+             << "'";
+    if (locals.count(kw.first))
+      return error(args.keywordRanges[i].Start)
+             << "argument '" << kw.first << "' given twice";
+    locals[kw.first] = kw.second;
+  }
+  for (const ParamAST &p : params) {
+    if (locals.count(p.name))
+      continue;
+    if (!p.defaultValue)
+      return error(callLoc) << "missing argument '" << p.name << "' in call "
+                            << "to '" << fn.getName() << "'";
+    FailureOr<TValue> v = genExpr(*p.defaultValue);
+    if (failed(v))
+      return failure();
+    locals[p.name] = *v;
+  }
+  for (const ParamAST &p : params)
+    if (isConstexprAnnotation(p.annotation.get()) && locals[p.name].isValue())
+      return error(callLoc) << "argument '" << p.name << "' of '"
+                            << fn.getName() << "' must be a constexpr";
+
+  auto *savedScope = scope;
+  auto savedReturn = std::move(returnValue);
+  scope = &locals;
+  returnValue.reset();
+  ++callDepth;
+  LogicalResult result = genBlock(fn.getBody());
+  --callDepth;
+  scope = savedScope;
+  std::optional<TValue> value = std::move(returnValue);
+  returnValue = std::move(savedReturn);
+  if (failed(result))
+    return failure();
+  return value ? *value : TValue();
+}
+
+OwningOpRef<ModuleOp> tilec::mlirGen(MLIRContext &context,
+                                     const ModuleAST &module,
+                                     const llvm::SourceMgr &srcMgr,
+                                     const KernelConfig &config,
+                                     KernelInfo &info) {
+  context.getOrLoadDialect<tile::TileDialect>();
+  context.getOrLoadDialect<func::FuncDialect>();
+  context.getOrLoadDialect<arith::ArithDialect>();
+  Generator generator(context, module, srcMgr);
+  return generator.generate(config, info);
+}

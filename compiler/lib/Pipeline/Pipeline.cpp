@@ -1,0 +1,79 @@
+//===- Pipeline.cpp - The pass pipelines of tilec ---------------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// The order of passes from front-end tile IR to LLVM/NVVM, shared by the
+// tilec driver and tilec-opt.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Pipeline/Pipeline.h"
+
+#include "tilec/Conversion/Passes.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void tilec::buildTileSimplifyPipeline(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tilec::buildTileToGPUPipeline(OpPassManager &pm,
+                                   const PipelineOptions &options) {
+  tile::TileAssignLayoutsOptions layoutOptions;
+  layoutOptions.numWarps = options.numWarps;
+  pm.addPass(tile::createTileAssignLayouts(layoutOptions));
+}
+
+void tilec::buildGPUToLLVMPipeline(OpPassManager &pm) {
+  pm.addPass(createConvertTileToLLVM());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void tilec::registerTilecDialects(DialectRegistry &registry) {
+  registry.insert<tile::TileDialect, arith::ArithDialect, func::FuncDialect,
+                  math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect,
+                  LLVM::LLVMDialect, NVVM::NVVMDialect>();
+}
+
+namespace {
+struct LowerToLLVMOptions
+    : public PassPipelineOptions<LowerToLLVMOptions> {
+  Option<unsigned> numWarps{*this, "num-warps",
+                            llvm::cl::desc("Warps per program"),
+                            llvm::cl::init(4)};
+};
+} // namespace
+
+void tilec::registerTilecPasses() {
+  tile::registerTilePasses();
+  registerTilecConversionPasses();
+  PassPipelineRegistration<LowerToLLVMOptions>(
+      "tilec-lower-to-llvm",
+      "The whole tilec pipeline from front-end tile IR to LLVM/NVVM",
+      [](OpPassManager &pm, const LowerToLLVMOptions &options) {
+        PipelineOptions pipelineOptions;
+        pipelineOptions.numWarps = options.numWarps;
+        buildTileSimplifyPipeline(pm);
+        buildTileToGPUPipeline(pm, pipelineOptions);
+        buildGPUToLLVMPipeline(pm);
+      });
+}

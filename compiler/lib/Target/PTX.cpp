@@ -1,0 +1,149 @@
+//===- PTX.cpp - LLVM-dialect module to PTX text ----------------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Translates an LLVM/NVVM-dialect module to LLVM IR, runs LLVM's optimisation
+// pipeline with the NVPTX target machine, and prints PTX with the NVPTX
+// backend, all in process.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Target/PTX.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+#include <mutex>
+
+using namespace mlir;
+
+namespace {
+
+constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+
+/// Initialises the NVPTX backend once per process.
+static void initNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+/// Builds the NVPTX target machine for `options`, or reports why not.
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(ModuleOp module, const tilec::PTXOptions &options) {
+  initNVPTX();
+  llvm::Triple triple(kTriple);
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target) {
+    module.emitError("NVPTX target unavailable: ") << error;
+    return nullptr;
+  }
+  static const llvm::CodeGenOptLevel levels[] = {
+      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
+      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, options.arch, options.features, llvm::TargetOptions(),
+      std::nullopt, std::nullopt, levels[std::min(options.optLevel, 3u)]));
+  if (!machine)
+    module.emitError("cannot create an NVPTX target machine for ")
+        << options.arch;
+  return machine;
+}
+
+/// Translates and optimises `module` for `machine`.
+static std::unique_ptr<llvm::Module>
+translateAndOptimize(ModuleOp module, llvm::TargetMachine &machine,
+                     unsigned optLevel, llvm::LLVMContext &llvmContext) {
+  DialectRegistry registry;
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  module.getContext()->appendDialectRegistry(registry);
+
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, llvmContext, "tilec");
+  if (!llvmModule) {
+    module.emitError("translation to LLVM IR failed");
+    return nullptr;
+  }
+  llvmModule->setTargetTriple(machine.getTargetTriple());
+  llvmModule->setDataLayout(machine.createDataLayout());
+
+  if (optLevel == 0)
+    return llvmModule;
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  static const llvm::OptimizationLevel levels[] = {
+      llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+      llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+  llvm::ModulePassManager passes =
+      builder.buildPerModuleDefaultPipeline(levels[std::min(optLevel, 3u)]);
+  passes.run(*llvmModule, mam);
+  return llvmModule;
+}
+
+} // namespace
+
+LogicalResult tilec::emitLLVMIR(ModuleOp module, const PTXOptions &options,
+                                llvm::raw_ostream &os) {
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(module, options);
+  if (!machine)
+    return failure();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateAndOptimize(module, *machine, options.optLevel, llvmContext);
+  if (!llvmModule)
+    return failure();
+  llvmModule->print(os, nullptr);
+  return success();
+}
+
+LogicalResult tilec::emitPTX(ModuleOp module, const PTXOptions &options,
+                             std::string &ptx) {
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(module, options);
+  if (!machine)
+    return failure();
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateAndOptimize(module, *machine, options.optLevel, llvmContext);
+  if (!llvmModule)
+    return failure();
+
+  llvm::raw_string_ostream os(ptx);
+  llvm::buffer_ostream bos(os);
+  llvm::legacy::PassManager codegen;
+  if (machine->addPassesToEmitFile(codegen, bos, nullptr,
+                                   llvm::CodeGenFileType::AssemblyFile))
+    return module.emitError("the NVPTX backend cannot emit assembly");
+  codegen.run(*llvmModule);
+  return success();
+}

@@ -1,0 +1,78 @@
+//===- TileAttrs.td - Layout attributes of the tile dialect -*- tablegen -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Layouts are tensor encodings: they say which thread of the program holds
+// which element of a tile. Every layout implements TileLayoutAttrInterface,
+// which maps (register, lane, warp) to tensor coordinates; code generation only
+// talks to the interface, so a new layout needs no change elsewhere.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILE_IR_TILEATTRS_TD
+#define TILEC_DIALECT_TILE_IR_TILEATTRS_TD
+
+include "tilec/Dialect/Tile/IR/TileDialect.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Tile_LayoutAttrInterface : AttrInterface<"LayoutAttrInterface"> {
+  let cppNamespace = "::tilec::tile";
+  let description = [{
+    A distribution of a tensor's elements over the registers, lanes and warps
+    of a program. For a tensor of shape `shape`, each thread holds
+    `getElemsPerThread(shape)` registers; register `r` of lane `l` of warp `w`
+    holds the element at `getCoordinates(shape, r, l, w)`. Several threads may
+    hold the same element (the layout covers more than the shape).
+  }];
+  let methods = [
+    InterfaceMethod<"Number of registers each thread holds for `shape`.",
+      "int64_t", "getElemsPerThread", (ins "::llvm::ArrayRef<int64_t>":$shape)>,
+    InterfaceMethod<
+      "Coordinates of register `reg` of lane `lane` of warp `warp`.",
+      "::llvm::SmallVector<int64_t>", "getCoordinates",
+      (ins "::llvm::ArrayRef<int64_t>":$shape, "int64_t":$reg,
+           "int64_t":$lane, "int64_t":$warp)>,
+    InterfaceMethod<"Number of warps the layout spreads over.",
+      "int64_t", "getNumWarps", (ins)>,
+    InterfaceMethod<[{
+      Largest number of consecutive registers that hold consecutive elements
+      along dimension `dim` (the vector width available to memory accesses).
+    }], "int64_t", "getContiguousRegisters",
+      (ins "::llvm::ArrayRef<int64_t>":$shape, "unsigned":$dim)>,
+  ];
+}
+
+def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout",
+                                     [DeclareAttrInterfaceMethods<
+                                        Tile_LayoutAttrInterface>]> {
+  let mnemonic = "blocked";
+  let summary = "Each thread owns blocks of contiguous elements.";
+  let description = [{
+    Along dimension `d`, each thread holds `sizePerThread[d]` consecutive
+    elements, `threadsPerWarp[d]` lanes and `warpsPerCTA[d]` warps tile the
+    dimension next to each other, and the pattern repeats until the shape is
+    covered. `order` lists the dimensions fastest first: lanes and warps are
+    numbered along `order[0]` first, and so are each thread's registers.
+
+    ```mlir
+    tensor<1024xf32, #tile.blocked<sizePerThread = [4], threadsPerWarp = [32],
+                                   warpsPerCTA = [4], order = [0]>>
+    ```
+  }];
+  let parameters = (ins
+    ArrayRefParameter<"unsigned">:$sizePerThread,
+    ArrayRefParameter<"unsigned">:$threadsPerWarp,
+    ArrayRefParameter<"unsigned">:$warpsPerCTA,
+    ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat = [{
+    `<` `sizePerThread` `=` `[` $sizePerThread `]` `,`
+        `threadsPerWarp` `=` `[` $threadsPerWarp `]` `,`
+        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+        `order` `=` `[` $order `]` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+#endif // TILEC_DIALECT_TILE_IR_TILEATTRS_TD

@@ -1,0 +1,42 @@
+//===- TileDialect.td - The tile dialect -------------------*- tablegen -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `tile` dialect holds the semantics of Triton kernels: programs that each
+// compute one tile, with tiles represented as ranked tensors of values and of
+// pointers. At the front-end level tensors carry no encoding; after layout
+// assignment every tensor carries a layout attribute saying which thread holds
+// which element, and the same ops are lowered to LLVM/NVVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILE_IR_TILEDIALECT_TD
+#define TILEC_DIALECT_TILE_IR_TILEDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::tilec::tile";
+  let summary = "Tile programs in the style of Triton.";
+  let description = [{
+    One program instance computes one tile. Tiles are ranked tensors whose
+    element type is a scalar or a `!tile.ptr`. Elementwise arithmetic on tiles
+    uses the upstream `arith` and `math` dialects; this dialect adds what they
+    lack: program ids, ranges, pointer arithmetic and masked memory accesses.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let extraClassDeclaration = [{
+    void registerTypes();
+    void registerAttributes();
+  }];
+}
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+#endif // TILEC_DIALECT_TILE_IR_TILEDIALECT_TD

@@ -1,0 +1,118 @@
+//===- TileAttrs.cpp - Layout attributes ------------------------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// The blocked layout: verification and the mapping from (register, lane,
+// warp) to tensor coordinates that the layout interface promises.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace tilec::tile;
+
+#include "tilec/Dialect/Tile/IR/TileAttrInterfaces.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/Tile/IR/TileAttrs.cpp.inc"
+
+void TileDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tilec/Dialect/Tile/IR/TileAttrs.cpp.inc"
+      >();
+}
+
+//===----------------------------------------------------------------------===//
+// BlockedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          ArrayRef<unsigned> sizePerThread,
+                          ArrayRef<unsigned> threadsPerWarp,
+                          ArrayRef<unsigned> warpsPerCTA,
+                          ArrayRef<unsigned> order) {
+  size_t rank = sizePerThread.size();
+  if (rank == 0)
+    return emitError() << "blocked layout must have rank at least 1";
+  if (threadsPerWarp.size() != rank || warpsPerCTA.size() != rank ||
+      order.size() != rank)
+    return emitError() << "blocked layout parameters must all have rank "
+                       << rank;
+  unsigned lanes = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    if (!llvm::isPowerOf2_32(sizePerThread[d]) ||
+        !llvm::isPowerOf2_32(threadsPerWarp[d]) ||
+        !llvm::isPowerOf2_32(warpsPerCTA[d]))
+      return emitError() << "blocked layout sizes must be powers of two";
+    lanes *= threadsPerWarp[d];
+  }
+  if (lanes != 32)
+    return emitError() << "threadsPerWarp must multiply to 32, not " << lanes;
+  SmallVector<bool> seen(rank, false);
+  for (unsigned d : order) {
+    if (d >= rank || seen[d])
+      return emitError() << "order must be a permutation of 0.." << rank - 1;
+    seen[d] = true;
+  }
+  return success();
+}
+
+/// Registers a thread holds along dimension `d` of `shape`.
+static int64_t regsAlong(BlockedLayoutAttr layout, ArrayRef<int64_t> shape,
+                         unsigned d) {
+  int64_t covered = int64_t(layout.getSizePerThread()[d]) *
+                    layout.getThreadsPerWarp()[d] * layout.getWarpsPerCTA()[d];
+  int64_t reps = std::max<int64_t>(1, (shape[d] + covered - 1) / covered);
+  return layout.getSizePerThread()[d] * reps;
+}
+
+int64_t BlockedLayoutAttr::getElemsPerThread(ArrayRef<int64_t> shape) const {
+  int64_t n = 1;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    n *= regsAlong(*this, shape, d);
+  return n;
+}
+
+int64_t BlockedLayoutAttr::getNumWarps() const {
+  int64_t n = 1;
+  for (unsigned w : getWarpsPerCTA())
+    n *= w;
+  return n;
+}
+
+SmallVector<int64_t>
+BlockedLayoutAttr::getCoordinates(ArrayRef<int64_t> shape, int64_t reg,
+                                  int64_t lane, int64_t warp) const {
+  SmallVector<int64_t> coords(shape.size());
+  for (unsigned d : getOrder()) {
+    int64_t regs = regsAlong(*this, shape, d);
+    int64_t r = reg % regs;
+    reg /= regs;
+    int64_t l = lane % getThreadsPerWarp()[d];
+    lane /= getThreadsPerWarp()[d];
+    int64_t w = warp % getWarpsPerCTA()[d];
+    warp /= getWarpsPerCTA()[d];
+    int64_t spt = getSizePerThread()[d];
+    int64_t covered = spt * getThreadsPerWarp()[d] * getWarpsPerCTA()[d];
+    int64_t c = (r / spt) * covered + (w * getThreadsPerWarp()[d] + l) * spt +
+                r % spt;
+    coords[d] = c % shape[d];
+  }
+  return coords;
+}
+
+int64_t BlockedLayoutAttr::getContiguousRegisters(ArrayRef<int64_t> shape,
+                                                  unsigned dim) const {
+  if (getOrder().front() != dim)
+    return 1;
+  return std::min<int64_t>(getSizePerThread()[dim], shape[dim]);
+}

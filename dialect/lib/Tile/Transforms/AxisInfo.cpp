@@ -1,0 +1,206 @@
+//===- AxisInfo.cpp - Contiguity and alignment of tile values ---*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Transfer functions of the AxisInfo analysis. Every quantity is a power of
+// two (or 1), so combining runs is a gcd, which for powers of two is a min.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/Transforms/AxisInfo.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tilec::tile;
+
+/// Divisibility claimed for zero and other values with many trailing zeros.
+static constexpr int64_t kMaxDivisibility = int64_t(1) << 30;
+
+static int64_t largestPowerOfTwoDividing(int64_t v) {
+  if (v == 0)
+    return kMaxDivisibility;
+  uint64_t u = v < 0 ? -uint64_t(v) : uint64_t(v);
+  return std::min<int64_t>(kMaxDivisibility, int64_t(u & -u));
+}
+
+static SmallVector<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return SmallVector<int64_t>(tensor.getShape());
+  return {1};
+}
+
+AxisInfo AxisInfo::unknown(unsigned rank) {
+  AxisInfo info;
+  info.contiguity.assign(rank, 1);
+  info.divisibility.assign(rank, 1);
+  info.constancy.assign(rank, 1);
+  return info;
+}
+
+void AxisInfo::print(raw_ostream &os) const {
+  auto list = [&](StringRef name, ArrayRef<int64_t> v) {
+    os << name << " = [";
+    llvm::interleaveComma(v, os);
+    os << "]";
+  };
+  list("contiguity", contiguity);
+  os << ", ";
+  list("divisibility", divisibility);
+  os << ", ";
+  list("constancy", constancy);
+  if (constant)
+    os << ", constant = " << *constant;
+}
+
+/// Info of a value equal to `c` everywhere in a tile of `shape`.
+static AxisInfo constantInfo(ArrayRef<int64_t> shape, int64_t c) {
+  AxisInfo info = AxisInfo::unknown(shape.size());
+  for (unsigned d = 0; d < shape.size(); ++d) {
+    info.divisibility[d] = largestPowerOfTwoDividing(c);
+    info.constancy[d] = shape[d];
+  }
+  info.constant = c;
+  return info;
+}
+
+const AxisInfo &AxisInfoAnalysis::get(Value value) {
+  auto it = cache.find(value);
+  if (it != cache.end())
+    return it->second;
+  AxisInfo info = compute(value);
+  return cache.try_emplace(value, std::move(info)).first->second;
+}
+
+AxisInfo AxisInfoAnalysis::compute(Value value) {
+  SmallVector<int64_t> shape = shapeOf(value.getType());
+  unsigned rank = shape.size();
+  AxisInfo result = AxisInfo::unknown(rank);
+
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    if (func && arg.getOwner()->isEntryBlock())
+      if (auto hint = func.getArgAttrOfType<IntegerAttr>(
+              arg.getArgNumber(), "tile.divisibility"))
+        result.divisibility.assign(rank, hint.getInt());
+    return result;
+  }
+
+  Operation *op = value.getDefiningOp();
+  APInt intValue;
+  if (matchPattern(value, m_ConstantInt(&intValue)))
+    return constantInfo(shape, intValue.getSExtValue());
+
+  if (auto range = dyn_cast<MakeRangeOp>(op)) {
+    result.contiguity[0] = shape[0];
+    result.divisibility[0] = largestPowerOfTwoDividing(range.getStart());
+    return result;
+  }
+  if (auto splat = dyn_cast<SplatOp>(op)) {
+    const AxisInfo &src = get(splat.getSrc());
+    for (unsigned d = 0; d < rank; ++d) {
+      result.divisibility[d] = src.divisibility[0];
+      result.constancy[d] = shape[d];
+    }
+    result.constant = src.constant;
+    return result;
+  }
+  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
+          arith::IndexCastOp>(op))
+    return get(op->getOperand(0));
+
+  if (op->getNumOperands() == 2 &&
+      isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, AddPtrOp,
+          arith::RemSIOp, arith::RemUIOp, arith::DivSIOp, arith::DivUIOp,
+          arith::AndIOp, arith::OrIOp, arith::CmpIOp>(op)) {
+    const AxisInfo lhs = get(op->getOperand(0));
+    const AxisInfo rhs = get(op->getOperand(1));
+    if (lhs.getRank() != rank || rhs.getRank() != rank)
+      return result;
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t constancy = std::min(lhs.constancy[d], rhs.constancy[d]);
+      result.constancy[d] = constancy;
+      bool lhsConst = lhs.constancy[d] == shape[d];
+      bool rhsConst = rhs.constancy[d] == shape[d];
+      int64_t cl = lhs.contiguity[d], cr = rhs.contiguity[d];
+      int64_t dl = lhs.divisibility[d], dr = rhs.divisibility[d];
+      if (isa<arith::AddIOp>(op)) {
+        result.contiguity[d] = std::max(std::min(cl, rhs.constancy[d]),
+                                        std::min(cr, lhs.constancy[d]));
+        result.divisibility[d] = std::min(dl, dr);
+      } else if (isa<arith::SubIOp>(op)) {
+        result.contiguity[d] = std::min(cl, rhs.constancy[d]);
+        result.divisibility[d] = std::min(dl, dr);
+      } else if (auto addptr = dyn_cast<AddPtrOp>(op)) {
+        Type pointee = cast<PtrType>(getElementTypeOrSelf(addptr.getType()))
+                           .getPointeeType();
+        int64_t bytes =
+            std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
+        result.contiguity[d] = std::min(cr, lhs.constancy[d]);
+        result.divisibility[d] =
+            std::min(dl, std::min(kMaxDivisibility, dr * bytes));
+      } else if (isa<arith::MulIOp>(op)) {
+        if (lhs.constant == 1)
+          result.contiguity[d] = cr;
+        else if (rhs.constant == 1)
+          result.contiguity[d] = cl;
+        // A run of consecutive values times a constant is divisible by the
+        // constant's divisibility only; two runs of equal values multiply.
+        if (lhsConst && rhsConst)
+          result.divisibility[d] = std::min(kMaxDivisibility, dl * dr);
+        else if (rhsConst && lhs.constancy[d] > 1)
+          result.divisibility[d] = std::min(kMaxDivisibility, dl * dr);
+        else if (lhsConst && rhs.constancy[d] > 1)
+          result.divisibility[d] = std::min(kMaxDivisibility, dl * dr);
+        else if (rhsConst)
+          result.divisibility[d] = dr;
+        else if (lhsConst)
+          result.divisibility[d] = dl;
+      } else if (isa<arith::RemSIOp, arith::RemUIOp>(op)) {
+        // (run of consecutive values) % m stays consecutive within blocks of
+        // m's divisibility, when the run starts at such a block.
+        if (rhsConst)
+          result.contiguity[d] = std::min(cl, std::min(dl, dr));
+        result.divisibility[d] = std::min(dl, dr);
+      } else if (isa<arith::CmpIOp>(op)) {
+        // `offs < n` with offs consecutive and aligned, n equally aligned, is
+        // equal over each aligned block.
+        if (rhsConst)
+          result.constancy[d] =
+              std::max(constancy, std::min(cl, std::min(dl, dr)));
+        else if (lhsConst)
+          result.constancy[d] =
+              std::max(constancy, std::min(cr, std::min(dl, dr)));
+      }
+    }
+    if (lhs.constant && rhs.constant) {
+      if (isa<arith::AddIOp>(op))
+        result.constant = *lhs.constant + *rhs.constant;
+      else if (isa<arith::MulIOp>(op))
+        result.constant = *lhs.constant * *rhs.constant;
+      else if (isa<arith::SubIOp>(op))
+        result.constant = *lhs.constant - *rhs.constant;
+    }
+    return result;
+  }
+  return result;
+}
+
+int64_t AxisInfoAnalysis::getVectorWidth(Value ptr, Value mask, unsigned dim,
+                                         int64_t maxElems) {
+  const AxisInfo &info = get(ptr);
+  Type pointee =
+      cast<PtrType>(getElementTypeOrSelf(ptr.getType())).getPointeeType();
+  int64_t bytes = std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
+  int64_t width = std::min(maxElems, info.contiguity[dim]);
+  width = std::min(width, std::max<int64_t>(1, info.divisibility[dim] / bytes));
+  if (mask)
+    width = std::min(width, get(mask).constancy[dim]);
+  return std::max<int64_t>(1, width);
+}

@@ -1,0 +1,69 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+func.func @range_not_power_of_two() {
+  // expected-error @+1 {{length 48 must be a power of two}}
+  %r = tile.make_range {start = 0 : i32, end = 48 : i32} : tensor<48xi32>
+  return
+}
+
+// -----
+
+func.func @range_empty() {
+  // expected-error @+1 {{end (0) must be greater than start (0)}}
+  %r = tile.make_range {start = 0 : i32, end = 0 : i32} : tensor<1xi32>
+  return
+}
+
+// -----
+
+func.func @range_wrong_size() {
+  // expected-error @+1 {{result has 32 elements, expected 64}}
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<32xi32>
+  return
+}
+
+// -----
+
+func.func @program_id_axis() {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint}}
+  %p = tile.program_id 3 : i32
+  return
+}
+
+// -----
+
+func.func @load_wrong_result(%p: tensor<16x!tile.ptr<f32>>) {
+  // expected-error @+1 {{result type 'tensor<16xf16>' does not match pointer type}}
+  %v = tile.load %p : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf16>
+  return
+}
+
+// -----
+
+func.func @load_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<8xi1>) {
+  // expected-error @+1 {{mask type 'tensor<8xi1>' does not match pointer type}}
+  %v = tile.load %p, %m : (tensor<16x!tile.ptr<f32>>, tensor<8xi1>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @store_wrong_value(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xi32>) {
+  // expected-error @+1 {{value type 'tensor<16xi32>' does not match pointer type}}
+  tile.store %p, %v : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{threadsPerWarp must multiply to 32, not 16}}
+func.func @bad_layout(%t: tensor<128xf32, #tile.blocked<sizePerThread = [4], threadsPerWarp = [16], warpsPerCTA = [1], order = [0]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{order must be a permutation of 0..1}}
+func.func @bad_order(%t: tensor<16x16xf32, #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 1]>>) {
+  return
+}

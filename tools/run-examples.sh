@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The main job: builds tilec, compiles every example kernel to PTX, checks the
+# PTX with ptxas for sm_90a, and runs the examples on the GPU if there is one
+# (saying plainly what was skipped if not).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${TILEC_BUILD_DIR:-$root/build}
+bash "$root/tools/build.sh"
+ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
+echo "== PTX of the examples (in $build/examples)"
+for ptx in "$build"/examples/*.ptx; do
+  if "$ptxas" -arch=sm_90a "$ptx" -o /dev/null; then
+    echo "  $(basename "$ptx"): ptxas sm_90a OK"
+  else
+    echo "  $(basename "$ptx"): ptxas FAILED"; exit 1
+  fi
+done
+echo "== Running the examples"
+status=0
+"$build/bin/vector-add" "$build/examples/vector_add.ptx" || status=$?
+if [ $status = 77 ]; then
+  echo "SKIPPED running the examples: no usable CUDA GPU on this machine."
+  echo "(Compilation and ptxas checks above did run.)"
+  exit 0
+fi
+exit $status
