@@ -1,5 +1,8 @@
 // RUN: tilec-opt %s | tilec-opt | FileCheck %s
 
+// Layouts print as aliases.
+// CHECK: #[[B:blocked]] = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+
 // CHECK-LABEL: func.func @ops
 func.func @ops(%p: !tile.ptr<f16>, %n: i32) {
   // CHECK: tile.program_id 0 : i32
@@ -27,7 +30,7 @@ func.func @ops(%p: !tile.ptr<f16>, %n: i32) {
 }
 
 // CHECK-LABEL: func.func @layouts
-// CHECK-SAME: tensor<128xf32, #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>
+// CHECK-SAME: tensor<128xf32, #[[B]]>
 func.func @layouts(%t: tensor<128xf32, #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>) {
   return
 }
