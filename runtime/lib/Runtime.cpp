@@ -1,0 +1,655 @@
+//===- Runtime.cpp - Load and launch tilec kernels ------------------------===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The CUDA-facing half of the runtime: the primary context, PTX modules (JIT
+// compiled with cuModuleLoadDataEx, with the JIT's logs captured), kernels
+// with their tilec metadata and checked launches, device buffers, streams
+// and events. All driver calls go through the dlopen-ed DriverApi.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/Runtime.h"
+
+#include "Driver.h"
+
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <utility>
+
+using namespace tilec::rt;
+using namespace tilec::rt::detail;
+
+namespace {
+
+CUcontext asContext(void *handle) { return static_cast<CUcontext>(handle); }
+CUstream asStream(const Stream *stream) {
+  return stream ? static_cast<CUstream>(stream->handle()) : nullptr;
+}
+
+/// Returns the loaded driver, or null with \p status set. Objects of this
+/// library exist only after Context::create loaded the driver, so this
+/// fails only when called without a Context.
+const DriverApi *requireDriver(Status &status) { return getDriver(status); }
+
+/// A failed call that may be reporting an error from an earlier,
+/// asynchronous kernel: the message names the kernel launched last.
+Status failureAfterLaunch(const DriverApi *api, const char *call,
+                          CUresult result) {
+  std::string message = std::string(call) + " failed";
+  const std::string &kernel = lastLaunchedKernel();
+  if (!kernel.empty())
+    message += " after kernel '" + kernel + "'";
+  message += ": " + describeResult(api, result);
+  return Status::error(ErrorCode::CudaError, std::move(message));
+}
+
+std::string quoted(std::string_view text) {
+  return "'" + std::string(text) + "'";
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// DeviceInfo and Context
+//===----------------------------------------------------------------------===//
+
+double DeviceInfo::peakMemoryBandwidthGBs() const {
+  if (MemoryClockKHz <= 0 || MemoryBusWidthBits <= 0)
+    return 0.0;
+  // Double data rate: two transfers per clock.
+  return 2.0 * MemoryClockKHz * 1e3 * (MemoryBusWidthBits / 8.0) / 1e9;
+}
+
+std::string DeviceInfo::summary() const {
+  char buffer[256];
+  std::snprintf(buffer, sizeof(buffer),
+                "%s (sm_%d%d, %d SMs, %.1f GiB, driver %d.%d)", Name.c_str(),
+                ComputeMajor, ComputeMinor, SmCount,
+                TotalMemoryBytes / (1024.0 * 1024.0 * 1024.0),
+                DriverVersion / 1000, (DriverVersion % 1000) / 10);
+  return buffer;
+}
+
+Expected<Context> Context::create(int ordinal) {
+  Status status;
+  const DriverApi *api = getDriver(status);
+  if (!api)
+    return status;
+
+  int count = 0;
+  CUresult result = api->cuDeviceGetCount(&count);
+  if (result != CUDA_SUCCESS)
+    return Status::noDevice("no CUDA device: cuDeviceGetCount failed: " +
+                            describeResult(api, result));
+  if (count == 0)
+    return Status::noDevice("no CUDA device: the driver reports 0 devices");
+  if (ordinal < 0 || ordinal >= count)
+    return Status::invalidArgument("device ordinal " + std::to_string(ordinal) +
+                                   " is out of range (" +
+                                   std::to_string(count) + " device(s))");
+
+  CUdevice device = 0;
+  if ((result = api->cuDeviceGet(&device, ordinal)) != CUDA_SUCCESS)
+    return cudaFailure(api, "cuDeviceGet", result);
+
+  CUcontext handle = nullptr;
+  if ((result = api->cuDevicePrimaryCtxRetain(&handle, device)) != CUDA_SUCCESS)
+    return cudaFailure(api, "cuDevicePrimaryCtxRetain", result);
+
+  // From here on the Context owns the retained primary context.
+  Context ctx;
+  ctx.Handle = handle;
+  ctx.Device = device;
+  if ((result = api->cuCtxSetCurrent(handle)) != CUDA_SUCCESS)
+    return cudaFailure(api, "cuCtxSetCurrent", result);
+
+  DeviceInfo &info = ctx.Info;
+  info.Ordinal = ordinal;
+  char name[256] = {0};
+  if ((result = api->cuDeviceGetName(name, sizeof(name) - 1, device)) !=
+      CUDA_SUCCESS)
+    return cudaFailure(api, "cuDeviceGetName", result);
+  info.Name = name;
+
+  struct {
+    CUdevice_attribute Attribute;
+    int *Value;
+    bool Required;
+  } attributes[] = {
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &info.ComputeMajor, true},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &info.ComputeMinor, true},
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &info.SmCount, true},
+      {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &info.MaxThreadsPerBlock,
+       true},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+       &info.MaxSharedPerBlockOptin, true},
+      {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &info.L2CacheBytes, false},
+      {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, &info.MemoryClockKHz, false},
+      {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, &info.MemoryBusWidthBits,
+       false},
+  };
+  for (auto &attribute : attributes) {
+    result =
+        api->cuDeviceGetAttribute(attribute.Value, attribute.Attribute, device);
+    if (result != CUDA_SUCCESS) {
+      if (attribute.Required)
+        return cudaFailure(api, "cuDeviceGetAttribute", result);
+      *attribute.Value = 0;
+    }
+  }
+
+  std::size_t totalMemory = 0;
+  if ((result = api->cuDeviceTotalMem(&totalMemory, device)) == CUDA_SUCCESS)
+    info.TotalMemoryBytes = totalMemory;
+  if (api->cuDriverGetVersion(&info.DriverVersion) != CUDA_SUCCESS)
+    info.DriverVersion = 0;
+  return ctx;
+}
+
+Context::Context(Context &&other) noexcept
+    : Handle(std::exchange(other.Handle, nullptr)),
+      Device(std::exchange(other.Device, -1)), Info(std::move(other.Info)) {}
+
+Context &Context::operator=(Context &&other) noexcept {
+  Context moved(std::move(other));
+  std::swap(Handle, moved.Handle);
+  std::swap(Device, moved.Device);
+  std::swap(Info, moved.Info);
+  return *this; // `moved` releases what this held.
+}
+
+Context::~Context() {
+  if (!Handle)
+    return;
+  if (const DriverApi *api = getLoadedDriver())
+    api->cuDevicePrimaryCtxRelease(Device);
+  Handle = nullptr;
+}
+
+Status Context::makeCurrent() const {
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUresult result = api->cuCtxSetCurrent(asContext(Handle));
+  if (result != CUDA_SUCCESS)
+    return cudaFailure(api, "cuCtxSetCurrent", result);
+  return Status::success();
+}
+
+Status Context::synchronize() const {
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUresult result = api->cuCtxSynchronize();
+  if (result != CUDA_SUCCESS)
+    return failureAfterLaunch(api, "cuCtxSynchronize", result);
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Stream and Event
+//===----------------------------------------------------------------------===//
+
+Expected<Stream> Stream::create(const Context &) {
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUstream handle = nullptr;
+  CUresult result = api->cuStreamCreate(&handle, CU_STREAM_DEFAULT);
+  if (result != CUDA_SUCCESS)
+    return cudaFailure(api, "cuStreamCreate", result);
+  Stream stream;
+  stream.Handle = handle;
+  return stream;
+}
+
+Stream::Stream(Stream &&other) noexcept
+    : Handle(std::exchange(other.Handle, nullptr)) {}
+
+Stream &Stream::operator=(Stream &&other) noexcept {
+  Stream moved(std::move(other));
+  std::swap(Handle, moved.Handle);
+  return *this;
+}
+
+Stream::~Stream() {
+  if (!Handle)
+    return;
+  if (const DriverApi *api = getLoadedDriver())
+    api->cuStreamDestroy(static_cast<CUstream>(Handle));
+  Handle = nullptr;
+}
+
+Status Stream::synchronize() const {
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUresult result = api->cuStreamSynchronize(static_cast<CUstream>(Handle));
+  if (result != CUDA_SUCCESS)
+    return failureAfterLaunch(api, "cuStreamSynchronize", result);
+  return Status::success();
+}
+
+Expected<Event> Event::create(const Context &) {
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUevent handle = nullptr;
+  CUresult result = api->cuEventCreate(&handle, CU_EVENT_DEFAULT);
+  if (result != CUDA_SUCCESS)
+    return cudaFailure(api, "cuEventCreate", result);
+  Event event;
+  event.Handle = handle;
+  return event;
+}
+
+Event::Event(Event &&other) noexcept
+    : Handle(std::exchange(other.Handle, nullptr)) {}
+
+Event &Event::operator=(Event &&other) noexcept {
+  Event moved(std::move(other));
+  std::swap(Handle, moved.Handle);
+  return *this;
+}
+
+Event::~Event() {
+  if (!Handle)
+    return;
+  if (const DriverApi *api = getLoadedDriver())
+    api->cuEventDestroy(static_cast<CUevent>(Handle));
+  Handle = nullptr;
+}
+
+Status Event::record(const Stream *stream) {
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUresult result =
+      api->cuEventRecord(static_cast<CUevent>(Handle), asStream(stream));
+  if (result != CUDA_SUCCESS)
+    return failureAfterLaunch(api, "cuEventRecord", result);
+  return Status::success();
+}
+
+Status Event::synchronize() const {
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUresult result = api->cuEventSynchronize(static_cast<CUevent>(Handle));
+  if (result != CUDA_SUCCESS)
+    return failureAfterLaunch(api, "cuEventSynchronize", result);
+  return Status::success();
+}
+
+Expected<float> Event::elapsedMs(const Event &start, const Event &end) {
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  float ms = 0.0f;
+  CUresult result =
+      api->cuEventElapsedTime(&ms, static_cast<CUevent>(start.Handle),
+                              static_cast<CUevent>(end.Handle));
+  if (result != CUDA_SUCCESS)
+    return failureAfterLaunch(api, "cuEventElapsedTime", result);
+  return ms;
+}
+
+//===----------------------------------------------------------------------===//
+// DeviceBuffer
+//===----------------------------------------------------------------------===//
+
+KernelArg::KernelArg(const DeviceBuffer &buffer)
+    : ArgKind(Kind::Pointer), Bits(buffer.ptr().Address) {}
+
+Expected<DeviceBuffer> DeviceBuffer::allocate(const Context &,
+                                              std::size_t bytes) {
+  if (bytes == 0)
+    return DeviceBuffer();
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUdeviceptr address = 0;
+  CUresult result = api->cuMemAlloc(&address, bytes);
+  if (result != CUDA_SUCCESS)
+    return cudaFailure(api, "cuMemAlloc", result)
+        .withContext("allocating " + std::to_string(bytes) + " bytes");
+  DeviceBuffer buffer;
+  buffer.Address = address;
+  buffer.Size = bytes;
+  return buffer;
+}
+
+DeviceBuffer::DeviceBuffer(DeviceBuffer &&other) noexcept
+    : Address(std::exchange(other.Address, 0)),
+      Size(std::exchange(other.Size, 0)) {}
+
+DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
+  DeviceBuffer moved(std::move(other));
+  std::swap(Address, moved.Address);
+  std::swap(Size, moved.Size);
+  return *this;
+}
+
+DeviceBuffer::~DeviceBuffer() {
+  if (!Address)
+    return;
+  if (const DriverApi *api = getLoadedDriver())
+    api->cuMemFree(static_cast<CUdeviceptr>(Address));
+  Address = 0;
+  Size = 0;
+}
+
+/// Checks that [offset, offset + bytes) lies inside a buffer of \p size.
+static Status checkRange(const char *what, std::size_t offset,
+                         std::size_t bytes, std::size_t size) {
+  if (offset > size || bytes > size - offset)
+    return Status::invalidArgument(
+        std::string(what) + ": " + std::to_string(bytes) + " bytes at offset " +
+        std::to_string(offset) + " do not fit in a buffer of " +
+        std::to_string(size) + " bytes");
+  return Status::success();
+}
+
+Status DeviceBuffer::copyFromHost(const void *src, std::size_t bytes,
+                                  std::size_t offset) {
+  if (Status range = checkRange("copyFromHost", offset, bytes, Size);
+      !range.ok())
+    return range;
+  if (bytes == 0)
+    return Status::success();
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUresult result = api->cuMemcpyHtoD(Address + offset, src, bytes);
+  if (result != CUDA_SUCCESS)
+    return failureAfterLaunch(api, "cuMemcpyHtoD", result);
+  return Status::success();
+}
+
+Status DeviceBuffer::copyToHost(void *dst, std::size_t bytes,
+                                std::size_t offset) const {
+  if (Status range = checkRange("copyToHost", offset, bytes, Size); !range.ok())
+    return range;
+  if (bytes == 0)
+    return Status::success();
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUresult result = api->cuMemcpyDtoH(dst, Address + offset, bytes);
+  if (result != CUDA_SUCCESS)
+    return failureAfterLaunch(api, "cuMemcpyDtoH", result);
+  return Status::success();
+}
+
+Status DeviceBuffer::copyFromDevice(const DeviceBuffer &src) {
+  if (Status range = checkRange("copyFromDevice", 0, src.Size, Size);
+      !range.ok())
+    return range;
+  if (src.Size == 0)
+    return Status::success();
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUresult result = api->cuMemcpyDtoD(Address, src.Address, src.Size);
+  if (result != CUDA_SUCCESS)
+    return failureAfterLaunch(api, "cuMemcpyDtoD", result);
+  return Status::success();
+}
+
+Status DeviceBuffer::fill(std::uint8_t value) {
+  if (Size == 0)
+    return Status::success();
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUresult result = api->cuMemsetD8(Address, value, Size);
+  if (result != CUDA_SUCCESS)
+    return failureAfterLaunch(api, "cuMemsetD8", result);
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+Status Kernel::launch(Dim3 grid, std::initializer_list<KernelArg> args,
+                      const Stream *stream) const {
+  return launch(grid, args.begin(), args.size(), stream);
+}
+
+Status Kernel::launch(Dim3 grid, const KernelArg *args, std::size_t numArgs,
+                      const Stream *stream) const {
+  Expected<PackedArguments> packed = packArguments(Meta, args, numArgs);
+  if (!packed)
+    return packed.status();
+
+  if (grid.X == 0 || grid.Y == 0 || grid.Z == 0)
+    return Status::success(); // An empty grid launches nothing.
+  char dims[160];
+  std::snprintf(dims, sizeof(dims),
+                "grid %" PRIu64 "x%" PRIu64 "x%" PRIu64
+                ", block %ux1x1, dynamic shared %u bytes",
+                grid.X, grid.Y, grid.Z, Meta.blockSize(), Meta.SharedBytes);
+  if (grid.X > 0x7fffffffu || grid.Y > 65535u || grid.Z > 65535u)
+    return Status::invalidArgument(
+        "kernel " + quoted(Meta.Name) + ": " + dims +
+        " exceeds the CUDA grid limits (2147483647 x 65535 x 65535)");
+
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  setLastLaunchedKernel(Meta.Name);
+  CUresult result = api->cuLaunchKernel(
+      static_cast<CUfunction>(Function), static_cast<unsigned>(grid.X),
+      static_cast<unsigned>(grid.Y), static_cast<unsigned>(grid.Z),
+      Meta.blockSize(), 1, 1, Meta.SharedBytes, asStream(stream),
+      packed->kernelParams(), nullptr);
+  if (result != CUDA_SUCCESS)
+    return Status::error(
+        ErrorCode::CudaError,
+        cudaFailure(api, "cuLaunchKernel", result, Meta.Name).message() + " [" +
+            dims + "]");
+  return Status::success();
+}
+
+//===----------------------------------------------------------------------===//
+// Module
+//===----------------------------------------------------------------------===//
+
+Status tilec::rt::readFile(const std::string &path, std::string &contents) {
+  std::FILE *file = std::fopen(path.c_str(), "rb");
+  if (!file)
+    return Status::error(ErrorCode::IOError, "cannot open " + quoted(path) +
+                                                 ": " + std::strerror(errno));
+  contents.clear();
+  char buffer[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0)
+    contents.append(buffer, n);
+  bool failed = std::ferror(file) != 0;
+  std::fclose(file);
+  if (failed)
+    return Status::error(ErrorCode::IOError, "error reading " + quoted(path));
+  return Status::success();
+}
+
+Expected<Module> Module::loadPtx(const Context &ctx, std::string_view ptx,
+                                 std::string_view displayName) {
+  std::string prefix = "module " + quoted(displayName);
+  Expected<std::vector<KernelMetadata>> kernels = parseModuleMetadata(ptx);
+  if (!kernels)
+    return kernels.status().withContext(prefix);
+  if (Status check = checkMetadataAgainstPtx(*kernels, ptx); !check.ok())
+    return check.withContext(prefix);
+
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+
+  // The driver needs a NUL-terminated image.
+  std::string image(ptx);
+  constexpr std::size_t LogSize = 64 * 1024;
+  std::vector<char> errorLog(LogSize, '\0');
+  std::vector<char> infoLog(LogSize, '\0');
+  CUjit_option options[] = {
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER,  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_LOG_VERBOSE,
+  };
+  void *values[] = {
+      errorLog.data(),
+      reinterpret_cast<void *>(static_cast<std::uintptr_t>(LogSize - 1)),
+      infoLog.data(),
+      reinterpret_cast<void *>(static_cast<std::uintptr_t>(LogSize - 1)),
+      reinterpret_cast<void *>(static_cast<std::uintptr_t>(1)),
+  };
+  static_assert(sizeof(options) / sizeof(options[0]) ==
+                    sizeof(values) / sizeof(values[0]),
+                "one value per JIT option");
+
+  CUmodule handle = nullptr;
+  CUresult result = api->cuModuleLoadDataEx(
+      &handle, image.c_str(), sizeof(options) / sizeof(options[0]), options,
+      values);
+  if (result != CUDA_SUCCESS) {
+    std::string message = "cuModuleLoadDataEx failed for " + prefix;
+    if (!kernels->empty()) {
+      message += " (kernel";
+      message += kernels->size() == 1 ? " " : "s ";
+      for (std::size_t i = 0; i < kernels->size(); ++i)
+        message += (i ? ", " : "") + quoted((*kernels)[i].Name);
+      message += ")";
+    }
+    message += ": " + describeResult(api, result);
+    std::string log(errorLog.data());
+    if (!log.empty())
+      message += "\nJIT error log:\n" + log;
+    return Status::error(ErrorCode::CudaError, std::move(message));
+  }
+
+  Module module;
+  module.Handle = handle;
+  module.MaxSharedPerBlockOptin = ctx.info().MaxSharedPerBlockOptin;
+  module.Name = std::string(displayName);
+  module.Kernels = kernels.take();
+  module.InfoLog = std::string(infoLog.data());
+  return module;
+}
+
+Expected<Module> Module::loadFile(const Context &ctx, const std::string &path) {
+  std::string ptx;
+  if (Status read = readFile(path, ptx); !read.ok())
+    return read;
+  return loadPtx(ctx, ptx, path);
+}
+
+Module::Module(Module &&other) noexcept
+    : Handle(std::exchange(other.Handle, nullptr)),
+      MaxSharedPerBlockOptin(other.MaxSharedPerBlockOptin),
+      Name(std::move(other.Name)), Kernels(std::move(other.Kernels)),
+      InfoLog(std::move(other.InfoLog)) {}
+
+Module &Module::operator=(Module &&other) noexcept {
+  Module moved(std::move(other));
+  std::swap(Handle, moved.Handle);
+  std::swap(MaxSharedPerBlockOptin, moved.MaxSharedPerBlockOptin);
+  std::swap(Name, moved.Name);
+  std::swap(Kernels, moved.Kernels);
+  std::swap(InfoLog, moved.InfoLog);
+  return *this;
+}
+
+Module::~Module() {
+  if (!Handle)
+    return;
+  if (const DriverApi *api = getLoadedDriver())
+    api->cuModuleUnload(static_cast<CUmodule>(Handle));
+  Handle = nullptr;
+}
+
+Expected<Kernel> Module::getKernel(std::string_view name) const {
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+
+  std::string nameString(name);
+  CUfunction function = nullptr;
+  CUresult result = api->cuModuleGetFunction(
+      &function, static_cast<CUmodule>(Handle), nameString.c_str());
+  if (result == CUDA_ERROR_NOT_FOUND)
+    return Status::error(ErrorCode::NotFound,
+                         "kernel " + quoted(name) + " is not in module " +
+                             quoted(Name) + " (" + describeResult(api, result) +
+                             ")");
+  if (result != CUDA_SUCCESS)
+    return cudaFailure(api, "cuModuleGetFunction", result, name);
+
+  const KernelMetadata *meta = nullptr;
+  for (const KernelMetadata &candidate : Kernels)
+    if (candidate.Name == name)
+      meta = &candidate;
+  if (!meta)
+    return Status::error(ErrorCode::NotFound,
+                         "kernel " + quoted(name) + " in module " +
+                             quoted(Name) +
+                             " has no '// tilec.kernel' metadata line");
+
+  Kernel kernel;
+  kernel.Function = function;
+  kernel.Meta = *meta;
+  kernel.ModuleName = Name;
+
+  int maxThreads = 0;
+  if ((result = api->cuFuncGetAttribute(&kernel.NumRegisters,
+                                        CU_FUNC_ATTRIBUTE_NUM_REGS,
+                                        function)) != CUDA_SUCCESS ||
+      (result = api->cuFuncGetAttribute(&maxThreads,
+                                        CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                        function)) != CUDA_SUCCESS)
+    return cudaFailure(api, "cuFuncGetAttribute", result, name);
+  if (static_cast<int>(meta->blockSize()) > maxThreads)
+    return Status::invalidArgument(
+        "kernel " + quoted(name) + " needs " +
+        std::to_string(meta->blockSize()) +
+        " threads per block (num_warps=" + std::to_string(meta->NumWarps) +
+        ") but its compiled code allows at most " + std::to_string(maxThreads) +
+        " (" + std::to_string(kernel.NumRegisters) + " registers per thread)");
+
+  constexpr unsigned DefaultSharedLimit = 48 * 1024;
+  if (meta->SharedBytes > DefaultSharedLimit) {
+    if (MaxSharedPerBlockOptin > 0 &&
+        meta->SharedBytes > static_cast<unsigned>(MaxSharedPerBlockOptin))
+      return Status::invalidArgument(
+          "kernel " + quoted(name) + " needs " +
+          std::to_string(meta->SharedBytes) +
+          " bytes of dynamic shared memory; the device allows at most " +
+          std::to_string(MaxSharedPerBlockOptin));
+    result = api->cuFuncSetAttribute(
+        function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        static_cast<int>(meta->SharedBytes));
+    if (result != CUDA_SUCCESS)
+      return cudaFailure(api, "cuFuncSetAttribute", result, name);
+  }
+  return kernel;
+}

@@ -1,0 +1,138 @@
+//===- HostData.h - Host-side data for GPU tests and benchmarks -*- C++ -*-===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Header-only helpers shared by tilec-gpu-tests and tilec-bench: a parallel
+// loop over fixed-size chunks (results do not depend on the number of
+// threads), reproducible random fills seeded per chunk, and the exact check
+// of a vector sum with its relative error against a float64 reference.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TEST_GPU_HOSTDATA_H
+#define TILEC_TEST_GPU_HOSTDATA_H
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <thread>
+#include <vector>
+
+namespace tilec {
+namespace gpu {
+
+/// Elements per chunk of the parallel helpers.
+constexpr std::uint64_t ChunkSize = 1 << 16;
+
+/// Calls fn(chunkIndex, begin, end) for every ChunkSize-element chunk of
+/// [0, n), spread over the machine's cores.
+template <typename Fn> void forEachChunk(std::uint64_t n, Fn fn) {
+  std::uint64_t chunks = (n + ChunkSize - 1) / ChunkSize;
+  std::atomic<std::uint64_t> next{0};
+  auto worker = [&] {
+    for (std::uint64_t c = next++; c < chunks; c = next++)
+      fn(c, c * ChunkSize, std::min(n, (c + 1) * ChunkSize));
+  };
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(
+      std::min<std::uint64_t>(threads, std::max<std::uint64_t>(chunks, 1)));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread &thread : pool)
+    thread.join();
+}
+
+/// Fills data[0, n) with random floats of mixed magnitude: uniform in
+/// (-1, 1) times 2^k, k uniform in [-10, 10]. The values depend only on
+/// (seed, stream), not on the thread count.
+inline void fillRandomFloats(float *data, std::uint64_t n, std::uint32_t seed,
+                             std::uint32_t stream) {
+  forEachChunk(
+      n, [&](std::uint64_t chunk, std::uint64_t begin, std::uint64_t end) {
+        std::seed_seq seq{seed, stream, static_cast<std::uint32_t>(chunk),
+                          static_cast<std::uint32_t>(chunk >> 32)};
+        std::mt19937 rng(seq);
+        std::uniform_real_distribution<float> mantissa(-1.0f, 1.0f);
+        std::uniform_int_distribution<int> exponent(-10, 10);
+        for (std::uint64_t i = begin; i < end; ++i)
+          data[i] = std::ldexp(mantissa(rng), exponent(rng));
+      });
+}
+
+/// The outcome of checking a kernel's float output.
+struct Comparison {
+  /// Elements whose bits differ from the exact float result.
+  std::uint64_t Mismatches = 0;
+  /// The first few mismatching indices, in order.
+  std::vector<std::uint64_t> FirstMismatches;
+  /// ||out - ref|| / ||ref|| against the float64 reference; NaN if any
+  /// output is NaN.
+  double RelError = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Checks out[i] == x[i] + y[i] exactly (bit for bit) and computes the
+/// relative error against the float64 sum.
+inline Comparison checkVectorAdd(const float *x, const float *y,
+                                 const float *out, std::uint64_t n,
+                                 unsigned keepFirst = 8) {
+  std::uint64_t chunks = (n + ChunkSize - 1) / ChunkSize;
+  struct Partial {
+    std::uint64_t Mismatches = 0;
+    std::uint64_t First = std::numeric_limits<std::uint64_t>::max();
+    double ErrorSquares = 0.0;
+    double RefSquares = 0.0;
+  };
+  std::vector<Partial> partials(chunks);
+  forEachChunk(
+      n, [&](std::uint64_t chunk, std::uint64_t begin, std::uint64_t end) {
+        Partial &p = partials[chunk];
+        for (std::uint64_t i = begin; i < end; ++i) {
+          float expected = x[i] + y[i];
+          if (std::memcmp(&out[i], &expected, sizeof(float)) != 0) {
+            if (p.Mismatches++ == 0)
+              p.First = i;
+          }
+          double ref = static_cast<double>(x[i]) + static_cast<double>(y[i]);
+          double diff = static_cast<double>(out[i]) - ref;
+          p.ErrorSquares += diff * diff; // NaN outputs make this NaN.
+          p.RefSquares += ref * ref;
+        }
+      });
+
+  Comparison result;
+  double errorSquares = 0.0, refSquares = 0.0;
+  for (std::uint64_t c = 0; c < chunks; ++c) {
+    const Partial &p = partials[c];
+    result.Mismatches += p.Mismatches;
+    errorSquares += p.ErrorSquares;
+    refSquares += p.RefSquares;
+    if (p.Mismatches == 0 || result.FirstMismatches.size() >= keepFirst)
+      continue;
+    // Collect this chunk's first mismatches (rarely needed, so rescan).
+    std::uint64_t end = std::min(n, (c + 1) * ChunkSize);
+    for (std::uint64_t i = p.First;
+         i < end && result.FirstMismatches.size() < keepFirst; ++i) {
+      float expected = x[i] + y[i];
+      if (std::memcmp(&out[i], &expected, sizeof(float)) != 0)
+        result.FirstMismatches.push_back(i);
+    }
+  }
+  if (refSquares > 0.0)
+    result.RelError = std::sqrt(errorSquares) / std::sqrt(refSquares);
+  else
+    result.RelError = std::sqrt(errorSquares); // All-zero reference.
+  return result;
+}
+
+} // namespace gpu
+} // namespace tilec
+
+#endif // TILEC_TEST_GPU_HOSTDATA_H
