@@ -67,3 +67,59 @@ func.func @bad_layout(%t: tensor<128xf32, #tile.blocked<sizePerThread = [4], thr
 func.func @bad_order(%t: tensor<16x16xf32, #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 1]>>) {
   return
 }
+
+// -----
+
+func.func @expand_dims_shape(%x: tensor<16xf32>) {
+  // expected-error @+1 {{result must have shape [16, 1] and element type 'f32'}}
+  %e = tile.expand_dims %x {axis = 1 : i32} : tensor<16xf32> -> tensor<1x16xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_shape(%x: tensor<2x16xf32>) {
+  // expected-error @+1 {{cannot broadcast shape [2, 16] to [4, 16]}}
+  %b = tile.broadcast %x : tensor<2x16xf32> -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%x: tensor<2x16xf32>) {
+  // expected-error @+1 {{cannot reshape 32 elements into 64}}
+  %r = tile.reshape %x : tensor<2x16xf32> -> tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @trans_order(%x: tensor<2x16xf32>) {
+  // expected-error @+1 {{order must be a permutation}}
+  %t = tile.trans %x {order = array<i32: 0, 0>} : tensor<2x16xf32> -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_shape(%x: tensor<2x16xf32>) {
+  // expected-error @+1 {{result must have shape [2]}}
+  %r = tile.reduce %x {axis = 1 : i32, kind = #tile<reduce_kind sum>} : tensor<2x16xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_argmax_type(%x: tensor<16xf32>) {
+  // expected-error @+1 {{result element type must be 'i32'}}
+  %r = tile.reduce %x {axis = 0 : i32, kind = #tile<reduce_kind argmax>} : tensor<16xf32> -> f32
+  return
+}
+
+// -----
+
+func.func @dot_shapes(%a: tensor<16x32xf16>, %b: tensor<16x64xf16>, %c: tensor<16x64xf32>) {
+  // expected-error @+1 {{incompatible shapes [16, 32] @ [16, 64] + [16, 64]}}
+  %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision ieee>} : tensor<16x32xf16>, tensor<16x64xf16> -> tensor<16x64xf32>
+  return
+}

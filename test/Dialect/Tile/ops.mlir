@@ -34,3 +34,35 @@ func.func @ops(%p: !tile.ptr<f16>, %n: i32) {
 func.func @layouts(%t: tensor<128xf32, #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>) {
   return
 }
+
+// CHECK-LABEL: func.func @shapes_and_reductions
+func.func @shapes_and_reductions(%x: tensor<16x64xf32>, %a: tensor<16x32xf16>, %b: tensor<32x64xf16>, %p: tensor<64x!tile.ptr<f32>>) {
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  // CHECK: tile.expand_dims %{{.*}} {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %e = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  // CHECK: tile.broadcast %{{.*}} : tensor<1x64xi32> -> tensor<16x64xi32>
+  %b2 = tile.broadcast %e : tensor<1x64xi32> -> tensor<16x64xi32>
+  // CHECK: tile.reshape %{{.*}} : tensor<16x64xi32> -> tensor<1024xi32>
+  %rs = tile.reshape %b2 : tensor<16x64xi32> -> tensor<1024xi32>
+  // CHECK: tile.trans %{{.*}} {order = array<i32: 1, 0>} : tensor<16x64xf32> -> tensor<64x16xf32>
+  %t = tile.trans %x {order = array<i32: 1, 0>} : tensor<16x64xf32> -> tensor<64x16xf32>
+  // CHECK: tile.reduce %{{.*}} {axis = 1 : i32, kind = #tile<reduce_kind max>} : tensor<16x64xf32> -> tensor<16xf32>
+  %m = tile.reduce %x {axis = 1 : i32, kind = #tile<reduce_kind max>} : tensor<16x64xf32> -> tensor<16xf32>
+  // CHECK: tile.reduce %{{.*}} {axis = 0 : i32, kind = #tile<reduce_kind argmax>} : tensor<16xf32> -> i32
+  %am = tile.reduce %m {axis = 0 : i32, kind = #tile<reduce_kind argmax>} : tensor<16xf32> -> i32
+  // CHECK: tile.scan %{{.*}} {axis = 0 : i32, reverse = false} : tensor<64xi32>
+  %cs = tile.scan %r {axis = 0 : i32, reverse = false} : tensor<64xi32>
+  %c = arith.constant dense<0.0> : tensor<16x64xf32>
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = #tile<input_precision tf32>} : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
+  %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
+  %v = arith.constant dense<1.0> : tensor<64xf32>
+  // CHECK: tile.atomic_rmw add, %{{.*}}, %{{.*}} : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> tensor<64xf32>
+  %old = tile.atomic_rmw add, %p, %v : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> tensor<64xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @slice_layout
+// CHECK-SAME: #tile.slice<dim = 1, parent = #blocked1>
+func.func @slice_layout(%t: tensor<16xf32, #tile.slice<dim = 1, parent = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>>) {
+  return
+}

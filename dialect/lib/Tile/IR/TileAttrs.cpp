@@ -15,10 +15,14 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <set>
+
 using namespace mlir;
 using namespace tilec::tile;
 
 #include "tilec/Dialect/Tile/IR/TileAttrInterfaces.cpp.inc"
+
+#include "tilec/Dialect/Tile/IR/TileEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/Tile/IR/TileAttrs.cpp.inc"
@@ -115,4 +119,70 @@ int64_t BlockedLayoutAttr::getContiguousRegisters(ArrayRef<int64_t> shape,
   if (getOrder().front() != dim)
     return 1;
   return std::min<int64_t>(getSizePerThread()[dim], shape[dim]);
+}
+
+//===----------------------------------------------------------------------===//
+// SliceLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned dim, LayoutAttrInterface parent) {
+  if (!parent)
+    return emitError() << "slice layout needs a parent layout";
+  if (auto blocked = dyn_cast<BlockedLayoutAttr>(parent))
+    if (dim >= blocked.getOrder().size())
+      return emitError() << "slice dimension " << dim
+                         << " is out of the parent's rank "
+                         << blocked.getOrder().size();
+  return success();
+}
+
+SmallVector<int64_t>
+SliceLayoutAttr::getParentShape(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> parentShape(shape);
+  parentShape.insert(parentShape.begin() + getDim(), 1);
+  return parentShape;
+}
+
+SmallVector<int64_t>
+SliceLayoutAttr::getParentRegisters(ArrayRef<int64_t> shape) const {
+  SmallVector<int64_t> parentShape = getParentShape(shape);
+  LayoutAttrInterface parent = getParent();
+  // Keep the first register of each distinct coordinate (lane 0, warp 0:
+  // the register part of a coordinate does not depend on the thread).
+  SmallVector<int64_t> kept;
+  std::set<SmallVector<int64_t>> seen;
+  int64_t n = parent.getElemsPerThread(parentShape);
+  for (int64_t r = 0; r < n; ++r) {
+    SmallVector<int64_t> c = parent.getCoordinates(parentShape, r, 0, 0);
+    if (seen.insert(c).second)
+      kept.push_back(r);
+  }
+  return kept;
+}
+
+int64_t SliceLayoutAttr::getElemsPerThread(ArrayRef<int64_t> shape) const {
+  return getParentRegisters(shape).size();
+}
+
+int64_t SliceLayoutAttr::getNumWarps() const {
+  return getParent().getNumWarps();
+}
+
+SmallVector<int64_t> SliceLayoutAttr::getCoordinates(ArrayRef<int64_t> shape,
+                                                     int64_t reg, int64_t lane,
+                                                     int64_t warp) const {
+  SmallVector<int64_t> parentShape = getParentShape(shape);
+  int64_t parentReg = getParentRegisters(shape)[reg];
+  SmallVector<int64_t> c =
+      getParent().getCoordinates(parentShape, parentReg, lane, warp);
+  c.erase(c.begin() + getDim());
+  return c;
+}
+
+int64_t SliceLayoutAttr::getContiguousRegisters(ArrayRef<int64_t> shape,
+                                                unsigned dim) const {
+  unsigned parentDim = dim >= getDim() ? dim + 1 : dim;
+  return getParent().getContiguousRegisters(getParentShape(shape), parentDim);
 }

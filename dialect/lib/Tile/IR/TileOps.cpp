@@ -142,3 +142,177 @@ void StoreOp::getEffects(
   effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(),
                        SideEffects::DefaultResource::get());
 }
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+/// Prints a shape as `[a, b]` into a diagnostic.
+static InFlightDiagnostic &&printShape(InFlightDiagnostic &&diag,
+                                       ArrayRef<int64_t> shape) {
+  diag << "[";
+  llvm::interleaveComma(shape, diag);
+  diag << "]";
+  return std::move(diag);
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto result = cast<RankedTensorType>(getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > src.getRank())
+    return emitOpError("axis ") << axis << " is out of range for rank "
+                                << src.getRank();
+  SmallVector<int64_t> expected(src.getShape());
+  expected.insert(expected.begin() + axis, 1);
+  if (result.getShape() != ArrayRef<int64_t>(expected) ||
+      result.getElementType() != src.getElementType())
+    return printShape(emitOpError("result must have shape "), expected)
+           << " and element type " << src.getElementType();
+  return success();
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto result = cast<RankedTensorType>(getType());
+  if (src.getRank() != result.getRank())
+    return emitOpError("operand and result must have the same rank");
+  for (auto [s, r] : llvm::zip_equal(src.getShape(), result.getShape()))
+    if (s != r && s != 1)
+      return printShape(printShape(emitOpError("cannot broadcast shape "),
+                                   src.getShape())
+                            << " to ",
+                        result.getShape());
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return SplatElementsAttr::get(cast<ShapedType>(getType()),
+                                  splat.getSplatValue<Attribute>());
+  return {};
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto result = cast<RankedTensorType>(getType());
+  if (src.getNumElements() != result.getNumElements())
+    return emitOpError("cannot reshape ")
+           << src.getNumElements() << " elements into "
+           << result.getNumElements();
+  return success();
+}
+
+LogicalResult TransOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto result = cast<RankedTensorType>(getType());
+  ArrayRef<int32_t> order = getOrder();
+  if (int64_t(order.size()) != src.getRank())
+    return emitOpError("order must have ") << src.getRank() << " entries";
+  SmallVector<bool> seen(order.size(), false);
+  SmallVector<int64_t> expected;
+  for (int32_t d : order) {
+    if (d < 0 || d >= src.getRank() || seen[d])
+      return emitOpError("order must be a permutation");
+    seen[d] = true;
+    expected.push_back(src.getDimSize(d));
+  }
+  if (result.getShape() != ArrayRef<int64_t>(expected))
+    return printShape(emitOpError("result must have shape "), expected);
+  return success();
+}
+
+OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto splat = dyn_cast_or_null<SplatElementsAttr>(adaptor.getSrc()))
+    return SplatElementsAttr::get(cast<ShapedType>(getType()),
+                                  splat.getSplatValue<Attribute>());
+  // convert(convert(x)) is one conversion.
+  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions, scans and dot products
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReduceOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError("axis ") << axis << " is out of range for rank "
+                                << src.getRank();
+  bool isArg = getKind() == ReduceKind::ArgMax ||
+               getKind() == ReduceKind::ArgMin;
+  Type elem = isArg ? IntegerType::get(getContext(), 32)
+                    : src.getElementType();
+  if (isa<PtrType>(src.getElementType()))
+    return emitOpError("cannot reduce pointers");
+  Type resultElem = getElementTypeOrSelf(getType());
+  if (resultElem != elem)
+    return emitOpError("result element type must be ") << elem;
+  SmallVector<int64_t> expected(src.getShape());
+  expected.erase(expected.begin() + axis);
+  auto result = dyn_cast<RankedTensorType>(getType());
+  if (expected.empty() ? bool(result)
+                       : (!result || result.getShape() !=
+                                         ArrayRef<int64_t>(expected)))
+    return printShape(emitOpError("result must have shape "), expected)
+           << (expected.empty() ? " (a scalar)" : "");
+  return success();
+}
+
+LogicalResult ScanOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  if (getAxis() < 0 || getAxis() >= src.getRank())
+    return emitOpError("axis ") << getAxis() << " is out of range for rank "
+                                << src.getRank();
+  if (!src.getElementType().isIntOrFloat())
+    return emitOpError("can only scan integers and floats");
+  return success();
+}
+
+LogicalResult DotOp::verify() {
+  auto a = cast<RankedTensorType>(getA().getType());
+  auto b = cast<RankedTensorType>(getB().getType());
+  auto c = cast<RankedTensorType>(getC().getType());
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands must be 2-D tiles");
+  if (a.getDimSize(1) != b.getDimSize(0) ||
+      c.getDimSize(0) != a.getDimSize(0) ||
+      c.getDimSize(1) != b.getDimSize(1))
+    return printShape(printShape(printShape(emitOpError("incompatible shapes "),
+                                            a.getShape())
+                                     << " @ ",
+                                 b.getShape())
+                          << " + ",
+                      c.getShape());
+  if (getType() != c)
+    return emitOpError("result type must be the accumulator's type ") << c;
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("operands must have the same element type, not ")
+           << a.getElementType() << " and " << b.getElementType();
+  return success();
+}
+
+LogicalResult AtomicRMWOp::verify() {
+  Type expected = getPointeeType(getPtr().getType());
+  if (expected != getValue().getType() || getType() != expected)
+    return emitOpError("value and result must have type ") << expected;
+  return verifyMask(*this, getPtr().getType(), getMask());
+}
+
+void AtomicRMWOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(),
+                       SideEffects::DefaultResource::get());
+}

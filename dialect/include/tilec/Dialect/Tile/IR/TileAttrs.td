@@ -15,6 +15,7 @@
 #define TILEC_DIALECT_TILE_IR_TILEATTRS_TD
 
 include "tilec/Dialect/Tile/IR/TileDialect.td"
+include "tilec/Dialect/Tile/IR/TileEnums.td"
 include "mlir/IR/AttrTypeBase.td"
 
 def Tile_LayoutAttrInterface : AttrInterface<"LayoutAttrInterface"> {
@@ -74,5 +75,41 @@ def Tile_BlockedLayoutAttr : AttrDef<Tile_Dialect, "BlockedLayout",
   }];
   let genVerifyDecl = 1;
 }
+
+def Tile_SliceLayoutAttr : AttrDef<Tile_Dialect, "SliceLayout",
+                                   [DeclareAttrInterfaceMethods<
+                                      Tile_LayoutAttrInterface>]> {
+  let mnemonic = "slice";
+  let summary = "The layout of a parent tile with one dimension removed.";
+  let description = [{
+    The layout of the result of reducing dimension `dim` of a tile laid out
+    as `parent`, and of the operand of expanding dimension `dim` back: a
+    thread holds the elements of the parent's registers at index 0 along
+    `dim`, with that coordinate dropped. Threads that differ only along `dim`
+    hold the same elements.
+
+    ```mlir
+    tensor<64xf32, #tile.slice<dim = 1, parent = #blocked>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$dim,
+                        "::tilec::tile::LayoutAttrInterface":$parent);
+  let assemblyFormat = "`<` `dim` `=` $dim `,` `parent` `=` $parent `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The parent shape of a sliced tile of `shape`: size 1 inserted at dim.
+    ::llvm::SmallVector<int64_t> getParentShape(::llvm::ArrayRef<int64_t> shape) const;
+    /// The parent registers (for the parent shape) that this layout keeps, in
+    /// order: register `i` of the slice is parent register `result[i]`.
+    ::llvm::SmallVector<int64_t> getParentRegisters(::llvm::ArrayRef<int64_t> shape) const;
+  }];
+}
+
+def Tile_ReduceKindAttr
+    : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">;
+def Tile_InputPrecisionAttr
+    : EnumAttr<Tile_Dialect, Tile_InputPrecision, "input_precision">;
+def Tile_AtomicKindAttr
+    : EnumAttr<Tile_Dialect, Tile_AtomicKind, "atomic_kind">;
 
 #endif // TILEC_DIALECT_TILE_IR_TILEATTRS_TD

@@ -18,6 +18,8 @@
 
 #include "tilec/Dialect/Tile/IR/TileOpsDialect.h.inc"
 
+#include "tilec/Dialect/Tile/IR/TileEnums.h.inc"
+
 #define GET_TYPEDEF_CLASSES
 #include "tilec/Dialect/Tile/IR/TileOpsTypes.h.inc"
 

@@ -10,6 +10,7 @@
 include "tilec/Dialect/Tile/IR/TileDialect.td"
 include "tilec/Dialect/Tile/IR/TileTypes.td"
 include "tilec/Dialect/Tile/IR/TileAttrs.td"
+include "tilec/Dialect/Tile/IR/TileEnums.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 
@@ -142,6 +143,176 @@ def Tile_StoreOp : Tile_Op<"store", [
                    Optional<Tile_BoolLike>:$mask);
   let assemblyFormat = [{
     $ptr `,` $value (`,` $mask^)? attr-dict `:` type(operands)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure]> {
+  let summary = "Inserts a dimension of size 1.";
+  let description = [{
+    `x[:, None]`, `x[None, :]` and `tl.expand_dims(x, axis)`. At the GPU
+    level the operand's layout is the slice of the result's layout along
+    `axis`.
+
+    ```mlir
+    %c = tile.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure,
+    SameOperandsAndResultElementType]> {
+  let summary = "Repeats a tile along its dimensions of size 1.";
+  let description = [{
+    Numpy-style broadcasting of a tile of the same rank, and
+    `tl.broadcast_to`: every dimension of the operand is 1 or equal to the
+    result's.
+
+    ```mlir
+    %b = tile.broadcast %c : tensor<64x1xi32> -> tensor<64x32xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure,
+    SameOperandsAndResultElementType]> {
+  let summary = "Reinterprets a tile with another shape, row-major.";
+  let description = [{
+    `tl.reshape(x, shape)`: the same elements in row-major order.
+
+    ```mlir
+    %r = tile.reshape %x : tensor<4x8xf32> -> tensor<32xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_TransOp : Tile_Op<"trans", [Pure,
+    SameOperandsAndResultElementType]> {
+  let summary = "Permutes the dimensions of a tile.";
+  let description = [{
+    `tl.trans(x)`, `x.T` and `tl.permute`: result dimension `i` is operand
+    dimension `order[i]`.
+
+    ```mlir
+    %t = tile.trans %x {order = array<i32: 1, 0>} : tensor<16x32xf16> -> tensor<32x16xf16>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, DenseI32ArrayAttr:$order);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
+    SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
+  let summary = "Moves a tile's elements to another layout.";
+  let description = [{
+    GPU level only: the same tile held by the threads as the result's layout
+    says. Lowered through shared memory when the two layouts differ.
+
+    ```mlir
+    %y = tile.convert_layout %x : tensor<64xf32, #blocked> -> tensor<64xf32, #slice>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions, scans and dot products
+//===----------------------------------------------------------------------===//
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "Reduces a tile along one dimension.";
+  let description = [{
+    `tl.sum`, `tl.max`, `tl.min`, `tl.argmax` and `tl.argmin` with `axis`.
+    The result drops dimension `axis`; reducing a 1-D tile gives a scalar.
+    `max`/`min` of floats ignore NaN operands unless all are NaN (as
+    `maxnumf`); `argmax`/`argmin` give the i32 index of the first extreme
+    element.
+
+    ```mlir
+    %m = tile.reduce %x {axis = 1 : i32, kind = #tile<reduce_kind max>}
+        : tensor<16x64xf32> -> tensor<16xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis,
+                   Tile_ReduceKindAttr:$kind);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
+  let summary = "Inclusive prefix sum along one dimension.";
+  let description = [{
+    `tl.cumsum(x, axis, reverse)`.
+
+    ```mlir
+    %c = tile.scan %x {axis = 0 : i32, reverse = false} : tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis, BoolAttr:$reverse);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
+  let summary = "Matrix product with accumulation: a @ b + c.";
+  let description = [{
+    `tl.dot(a, b, acc, input_precision=, out_dtype=)` on tiles `a`
+    [M, K], `b` [K, N] and `c` [M, N]; the result has `c`'s type. Products
+    are accumulated in the result's element type.
+
+    ```mlir
+    %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision ieee>}
+        : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$c,
+                   Tile_InputPrecisionAttr:$inputPrecision);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Atomically updates memory and returns the old values.";
+  let description = [{
+    `tl.atomic_add(ptr, val, mask=)` and its siblings.
+
+    ```mlir
+    %old = tile.atomic_rmw add, %p, %v, %m : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>, tensor<64xi1>) -> tensor<64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_AtomicKindAttr:$kind, Tile_PtrLike:$ptr,
+                   Tile_Value:$value, Optional<Tile_BoolLike>:$mask);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $kind `,` $ptr `,` $value (`,` $mask^)? attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -1,0 +1,43 @@
+//===- TileEnums.td - Enumerations of the tile dialect -----*- tablegen -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILE_IR_TILEENUMS_TD
+#define TILEC_DIALECT_TILE_IR_TILEENUMS_TD
+
+include "mlir/IR/EnumAttr.td"
+
+def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "a reduction", [
+    I32EnumAttrCase<"Sum", 0, "sum">,
+    I32EnumAttrCase<"Max", 1, "max">,
+    I32EnumAttrCase<"Min", 2, "min">,
+    I32EnumAttrCase<"ArgMax", 3, "argmax">,
+    I32EnumAttrCase<"ArgMin", 4, "argmin">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_InputPrecision : I32EnumAttr<"InputPrecision",
+    "how tl.dot treats fp32 inputs", [
+    I32EnumAttrCase<"IEEE", 0, "ieee">,
+    I32EnumAttrCase<"TF32", 1, "tf32">,
+    I32EnumAttrCase<"TF32x3", 2, "tf32x3">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_AtomicKind : I32EnumAttr<"AtomicKind", "an atomic update", [
+    I32EnumAttrCase<"Add", 0, "add">,
+    I32EnumAttrCase<"Max", 1, "max">,
+    I32EnumAttrCase<"Min", 2, "min">,
+    I32EnumAttrCase<"Xchg", 3, "xchg">,
+    I32EnumAttrCase<"And", 4, "and">,
+    I32EnumAttrCase<"Or", 5, "or">,
+    I32EnumAttrCase<"Xor", 6, "xor">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+
+#endif // TILEC_DIALECT_TILE_IR_TILEENUMS_TD
