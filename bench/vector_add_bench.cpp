@@ -4,12 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// tilec-bench times add_kernel (examples/vector_add.tile, BLOCK=1024) on 2^28
-// fp32 elements: the output is poisoned, the kernel runs some warm-up
-// launches and then at least 100 timed launches back to back (one CUDA event
-// pair each), the output is checked bit for bit against the CPU, and only
-// then the median time and the bandwidth (3 * 4 * n bytes: two reads and one
-// write) are printed, on a line shared with bench/triton_vector_add.py:
+// tilec-bench --kernel vector_add (the default) times add_kernel
+// (examples/vector_add.tile, BLOCK=1024) on 2^28 fp32 elements: the output
+// is poisoned, the kernel runs some warm-up launches and then at least 100
+// timed launches back to back (one CUDA event pair each), the output is
+// checked bit for bit against the CPU, and only then the median time and the
+// bandwidth (3 * 4 * n bytes: two reads and one write) are printed, on a
+// line shared with bench/triton_vector_add.py:
 //
 //   BENCH vector_add impl=tilec n=268435456 median_ms=0.7000 gbps=4601.3
 //
@@ -18,13 +19,9 @@
 // which is what Triton's launcher specializes n = 2^28 to), that too, as
 // impl=tilec-n16.
 //
-//   tilec-bench [--ptx-dir DIR] [--n N] [--iters K] [--warmup W]
-//
-// Exit status: 0 on success, 1 on failure (including a wrong result), 2 for
-// bad usage, 77 (after "SKIP: ...") without a CUDA driver or device.
-//
 //===----------------------------------------------------------------------===//
 
+#include "Bench.h"
 #include "HostData.h"
 
 #include "tilec/Runtime/Runtime.h"
@@ -38,65 +35,11 @@
 #include <string>
 #include <vector>
 
-#ifndef TILEC_EXAMPLES_PTX_DIR
-#define TILEC_EXAMPLES_PTX_DIR "."
-#endif
-
 using namespace tilec::rt;
 using namespace tilec::gpu;
+using namespace tilec::bench;
 
 namespace {
-
-struct Options {
-  std::string PtxDir = TILEC_EXAMPLES_PTX_DIR;
-  std::uint64_t N = std::uint64_t(1) << 28;
-  unsigned Iters = 200;
-  unsigned Warmup = 20;
-};
-
-bool parseNumber(const char *text, std::uint64_t &value) {
-  char *end = nullptr;
-  value = std::strtoull(text, &end, 10);
-  return end && end != text && *end == '\0';
-}
-
-bool parseOptions(int argc, char **argv, Options &options) {
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (i + 1 >= argc)
-      return false;
-    const char *value = argv[++i];
-    std::uint64_t number = 0;
-    if (arg == "--ptx-dir") {
-      options.PtxDir = value;
-    } else if (arg == "--n" && parseNumber(value, number) && number > 0 &&
-               number <= 0x7fffffffu) {
-      options.N = number;
-    } else if (arg == "--iters" && parseNumber(value, number) && number >= 1 &&
-               number <= 100000) {
-      options.Iters = static_cast<unsigned>(number);
-    } else if (arg == "--warmup" && parseNumber(value, number) &&
-               number <= 100000) {
-      options.Warmup = static_cast<unsigned>(number);
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
-int fail(const Status &status) {
-  std::fprintf(stderr, "tilec-bench: error: %s\n", status.message().c_str());
-  return 1;
-}
-
-bool fileExists(const std::string &path) {
-  if (std::FILE *file = std::fopen(path.c_str(), "rb")) {
-    std::fclose(file);
-    return true;
-  }
-  return false;
-}
 
 /// The data every variant runs on.
 struct BenchData {
@@ -112,7 +55,7 @@ struct BenchData {
 };
 
 /// Times one compiled variant of add_kernel; returns 0 or an exit status.
-int benchVariant(BenchData &data, const Options &options,
+int benchVariant(BenchData &data, const BenchOptions &options,
                  const std::string &ptxPath, const char *impl) {
   Expected<Module> module = Module::loadFile(data.Ctx, ptxPath);
   if (!module)
@@ -168,11 +111,8 @@ int benchVariant(BenchData &data, const Options &options,
       return fail(ms.status());
     times.push_back(*ms);
   }
-  std::sort(times.begin(), times.end());
-  std::size_t mid = times.size() / 2;
-  double median =
-      times.size() % 2 ? times[mid] : 0.5 * (times[mid - 1] + times[mid]);
-  double gbps = bytesMoved / (median * 1e-3) / 1e9;
+  double medianMs = median(times);
+  double gbps = bytesMoved / (medianMs * 1e-3) / 1e9;
 
   std::printf("\n%s: %s\n", impl, ptxPath.c_str());
   std::printf("add_kernel (signature %s): n=%" PRIu64 ", grid=%" PRIu64
@@ -184,67 +124,37 @@ int benchVariant(BenchData &data, const Options &options,
               check.RelError);
   std::printf("%u timed launches after %u warm-up: median %.4f ms, "
               "min %.4f ms, max %.4f ms\n",
-              options.Iters, options.Warmup, median, times.front(),
+              options.Iters, options.Warmup, medianMs, times.front(),
               times.back());
   if (double peak = data.Ctx.info().peakMemoryBandwidthGBs(); peak > 0)
     std::printf("bandwidth: %.1f GB/s (%.1f%% of the %.0f GB/s DRAM peak)\n",
                 gbps, 100.0 * gbps / peak, peak);
   std::printf("BENCH vector_add impl=%s n=%" PRIu64
               " median_ms=%.4f gbps=%.1f\n",
-              impl, n, median, gbps);
+              impl, n, medianMs, gbps);
   std::fflush(stdout);
   return 0;
 }
 
 } // namespace
 
-int main(int argc, char **argv) {
-  Options options;
-  if (!parseOptions(argc, argv, options)) {
-    std::fprintf(stderr,
-                 "usage: %s [--ptx-dir DIR] [--n N] [--iters K] [--warmup W]\n"
-                 "  defaults: --ptx-dir %s --n 268435456 --iters 200 "
-                 "--warmup 20\n",
-                 argv[0], TILEC_EXAMPLES_PTX_DIR);
-    return 2;
-  }
-  if (options.Iters < 100)
-    std::fprintf(stderr, "tilec-bench: warning: fewer than 100 timed "
-                         "launches; the median is less stable\n");
-
-  Expected<Context> ctx = Context::create();
-  if (!ctx) {
-    if (ctx.status().isNoDevice()) {
-      std::printf("SKIP: %s\n", ctx.status().message().c_str());
-      return 77;
-    }
-    return fail(ctx.status());
-  }
-  std::printf("tilec-bench: %s\n", ctx->info().summary().c_str());
-
+int tilec::bench::benchVectorAdd(Context &ctx, const BenchOptions &options) {
   std::random_device device;
-  BenchData data(*ctx, options.N, device());
+  BenchData data(ctx, options.N, device());
   const std::uint64_t n = data.N;
   fillRandomFloats(data.X.data(), n, data.Seed, 0);
   fillRandomFloats(data.Y.data(), n, data.Seed, 1);
 
   std::size_t bytes = n * sizeof(float);
   for (DeviceBuffer *buffer : {&data.DX, &data.DY, &data.DOut}) {
-    Expected<DeviceBuffer> allocated = DeviceBuffer::allocate(*ctx, bytes);
+    Expected<DeviceBuffer> allocated = DeviceBuffer::allocate(ctx, bytes);
     if (!allocated)
       return fail(allocated.status());
     *buffer = allocated.take();
   }
-  for (unsigned i = 0; i < options.Iters; ++i) {
-    Expected<Event> start = Event::create(*ctx);
-    Expected<Event> stop = Event::create(*ctx);
-    if (!start)
-      return fail(start.status());
-    if (!stop)
-      return fail(stop.status());
-    data.Starts.push_back(start.take());
-    data.Stops.push_back(stop.take());
-  }
+  if (Status events = createEvents(ctx, options.Iters, data.Starts, data.Stops);
+      !events.ok())
+    return fail(events);
   Status status = data.DX.copyFromHost(data.X);
   if (status.ok())
     status = data.DY.copyFromHost(data.Y);

@@ -11,8 +11,11 @@
 // is found by its ".entry" name; and cuLaunchKernel emulates the kernels it
 // knows (add_kernel of examples/vector_add.tile, BLOCK=1024) and checks that
 // their pointer arguments stay inside allocations (a stray access becomes a
-// sticky CUDA_ERROR_ILLEGAL_ADDRESS, as on a GPU). It proves nothing about
-// PTX or the hardware; it exercises the host side.
+// sticky CUDA_ERROR_ILLEGAL_ADDRESS, as on a GPU). Launching any other
+// kernel fails cleanly, at once, with CUDA_ERROR_NOT_SUPPORTED ("... it
+// emulates add_kernel only"), so that tests of kernels it cannot run
+// report a failure instead of a wrong result. It proves nothing about PTX or
+// the hardware; it exercises the host side.
 //
 // Knobs (environment variables), to check how failures are reported:
 //   TILEC_FAKE_CUDA_NO_DEVICE=1  cuDeviceGetCount reports 0 devices.
@@ -168,6 +171,9 @@ CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr) {
     *pStr = "an illegal memory access was encountered";
   else if (error == CUDA_ERROR_NOT_FOUND)
     *pStr = "named symbol not found";
+  else if (error == CUDA_ERROR_NOT_SUPPORTED)
+    *pStr = "operation not supported by the fake driver (it emulates "
+            "add_kernel only)";
   return CUDA_SUCCESS;
 }
 
@@ -382,7 +388,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX,
       return CUDA_ERROR_INVALID_VALUE; // num_warps=4, 1-D grid.
     return launchAddKernel(gridDimX, kernelParams);
   }
-  return CUDA_ERROR_NOT_SUPPORTED;
+  return CUDA_ERROR_NOT_SUPPORTED; // An unknown kernel: refuse it cleanly.
 }
 
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {

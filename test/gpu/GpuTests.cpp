@@ -4,31 +4,38 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// tilec-gpu-tests loads the PTX that tilec produced for the examples, runs
-// each kernel on a list of sizes with fresh random inputs and a poisoned
-// (NaN) output, checks every element, and prints one table row per size.
-// Tests are entries of a small registry (name, PTX file, kernel, sizes, run
-// function); adding a kernel means adding a run function and an entry.
+// tilec-gpu-tests loads the PTX that tilec produced for the examples and the
+// seed kernels, runs each kernel on a list of sizes (ragged ones included)
+// with fresh random inputs and poisoned (NaN) outputs, compares every output
+// element with a float64 reference computed on the host, and prints one
+// table row per size: relative error, tolerance, kernel time (CUDA events,
+// after one warm-up launch) and bandwidth or FLOP rate. Tests are entries of
+// a registry (name, PTX file, kernel, configuration, sizes, run function);
+// this file holds the driver and the vector-add family, the other families
+// live in SoftmaxTests.cpp, LayerNormTests.cpp, MatmulTests.cpp and
+// AttentionTests.cpp.
 //
-//   tilec-gpu-tests [--ptx-dir DIR] [--only NAME] [--seed N] [--max-size N]
+//   tilec-gpu-tests [--ptx-dir DIR] [--only NAMES] [--seed N] [--max-size N]
 //                   [--list]
 //
-// Exit status: 0 when every case passes, 1 otherwise, 2 for bad usage, 77
-// (after "SKIP: no CUDA device (...)") when there is no CUDA driver or
-// device.
+// NAMES is a comma-separated list of test names, each of which may contain
+// '*' wildcards ("softmax*,matmul_ptr_fp16"). A missing PTX file or kernel,
+// or a kernel whose num_warps differs from the test's, is a FAIL row naming
+// the path. Exit status: 0 when every case passes, 1 otherwise, 2 for bad
+// usage, 77 (after "SKIP: no CUDA device (...)") when there is no CUDA
+// driver or device.
+//
+// The harness can be checked without tilec's code generator:
+// bench/triton_reference_ptx.py compiles the same kernels with the same
+// configurations with Triton into PTX this program loads.
 //
 //===----------------------------------------------------------------------===//
 
-#include "HostData.h"
-
-#include "tilec/Runtime/Runtime.h"
+#include "TestUtil.h"
 
 #include <cinttypes>
-#include <cmath>
-#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <random>
 #include <string>
@@ -41,103 +48,41 @@
 using namespace tilec::rt;
 using namespace tilec::gpu;
 
+//===----------------------------------------------------------------------===//
+// vector_add and block_ptr_1d: out = x + y, fp32, exact
+//===----------------------------------------------------------------------===//
+
 namespace {
 
-/// What one (test, size) case produced.
-struct CaseResult {
-  bool Passed = false;
-  std::uint64_t Blocks = 0;
-  std::uint64_t Mismatches = 0;
-  double RelError = std::nan("");
-  /// Kernel time from CUDA events, in milliseconds (0 if not measured).
-  double KernelMs = 0.0;
-  /// DRAM bytes the kernel must move, for the GB/s column (0: no column).
-  double Bytes = 0.0;
-  /// Why the case failed, or extra detail.
-  std::string Note;
-};
-
-/// Shared by all cases of a run.
-struct TestEnv {
-  Context &Ctx;
-  std::uint32_t Seed;
-  /// Distinguishes the random streams of successive cases.
-  std::uint32_t NextStream = 0;
-};
-
-using RunFn = CaseResult (*)(TestEnv &env, const Kernel &kernel,
-                             std::uint64_t size);
-
-/// One registry entry: a kernel of an example's PTX and the sizes to run.
-struct GpuTest {
-  const char *Name;
-  const char *PtxFile;
-  const char *KernelName;
-  std::vector<std::uint64_t> Sizes;
-  RunFn Run;
-};
-
-CaseResult failed(const Status &status, CaseResult result = CaseResult()) {
-  result.Passed = false;
-  result.Note = status.message();
-  return result;
-}
-
-/// Formats a float for the table and notes ("NaN" for any NaN).
-std::string formatValue(double value, const char *format) {
-  if (std::isnan(value))
-    return "NaN";
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), format, value);
-  return buffer;
-}
-
-//===----------------------------------------------------------------------===//
-// vector_add: out = x + y, fp32, BLOCK=1024
-//===----------------------------------------------------------------------===//
-
-CaseResult runVectorAdd(TestEnv &env, const Kernel &kernel, std::uint64_t n) {
-  constexpr std::uint64_t Block = 1024; // The constexpr tilec compiled with.
+/// add_kernel(x, y, out, n) and add_bp_kernel(x, y, out, N): one program per
+/// BLOCK elements; the sum must be exact (bit for bit).
+CaseResult runVectorAdd(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                        const Shape &shape) {
+  const std::uint64_t n = shape[0];
+  const std::uint64_t block = test.Config.Block;
   CaseResult result;
-  result.Blocks = (n + Block - 1) / Block;
+  Dim3 grid(cdiv(n, block));
+  result.Grid = gridString(grid);
   result.Bytes = 3.0 * sizeof(float) * n;
 
+  // Mixed magnitudes make rounding visible.
   std::vector<float> x(n), y(n), out(n);
   fillRandomFloats(x.data(), n, env.Seed, env.NextStream++);
   fillRandomFloats(y.data(), n, env.Seed, env.NextStream++);
 
   std::size_t bytes = n * sizeof(float);
-  Expected<DeviceBuffer> dx = DeviceBuffer::allocate(env.Ctx, bytes);
-  Expected<DeviceBuffer> dy = DeviceBuffer::allocate(env.Ctx, bytes);
-  Expected<DeviceBuffer> dout = DeviceBuffer::allocate(env.Ctx, bytes);
-  Expected<Event> start = Event::create(env.Ctx);
-  Expected<Event> stop = Event::create(env.Ctx);
-  for (const Status *status : {&dx.status(), &dy.status(), &dout.status(),
-                               &start.status(), &stop.status()})
-    if (!status->ok())
-      return failed(*status, result);
-
-  Status status = dx->copyFromHost(x);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x.data(), bytes);
+  DeviceBuffer &dy = buffers.input(y.data(), bytes);
+  DeviceBuffer &dout = buffers.output(bytes);
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dx, dy, dout, n}, buffers, result);
   if (status.ok())
-    status = dy->copyFromHost(y);
-  if (status.ok())
-    status = dout->fill(0xFF); // NaN everywhere.
-  if (status.ok())
-    status = start->record();
-  if (status.ok())
-    status = kernel.launch(Dim3(result.Blocks), {*dx, *dy, *dout, n});
-  if (status.ok())
-    status = stop->record();
-  if (status.ok())
-    status = env.Ctx.synchronize();
+    status = dout.copyToHost(out);
   if (!status.ok())
     return failed(status, result);
-  Expected<float> ms = Event::elapsedMs(*start, *stop);
-  if (!ms)
-    return failed(ms.status(), result);
-  result.KernelMs = *ms;
-  if (Status copy = dout->copyToHost(out); !copy.ok())
-    return failed(copy, result);
 
   Comparison check = checkVectorAdd(x.data(), y.data(), out.data(), n);
   result.Mismatches = check.Mismatches;
@@ -156,47 +101,101 @@ CaseResult runVectorAdd(TestEnv &env, const Kernel &kernel, std::uint64_t n) {
   return result;
 }
 
-/// Every test. To add a kernel: write a run function that fills inputs,
-/// poisons outputs, launches, and checks every element; then add a line.
+} // namespace
+
+void tilec::gpu::addVectorAddTests(std::vector<GpuTest> &tests) {
+  TestConfig config;
+  config.Block = 1024;
+  config.Tol = Tolerance::exact();
+  tests.push_back({"vector_add",
+                   "vector_add.ptx",
+                   "add_kernel",
+                   {{1}, {1000}, {1024}, {1025}, {(1u << 20) + 3}, {1u << 28}},
+                   runVectorAdd,
+                   config});
+  // The same kernel compiled with n declared a multiple of 16 (i32:16), as
+  // Triton's launcher specializes it for such n.
+  tests.push_back({"vector_add_n16",
+                   "vector_add_n16.ptx",
+                   "add_kernel",
+                   {{16}, {1024}, {1040}, {(1u << 20) + 16}, {1u << 28}},
+                   runVectorAdd,
+                   config});
+  // Homework 1 of the block-pointer lesson: the same sum through 1-D block
+  // pointers whose boundary check replaces the mask.
+  tests.push_back({"block_ptr_1d",
+                   "block_ptr_1d.ptx",
+                   "add_bp_kernel",
+                   {{1}, {1000}, {1024}, {1025}, {(1u << 20) + 3}, {1u << 26}},
+                   runVectorAdd,
+                   config});
+}
+
+//===----------------------------------------------------------------------===//
+// The driver
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Every test, in the order they run.
 const std::vector<GpuTest> &registry() {
-  static const std::vector<GpuTest> Tests = {
-      {"vector_add",
-       "vector_add.ptx",
-       "add_kernel",
-       {1, 1000, 1024, 1025, (1u << 20) + 3, 1u << 28},
-       runVectorAdd},
-      // The same kernel compiled with n declared a multiple of 16 (i32:16),
-      // as Triton's launcher specializes it for such n.
-      {"vector_add_n16",
-       "vector_add_n16.ptx",
-       "add_kernel",
-       {16, 1024, 1040, (1u << 20) + 16, 1u << 28},
-       runVectorAdd},
-  };
+  static const std::vector<GpuTest> Tests = [] {
+    std::vector<GpuTest> tests;
+    addVectorAddTests(tests);
+    addSoftmaxTests(tests);
+    addLayerNormTests(tests);
+    addMatmulTests(tests);
+    addAttentionTests(tests);
+    return tests;
+  }();
   return Tests;
 }
 
 struct Options {
   std::string PtxDir = TILEC_EXAMPLES_PTX_DIR;
-  std::string Only;
+  /// Name patterns of --only (empty: every test).
+  std::vector<std::string> Only;
   bool List = false;
   bool HaveSeed = false;
   std::uint32_t Seed = 0;
-  /// Sizes above this are left out (for slow stand-ins of the GPU).
+  /// Sizes whose dimensions multiply to more than this are left out (for
+  /// slow stand-ins of the GPU).
   std::uint64_t MaxSize = UINT64_MAX;
 };
 
 void printUsage(const char *argv0) {
   std::fprintf(stderr,
-               "usage: %s [--ptx-dir DIR] [--only NAME] [--seed N] "
+               "usage: %s [--ptx-dir DIR] [--only NAMES] [--seed N] "
                "[--max-size N] [--list]\n"
                "  --ptx-dir DIR  directory holding the examples' PTX "
                "(default %s)\n"
-               "  --only NAME    run only the test NAME\n"
+               "  --only NAMES   run only these tests: a comma-separated "
+               "list of names,\n"
+               "                 '*' matches any text (\"softmax*\")\n"
                "  --seed N       reuse the seed of an earlier run\n"
-               "  --max-size N   leave out sizes above N\n"
+               "  --max-size N   leave out sizes whose dimensions multiply "
+               "to more than N\n"
                "  --list         list the tests and exit\n",
                argv0, TILEC_EXAMPLES_PTX_DIR);
+}
+
+/// True when \p text matches \p pattern, in which '*' matches any text.
+bool matchesPattern(const char *pattern, const char *text) {
+  if (*pattern == '\0')
+    return *text == '\0';
+  if (*pattern == '*')
+    return matchesPattern(pattern + 1, text) ||
+           (*text != '\0' && matchesPattern(pattern, text + 1));
+  return *text == *pattern && matchesPattern(pattern + 1, text + 1);
+}
+
+bool isSelected(const Options &options, const GpuTest &test) {
+  if (options.Only.empty())
+    return true;
+  for (const std::string &pattern : options.Only)
+    if (matchesPattern(pattern.c_str(), test.Name.c_str()))
+      return true;
+  return false;
 }
 
 bool parseOptions(int argc, char **argv, Options &options) {
@@ -208,29 +207,38 @@ bool parseOptions(int argc, char **argv, Options &options) {
       out = argv[++i];
       return true;
     };
-    std::string seed;
+    std::string text;
     if (arg == "--ptx-dir") {
       if (!value(options.PtxDir))
         return false;
     } else if (arg == "--only") {
-      if (!value(options.Only))
+      if (!value(text))
         return false;
+      std::size_t begin = 0;
+      while (begin <= text.size()) {
+        std::size_t end = text.find(',', begin);
+        if (end == std::string::npos)
+          end = text.size();
+        if (end == begin)
+          return false; // An empty name.
+        options.Only.push_back(text.substr(begin, end - begin));
+        begin = end + 1;
+      }
     } else if (arg == "--seed") {
-      if (!value(seed))
+      if (!value(text))
         return false;
       char *end = nullptr;
-      unsigned long parsed = std::strtoul(seed.c_str(), &end, 10);
-      if (!end || *end != '\0' || parsed > UINT32_MAX)
+      unsigned long parsed = std::strtoul(text.c_str(), &end, 10);
+      if (text.empty() || !end || *end != '\0' || parsed > UINT32_MAX)
         return false;
       options.Seed = static_cast<std::uint32_t>(parsed);
       options.HaveSeed = true;
     } else if (arg == "--max-size") {
-      std::string size;
-      if (!value(size))
+      if (!value(text))
         return false;
       char *end = nullptr;
-      options.MaxSize = std::strtoull(size.c_str(), &end, 10);
-      if (!end || *end != '\0' || size.empty())
+      options.MaxSize = std::strtoull(text.c_str(), &end, 10);
+      if (!end || *end != '\0' || text.empty())
         return false;
     } else if (arg == "--list") {
       options.List = true;
@@ -241,24 +249,50 @@ bool parseOptions(int argc, char **argv, Options &options) {
   return true;
 }
 
-void printRow(const char *test, const char *kernel, std::uint64_t n,
+void printList(const Options &options) {
+  for (const GpuTest &test : registry()) {
+    if (!isSelected(options, test))
+      continue;
+    std::string sizes;
+    for (const Shape &shape : test.Sizes)
+      sizes += (sizes.empty() ? "" : ", ") + shape.str();
+    std::printf("%s (%s: %s) num_warps=%u tol=%s sizes: %s\n",
+                test.Name.c_str(), test.PtxFile.c_str(),
+                test.KernelName.c_str(), test.Config.NumWarps,
+                test.Config.Tol.str().c_str(), sizes.c_str());
+  }
+}
+
+void printHeader() {
+  std::printf("| %-28s | %-18s | %-10s | %10s | %10s | %-6s | %10s | "
+              "%-13s | %-6s |\n",
+              "test", "size", "grid", "mismatches", "rel. error", "tol",
+              "time (ms)", "rate", "result");
+  std::printf("|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n",
+              "------------------------------", "--------------------",
+              "------------", "------------", "------------", "--------",
+              "------------", "---------------", "--------");
+  std::fflush(stdout);
+}
+
+void printRow(const GpuTest &test, const std::string &size,
               const CaseResult &result) {
   std::string rel = formatValue(result.RelError, "%.3e");
-  char time[32], rate[32];
+  char time[32] = "-", rate[32] = "-";
   if (result.KernelMs > 0.0) {
     std::snprintf(time, sizeof(time), "%.4f", result.KernelMs);
+    double seconds = result.KernelMs * 1e-3;
     if (result.Bytes > 0.0)
-      std::snprintf(rate, sizeof(rate), "%.1f",
-                    result.Bytes / (result.KernelMs * 1e-3) / 1e9);
-    else
-      std::snprintf(rate, sizeof(rate), "-");
-  } else {
-    std::snprintf(time, sizeof(time), "-");
-    std::snprintf(rate, sizeof(rate), "-");
+      std::snprintf(rate, sizeof(rate), "%.1f GB/s",
+                    result.Bytes / seconds / 1e9);
+    else if (result.Flops > 0.0)
+      std::snprintf(rate, sizeof(rate), "%.1f GF/s",
+                    result.Flops / seconds / 1e9);
   }
-  std::printf("| %-16s | %-12s | %10" PRIu64 " | %8" PRIu64 " | %10" PRIu64
-              " | %10s | %10s | %8s | %-6s |\n",
-              test, kernel, n, result.Blocks, result.Mismatches, rel.c_str(),
+  std::printf("| %-28s | %-18s | %-10s | %10" PRIu64
+              " | %10s | %-6s | %10s | %-13s | %-6s |\n",
+              test.Name.c_str(), size.c_str(), result.Grid.c_str(),
+              result.Mismatches, rel.c_str(), test.Config.Tol.str().c_str(),
               time, rate, result.Passed ? "PASS" : "FAIL");
   if (!result.Note.empty())
     std::printf("    note: %s\n", result.Note.c_str());
@@ -273,18 +307,19 @@ int main(int argc, char **argv) {
     printUsage(argv[0]);
     return 2;
   }
-  if (options.List) {
+  for (const std::string &pattern : options.Only) {
+    bool known = false;
     for (const GpuTest &test : registry())
-      std::printf("%s (%s: %s)\n", test.Name, test.PtxFile, test.KernelName);
-    return 0;
+      known |= matchesPattern(pattern.c_str(), test.Name.c_str());
+    if (!known) {
+      std::fprintf(stderr, "tilec-gpu-tests: no test named '%s'\n",
+                   pattern.c_str());
+      return 2;
+    }
   }
-  bool known = options.Only.empty();
-  for (const GpuTest &test : registry())
-    known |= options.Only == test.Name;
-  if (!known) {
-    std::fprintf(stderr, "tilec-gpu-tests: no test named '%s'\n",
-                 options.Only.c_str());
-    return 2;
+  if (options.List) {
+    printList(options);
+    return 0;
   }
 
   Expected<Context> ctx = Context::create();
@@ -305,22 +340,18 @@ int main(int argc, char **argv) {
     seed = device();
   }
   std::printf("tilec-gpu-tests: %s\n", ctx->info().summary().c_str());
-  std::printf("ptx dir: %s\nseed: %u (rerun with --seed %u)\n\n",
+  std::printf("ptx dir: %s\nseed: %u (rerun with --seed %u)\n",
               options.PtxDir.c_str(), seed, seed);
-  std::printf("| %-16s | %-12s | %10s | %8s | %10s | %10s | %10s | %8s | "
-              "%-6s |\n",
-              "test", "kernel", "n", "blocks", "mismatches", "rel. error",
-              "time (ms)", "GB/s", "result");
-  std::printf("|%s|%s|%s|%s|%s|%s|%s|%s|%s|\n", "------------------",
-              "--------------", "------------", "----------", "------------",
-              "------------", "------------", "----------", "--------");
-  std::fflush(stdout);
+  std::printf("rel. error: ||out - ref|| / ||ref|| against float64; tol: "
+              "its bound (each element must also\nlie within 10 tol * "
+              "(|ref| + rms(ref))); time: one launch after a warm-up\n\n");
+  printHeader();
 
   TestEnv env{*ctx, seed};
   std::map<std::string, Module> modules;
   unsigned passed = 0, failedCount = 0;
   for (const GpuTest &test : registry()) {
-    if (!options.Only.empty() && options.Only != test.Name)
+    if (!isSelected(options, test))
       continue;
     std::string path = options.PtxDir + "/" + test.PtxFile;
     auto found = modules.find(path);
@@ -335,19 +366,26 @@ int main(int argc, char **argv) {
     Expected<Kernel> kernel = found != modules.end()
                                   ? found->second.getKernel(test.KernelName)
                                   : Expected<Kernel>(loadStatus);
+    if (kernel && kernel->metadata().NumWarps != test.Config.NumWarps)
+      kernel = Status::invalidArgument(
+          path + ": kernel '" + test.KernelName +
+          "' has num_warps=" + std::to_string(kernel->metadata().NumWarps) +
+          ", the test expects " + std::to_string(test.Config.NumWarps));
     if (!kernel) {
-      printRow(test.Name, test.KernelName, 0, failed(kernel.status()));
+      printRow(test, "-", failed(kernel.status()));
       ++failedCount;
       continue;
     }
-    for (std::uint64_t size : test.Sizes) {
-      if (size > options.MaxSize) {
-        std::printf("    (%s: size %" PRIu64 " left out by --max-size)\n",
-                    test.Name, size);
+    for (const Shape &shape : test.Sizes) {
+      if (shape.count() > options.MaxSize) {
+        std::printf("    (%s: size %s left out by --max-size)\n",
+                    test.Name.c_str(), shape.str().c_str());
         continue;
       }
-      CaseResult result = test.Run(env, *kernel, size);
-      printRow(test.Name, test.KernelName, size, result);
+      CaseResult result = test.Run(env, test, *kernel, shape);
+      if (result.Overruns)
+        result.Passed = false;
+      printRow(test, shape.str(), result);
       ++(result.Passed ? passed : failedCount);
     }
   }

@@ -6,13 +6,17 @@
 //
 // Header-only helpers shared by tilec-gpu-tests and tilec-bench: a parallel
 // loop over fixed-size chunks (results do not depend on the number of
-// threads), reproducible random fills seeded per chunk, and the exact check
-// of a vector sum with its relative error against a float64 reference.
+// threads) and one over rows, reproducible random fills seeded per chunk,
+// the element types of the kernels' tensors (fp32, fp16, bf16) with their
+// round-to-nearest-even encoding and decoding, and the exact check of a
+// vector sum with its relative error against a float64 reference.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_TEST_GPU_HOSTDATA_H
 #define TILEC_TEST_GPU_HOSTDATA_H
+
+#include "tilec/Runtime/Metadata.h"
 
 #include <algorithm>
 #include <atomic>
@@ -65,6 +69,138 @@ inline void fillRandomFloats(float *data, std::uint64_t n, std::uint32_t seed,
         for (std::uint64_t i = begin; i < end; ++i)
           data[i] = std::ldexp(mantissa(rng), exponent(rng));
       });
+}
+
+/// Calls fn(row) for every row of [0, rows), spread over the machine's
+/// cores (each call must only write data of its own row).
+template <typename Fn> void forEachRow(std::uint64_t rows, Fn fn) {
+  std::atomic<std::uint64_t> next{0};
+  auto worker = [&] {
+    for (std::uint64_t r = next++; r < rows; r = next++)
+      fn(r);
+  };
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(
+      std::min<std::uint64_t>(threads, std::max<std::uint64_t>(rows, 1)));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread &thread : pool)
+    thread.join();
+}
+
+/// Fills data[0, n) with floats uniform in [lo, hi). Like fillRandomFloats,
+/// the values depend only on (seed, stream).
+inline void fillUniform(float *data, std::uint64_t n, std::uint32_t seed,
+                        std::uint32_t stream, float lo = -1.0f,
+                        float hi = 1.0f) {
+  forEachChunk(
+      n, [&](std::uint64_t chunk, std::uint64_t begin, std::uint64_t end) {
+        std::seed_seq seq{seed, stream, static_cast<std::uint32_t>(chunk),
+                          static_cast<std::uint32_t>(chunk >> 32)};
+        std::mt19937 rng(seq);
+        std::uniform_real_distribution<float> value(lo, hi);
+        for (std::uint64_t i = begin; i < end; ++i)
+          data[i] = value(rng);
+      });
+}
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+/// The element type of a kernel's tensor.
+enum class ElemType { F32, F16, BF16 };
+
+inline unsigned elemSize(ElemType type) {
+  return type == ElemType::F32 ? 4 : 2;
+}
+
+/// Triton's spelling: "fp32", "fp16", "bf16".
+inline const char *elemName(ElemType type) {
+  switch (type) {
+  case ElemType::F32:
+    return "fp32";
+  case ElemType::F16:
+    return "fp16";
+  case ElemType::BF16:
+    return "bf16";
+  }
+  return "?";
+}
+
+/// Decodes IEEE binary16 bits (subnormals, infinities and NaNs included).
+inline float halfBitsToFloat(std::uint16_t bits) {
+  std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
+  std::uint32_t exponent = (bits >> 10) & 0x1fu;
+  std::uint32_t mantissa = bits & 0x3ffu;
+  if (exponent == 0) {
+    float magnitude = std::ldexp(static_cast<float>(mantissa), -24);
+    return sign ? -magnitude : magnitude;
+  }
+  std::uint32_t word =
+      exponent == 0x1fu ? sign | 0x7f800000u | (mantissa << 13)
+                        : sign | ((exponent + 112u) << 23) | (mantissa << 13);
+  float value;
+  std::memcpy(&value, &word, sizeof(value));
+  return value;
+}
+
+/// Decodes bfloat16 bits.
+inline float bf16BitsToFloat(std::uint16_t bits) {
+  std::uint32_t word = static_cast<std::uint32_t>(bits) << 16;
+  float value;
+  std::memcpy(&value, &word, sizeof(value));
+  return value;
+}
+
+/// Rounds \p value to \p type (nearest even) and widens it back.
+inline float roundTo(ElemType type, float value) {
+  switch (type) {
+  case ElemType::F32:
+    return value;
+  case ElemType::F16:
+    return halfBitsToFloat(rt::floatToHalfBits(value));
+  case ElemType::BF16:
+    return bf16BitsToFloat(rt::floatToBFloat16Bits(value));
+  }
+  return value;
+}
+
+/// Writes values[0, n) as \p type (rounding to nearest even) to \p bytes,
+/// which must hold n * elemSize(type) bytes.
+inline void encodeElements(ElemType type, const float *values, std::uint64_t n,
+                           std::uint8_t *bytes) {
+  forEachChunk(n, [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t i = begin; i < end; ++i) {
+      if (type == ElemType::F32) {
+        std::memcpy(bytes + 4 * i, &values[i], 4);
+        continue;
+      }
+      std::uint16_t bits = type == ElemType::F16
+                               ? rt::floatToHalfBits(values[i])
+                               : rt::floatToBFloat16Bits(values[i]);
+      std::memcpy(bytes + 2 * i, &bits, 2);
+    }
+  });
+}
+
+/// Reads n elements of \p type from \p bytes into values[0, n).
+inline void decodeElements(ElemType type, const std::uint8_t *bytes,
+                           std::uint64_t n, float *values) {
+  forEachChunk(n, [&](std::uint64_t, std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t i = begin; i < end; ++i) {
+      if (type == ElemType::F32) {
+        std::memcpy(&values[i], bytes + 4 * i, 4);
+        continue;
+      }
+      std::uint16_t bits;
+      std::memcpy(&bits, bytes + 2 * i, 2);
+      values[i] =
+          type == ElemType::F16 ? halfBitsToFloat(bits) : bf16BitsToFloat(bits);
+    }
+  });
 }
 
 /// The outcome of checking a kernel's float output.

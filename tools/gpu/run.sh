@@ -8,16 +8,22 @@
 # Runs, on the machine with the GPU, everything that needs it, from the
 # binaries and PTX built elsewhere and carried over:
 #
-#   tilec-gpu-tests, vector-add, tilec-bench, bench/triton_vector_add.py
+#   tilec-gpu-tests, vector-add, tilec-bench (vector add, then softmax),
+#   bench/triton_vector_add.py, bench/triton_softmax.py
 #
-# and prints a summary table last (each step's result, then the vector_add
-# bandwidths of tilec, Triton, torch.add and a device copy).
+# and prints a summary last: each step's result, the counts of
+# tilec-gpu-tests and its failing rows, then the vector_add bandwidths of
+# tilec, Triton, torch.add and a device copy, and the softmax (8192 x 4096
+# fp32) bandwidths of tilec, Triton (same kernel source, same grid) and
+# torch.softmax.
 #
 #   tools/gpu/run.sh [DIR]
 #
-# DIR (default .device) holds the binaries and vector_add.ptx; each is looked
-# for in DIR, DIR/bin and DIR/examples. Exit status: 0 when no step failed
-# (skips are not failures), 1 otherwise.
+# DIR (default .device) holds the binaries and the PTX (vector_add.ptx and,
+# for the softmax benchmark, softmax_b4096_w8.ptx and softmax_b4096_w16.ptx);
+# each is looked for in DIR, DIR/bin and DIR/examples. TILEC_GPU_TESTS_ONLY,
+# when set, is passed to tilec-gpu-tests as --only (e.g. "vector_add*").
+# Exit status: 0 when no step failed (skips are not failures), 1 otherwise.
 #
 #===----------------------------------------------------------------------===#
 
@@ -86,7 +92,10 @@ command -v nvidia-smi >/dev/null &&
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
 if GPU_TESTS=$(binary tilec-gpu-tests) && [ -n "$PTX_DIR" ]; then
-  step tilec-gpu-tests "$GPU_TESTS" --ptx-dir "$PTX_DIR"
+  ONLY=()
+  [ -n "${TILEC_GPU_TESTS_ONLY:-}" ] && ONLY=(--only "$TILEC_GPU_TESTS_ONLY")
+  step tilec-gpu-tests "$GPU_TESTS" --ptx-dir "$PTX_DIR" \
+    ${ONLY[@]+"${ONLY[@]}"}
 else
   missing tilec-gpu-tests "tilec-gpu-tests or vector_add.ptx"
 fi
@@ -97,27 +106,52 @@ else
   missing vector-add "vector-add or vector_add.ptx"
 fi
 
-if BENCH=$(binary tilec-bench) && [ -n "$PTX_DIR" ]; then
+BENCH=$(binary tilec-bench) || BENCH=""
+if [ -n "$BENCH" ] && [ -n "$PTX_DIR" ]; then
   step tilec-bench "$BENCH" --ptx-dir "$PTX_DIR"
 else
   missing tilec-bench "tilec-bench or vector_add.ptx"
 fi
 
+SOFTMAX_PTX=$(find_in_dir softmax_b4096_w8.ptx) || SOFTMAX_PTX=""
+if [ -n "$BENCH" ] && [ -n "$SOFTMAX_PTX" ]; then
+  step tilec-bench-softmax "$BENCH" --kernel softmax \
+    --ptx-dir "$(dirname "$SOFTMAX_PTX")"
+else
+  missing tilec-bench-softmax "tilec-bench or softmax_b4096_w8.ptx"
+fi
+
 step triton-bench python3 "$ROOT/bench/triton_vector_add.py"
+step triton-softmax python3 "$ROOT/bench/triton_softmax.py"
 
 echo
 echo "==== summary"
 echo
-printf '| %-16s | %-7s | %-4s |\n' step result exit
-printf '|%s|%s|%s|\n' ------------------ --------- ------
+printf '| %-19s | %-7s | %-4s |\n' step result exit
+printf '|%s|%s|%s|\n' --------------------- --------- ------
 FAILED=0
 for i in "${!STEPS[@]}"; do
-  printf '| %-16s | %-7s | %-4s |\n' "${STEPS[$i]}" "${STATUSES[$i]}" \
+  printf '| %-19s | %-7s | %-4s |\n' "${STEPS[$i]}" "${STATUSES[$i]}" \
     "${CODES[$i]}"
   case ${STATUSES[$i]} in
     FAIL | MISSING) FAILED=1 ;;
   esac
 done
+
+# tilec-gpu-tests: its count line and its failing rows (test and size).
+if [ -f "$LOGS/tilec-gpu-tests.log" ]; then
+  COUNTS=$(grep -E '^tilec-gpu-tests: [0-9]+ passed' \
+    "$LOGS/tilec-gpu-tests.log")
+  [ -n "$COUNTS" ] && echo && echo "$COUNTS"
+  FAIL_ROWS=$(grep -E '^\|.*\| FAIL +\|$' "$LOGS/tilec-gpu-tests.log" |
+    awk -F'|' '{ gsub(/^ +| +$/, "", $2); gsub(/^ +| +$/, "", $3);
+                 printf "  FAIL %s %s\n", $2, $3 }')
+  if [ -n "$FAIL_ROWS" ]; then
+    echo "$FAIL_ROWS" | head -n 40
+    NFAIL=$(echo "$FAIL_ROWS" | wc -l)
+    [ "$NFAIL" -gt 40 ] && echo "  ... ($NFAIL failing rows in all)"
+  fi
+fi
 
 BENCH_LINES=$(cat "$LOGS"/*.log 2>/dev/null | grep '^BENCH vector_add ')
 if [ -n "$BENCH_LINES" ]; then
@@ -141,6 +175,35 @@ if [ -n "$BENCH_LINES" ]; then
         printf "| %-10s | %10s | %10s | %9s | %9s |\n", impl[i], n[i], ms[i],
                gbps[i], ratio
       }
+    }'
+fi
+
+SOFTMAX_LINES=$(cat "$LOGS"/*.log 2>/dev/null | grep '^BENCH softmax ')
+if [ -n "$SOFTMAX_LINES" ]; then
+  echo
+  echo "$SOFTMAX_LINES" | awk '
+    {
+      for (i = 3; i <= NF; ++i) {
+        split($i, kv, "=")
+        field[kv[1]] = kv[2]
+      }
+      impl[NR] = field["impl"]; size[NR] = field["rows"] "x" field["cols"]
+      ms[NR] = field["median_ms"]; gbps[NR] = field["gbps"]
+      if (field["impl"] ~ /^triton/ && field["gbps"] + 0 > triton)
+        triton = field["gbps"] + 0
+    }
+    END {
+      printf "| %-14s | %10s | %10s | %9s | %9s |\n", "softmax", "size",
+             "median ms", "GB/s", "vs triton"
+      printf "|----------------|------------|------------|-----------|"
+      printf "-----------|\n"
+      for (i = 1; i <= NR; ++i) {
+        ratio = triton > 0 ? sprintf("%.3f", gbps[i] / triton) : "-"
+        printf "| %-14s | %10s | %10s | %9s | %9s |\n", impl[i], size[i],
+               ms[i], gbps[i], ratio
+      }
+      print "(softmax GB/s count 2 * rows * cols * 4 bytes; vs triton: " \
+            "against the fastest Triton num_warps)"
     }'
 fi
 

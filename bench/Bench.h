@@ -1,0 +1,91 @@
+//===- Bench.h - Shared parts of tilec-bench --------------------*- C++ -*-===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// tilec-bench times one kernel family per run (--kernel vector_add, the
+// default, or softmax). This header holds what its parts share: the command
+// line options, the error report, the median of a set of timings, and a
+// file-existence test. BenchMain.cpp parses the options, creates the CUDA
+// context and calls benchVectorAdd (vector_add_bench.cpp) or benchSoftmax
+// (softmax_bench.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_BENCH_BENCH_H
+#define TILEC_BENCH_BENCH_H
+
+#include "tilec/Runtime/Runtime.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace tilec {
+namespace bench {
+
+/// tilec-bench's options; each family reads the ones it needs.
+struct BenchOptions {
+  std::string Kernel = "vector_add";
+  std::string PtxDir;
+  /// vector_add: elements.
+  std::uint64_t N = std::uint64_t(1) << 28;
+  /// softmax: the input is Rows x Cols fp32.
+  std::uint64_t Rows = 8192;
+  std::uint64_t Cols = 4096;
+  unsigned Iters = 200;
+  unsigned Warmup = 20;
+};
+
+/// Prints "tilec-bench: error: <message>" and returns exit status 1.
+inline int fail(const rt::Status &status) {
+  std::fprintf(stderr, "tilec-bench: error: %s\n", status.message().c_str());
+  return 1;
+}
+
+inline bool fileExists(const std::string &path) {
+  if (std::FILE *file = std::fopen(path.c_str(), "rb")) {
+    std::fclose(file);
+    return true;
+  }
+  return false;
+}
+
+/// The median of \p times (which it sorts); 0 for none.
+inline double median(std::vector<double> &times) {
+  if (times.empty())
+    return 0.0;
+  std::sort(times.begin(), times.end());
+  std::size_t mid = times.size() / 2;
+  return times.size() % 2 ? times[mid] : 0.5 * (times[mid - 1] + times[mid]);
+}
+
+/// Creates \p count pairs of CUDA events, one pair per timed launch.
+inline rt::Status createEvents(const rt::Context &ctx, unsigned count,
+                               std::vector<rt::Event> &starts,
+                               std::vector<rt::Event> &stops) {
+  for (unsigned i = 0; i < count; ++i) {
+    rt::Expected<rt::Event> start = rt::Event::create(ctx);
+    if (!start)
+      return start.status();
+    rt::Expected<rt::Event> stop = rt::Event::create(ctx);
+    if (!stop)
+      return stop.status();
+    starts.push_back(start.take());
+    stops.push_back(stop.take());
+  }
+  return rt::Status::success();
+}
+
+/// Times vector_add.ptx (and vector_add_n16.ptx when present).
+int benchVectorAdd(rt::Context &ctx, const BenchOptions &options);
+/// Times softmax_kernel on Rows x Cols fp32 (BLOCK_SIZE=4096 PTX).
+int benchSoftmax(rt::Context &ctx, const BenchOptions &options);
+
+} // namespace bench
+} // namespace tilec
+
+#endif // TILEC_BENCH_BENCH_H

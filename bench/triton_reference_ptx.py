@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+# ===- triton_reference_ptx.py - Triton's PTX for tilec-gpu-tests -------===#
+#
+# Part of tilec, a Triton-style tile-language compiler.
+#
+# ===--------------------------------------------------------------------===#
+"""Compile the examples' kernels with Triton into PTX for tilec's runtime.
+
+CMake writes one line per tilec_add_ptx call to
+<build>/examples/ptx-manifest.tsv (name, source, kernel, signature,
+num_warps, constexprs; in TILEC_RUNTIME_ONLY builds too). For every line this
+compiles the same kernel of the same .tile file (a .tile file is Triton
+source) with Triton, with the same constexprs and num_warps and the same
+specialization as the signature says (pointers 16-byte aligned; an integer
+declared ':16' is specialized as a multiple of 16, the others are not
+specialized), and writes OUTDIR/<name>.ptx with tilec's metadata line:
+
+  // tilec.kernel name=K num_warps=W shared=BYTES signature=...
+
+so that `tilec-gpu-tests --ptx-dir OUTDIR` (and `tilec-bench --kernel
+softmax --ptx-dir OUTDIR`) run Triton's code through the same harness as
+tilec's: a check of the harness itself (grids, arguments, references,
+tolerances) that does not depend on tilec's code generator, and a baseline
+for tilec's timings. Run it on the GPU machine (Triton compiles for the
+device it finds).
+
+Triton appends scratch-memory pointers to every kernel's parameters; where
+the kernel body never reads them they are dropped from the .entry, otherwise
+the kernel is reported as not convertible and left out (tensor descriptors,
+for one, are built in Triton's global scratch memory).
+
+  triton_reference_ptx.py MANIFEST OUTDIR [--only NAME ...]
+
+Exit status: 0 when every selected kernel was written, 1 otherwise, 77
+(after "SKIP: ...") without torch, Triton or a CUDA device.
+"""
+
+import argparse
+import pathlib
+import re
+import sys
+
+sys.dont_write_bytecode = True  # No __pycache__ in bench/ or examples/.
+from triton_vector_add import load_tile_module  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SKIP = 77
+
+
+def parse_manifest(path):
+    """Yields (name, source, kernel, signature, num_warps, constexprs)."""
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 6:
+            raise ValueError(f"{path}: malformed line: {line!r}")
+        name, source, kernel, signature, num_warps, constexprs = fields
+        entries = [e.strip() for e in signature.split(",") if e.strip()]
+        values = {}
+        for binding in constexprs.split():
+            key, _, value = binding.partition("=")
+            values[key] = int(value) if re.fullmatch(r"-?\d+", value) \
+                else value
+        yield name, source, kernel, entries, int(num_warps), values
+
+
+def example_argument(torch, entry):
+    """A launch argument that makes Triton specialize as entry says."""
+    dtypes = {"fp32": torch.float32, "fp16": torch.float16,
+              "bf16": torch.bfloat16, "i32": torch.int32}
+    if entry.startswith("*"):
+        type_name = entry[1:].split(":")[0]
+        # Fresh allocations are 256-byte aligned: Triton assumes 16.
+        return torch.empty(64, dtype=dtypes[type_name], device="cuda")
+    if entry.startswith("fp"):
+        return 0.5
+    if entry.endswith(":16"):
+        return 64  # A multiple of 16 (and not 1): divisibility 16.
+    return 37  # Neither 1 nor a multiple of 16: no specialization.
+
+
+def strip_scratch_params(ptx, entry_name, count):
+    """Drops the parameters past the first count from the .entry when the
+    body never reads them; returns the new PTX or None."""
+    match = re.search(r"\.entry\s+" + re.escape(entry_name) +
+                      r"\s*\(([^)]*)\)", ptx)
+    if not match:
+        return None
+    params = [p.strip() for p in match.group(1).split(",") if p.strip()]
+    if len(params) < count:
+        return None
+    extra = [p.split()[-1] for p in params[count:]]
+    body = ptx[match.end():]
+    if any(re.search(r"\b" + re.escape(name) + r"\b", body)
+           for name in extra):
+        return None
+    params_text = "(\n\t" + ",\n\t".join(params[:count]) + "\n)"
+    return ptx[:match.start(1) - 1] + params_text + ptx[match.end():]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("manifest", type=pathlib.Path)
+    parser.add_argument("outdir", type=pathlib.Path)
+    parser.add_argument("--only", nargs="+", default=None,
+                        help="names of the manifest to compile")
+    args = parser.parse_args()
+
+    try:
+        import torch
+        import triton
+    except ImportError as error:
+        print(f"SKIP: {error}")
+        return SKIP
+    if not torch.cuda.is_available():
+        print("SKIP: no CUDA device (torch.cuda.is_available() is False)")
+        return SKIP
+
+    args.outdir.mkdir(parents=True, exist_ok=True)
+    print(f"triton_reference_ptx: triton {triton.__version__} on "
+          f"{torch.cuda.get_device_name()}", flush=True)
+    failures = 0
+    for name, source, kernel_name, signature, num_warps, constexprs in \
+            parse_manifest(args.manifest):
+        if args.only and name not in args.only:
+            continue
+        try:
+            module = load_tile_module(ROOT / "examples" / source)
+            kernel = getattr(module, kernel_name)
+            call_args = [example_argument(torch, e) for e in signature]
+            compiled = kernel.warmup(*call_args, grid=(1,),
+                                     num_warps=num_warps, **constexprs)
+            meta = compiled.metadata
+            ptx = compiled.asm["ptx"]
+            stripped = strip_scratch_params(ptx, meta.name, len(signature))
+            if stripped is None:
+                raise RuntimeError("its scratch-memory parameters are used "
+                                   "(or its .entry has too few parameters)")
+            line = (f"// tilec.kernel name={meta.name} "
+                    f"num_warps={meta.num_warps} shared={meta.shared} "
+                    f"signature={','.join(signature)}\n"
+                    f"// Compiled by Triton {triton.__version__} from "
+                    f"examples/{source} by bench/triton_reference_ptx.py; "
+                    f"not tilec's code.\n")
+            (args.outdir / f"{name}.ptx").write_text(line + stripped)
+            print(f"  {name}: {kernel_name}, num_warps={meta.num_warps}, "
+                  f"shared={meta.shared}", flush=True)
+        except Exception as error:  # Report and go on with the others.
+            failures += 1
+            message = str(error).strip().splitlines()
+            print(f"  {name}: NOT CONVERTED: {type(error).__name__}: "
+                  f"{message[-1] if message else ''}", flush=True)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

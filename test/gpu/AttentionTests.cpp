@@ -1,0 +1,92 @@
+//===- AttentionTests.cpp - GPU tests of the attention kernel -------------===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The attention family of tilec-gpu-tests: attention_fwd of
+// examples/attention.tile (online-softmax attention forward, no causal
+// mask) with HEAD_DIM = 64, BLOCK_M = 64, BLOCK_N = 32 and 4 warps, in fp16
+// (Q, K, V, O) with an fp32 sm_scale of 0.5 (as Triton's attention tests
+// use). Q, K, V and O are [Z * H, N_CTX, HEAD_DIM], contiguous; the grid is
+// (cdiv(N_CTX, BLOCK_M), Z * H) as in Triton's tutorial. Sizes (Z, H, N_CTX)
+// include N_CTX that is not a multiple of either block (the kernel masks the
+// last query and key blocks). Inputs are uniform in [-1, 1) rounded to fp16;
+// the reference is softmax(sm_scale * Q K^T) V in float64 of those values;
+// tolerance 2e-3 (fp16 O, and P rounded to fp16 before P @ V). The rate
+// column counts 4 * Z * H * N_CTX^2 * HEAD_DIM flops (both products).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reference.h"
+#include "TestUtil.h"
+
+using namespace tilec::rt;
+using namespace tilec::gpu;
+
+namespace {
+
+constexpr float SmScale = 0.5f;
+
+/// attention_fwd(Q, K, V, O, sm_scale, N_CTX); size (Z, H, N_CTX).
+CaseResult runAttention(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                        const Shape &shape) {
+  const TestConfig &config = test.Config;
+  const std::uint64_t heads = shape[0] * shape[1], seq = shape[2];
+  const std::uint64_t dim = config.HeadDim;
+
+  CaseResult result;
+  Dim3 grid(cdiv(seq, config.BlockM), heads);
+  result.Grid = gridString(grid);
+  result.Flops = 4.0 * heads * seq * seq * dim;
+
+  // Each as a (Z * H * N_CTX) x HEAD_DIM matrix.
+  HostMatrix q = HostMatrix::random(env, config.In, heads * seq, dim);
+  HostMatrix k = HostMatrix::random(env, config.In, heads * seq, dim);
+  HostMatrix v = HostMatrix::random(env, config.In, heads * seq, dim);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dq = buffers.input(q);
+  DeviceBuffer &dk = buffers.input(k);
+  DeviceBuffer &dv = buffers.input(v);
+  DeviceBuffer &dout = buffers.output(heads * seq * dim * elemSize(config.Out));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(
+      env, kernel, grid, {dq, dk, dv, dout, SmScale, seq}, buffers, result);
+  std::vector<float> out;
+  std::uint64_t clobbered = 0;
+  if (status.ok())
+    status =
+        readMatrix(dout, config.Out, heads * seq, dim, dim, out, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+
+  std::vector<double> ref(heads * seq * dim);
+  attentionReference(q.Values.data(), k.Values.data(), v.Values.data(), heads,
+                     seq, dim, static_cast<double>(SmScale), ref.data());
+  result.Passed = checkOutput(result, "O", out, ref, dim, config.Tol);
+  return result;
+}
+
+} // namespace
+
+void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
+  TestConfig config;
+  config.In = config.Out = ElemType::F16;
+  config.NumWarps = 4;
+  config.HeadDim = 64;
+  config.BlockM = 64;
+  config.BlockN = 32;
+  config.Tol = Tolerance::relative(2e-3);
+  tests.push_back({"attention_fp16",
+                   "attention_fp16.ptx",
+                   "attention_fwd",
+                   {{1, 1, 1},
+                    {1, 1, 64},
+                    {1, 2, 100},
+                    {2, 3, 257},
+                    {1, 4, 512},
+                    {2, 4, 1024}},
+                   runAttention,
+                   config});
+}

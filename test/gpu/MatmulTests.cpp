@@ -1,0 +1,338 @@
+//===- MatmulTests.cpp - GPU tests of the matmul kernels ------------------===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The matmul family of tilec-gpu-tests, C[M, N] = A[M, K] @ B[K, N] with
+// fp32 accumulation, for every matmul kernel of the examples and the seeds,
+// all with BLOCK_M = 64, BLOCK_N = 64, BLOCK_K = 32 and 4 warps:
+//
+//  - matmul_ptr_kernel of examples/seeds/matmul_ptr.tile (pointer
+//    arithmetic, % M / % N wrap, K mask) in fp16, bf16 and fp32 (default
+//    tl.dot precision: tf32 allowed), and matmul_ptr_ieee_kernel (fp32,
+//    input_precision="ieee"); C has the inputs' type;
+//  - matmul_kernel of examples/matmul.tile (GROUP_M = 8 program order, 1-D
+//    grid of cdiv(M, 64) * cdiv(N, 64) programs) in fp16 and fp32 (tf32);
+//  - the block-pointer kernels of examples/seeds/matmul_block_ptr.tile and
+//    matmul_block_ptr_bt.tile, which store the fp32 accumulator (C is fp32)
+//    and take N_ITERS = cdiv(K, BLOCK_K) as a constexpr: one PTX per N_ITERS,
+//    each run only on sizes with that many K blocks. The homework variants
+//    that check one axis only run where the unchecked axes (and K) divide
+//    their blocks;
+//  - matmul_desc_kernel of examples/seeds/matmul_desc.tile (tensor
+//    descriptors; only row strides are passed, the last stride is 1; fp16,
+//    K and N multiples of 8 so that row strides stay 16-byte aligned).
+//
+// Sizes include ragged M, N and K (K not a multiple of BLOCK_K), transposed
+// B (through the strides of the strided kernels), and padded rows (row
+// strides past the row; the padding of the inputs is NaN, that of C must stay
+// poisoned). Inputs are uniform in [-1, 1) rounded to the input type; the
+// reference is the float64 product of those values. Tolerances (relative
+// error of the whole C): fp32 results of exact products (fp16 inputs, or
+// ieee) 1e-5; tf32 3e-3 (tf32 keeps 10 mantissa bits: Triton's tf32 code on
+// the H200 gave 7e-4 on large C, but a single product can be off by up to
+// 2^-9 = 2e-3, and 1e-3 would flake on tiny sizes); fp16 C 2e-3; bf16 C
+// 1e-2. Triton's code on the H200 gave about 2e-4 (fp16), 1.7e-3 (bf16) and
+// 1e-7 to 7e-7 (exact products).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reference.h"
+#include "TestUtil.h"
+
+using namespace tilec::rt;
+using namespace tilec::gpu;
+
+namespace {
+
+/// How a matmul kernel takes its operands and is launched.
+struct MatmulKind {
+  enum ArgStyle {
+    /// a, b, c, M, N, K, and all six strides (the pointer kernels).
+    Strided,
+    /// a, b, c, M, N, K (the block-pointer kernels; contiguous rows).
+    Plain,
+    /// a, b, c, M, N, K, stride_am, stride_bk, stride_cm (descriptors).
+    RowStrides,
+  };
+  ArgStyle Args = Strided;
+  /// A 1-D grid of cdiv(M, BLOCK_M) * cdiv(N, BLOCK_N) programs (GROUP_M
+  /// ordering) instead of a 2-D one.
+  bool Grouped = false;
+  /// The kernel reads B as its transpose Bt [N, K], row-major.
+  bool TransposedB = false;
+  /// The PTX was compiled for N_ITERS = cdiv(K, BLOCK_K) K blocks.
+  bool FixedKBlocks = false;
+  /// Axes the kernel does not bounds-check: M (resp. N) and K must be
+  /// multiples of their blocks.
+  bool UncheckedM = false, UncheckedN = false;
+};
+
+/// A row stride past \p cols that keeps rows 16-byte aligned.
+std::uint64_t paddedStride(std::uint64_t cols) {
+  return (cols + 7) / 8 * 8 + 8;
+}
+
+CaseResult runMatmulKind(TestEnv &env, const GpuTest &test,
+                         const Kernel &kernel, const Shape &shape,
+                         const MatmulKind &kind) {
+  const TestConfig &config = test.Config;
+  const std::uint64_t m = shape[0], n = shape[1], k = shape[2];
+  const bool padded = shape.has(Shape::Flag::Padded);
+  const bool transB = kind.TransposedB || shape.has(Shape::Flag::TransB);
+  if (shape.has(Shape::Flag::TransB) && kind.Args != MatmulKind::Strided)
+    return badSize(test, shape, "this kernel cannot take B transposed");
+  if (padded && kind.Args == MatmulKind::Plain)
+    return badSize(test, shape, "this kernel assumes contiguous rows");
+  if (kind.FixedKBlocks && cdiv(k, config.BlockK) != config.NIters)
+    return badSize(test, shape,
+                   "K needs N_ITERS=" + std::to_string(cdiv(k, config.BlockK)) +
+                       ", the PTX has " + std::to_string(config.NIters));
+  if (kind.UncheckedM && (m % config.BlockM || k % config.BlockK))
+    return badSize(test, shape, "M and K must be multiples of their blocks");
+  if (kind.UncheckedN && (n % config.BlockN || k % config.BlockK))
+    return badSize(test, shape, "N and K must be multiples of their blocks");
+
+  // A [M, K], B [K, N] or Bt [N, K], C [M, N]; row strides lda, ldb, ldc.
+  const std::uint64_t bRows = transB ? n : k, bCols = transB ? k : n;
+  const std::uint64_t lda = padded ? paddedStride(k) : k;
+  const std::uint64_t ldb = padded ? paddedStride(bCols) : bCols;
+  const std::uint64_t ldc = padded ? paddedStride(n) : n;
+  if (kind.Args == MatmulKind::RowStrides &&
+      ((lda * elemSize(config.In)) % 16 || (ldb * elemSize(config.In)) % 16 ||
+       (ldc * elemSize(config.Out)) % 16))
+    return badSize(test, shape,
+                   "descriptor row strides must be 16-byte "
+                   "multiples");
+  const std::uint64_t strideAM = lda, strideAK = 1;
+  const std::uint64_t strideBK = transB ? 1 : ldb;
+  const std::uint64_t strideBN = transB ? ldb : 1;
+  const std::uint64_t strideCM = ldc, strideCN = 1;
+
+  CaseResult result;
+  const std::uint64_t tilesM = cdiv(m, config.BlockM);
+  const std::uint64_t tilesN = cdiv(n, config.BlockN);
+  Dim3 grid = kind.Grouped ? Dim3(tilesM * tilesN) : Dim3(tilesM, tilesN);
+  result.Grid = gridString(grid);
+  result.Flops = 2.0 * m * n * k;
+
+  HostMatrix a = HostMatrix::random(env, config.In, m, k, lda);
+  HostMatrix b = HostMatrix::random(env, config.In, bRows, bCols, ldb);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &da = buffers.input(a);
+  DeviceBuffer &db = buffers.input(b);
+  DeviceBuffer &dc = buffers.output(m * ldc * elemSize(config.Out));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+
+  std::vector<KernelArg> args = {da, db, dc, m, n, k};
+  if (kind.Args == MatmulKind::Strided)
+    args.insert(args.end(),
+                {strideAM, strideAK, strideBK, strideBN, strideCM, strideCN});
+  else if (kind.Args == MatmulKind::RowStrides)
+    args.insert(args.end(), {strideAM, strideBK, strideCM});
+  Status status = launchTimed(env, kernel, grid, args, buffers, result);
+  std::vector<float> c;
+  std::uint64_t clobbered = 0;
+  if (status.ok())
+    status = readMatrix(dc, config.Out, m, n, ldc, c, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+
+  std::vector<double> ref(m * n);
+  matmulReference(a.Values.data(), b.Values.data(), m, n, k, strideAM, strideAK,
+                  strideBK, strideBN, ref.data());
+  bool ok = checkOutput(result, "C", c, ref, n, config.Tol);
+  ok &= recordClobbered(result, "C", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
+CaseResult runMatmulStrided(TestEnv &env, const GpuTest &test,
+                            const Kernel &kernel, const Shape &shape) {
+  return runMatmulKind(env, test, kernel, shape, MatmulKind());
+}
+
+CaseResult runMatmulGrouped(TestEnv &env, const GpuTest &test,
+                            const Kernel &kernel, const Shape &shape) {
+  MatmulKind kind;
+  kind.Grouped = true;
+  return runMatmulKind(env, test, kernel, shape, kind);
+}
+
+CaseResult runMatmulBlockPtr(TestEnv &env, const GpuTest &test,
+                             const Kernel &kernel, const Shape &shape) {
+  MatmulKind kind;
+  kind.Args = MatmulKind::Plain;
+  kind.FixedKBlocks = true;
+  return runMatmulKind(env, test, kernel, shape, kind);
+}
+
+/// boundary_check=(1,) only: M and K are not checked.
+CaseResult runMatmulCheckN(TestEnv &env, const GpuTest &test,
+                           const Kernel &kernel, const Shape &shape) {
+  MatmulKind kind;
+  kind.Args = MatmulKind::Plain;
+  kind.FixedKBlocks = true;
+  kind.UncheckedM = true;
+  return runMatmulKind(env, test, kernel, shape, kind);
+}
+
+/// boundary_check=(0,) only: N and K are not checked.
+CaseResult runMatmulCheckM(TestEnv &env, const GpuTest &test,
+                           const Kernel &kernel, const Shape &shape) {
+  MatmulKind kind;
+  kind.Args = MatmulKind::Plain;
+  kind.FixedKBlocks = true;
+  kind.UncheckedN = true;
+  return runMatmulKind(env, test, kernel, shape, kind);
+}
+
+CaseResult runMatmulBt(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                       const Shape &shape) {
+  MatmulKind kind;
+  kind.Args = MatmulKind::Plain;
+  kind.FixedKBlocks = true;
+  kind.TransposedB = true;
+  return runMatmulKind(env, test, kernel, shape, kind);
+}
+
+CaseResult runMatmulDesc(TestEnv &env, const GpuTest &test,
+                         const Kernel &kernel, const Shape &shape) {
+  MatmulKind kind;
+  kind.Args = MatmulKind::RowStrides;
+  return runMatmulKind(env, test, kernel, shape, kind);
+}
+
+TestConfig matmulConfig(ElemType in, ElemType out, double tol,
+                        unsigned nIters = 0, unsigned groupM = 0) {
+  TestConfig config;
+  config.In = in;
+  config.Out = out;
+  config.NumWarps = 4;
+  config.BlockM = 64;
+  config.BlockN = 64;
+  config.BlockK = 32;
+  config.NIters = nIters;
+  config.GroupM = groupM;
+  config.Tol = Tolerance::relative(tol);
+  return config;
+}
+
+} // namespace
+
+void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
+  const ElemType F32 = ElemType::F32, F16 = ElemType::F16,
+                 BF16 = ElemType::BF16;
+  const Shape::Flag Pad = Shape::Flag::Padded, BT = Shape::Flag::TransB;
+  constexpr double ExactTol = 1e-5, Tf32Tol = 3e-3, Fp16Tol = 2e-3,
+                   Bf16Tol = 1e-2;
+
+  // The seed's pointer-arithmetic matmul. Ragged sizes: K = 77 is not a
+  // multiple of BLOCK_K, 100 and 130 not of 64; M, N < 64 wrap with % M.
+  std::vector<Shape> ptrSizes = {{64, 64, 32},          {128, 128, 128},
+                                 {100, 130, 77},        {1, 1, 1},
+                                 {33, 17, 9},           {257, 129, 200},
+                                 {{128, 96, 64}, BT},   {{100, 130, 77}, BT},
+                                 {{100, 130, 77}, Pad}, {512, 512, 512}};
+  std::vector<Shape> ptrSizesLarge = ptrSizes;
+  ptrSizesLarge.push_back({1024, 1024, 1024});
+  tests.push_back({"matmul_ptr_fp16", "matmul_ptr_fp16.ptx",
+                   "matmul_ptr_kernel", ptrSizesLarge, runMatmulStrided,
+                   matmulConfig(F16, F16, Fp16Tol)});
+  tests.push_back({"matmul_ptr_bf16", "matmul_ptr_bf16.ptx",
+                   "matmul_ptr_kernel", ptrSizes, runMatmulStrided,
+                   matmulConfig(BF16, BF16, Bf16Tol)});
+  tests.push_back({"matmul_ptr_ieee_fp32", "matmul_ptr_ieee_fp32.ptx",
+                   "matmul_ptr_ieee_kernel", ptrSizes, runMatmulStrided,
+                   matmulConfig(F32, F32, ExactTol)});
+  tests.push_back({"matmul_ptr_tf32", "matmul_ptr_tf32.ptx",
+                   "matmul_ptr_kernel", ptrSizes, runMatmulStrided,
+                   matmulConfig(F32, F32, Tf32Tol)});
+
+  // The tutorial's GROUP_M matmul: 600 rows are 10 row tiles, so the last
+  // group has 2; 1000 rows are 16 tiles, two full groups.
+  std::vector<Shape> groupSizes = {
+      {128, 128, 128},        {100, 130, 77},    {600, 200, 64},
+      {1000, 1000, 96},       {1, 1, 1},         {{300, 500, 200}, BT},
+      {{257, 129, 200}, Pad}, {1024, 1024, 1024}};
+  tests.push_back({"matmul_group_fp16", "matmul_group_fp16.ptx",
+                   "matmul_kernel", groupSizes, runMatmulGrouped,
+                   matmulConfig(F16, F16, Fp16Tol, 0, 8)});
+  tests.push_back({"matmul_group_tf32",
+                   "matmul_group_tf32.ptx",
+                   "matmul_kernel",
+                   {{128, 128, 128}, {600, 200, 77}, {512, 512, 512}},
+                   runMatmulGrouped,
+                   matmulConfig(F32, F32, Tf32Tol, 0, 8)});
+
+  // Block pointers: fp16 A and B, fp32 C. N_ITERS = 3 covers K in (64, 96],
+  // 4 covers (96, 128], 16 covers (480, 512].
+  tests.push_back({"matmul_bp_fp16_it3",
+                   "matmul_bp_fp16_it3.ptx",
+                   "matmul_bp_kernel",
+                   {{100, 130, 77}, {33, 17, 65}, {256, 256, 96}},
+                   runMatmulBlockPtr,
+                   matmulConfig(F16, F32, ExactTol, 3)});
+  tests.push_back(
+      {"matmul_bp_fp16_it4",
+       "matmul_bp_fp16_it4.ptx",
+       "matmul_bp_kernel",
+       {{128, 128, 128}, {100, 130, 100}, {64, 64, 97}, {1, 1, 128}},
+       runMatmulBlockPtr,
+       matmulConfig(F16, F32, ExactTol, 4)});
+  tests.push_back({"matmul_bp_fp16_it16",
+                   "matmul_bp_fp16_it16.ptx",
+                   "matmul_bp_kernel",
+                   {{512, 512, 512}, {300, 200, 500}},
+                   runMatmulBlockPtr,
+                   matmulConfig(F16, F32, ExactTol, 16)});
+  // The lesson's own setting: fp32 everywhere (default precision: tf32).
+  tests.push_back({"matmul_bp_tf32_it3",
+                   "matmul_bp_tf32_it3.ptx",
+                   "matmul_bp_kernel",
+                   {{100, 130, 77}, {128, 128, 96}},
+                   runMatmulBlockPtr,
+                   matmulConfig(F32, F32, Tf32Tol, 3)});
+  // Homework 3: only N checked (M, K multiples of 64, 32), only M checked
+  // (N, K multiples of 64, 32).
+  tests.push_back({"matmul_bp_check_n_fp16_it4",
+                   "matmul_bp_check_n_fp16_it4.ptx",
+                   "matmul_bp_check_n_kernel",
+                   {{128, 130, 128}, {192, 1, 128}, {64, 64, 128}},
+                   runMatmulCheckN,
+                   matmulConfig(F16, F32, ExactTol, 4)});
+  tests.push_back({"matmul_bp_check_m_fp16_it4",
+                   "matmul_bp_check_m_fp16_it4.ptx",
+                   "matmul_bp_check_m_kernel",
+                   {{130, 128, 128}, {1, 64, 128}, {100, 192, 128}},
+                   runMatmulCheckM,
+                   matmulConfig(F16, F32, ExactTol, 4)});
+  // Part C: B given as Bt [N, K].
+  tests.push_back({"matmul_bt_fp16_it3",
+                   "matmul_bt_fp16_it3.ptx",
+                   "matmul_bt_kernel",
+                   {{100, 130, 77}, {33, 17, 65}, {256, 192, 96}},
+                   runMatmulBt,
+                   matmulConfig(F16, F32, ExactTol, 3)});
+  tests.push_back({"matmul_bt_fp16_it4",
+                   "matmul_bt_fp16_it4.ptx",
+                   "matmul_bt_kernel",
+                   {{128, 128, 128}, {100, 130, 100}},
+                   runMatmulBt,
+                   matmulConfig(F16, F32, ExactTol, 4)});
+
+  // Tensor descriptors: K and N multiples of 8 (fp16 rows 16-byte aligned);
+  // K = 72 is not a multiple of BLOCK_K, M = 100 not of BLOCK_M.
+  tests.push_back({"matmul_desc_fp16",
+                   "matmul_desc_fp16.ptx",
+                   "matmul_desc_kernel",
+                   {{128, 128, 128},
+                    {100, 136, 72},
+                    {1, 8, 8},
+                    {{100, 136, 72}, Pad},
+                    {512, 512, 512}},
+                   runMatmulDesc,
+                   matmulConfig(F16, F16, Fp16Tol)});
+}
