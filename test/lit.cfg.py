@@ -17,7 +17,7 @@ config.substitutions.append(("%examples", os.path.join(config.tilec_src_root,
                                                       "examples")))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tilec", "tilec-opt"],
+llvm_config.add_tool_substitutions(["tilec", "tilec-opt", "tilec-fuzz-replay"],
                                    [config.tilec_tools_dir])
 
 if config.ptxas and os.path.exists(config.ptxas):

@@ -82,7 +82,13 @@ LogicalResult tilec::compile(llvm::SourceMgr &srcMgr,
     std::string ptx;
     if (failed(emitPTX(*module, options.ptx, ptx)))
       return failure();
-    os << kernelMetadataLine(info, options.pipeline.numWarps, 0) << "\n"
+    // The shared-memory bytes were recorded by the allocation pass and
+    // survive lowering as a module attribute.
+    unsigned sharedBytes = 0;
+    if (auto shared = (*module)->getAttrOfType<IntegerAttr>("tile.shared"))
+      sharedBytes = shared.getInt();
+    os << kernelMetadataLine(info, options.pipeline.numWarps, sharedBytes)
+       << "\n"
        << ptx;
     return success();
   }

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The order of passes from front-end tile IR to LLVM/NVVM, shared by the
-// tilec driver and tilec-opt.
+// tilec driver and tilec-opt (docs/architecture.md describes each stage).
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,6 +39,10 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   tile::TileAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   pm.addPass(tile::createTileAssignLayouts(layoutOptions));
+  pm.addPass(tile::createTileRemoveLayoutConversions());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(tile::createTileAllocateSharedMemory());
 }
 
 void tilec::buildGPUToLLVMPipeline(OpPassManager &pm) {
@@ -55,8 +59,7 @@ void tilec::registerTilecDialects(DialectRegistry &registry) {
 }
 
 namespace {
-struct LowerToLLVMOptions
-    : public PassPipelineOptions<LowerToLLVMOptions> {
+struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
   Option<unsigned> numWarps{*this, "num-warps",
                             llvm::cl::desc("Warps per program"),
                             llvm::cl::init(4)};

@@ -22,7 +22,9 @@ struct PipelineOptions {
 /// Simplifies front-end tile IR (canonicalisation and CSE).
 void buildTileSimplifyPipeline(mlir::OpPassManager &pm);
 
-/// From simplified tile IR to the GPU level: every tile gets a layout.
+/// From simplified tile IR to the GPU level: every tile gets a layout,
+/// unnecessary layout conversions are removed, and the shared memory the
+/// program needs is recorded on the module (`tile.shared`).
 void buildTileToGPUPipeline(mlir::OpPassManager &pm,
                             const PipelineOptions &options);
 

@@ -6,8 +6,10 @@
 //
 // Lowers the tile ops that act on each element independently: splats,
 // ranges, pointer offsets, splat constants, and every elementwise `arith` or
-// `math` op on tiles, which is re-created once per register on scalars (and
-// then lowered by the upstream arith/math patterns).
+// `math` op on tiles (and `arith.select`), which is re-created once per
+// register on scalars and then lowered by the upstream arith patterns or
+// tilec's math patterns. Scalar operands of such ops (the condition of a
+// select on tiles) are used by every register.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,9 +95,11 @@ struct SplatConstantLowering : public OpConversionPattern<arith::ConstantOp> {
   matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto tensor = dyn_cast<RankedTensorType>(op.getType());
-    auto dense = dyn_cast<SplatElementsAttr>(op.getValue());
-    if (!tensor || !dense || !getLayout(tensor))
+    if (!tensor || !getLayout(tensor))
       return failure();
+    auto dense = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!dense)
+      return failure(); // rejected before conversion
     Type type = getTypeConverter()->convertType(tensor);
     Type element = getTypeConverter()->convertType(tensor.getElementType());
     if (!type || !element)
@@ -103,8 +107,8 @@ struct SplatConstantLowering : public OpConversionPattern<arith::ConstantOp> {
     Value scalar = LLVM::ConstantOp::create(
         rewriter, op.getLoc(), element,
         cast<TypedAttr>(dense.getSplatValue<Attribute>()));
-    SmallVector<Value> regs(
-        cast<LLVM::LLVMStructType>(type).getBody().size(), scalar);
+    SmallVector<Value> regs(cast<LLVM::LLVMStructType>(type).getBody().size(),
+                            scalar);
     rewriter.replaceOp(op, packRegisters(rewriter, op.getLoc(), type, regs));
     return success();
   }
@@ -114,12 +118,12 @@ struct SplatConstantLowering : public OpConversionPattern<arith::ConstantOp> {
 /// the scalars of each register.
 struct ElementwiseOpLowering : public ConversionPattern {
   ElementwiseOpLowering(TypeConverter &converter, MLIRContext *ctx)
-      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/10,
-                          ctx) {}
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/10, ctx) {
+  }
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op->hasTrait<OpTrait::Elementwise>() ||
+    if (!(op->hasTrait<OpTrait::Elementwise>() || isa<arith::SelectOp>(op)) ||
         isa<TileDialect>(op->getDialect()) || op->getNumResults() == 0 ||
         !llvm::all_of(op->getResultTypes(), [](Type t) {
           return isa<RankedTensorType>(t) && getLayout(t);
@@ -137,13 +141,12 @@ struct ElementwiseOpLowering : public ConversionPattern {
     SmallVector<SmallVector<Value>> operandRegs;
     for (Value operand : operands)
       operandRegs.push_back(unpackRegisters(rewriter, loc, operand));
-    size_t n =
-        cast<LLVM::LLVMStructType>(resultTypes.front()).getBody().size();
+    size_t n = cast<LLVM::LLVMStructType>(resultTypes.front()).getBody().size();
     SmallVector<SmallVector<Value>> resultRegs(op->getNumResults());
     for (size_t i = 0; i < n; ++i) {
       OperationState state(loc, op->getName());
       for (auto &regs : operandRegs)
-        state.addOperands(regs[i]);
+        state.addOperands(regs.size() == 1 ? regs[0] : regs[i]);
       state.addTypes(scalarTypes);
       state.addAttributes(op->getAttrs());
       Operation *scalar = rewriter.create(state);
@@ -160,8 +163,8 @@ struct ElementwiseOpLowering : public ConversionPattern {
 
 } // namespace
 
-void tilec::populateElementwiseOpToLLVMPatterns(
-    TileTypeConverter &converter, RewritePatternSet &patterns) {
+void tilec::populateElementwiseOpToLLVMPatterns(TileTypeConverter &converter,
+                                                RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SplatOpLowering, MakeRangeOpLowering, AddPtrOpLowering>(
       converter, ctx);

@@ -8,12 +8,16 @@
 // `st.global` instructions through inline assembly, one instruction per group
 // of `width` consecutive registers (`width` was proven safe by AxisInfo before
 // conversion). Groups of 32 bits or more move as 32-bit words (`.v2`/`.v4`),
-// narrower groups as one 16-bit or 8-bit access.
+// narrower groups as one 16-bit or 8-bit access. i1 tiles live in memory as
+// bytes (0 or 1), as in Triton. Stores are issued only by the thread that
+// owns each element when the layout gives several threads copies (thread 0
+// for a scalar store), so that each address is written once.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TileToLLVMPatterns.h"
 
+#include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -28,9 +32,9 @@ namespace {
 
 /// How one access of `width` elements of `bits` bits moves through registers.
 struct AccessShape {
-  unsigned numRegs;   ///< inline-asm operands for the data
-  unsigned regBits;   ///< bits of each such operand
-  char constraint;    ///< inline-asm constraint letter of a data operand
+  unsigned numRegs; ///< inline-asm operands for the data
+  unsigned regBits; ///< bits of each such operand
+  char constraint;  ///< inline-asm constraint letter of a data operand
 };
 
 static AccessShape getAccessShape(unsigned bits, int64_t width) {
@@ -44,8 +48,8 @@ static AccessShape getAccessShape(unsigned bits, int64_t width) {
 
 /// The PTX type suffix of one access (`.v4.b32`, `.b16`, `.b8`...).
 static std::string ptxAccessType(const AccessShape &shape) {
-  std::string vec = shape.numRegs > 1 ? ".v" + std::to_string(shape.numRegs)
-                                      : std::string();
+  std::string vec =
+      shape.numRegs > 1 ? ".v" + std::to_string(shape.numRegs) : std::string();
   return vec + ".b" + std::to_string(shape.regBits);
 }
 
@@ -59,14 +63,13 @@ static SmallVector<Value> toAccessRegs(OpBuilder &b, Location loc,
   auto vecType = VectorType::get({int64_t(elements.size())}, elemType);
   Value vec = LLVM::UndefOp::create(b, loc, vecType);
   for (auto [i, e] : llvm::enumerate(elements))
-    vec = LLVM::InsertElementOp::create(b, loc, vec, e,
-                                        i32Constant(b, loc, i));
+    vec = LLVM::InsertElementOp::create(b, loc, vec, e, i32Constant(b, loc, i));
   auto regsType = VectorType::get({int64_t(shape.numRegs)}, regType);
   Value regs = LLVM::BitcastOp::create(b, loc, regsType, vec);
   SmallVector<Value> result;
   for (unsigned i = 0; i < shape.numRegs; ++i)
-    result.push_back(LLVM::ExtractElementOp::create(b, loc, regs,
-                                                    i32Constant(b, loc, i)));
+    result.push_back(
+        LLVM::ExtractElementOp::create(b, loc, regs, i32Constant(b, loc, i)));
   return result;
 }
 
@@ -78,15 +81,47 @@ static SmallVector<Value> fromAccessRegs(OpBuilder &b, Location loc,
   auto regsType = VectorType::get({int64_t(regs.size())}, regType);
   Value vec = LLVM::UndefOp::create(b, loc, regsType);
   for (auto [i, r] : llvm::enumerate(regs))
-    vec = LLVM::InsertElementOp::create(b, loc, vec, r,
-                                        i32Constant(b, loc, i));
+    vec = LLVM::InsertElementOp::create(b, loc, vec, r, i32Constant(b, loc, i));
   auto elemsType = VectorType::get({width}, elemType);
   Value elems = LLVM::BitcastOp::create(b, loc, elemsType, vec);
   SmallVector<Value> result;
   for (int64_t i = 0; i < width; ++i)
-    result.push_back(LLVM::ExtractElementOp::create(b, loc, elems,
-                                                    i32Constant(b, loc, i)));
+    result.push_back(
+        LLVM::ExtractElementOp::create(b, loc, elems, i32Constant(b, loc, i)));
   return result;
+}
+
+/// The type an element of register type `type` is moved through global
+/// memory as: i1 as a byte, pointers as 64-bit integers.
+static Type getGlobalMemoryType(Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return IntegerType::get(type.getContext(), 64);
+  return getMemoryType(type);
+}
+
+/// Converts register values to their global memory type.
+static SmallVector<Value> toMemory(OpBuilder &b, Location loc,
+                                   SmallVector<Value> values) {
+  for (Value &v : values) {
+    Type memType = getGlobalMemoryType(v.getType());
+    if (isa<LLVM::LLVMPointerType>(v.getType()))
+      v = LLVM::PtrToIntOp::create(b, loc, memType, v);
+    else if (v.getType() != memType)
+      v = LLVM::ZExtOp::create(b, loc, memType, v);
+  }
+  return values;
+}
+
+/// Converts a loaded memory value back to the register type `type`.
+static Value fromMemory(OpBuilder &b, Location loc, Value v, Type type) {
+  if (v.getType() == type)
+    return v;
+  if (isa<LLVM::LLVMPointerType>(type))
+    return LLVM::IntToPtrOp::create(b, loc, type, v);
+  return LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::ne, v,
+      LLVM::ConstantOp::create(b, loc, v.getType(),
+                               b.getIntegerAttr(v.getType(), 0)));
 }
 
 /// The vector width recorded for `op`, limited by how many registers of the
@@ -106,12 +141,14 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type resultType = getTypeConverter()->convertType(op.getType());
-    Type elemType = getTypeConverter()->convertType(
-        getElementTypeOrSelf(op.getType()));
-    if (!resultType || !elemType || !elemType.isIntOrFloat() ||
-        elemType.getIntOrFloatBitWidth() % 8 != 0)
-      return rewriter.notifyMatchFailure(op, "unsupported element type");
-    unsigned bits = elemType.getIntOrFloatBitWidth();
+    Type elemType =
+        getTypeConverter()->convertType(getElementTypeOrSelf(op.getType()));
+    if (!resultType || !elemType)
+      return failure();
+    Type memType = getGlobalMemoryType(elemType);
+    if (!memType.isIntOrFloat() || memType.getIntOrFloatBitWidth() % 8 != 0)
+      return op.emitOpError("cannot load ") << elemType << " elements";
+    unsigned bits = memType.getIntOrFloatBitWidth();
     int64_t width = getWidth(op, widths);
 
     SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
@@ -119,7 +156,8 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
     if (adaptor.getMask())
       masks = unpackRegisters(rewriter, loc, adaptor.getMask());
     if (adaptor.getOther())
-      others = unpackRegisters(rewriter, loc, adaptor.getOther());
+      others = toMemory(rewriter, loc,
+                        unpackRegisters(rewriter, loc, adaptor.getOther()));
 
     AccessShape shape = getAccessShape(bits, width);
     Type regType = rewriter.getIntegerType(shape.regBits);
@@ -154,14 +192,15 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
           fill = toAccessRegs(rewriter, loc,
                               ArrayRef<Value>(others).slice(i, width), shape);
         else
-          fill.assign(k, LLVM::ConstantOp::create(
-                             rewriter, loc, regType,
-                             rewriter.getIntegerAttr(regType, 0)));
+          fill.assign(
+              k, LLVM::ConstantOp::create(rewriter, loc, regType,
+                                          rewriter.getIntegerAttr(regType, 0)));
         for (unsigned j = 0; j < k; ++j) {
           constraints += std::string(",") + shape.constraint;
           asmOperands.push_back(fill[j]);
-          asmText += llvm::formatv("mov.b{0} ${1}, ${2};\n\t", shape.regBits,
-                                   j, k + 2 + j)
+          // 8-bit values live in 16-bit registers ('c'); PTX has no mov.b8.
+          asmText += llvm::formatv("mov.b{0} ${1}, ${2};\n\t",
+                                   std::max(16u, shape.regBits), j, k + 2 + j)
                          .str();
         }
         asmText += "@$" + std::to_string(k + 1) + " " + ld;
@@ -180,8 +219,8 @@ struct LoadOpLowering : public OpConversionPattern<LoadOp> {
         for (unsigned j = 0; j < k; ++j)
           regs.push_back(LLVM::ExtractValueOp::create(rewriter, loc,
                                                       asmOp.getResult(0), j));
-      llvm::append_range(loaded,
-                         fromAccessRegs(rewriter, loc, regs, elemType, width));
+      for (Value v : fromAccessRegs(rewriter, loc, regs, memType, width))
+        loaded.push_back(fromMemory(rewriter, loc, v, elemType));
     }
     rewriter.replaceOp(op, packRegisters(rewriter, loc, resultType, loaded));
     return success();
@@ -202,29 +241,56 @@ struct StoreOpLowering : public OpConversionPattern<StoreOp> {
     Location loc = op.getLoc();
     Type elemType = getTypeConverter()->convertType(
         getElementTypeOrSelf(op.getValue().getType()));
-    if (!elemType || !elemType.isIntOrFloat() ||
-        elemType.getIntOrFloatBitWidth() % 8 != 0)
-      return rewriter.notifyMatchFailure(op, "unsupported element type");
-    unsigned bits = elemType.getIntOrFloatBitWidth();
+    if (!elemType)
+      return failure();
+    Type memType = getGlobalMemoryType(elemType);
+    if (!memType.isIntOrFloat() || memType.getIntOrFloatBitWidth() % 8 != 0)
+      return op.emitOpError("cannot store ") << elemType << " elements";
+    unsigned bits = memType.getIntOrFloatBitWidth();
     int64_t width = getWidth(op, widths);
     AccessShape shape = getAccessShape(bits, width);
 
     SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
-    SmallVector<Value> values =
-        unpackRegisters(rewriter, loc, adaptor.getValue());
+    SmallVector<Value> values = toMemory(
+        rewriter, loc, unpackRegisters(rewriter, loc, adaptor.getValue()));
     SmallVector<Value> masks;
     if (adaptor.getMask())
       masks = unpackRegisters(rewriter, loc, adaptor.getMask());
 
+    // Only one thread writes each element.
+    std::optional<tile::TileDistribution> dist;
+    Value owner;
+    if (isa<RankedTensorType>(op.getPtr().getType())) {
+      dist = tile::TileDistribution::get(op.getPtr().getType());
+      if (!dist)
+        return op.emitOpError("layout is not supported");
+      owner = emitOwnerPredicate(rewriter, loc, dist->getDuplicateLaneMask(),
+                                 dist->getDuplicateWarpMask());
+    } else {
+      owner = LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                   getThreadId(rewriter, loc),
+                                   i32Constant(rewriter, loc, 0));
+    }
+
     for (size_t i = 0; i < ptrs.size(); i += width) {
+      // Groups are aligned runs of one dimension, so a group repeating
+      // earlier registers repeats them all.
+      if (dist && dist->isDuplicateRegister(i))
+        continue;
       unsigned k = shape.numRegs;
       SmallVector<Value> asmOperands{ptrs[i]};
       std::string constraints = "l";
       unsigned next = 1;
       std::string pred;
-      if (!masks.empty()) {
+      Value predicate = owner;
+      if (!masks.empty())
+        predicate =
+            predicate ? LLVM::AndOp::create(rewriter, loc, predicate, masks[i])
+                            .getResult()
+                      : masks[i];
+      if (predicate) {
         constraints += ",b";
-        asmOperands.push_back(masks[i]);
+        asmOperands.push_back(predicate);
         pred = "@$1 ";
         next = 2;
       }

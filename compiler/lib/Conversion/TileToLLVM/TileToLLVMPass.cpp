@@ -5,27 +5,34 @@
 //===----------------------------------------------------------------------===//
 //
 // Drives the lowering of a laid-out tile module to the LLVM and NVVM
-// dialects: picks the vector width of every memory access with AxisInfo, then
-// runs one full conversion with the tile patterns and the upstream arith,
-// math, control-flow and func patterns, and finally marks the functions as
-// kernels with their thread count.
+// dialects: checks that every layout is one the patterns understand and
+// spans the module's warps, picks the vector width of every memory access
+// with AxisInfo, declares the shared-memory array when the module reserves
+// any, lowers `scf` to `cf` (so that loop-carried tiles become block
+// arguments, which the type converter turns into structs), runs one full
+// conversion with the tile patterns and the upstream arith, control-flow and
+// func patterns, and finally marks the functions as kernels with their
+// thread count.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TileToLLVMPatterns.h"
 
 #include "tilec/Conversion/Passes.h"
+#include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/AxisInfo.h"
+#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -60,8 +67,7 @@ static VectorWidths chooseVectorWidths(ModuleOp module) {
       if (!tensor || !layout)
         return;
       Type pointee = cast<PtrType>(tensor.getElementType()).getPointeeType();
-      int64_t bytes =
-          std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
+      int64_t bytes = getStorageBytes(pointee);
       unsigned dim = tensor.getRank() - 1;
       int64_t maxElems =
           std::min(kMaxAccessBytes / bytes,
@@ -70,6 +76,68 @@ static VectorWidths chooseVectorWidths(ModuleOp module) {
     });
   });
   return widths;
+}
+
+/// Checks that every laid-out tile has a layout the lowering understands
+/// (linear, covering its power-of-two shape) over `numWarps` warps, and
+/// that constant tiles are splats.
+static LogicalResult verifyLayouts(ModuleOp module, int64_t numWarps) {
+  DenseSet<Type> checked;
+  WalkResult result = module.walk([&](Operation *op) {
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      if (getLayout(constant.getType()) &&
+          !isa<SplatElementsAttr>(constant.getValue())) {
+        op->emitOpError("non-splat constant tiles are not supported");
+        return WalkResult::interrupt();
+      }
+    SmallVector<Type> types(op->getResultTypes());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::append_range(types, block.getArgumentTypes());
+    for (Type type : types) {
+      LayoutAttrInterface layout = getLayout(type);
+      if (!layout || !checked.insert(type).second)
+        continue;
+      if (!TileDistribution::get(type)) {
+        op->emitOpError("has a tile whose layout cannot be lowered: ") << type;
+        return WalkResult::interrupt();
+      }
+      if (layout.getNumWarps() != numWarps) {
+        op->emitOpError("has a tile laid out over ")
+            << layout.getNumWarps() << " warps in a module of " << numWarps
+            << ": " << type;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+/// Declares the shared-memory array at the top of `module`:
+/// `.extern .shared .align 16 .b8 global_smem[];`. An external zero-size
+/// array is the one form NVPTX never turns into a static allocation that
+/// the dynamic buffer could overlap (compiler-design.md, pitfall 7).
+static void declareSharedMemory(ModuleOp module) {
+  OpBuilder b(module.getBodyRegion());
+  MLIRContext *ctx = module.getContext();
+  LLVM::GlobalOp::create(b, module.getLoc(),
+                         LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0),
+                         /*isConstant=*/false, LLVM::Linkage::External,
+                         kSharedMemorySymbol, /*value=*/Attribute(),
+                         /*alignment=*/16, /*addrSpace=*/3);
+}
+
+/// Lowers structured control flow to blocks and branches.
+static LogicalResult lowerControlFlow(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  RewritePatternSet patterns(ctx);
+  populateSCFToControlFlowConversionPatterns(patterns);
+  ConversionTarget target(*ctx);
+  target.addIllegalOp<scf::ForallOp, scf::ForOp, scf::IfOp, scf::IndexSwitchOp,
+                      scf::ParallelOp, scf::WhileOp, scf::ExecuteRegionOp>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  return applyPartialConversion(module, target, std::move(patterns));
 }
 
 struct ConvertTileToLLVMPass
@@ -84,15 +152,28 @@ struct ConvertTileToLLVMPass
       return signalPassFailure();
     }
 
+    if (failed(verifyLayouts(module, numWarps.getInt())))
+      return signalPassFailure();
+
     VectorWidths widths = chooseVectorWidths(module);
+    auto shared = module->getAttrOfType<IntegerAttr>(kSharedMemoryAttrName);
+    if (shared && shared.getInt() > 0)
+      declareSharedMemory(module);
+    if (failed(lowerControlFlow(module)))
+      return signalPassFailure();
 
     TileTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateLoadStoreOpToLLVMPatterns(converter, patterns, widths);
     populateProgramIdOpToLLVMPatterns(converter, patterns);
+    populateDataMovementOpToLLVMPatterns(converter, patterns);
+    populateReduceOpToLLVMPatterns(converter, patterns);
+    populateScanOpToLLVMPatterns(converter, patterns);
+    populateDotOpToLLVMPatterns(converter, patterns);
+    populateAtomicOpToLLVMPatterns(converter, patterns);
+    populateMathOpToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
-    populateMathToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
     populateFuncToLLVMConversionPatterns(converter, patterns);
 

@@ -1,12 +1,12 @@
-//===- TileToLLVMPatterns.h - Shared pieces of the lowering ------*- C++ -*-===//
+//===- TileToLLVMPatterns.h - Shared pieces of the lowering -----*- C++ -*-===//
 //
 // Part of tilec.
 //
 //===----------------------------------------------------------------------===//
 //
 // Private to the TileToLLVM conversion: the type converter, the helpers that
-// move between a tile and the registers a thread holds, and the populate
-// functions of each op family.
+// move between a tile and the registers a thread holds, the shared-memory,
+// barrier and shuffle helpers, and the populate functions of each op family.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,11 +29,17 @@ public:
 /// Vector widths (elements) chosen for each load and store before conversion.
 using VectorWidths = llvm::DenseMap<mlir::Operation *, int64_t>;
 
+/// Name of the external shared-memory array every scratch buffer lives in.
+constexpr llvm::StringLiteral kSharedMemorySymbol = "global_smem";
+
+//===----------------------------------------------------------------------===//
+// Registers and coordinates
+//===----------------------------------------------------------------------===//
+
 /// The registers of a converted tile (the fields of its struct), or the value
 /// itself for a scalar.
-llvm::SmallVector<mlir::Value> unpackRegisters(mlir::OpBuilder &b,
-                                               mlir::Location loc,
-                                               mlir::Value value);
+llvm::SmallVector<mlir::Value>
+unpackRegisters(mlir::OpBuilder &b, mlir::Location loc, mlir::Value value);
 
 /// Builds a value of converted type `type` from its registers: the struct for
 /// a tile, the single register for a scalar.
@@ -46,8 +52,67 @@ llvm::SmallVector<llvm::SmallVector<mlir::Value>>
 emitIndices(mlir::OpBuilder &b, mlir::Location loc,
             mlir::RankedTensorType type);
 
+/// The row-major index (i32) of `coords` in a tile of `shape`.
+mlir::Value linearizeIndex(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::ValueRange coords,
+                           llvm::ArrayRef<int64_t> shape);
+
 /// An i32 constant.
 mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+
+/// %tid.x, its lane (tid % 32) and its warp (tid / 32), as i32.
+mlir::Value getThreadId(mlir::OpBuilder &b, mlir::Location loc);
+mlir::Value getLaneId(mlir::OpBuilder &b, mlir::Location loc);
+mlir::Value getWarpId(mlir::OpBuilder &b, mlir::Location loc);
+
+/// Whether the running thread is the one that owns (among the copies a
+/// layout has) the elements of its registers: every duplicated lane and warp
+/// bit is zero. Null when no thread holds copies (every thread owns).
+mlir::Value emitOwnerPredicate(mlir::OpBuilder &b, mlir::Location loc,
+                               unsigned duplicateLaneMask,
+                               unsigned duplicateWarpMask);
+
+//===----------------------------------------------------------------------===//
+// Shared memory, barriers and shuffles
+//===----------------------------------------------------------------------===//
+
+/// Fails with an error on `op` unless the module reserves at least `bytes`
+/// bytes of shared memory (`tile.shared`).
+mlir::LogicalResult checkSharedMemory(mlir::Operation *op, int64_t bytes);
+
+/// The address (`!llvm.ptr<3>`) of byte `offset` of the shared scratch.
+mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
+                                int64_t offset = 0);
+
+/// The type an element of converted type `type` has in memory (i1 → i8).
+mlir::Type getMemoryType(mlir::Type type);
+
+/// Stores `value` as element `index` (i32) of a shared buffer of
+/// getMemoryType(value's type) elements starting at `base`.
+void storeShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+                 mlir::Value index, mlir::Value value);
+
+/// Loads element `index` of a shared buffer of `type` elements (converted
+/// type; stored as getMemoryType(type)).
+mlir::Value loadShared(mlir::OpBuilder &b, mlir::Location loc, mlir::Value base,
+                       mlir::Value index, mlir::Type type);
+
+/// `bar.sync 0`: every thread of the program waits for the others.
+void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
+
+/// The value `value` held by lane `lane ^ laneMask` (shfl.sync.bfly), for any
+/// integer or float type up to 64 bits.
+mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value, unsigned laneMask);
+
+/// Converts `value` between integer and float types of any width (sign
+/// extension or truncation for integers, `sitofp` for int to float).
+mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value, mlir::Type type);
+
+//===----------------------------------------------------------------------===//
+// Populate functions, one per op family
+//===----------------------------------------------------------------------===//
 
 void populateElementwiseOpToLLVMPatterns(TileTypeConverter &converter,
                                          mlir::RewritePatternSet &patterns);
@@ -56,6 +121,18 @@ void populateLoadStoreOpToLLVMPatterns(TileTypeConverter &converter,
                                        const VectorWidths &widths);
 void populateProgramIdOpToLLVMPatterns(TileTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns);
+void populateDataMovementOpToLLVMPatterns(TileTypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns);
+void populateReduceOpToLLVMPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+void populateScanOpToLLVMPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
+void populateDotOpToLLVMPatterns(TileTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+void populateAtomicOpToLLVMPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+void populateMathOpToLLVMPatterns(TileTypeConverter &converter,
+                                  mlir::RewritePatternSet &patterns);
 
 } // namespace tilec
 

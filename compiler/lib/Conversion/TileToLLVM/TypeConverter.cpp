@@ -1,4 +1,4 @@
-//===- TypeConverter.cpp - Types and registers of laid-out tiles -*- C++ -*-===//
+//===- TypeConverter.cpp - Types and registers of tiles ---------*- C++ -*-===//
 //
 // Part of tilec.
 //
@@ -6,7 +6,9 @@
 //
 // The type converter of the tile lowering and the helpers that map between a
 // tile, the registers one thread holds, and the coordinates of those
-// registers' elements.
+// registers' elements. Index emission is specialised per layout: a blocked
+// layout computes each coordinate as (register part + thread part) mod size,
+// a slice layout emits its parent's indices and keeps the registers it keeps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,17 +70,56 @@ Value tilec::i32Constant(OpBuilder &b, Location loc, int64_t v) {
                                   b.getI32IntegerAttr(v));
 }
 
+Value tilec::getThreadId(OpBuilder &b, Location loc) {
+  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+Value tilec::getLaneId(OpBuilder &b, Location loc) {
+  return LLVM::AndOp::create(b, loc, getThreadId(b, loc),
+                             i32Constant(b, loc, 31));
+}
+
+Value tilec::getWarpId(OpBuilder &b, Location loc) {
+  return LLVM::LShrOp::create(b, loc, getThreadId(b, loc),
+                              i32Constant(b, loc, 5));
+}
+
+Value tilec::linearizeIndex(OpBuilder &b, Location loc, ValueRange coords,
+                            ArrayRef<int64_t> shape) {
+  Value index = i32Constant(b, loc, 0);
+  for (auto [c, size] : llvm::zip_equal(coords, shape)) {
+    index = LLVM::MulOp::create(b, loc, index, i32Constant(b, loc, size));
+    index = LLVM::AddOp::create(b, loc, index, c);
+  }
+  return index;
+}
+
+Value tilec::emitOwnerPredicate(OpBuilder &b, Location loc,
+                                unsigned duplicateLaneMask,
+                                unsigned duplicateWarpMask) {
+  Value pred;
+  auto addCondition = [&](Value id, unsigned mask) {
+    if (!mask)
+      return;
+    Value bits = LLVM::AndOp::create(b, loc, id, i32Constant(b, loc, mask));
+    Value zero = LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, bits,
+                                      i32Constant(b, loc, 0));
+    pred = pred ? LLVM::AndOp::create(b, loc, pred, zero) : zero;
+  };
+  addCondition(getLaneId(b, loc), duplicateLaneMask);
+  addCondition(getWarpId(b, loc), duplicateWarpMask);
+  return pred;
+}
+
 /// Coordinates for a blocked layout: the element held by register `r` is at
 /// `(registerPart(r) + threadPart(lane, warp)) mod shape` along each
 /// dimension, where the register part is known at compile time.
 static SmallVector<SmallVector<Value>>
-emitBlockedIndices(OpBuilder &b, Location loc, RankedTensorType type,
+emitBlockedIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                    BlockedLayoutAttr layout) {
-  ArrayRef<int64_t> shape = type.getShape();
   unsigned rank = shape.size();
-  Value tid = NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
-  Value lane = LLVM::AndOp::create(b, loc, tid, i32Constant(b, loc, 31));
-  Value warp = LLVM::LShrOp::create(b, loc, tid, i32Constant(b, loc, 5));
+  Value lane = getLaneId(b, loc);
+  Value warp = getWarpId(b, loc);
 
   SmallVector<Value> threadPart(rank);
   int64_t laneStride = 1, warpStride = 1;
@@ -102,6 +143,8 @@ emitBlockedIndices(OpBuilder &b, Location loc, RankedTensorType type,
     warpStride *= wpc;
   }
 
+  // Shapes are powers of two (checked when layouts are assigned), so the
+  // modulo is a mask.
   int64_t n = layout.getElemsPerThread(shape);
   SmallVector<SmallVector<Value>> indices(n);
   for (int64_t r = 0; r < n; ++r) {
@@ -109,21 +152,41 @@ emitBlockedIndices(OpBuilder &b, Location loc, RankedTensorType type,
     for (unsigned d = 0; d < rank; ++d) {
       Value sum = LLVM::AddOp::create(b, loc, threadPart[d],
                                       i32Constant(b, loc, regPart[d]));
-      indices[r].push_back(LLVM::AndOp::create(
-          b, loc, sum, i32Constant(b, loc, shape[d] - 1)));
+      indices[r].push_back(
+          LLVM::AndOp::create(b, loc, sum, i32Constant(b, loc, shape[d] - 1)));
     }
   }
   return indices;
 }
 
-SmallVector<SmallVector<Value>>
-tilec::emitIndices(OpBuilder &b, Location loc, RankedTensorType type) {
-  return llvm::TypeSwitch<Attribute, SmallVector<SmallVector<Value>>>(
-             type.getEncoding())
-      .Case<BlockedLayoutAttr>([&](BlockedLayoutAttr layout) {
-        return emitBlockedIndices(b, loc, type, layout);
+/// Indices of a layout for `shape`.
+static SmallVector<SmallVector<Value>>
+emitLayoutIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                  Attribute layout) {
+  return llvm::TypeSwitch<Attribute, SmallVector<SmallVector<Value>>>(layout)
+      .Case<BlockedLayoutAttr>([&](BlockedLayoutAttr blocked) {
+        return emitBlockedIndices(b, loc, shape, blocked);
+      })
+      .Case<SliceLayoutAttr>([&](SliceLayoutAttr slice) {
+        // The parent's indices for the shape with a unit dimension
+        // inserted, restricted to the registers the slice keeps, with that
+        // dimension (always 0) dropped.
+        SmallVector<SmallVector<Value>> parent = emitLayoutIndices(
+            b, loc, slice.getParentShape(shape), slice.getParent());
+        SmallVector<SmallVector<Value>> indices;
+        for (int64_t r : slice.getParentRegisters(shape)) {
+          SmallVector<Value> coords = parent[r];
+          coords.erase(coords.begin() + slice.getDim());
+          indices.push_back(std::move(coords));
+        }
+        return indices;
       })
       .Default([](Attribute) -> SmallVector<SmallVector<Value>> {
         llvm_unreachable("every layout must define its index emission");
       });
+}
+
+SmallVector<SmallVector<Value>> tilec::emitIndices(OpBuilder &b, Location loc,
+                                                   RankedTensorType type) {
+  return emitLayoutIndices(b, loc, type.getShape(), type.getEncoding());
 }

@@ -1,21 +1,29 @@
-//===- AssignLayouts.cpp - Give every tile a blocked layout -----*- C++ -*-===//
+//===- AssignLayouts.cpp - Give every tile a layout -------------*- C++ -*-===//
 //
 // Part of tilec.
 //
 //===----------------------------------------------------------------------===//
 //
-// Implements the tile-assign-layouts pass. All tiles of one shape get the same
-// layout, so elementwise operations never need a layout conversion. The
-// per-thread vector along the fastest dimension is sized for 16-byte accesses
-// of the narrowest element type that the module loads or stores.
+// Implements the tile-assign-layouts pass. Ops are visited in program order
+// (a region-holding op before its regions), so that the layouts of a value's
+// operands are known when it is visited. Each op's results get a layout by a
+// local rule (Passes.td lists them), and every operand whose layout differs
+// from what the op needs is converted with tile.convert_layout. No attempt is
+// made here to avoid conversions: tile-remove-layout-conversions does that.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+
+#include <map>
 
 namespace tilec::tile {
 #define GEN_PASS_DEF_TILEASSIGNLAYOUTS
@@ -54,6 +62,257 @@ static BlockedLayoutAttr buildBlockedLayout(MLIRContext *ctx,
   return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
 }
 
+/// Whether arith/math/tile treat `op` as applied element by element.
+static bool isElementwise(Operation *op) {
+  return op->hasTrait<OpTrait::Elementwise>() || isa<arith::SelectOp>(op);
+}
+
+/// The state of one run of the pass over a module.
+class LayoutAssigner {
+public:
+  LayoutAssigner(MLIRContext *ctx, unsigned numWarps, unsigned vector)
+      : ctx(ctx), numWarps(numWarps), vector(vector) {}
+
+  /// Gives the results (and region arguments) of `op` layouts and converts
+  /// its operands.
+  LogicalResult visit(Operation *op);
+
+private:
+  /// The default layout of tiles of `shape`.
+  Attribute getDefaultLayout(ArrayRef<int64_t> shape) {
+    SmallVector<int64_t> key(shape);
+    auto it = defaults.find(key);
+    if (it != defaults.end())
+      return it->second;
+    Attribute layout = buildBlockedLayout(ctx, shape, numWarps, vector);
+    defaults[key] = layout;
+    return layout;
+  }
+  Attribute getDefaultLayout(Type type) {
+    return getDefaultLayout(cast<RankedTensorType>(type).getShape());
+  }
+
+  /// `type` (a tensor) with layout `layout`.
+  static Type withLayout(Type type, Attribute layout) {
+    auto tensor = cast<RankedTensorType>(type);
+    return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                                 layout);
+  }
+
+  /// Gives `value` (a tensor result or block argument without a layout)
+  /// the layout `layout`.
+  static void setLayout(Value value, Attribute layout) {
+    auto tensor = dyn_cast<RankedTensorType>(value.getType());
+    if (tensor && !tensor.getEncoding())
+      value.setType(withLayout(tensor, layout));
+  }
+
+  /// Makes operand `operand` of its owner have type `type`, converting the
+  /// value just before the owner when its layout differs.
+  void convertOperand(OpOperand &operand, Type type) {
+    Value value = operand.get();
+    if (value.getType() == type || !isa<RankedTensorType>(type))
+      return;
+    OpBuilder b(operand.getOwner());
+    operand.set(ConvertLayoutOp::create(b, value.getLoc(), type, value));
+  }
+  void convertOperand(OpOperand &operand, Attribute layout) {
+    if (isa<RankedTensorType>(operand.get().getType()))
+      convertOperand(operand, withLayout(operand.get().getType(), layout));
+  }
+
+  LogicalResult visitElementwise(Operation *op);
+  LogicalResult visitYield(scf::YieldOp yield);
+
+  MLIRContext *ctx;
+  unsigned numWarps;
+  unsigned vector;
+  std::map<SmallVector<int64_t>, Attribute> defaults;
+};
+
+LogicalResult LayoutAssigner::visitElementwise(Operation *op) {
+  // The first operand in a layout other than its shape's default (a
+  // reduction result, a loop value carried in such a layout) decides.
+  Attribute layout;
+  for (Value operand : op->getOperands()) {
+    auto tensor = dyn_cast<RankedTensorType>(operand.getType());
+    if (tensor && tensor.getEncoding() &&
+        tensor.getEncoding() != getDefaultLayout(tensor.getShape())) {
+      layout = tensor.getEncoding();
+      break;
+    }
+  }
+  if (!layout)
+    layout = getDefaultLayout(op->getResult(0).getType());
+  for (OpResult result : op->getResults())
+    setLayout(result, layout);
+  for (OpOperand &operand : op->getOpOperands())
+    convertOperand(operand, layout);
+  return success();
+}
+
+LogicalResult LayoutAssigner::visitYield(scf::YieldOp yield) {
+  Operation *parent = yield->getParentOp();
+  if (auto ifOp = dyn_cast<scf::IfOp>(parent)) {
+    // The `then` branch is visited first and decides the results' layouts.
+    if (yield->getParentRegion() == &ifOp.getThenRegion())
+      for (auto [result, value] :
+           llvm::zip_equal(ifOp.getResults(), yield.getOperands()))
+        if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
+          setLayout(result, tensor.getEncoding());
+    for (auto [result, operand] :
+         llvm::zip_equal(ifOp.getResults(), yield->getOpOperands()))
+      convertOperand(operand, result.getType());
+    return success();
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(parent)) {
+    for (auto [result, operand] :
+         llvm::zip_equal(forOp.getResults(), yield->getOpOperands()))
+      convertOperand(operand, result.getType());
+    return success();
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(parent)) {
+    for (auto [arg, operand] :
+         llvm::zip_equal(whileOp.getBeforeArguments(), yield->getOpOperands()))
+      convertOperand(operand, arg.getType());
+    return success();
+  }
+  if (llvm::any_of(yield.getOperandTypes(), llvm::IsaPred<RankedTensorType>))
+    return parent->emitOpError("with tile results is not supported at the "
+                               "GPU level");
+  return success();
+}
+
+LogicalResult LayoutAssigner::visit(Operation *op) {
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto tensor = dyn_cast<RankedTensorType>(type);
+        tensor && tensor.getRank() == 0)
+      return op->emitOpError("rank-0 tiles are not supported; use scalars");
+
+  if (auto func = dyn_cast<func::FuncOp>(op)) {
+    if (llvm::any_of(func.getArgumentTypes(),
+                     llvm::IsaPred<RankedTensorType>) ||
+        llvm::any_of(func.getResultTypes(), llvm::IsaPred<RankedTensorType>))
+      return op->emitOpError("tile arguments and results are not supported");
+    return success();
+  }
+  if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+    auto tensor = dyn_cast<RankedTensorType>(constant.getType());
+    if (!tensor || tensor.getEncoding())
+      return success();
+    setLayout(constant.getResult(), getDefaultLayout(tensor));
+    if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+      constant.setValueAttr(
+          dense.reshape(cast<ShapedType>(constant.getType())));
+    return success();
+  }
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    Attribute layout = getLayout(load.getPtr().getType());
+    if (!layout)
+      return success(); // a scalar load
+    setLayout(load.getResult(), layout);
+    for (OpOperand &operand : op->getOpOperands())
+      convertOperand(operand, layout);
+    return success();
+  }
+  if (isa<StoreOp, AtomicRMWOp>(op)) {
+    Attribute layout = getLayout(op->getOperand(0).getType());
+    if (!layout)
+      return success();
+    // A value computed in a layout of its own (a reduction result) decides:
+    // pointers and masks are usually cheap to recompute in it.
+    auto value = cast<RankedTensorType>(op->getOperand(1).getType());
+    if (value.getEncoding() &&
+        value.getEncoding() != getDefaultLayout(value.getShape()))
+      layout = value.getEncoding();
+    for (OpResult result : op->getResults())
+      setLayout(result, layout);
+    for (OpOperand &operand : op->getOpOperands())
+      convertOperand(operand, layout);
+    return success();
+  }
+  if (isElementwise(op) && op->getNumResults() == 1 &&
+      isa<RankedTensorType>(op->getResult(0).getType()))
+    return visitElementwise(op);
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    Attribute layout = getDefaultLayout(expand.getType());
+    setLayout(expand.getResult(), layout);
+    auto slice = SliceLayoutAttr::get(
+        ctx, expand.getAxis(),
+        cast<LayoutAttrInterface>(getLayout(expand.getType())));
+    convertOperand(expand.getSrcMutable(), slice);
+    return success();
+  }
+  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+    setLayout(broadcast.getResult(), getDefaultLayout(broadcast.getType()));
+    convertOperand(broadcast.getSrcMutable(),
+                   cast<RankedTensorType>(broadcast.getType()).getEncoding());
+    return success();
+  }
+  if (auto reduce = dyn_cast<ReduceOp>(op)) {
+    LayoutAttrInterface src = getLayout(reduce.getSrc().getType());
+    if (src && isa<RankedTensorType>(reduce.getType()))
+      setLayout(reduce.getResult(),
+                SliceLayoutAttr::get(ctx, reduce.getAxis(), src));
+    return success();
+  }
+  if (auto scan = dyn_cast<ScanOp>(op)) {
+    setLayout(scan.getResult(),
+              cast<RankedTensorType>(scan.getSrc().getType()).getEncoding());
+    return success();
+  }
+  if (auto dot = dyn_cast<DotOp>(op)) {
+    setLayout(dot.getResult(),
+              cast<RankedTensorType>(dot.getC().getType()).getEncoding());
+    return success();
+  }
+  if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    for (auto [init, arg, result] :
+         llvm::zip_equal(forOp.getInitArgs(), forOp.getRegionIterArgs(),
+                         forOp.getResults())) {
+      if (auto tensor = dyn_cast<RankedTensorType>(init.getType())) {
+        setLayout(arg, tensor.getEncoding());
+        setLayout(result, tensor.getEncoding());
+      }
+    }
+    return success();
+  }
+  if (auto whileOp = dyn_cast<scf::WhileOp>(op)) {
+    for (auto [init, arg] :
+         llvm::zip_equal(whileOp.getInits(), whileOp.getBeforeArguments()))
+      if (auto tensor = dyn_cast<RankedTensorType>(init.getType()))
+        setLayout(arg, tensor.getEncoding());
+    return success();
+  }
+  if (auto condition = dyn_cast<scf::ConditionOp>(op)) {
+    auto whileOp = cast<scf::WhileOp>(condition->getParentOp());
+    for (auto [value, arg, result] :
+         llvm::zip_equal(condition.getArgs(), whileOp.getAfterArguments(),
+                         whileOp.getResults()))
+      if (auto tensor = dyn_cast<RankedTensorType>(value.getType())) {
+        setLayout(arg, tensor.getEncoding());
+        setLayout(result, tensor.getEncoding());
+      }
+    return success();
+  }
+  if (auto yield = dyn_cast<scf::YieldOp>(op))
+    return visitYield(yield);
+  if (isa<scf::IfOp>(op))
+    return success(); // results are typed by the `then` yield
+  if (op->getNumRegions() != 0 &&
+      llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>))
+    return op->emitOpError("with tile results is not supported at the GPU "
+                           "level");
+
+  // make_range, splat, reshape, trans and anything else: the default layout
+  // of the result's shape, operands as they are.
+  for (OpResult result : op->getResults())
+    if (auto tensor = dyn_cast<RankedTensorType>(result.getType()))
+      setLayout(result, getDefaultLayout(tensor));
+  return success();
+}
+
 struct AssignLayoutsPass
     : public tilec::tile::impl::TileAssignLayoutsBase<AssignLayoutsPass> {
   using TileAssignLayoutsBase::TileAssignLayoutsBase;
@@ -64,51 +323,46 @@ struct AssignLayoutsPass
     if (!llvm::isPowerOf2_32(numWarps) || numWarps > 32) {
       module.emitError("num-warps must be a power of two between 1 and 32, "
                        "not ")
-          << numWarps;
+          << numWarps.getValue();
       return signalPassFailure();
     }
 
+    // Tile dimensions must be powers of two, as in Triton.
+    WalkResult shapes = module.walk([&](Operation *op) {
+      for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                                op->getResultTypes()))
+        if (auto tensor = dyn_cast<RankedTensorType>(type))
+          for (int64_t size : tensor.getShape())
+            if (size <= 0 || !llvm::isPowerOf2_64(size)) {
+              op->emitOpError("tile dimensions must be powers of two, not ")
+                  << type;
+              return WalkResult::interrupt();
+            }
+      return WalkResult::advance();
+    });
+    if (shapes.wasInterrupted())
+      return signalPassFailure();
+
     // The narrowest element accessed in memory decides the vector width.
-    unsigned minBytes = 4;
+    int64_t minBytes = 4;
     module.walk([&](Operation *op) {
       if (!isa<LoadOp, StoreOp>(op))
         return;
       Type ptr = getElementTypeOrSelf(op->getOperand(0).getType());
-      Type elem = cast<PtrType>(ptr).getPointeeType();
-      unsigned bits = elem.getIntOrFloatBitWidth();
-      minBytes = std::min(minBytes, std::max(1u, bits / 8));
+      minBytes = std::min(minBytes,
+                          getStorageBytes(cast<PtrType>(ptr).getPointeeType()));
     });
     unsigned vector = 16 / minBytes;
 
-    DenseMap<Type, Type> converted;
-    auto convert = [&](Type type) -> Type {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor || tensor.getEncoding())
-        return type;
-      auto it = converted.find(type);
-      if (it != converted.end())
-        return it->second;
-      auto layout =
-          buildBlockedLayout(ctx, tensor.getShape(), numWarps, vector);
-      Type result = RankedTensorType::get(tensor.getShape(),
-                                          tensor.getElementType(), layout);
-      converted[type] = result;
-      return result;
-    };
-
-    module.walk([&](Operation *op) {
-      for (Region &region : op->getRegions())
-        for (Block &block : region)
-          for (BlockArgument arg : block.getArguments())
-            arg.setType(convert(arg.getType()));
-      for (OpResult result : op->getResults())
-        result.setType(convert(result.getType()));
-      if (auto constant = dyn_cast<arith::ConstantOp>(op))
-        if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
-          if (dense.getType() != constant.getType())
-            constant.setValueAttr(dense.reshape(
-                cast<ShapedType>(constant.getType())));
+    SmallVector<Operation *> ops;
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op != module)
+        ops.push_back(op);
     });
+    LayoutAssigner assigner(ctx, numWarps, vector);
+    for (Operation *op : ops)
+      if (failed(assigner.visit(op)))
+        return signalPassFailure();
     module->setAttr("tile.num_warps",
                     IntegerAttr::get(IntegerType::get(ctx, 32), numWarps));
   }

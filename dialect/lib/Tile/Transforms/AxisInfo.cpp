@@ -11,6 +11,7 @@
 
 #include "tilec/Dialect/Tile/Transforms/AxisInfo.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -86,8 +87,8 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
     if (func && arg.getOwner()->isEntryBlock())
-      if (auto hint = func.getArgAttrOfType<IntegerAttr>(
-              arg.getArgNumber(), "tile.divisibility"))
+      if (auto hint = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                         "tile.divisibility"))
         result.divisibility.assign(rank, hint.getInt());
     return result;
   }
@@ -111,14 +112,14 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
     result.constant = src.constant;
     return result;
   }
-  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp,
-          arith::IndexCastOp>(op))
+  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(
+          op))
     return get(op->getOperand(0));
 
   if (op->getNumOperands() == 2 &&
-      isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, AddPtrOp,
-          arith::RemSIOp, arith::RemUIOp, arith::DivSIOp, arith::DivUIOp,
-          arith::AndIOp, arith::OrIOp, arith::CmpIOp>(op)) {
+      isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, AddPtrOp, arith::RemSIOp,
+          arith::RemUIOp, arith::DivSIOp, arith::DivUIOp, arith::AndIOp,
+          arith::OrIOp, arith::CmpIOp>(op)) {
     const AxisInfo lhs = get(op->getOperand(0));
     const AxisInfo rhs = get(op->getOperand(1));
     if (lhs.getRank() != rank || rhs.getRank() != rank)
@@ -140,8 +141,7 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
       } else if (auto addptr = dyn_cast<AddPtrOp>(op)) {
         Type pointee = cast<PtrType>(getElementTypeOrSelf(addptr.getType()))
                            .getPointeeType();
-        int64_t bytes =
-            std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
+        int64_t bytes = getStorageBytes(pointee);
         result.contiguity[d] = std::min(cr, lhs.constancy[d]);
         result.divisibility[d] =
             std::min(dl, std::min(kMaxDivisibility, dr * bytes));
@@ -197,7 +197,7 @@ int64_t AxisInfoAnalysis::getVectorWidth(Value ptr, Value mask, unsigned dim,
   const AxisInfo &info = get(ptr);
   Type pointee =
       cast<PtrType>(getElementTypeOrSelf(ptr.getType())).getPointeeType();
-  int64_t bytes = std::max<int64_t>(1, pointee.getIntOrFloatBitWidth() / 8);
+  int64_t bytes = getStorageBytes(pointee);
   int64_t width = std::min(maxElems, info.contiguity[dim]);
   width = std::min(width, std::max<int64_t>(1, info.divisibility[dim] / bytes));
   if (mask)

@@ -10,30 +10,116 @@
 include "mlir/Pass/PassBase.td"
 
 def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
-  let summary = "Gives every tile in the module a blocked layout.";
+  let summary = "Gives every tile in the module a layout.";
   let description = [{
     Moves the module from the layout-free level to the GPU level: every
-    ranked tensor type of every value gets a `#tile.blocked` encoding spread
-    over `num-warps` warps. Each thread owns up to 16 bytes of consecutive
-    elements along the last dimension, lanes then warps tile that dimension
-    first, so that consecutive lanes touch consecutive addresses. The module
-    records the warp count in the `tile.num_warps` attribute.
+    ranked tensor type of every value gets a layout spread over `num-warps`
+    warps, and `tile.convert_layout` is inserted wherever an operand must be
+    in another layout than the one it was produced in.
+
+    - The default layout of a shape is a `#tile.blocked` layout in which each
+      thread owns up to 16 bytes of consecutive elements along the last
+      dimension (sized for the narrowest element the module loads or
+      stores), and lanes then warps tile that dimension first, so that
+      consecutive lanes touch consecutive addresses.
+    - A `tile.reduce` result takes `#tile.slice<axis, operand layout>`, a
+      scan result and a `tile.load`/`tile.atomic_rmw` result the layout of
+      their operand, a `tile.dot` result the layout of its accumulator.
+    - An elementwise op (arith, math, `tile.addptr`, `arith.select`) takes
+      the layout of its first operand whose layout is not its shape's
+      default (a reduction result, say), or else the default; its other
+      operands are converted. `tile.store` and `tile.atomic_rmw` take the
+      layout of their value when it is not the default, else that of their
+      pointers, and convert the other operands.
+    - `tile.expand_dims` converts its operand to the slice of its result's
+      layout and `tile.broadcast` to its result's layout.
+    - `scf.for`/`scf.while` region arguments and results take the layouts
+      of their initial values and `scf.if` results those of the `then`
+      branch; `scf.yield` operands are converted to match.
+
+    The module records the warp count in `tile.num_warps`. Conversions are
+    inserted liberally: `tile-remove-layout-conversions` cleans them up.
 
     Before:
     ```mlir
-    %r = tile.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %e = tile.expand_dims %r {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
     ```
     After (`num-warps=4`):
     ```mlir
-    %r = tile.make_range {end = 1024 : i32, start = 0 : i32}
-        : tensor<1024xi32, #tile.blocked<sizePerThread = [4],
-                 threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32}
+        : tensor<64xi32, #blocked>
+    %c = tile.convert_layout %r
+        : tensor<64xi32, #blocked> -> tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>>
+    %e = tile.expand_dims %c {axis = 1 : i32}
+        : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>> -> tensor<64x1xi32, #blocked1>
     ```
   }];
   let options = [
     Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
            "Number of warps each program runs with">,
   ];
+}
+
+def TileRemoveLayoutConversions
+    : Pass<"tile-remove-layout-conversions", "::mlir::ModuleOp"> {
+  let summary = "Removes layout conversions that cheap recomputation or "
+                "re-typing makes unnecessary.";
+  let description = [{
+    Repeats, until nothing changes, three rewrites of `tile.convert_layout`:
+
+    - folding: a conversion to the operand's own layout disappears, and a
+      conversion of a conversion converts the original value once;
+    - rematerialisation: when the converted value is computed only from
+      `tile.make_range`, `tile.splat`, splat constants, elementwise ops,
+      `tile.expand_dims` and `tile.broadcast` (at most 16 ops), those ops
+      are cloned to produce the value directly in the wanted layout;
+    - loop re-typing: when an `scf.for` yields `convert_layout(x)` for a
+      loop-carried value, the value is carried in `x`'s layout instead, and
+      conversions are placed at the loop's entry and uses, where the first
+      two rewrites usually remove them.
+
+    Dead ops left behind are erased.
+
+    Before:
+    ```mlir
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #blocked>
+    %c = tile.convert_layout %r : tensor<64xi32, #blocked> -> tensor<64xi32, #slice>
+    ```
+    After:
+    ```mlir
+    %c = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #slice>
+    ```
+  }];
+}
+
+def TileAllocateSharedMemory
+    : Pass<"tile-allocate-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Computes the shared memory the program needs and records it "
+                "on the module.";
+  let description = [{
+    Sizes the scratch buffer of every op that exchanges data between
+    threads: layout conversions and shape ops that threads cannot do from
+    their own registers (the operand's elements, row-major), reductions and
+    scans along an axis spread over several warps, dots on the FMA path (both
+    operands), and atomics whose old values must be broadcast to threads
+    holding copies. Each use is bracketed by barriers (`barrier; write;
+    barrier; read`) and starts at offset 0, so the buffers of different ops
+    may overlap and the program needs the largest of them: that number of
+    bytes is recorded as the module attribute `tile.shared` (i32; absent when
+    the program needs none), which the lowering checks and the driver passes
+    to the runtime. Programs needing
+    more than the 227 KB an H200 thread block can have are rejected.
+
+    Before:
+    ```mlir
+    module attributes {tile.num_warps = 4 : i32} { ... }
+    ```
+    After:
+    ```mlir
+    module attributes {tile.num_warps = 4 : i32, tile.shared = 4096 : i32} { ... }
+    ```
+  }];
 }
 
 #endif // TILEC_DIALECT_TILE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,223 @@
+//===- AtomicOpToLLVM.cpp - Atomic read-modify-writes -----------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers tile.atomic_rmw to predicated PTX `atom.global.gpu.acq_rel` through
+// inline assembly, one instruction per element (Triton's default semantics
+// and scope). Each element is updated exactly once: only the thread that
+// owns it (duplicated lane and warp bits zero, first register holding it)
+// issues the atomic, and a scalar atomic is issued by thread 0 alone. When
+// the old values are used and other threads hold copies, the owners pass
+// them on through shared memory (barrier; store; barrier; load).
+//
+// Floating-point max/min use the integer trick: for a non-negative value,
+// signed integer max/min of the bit patterns orders like the floats; for a
+// negative one, unsigned min/max does. Masked-off elements return 0.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileToLLVMPatterns.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// The PTX `.op.type` suffix for an update of `kind` on `type`, or "" if
+/// the combination is not supported.
+static std::string getAtomSuffix(AtomicKind kind, Type type) {
+  unsigned bits = type.getIntOrFloatBitWidth();
+  bool isFloat = isa<FloatType>(type);
+  std::string b = ".b" + std::to_string(bits);
+  switch (kind) {
+  case AtomicKind::Add:
+    if (type.isF32() || type.isF64())
+      return ".add.f" + std::to_string(bits);
+    if (type.isF16())
+      return ".add.noftz.f16";
+    if (type.isBF16())
+      return ".add.noftz.bf16";
+    if (!isFloat && (bits == 32 || bits == 64))
+      return ".add.u" + std::to_string(bits);
+    return "";
+  case AtomicKind::Max:
+  case AtomicKind::Min:
+    if (bits != 32 && bits != 64)
+      return "";
+    // Floats are handled by the caller through integer updates.
+    return std::string(kind == AtomicKind::Max ? ".max" : ".min") + ".s" +
+           std::to_string(bits);
+  case AtomicKind::Xchg:
+    return bits == 32 || bits == 64 ? ".exch" + b : "";
+  case AtomicKind::And:
+  case AtomicKind::Or:
+  case AtomicKind::Xor:
+    if (isFloat || (bits != 32 && bits != 64))
+      return "";
+    return std::string(kind == AtomicKind::And  ? ".and"
+                       : kind == AtomicKind::Or ? ".or"
+                                                : ".xor") +
+           b;
+  }
+  return "";
+}
+
+/// One predicated atomic: `@pred atom...suffix old, [ptr], value;` on
+/// integer registers of the value's width, returning the old bits (0 where
+/// the predicate is false).
+static Value emitAtom(OpBuilder &b, Location loc, StringRef suffix, Value ptr,
+                      Value bits, Value pred) {
+  Type intType = bits.getType();
+  unsigned width = intType.getIntOrFloatBitWidth();
+  std::string c = width == 64 ? "l" : width == 32 ? "r" : "h";
+  std::string asmText = "mov.b" + std::to_string(width) +
+                        " $0, 0;\n\t@$3 atom.global.gpu.acq_rel" +
+                        suffix.str() + " $0, [$1], $2;";
+  std::string constraints = "=" + c + ",l," + c + ",b";
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, intType, ValueRange{ptr, bits, pred}, asmText, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  return asmOp.getResult(0);
+}
+
+struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type resultType = getTypeConverter()->convertType(op.getType());
+    Type elemType =
+        getTypeConverter()->convertType(getElementTypeOrSelf(op.getType()));
+    if (!resultType || !elemType || !elemType.isIntOrFloat())
+      return op.emitOpError("element type is not supported");
+    AtomicKind kind = op.getKind();
+    bool floatMinMax = isa<FloatType>(elemType) &&
+                       (kind == AtomicKind::Max || kind == AtomicKind::Min);
+    unsigned width = elemType.getIntOrFloatBitWidth();
+    std::string suffix = getAtomSuffix(kind, elemType);
+    if (suffix.empty() || (floatMinMax && width != 32 && width != 64))
+      return op.emitOpError("atomic ") << stringifyAtomicKind(kind) << " on "
+                                       << elemType << " is not supported";
+    auto tensor = dyn_cast<RankedTensorType>(op.getType());
+    std::optional<TileDistribution> dist;
+    if (tensor) {
+      dist = TileDistribution::get(tensor);
+      if (!dist)
+        return op.emitOpError("layout is not supported");
+    }
+    bool broadcast = atomicNeedsBroadcast(op);
+    if (broadcast && failed(checkSharedMemory(op, getScratchBytes(op))))
+      return failure();
+
+    SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> values =
+        unpackRegisters(rewriter, loc, adaptor.getValue());
+    SmallVector<Value> masks;
+    if (adaptor.getMask())
+      masks = unpackRegisters(rewriter, loc, adaptor.getMask());
+    Value owner =
+        tensor ? emitOwnerPredicate(rewriter, loc, dist->getDuplicateLaneMask(),
+                                    dist->getDuplicateWarpMask())
+               : LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                      getThreadId(rewriter, loc),
+                                      i32Constant(rewriter, loc, 0))
+                     .getResult();
+    Value trueValue = LLVM::ConstantOp::create(
+        rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
+    Type intType = rewriter.getIntegerType(width);
+
+    SmallVector<Value> olds(ptrs.size());
+    for (size_t r = 0; r < ptrs.size(); ++r) {
+      if (dist && dist->isDuplicateRegister(r))
+        continue;
+      Value pred = owner ? owner : trueValue;
+      if (!masks.empty())
+        pred = LLVM::AndOp::create(rewriter, loc, pred, masks[r]);
+      Value bits = values[r];
+      if (bits.getType() != intType)
+        bits = LLVM::BitcastOp::create(rewriter, loc, intType, bits);
+      Value old;
+      if (floatMinMax) {
+        // Non-negative values: signed max/min; negative: unsigned min/max.
+        Value negative = LLVM::ICmpOp::create(
+            rewriter, loc, LLVM::ICmpPredicate::slt, bits,
+            LLVM::ConstantOp::create(rewriter, loc, intType,
+                                     rewriter.getIntegerAttr(intType, 0)));
+        Value positive =
+            LLVM::XOrOp::create(rewriter, loc, negative, trueValue);
+        std::string w = std::to_string(width);
+        bool isMax = kind == AtomicKind::Max;
+        Value oldPos =
+            emitAtom(rewriter, loc, (isMax ? ".max.s" : ".min.s") + w, ptrs[r],
+                     bits, LLVM::AndOp::create(rewriter, loc, pred, positive));
+        Value oldNeg =
+            emitAtom(rewriter, loc, (isMax ? ".min.u" : ".max.u") + w, ptrs[r],
+                     bits, LLVM::AndOp::create(rewriter, loc, pred, negative));
+        old = LLVM::SelectOp::create(rewriter, loc, negative, oldNeg, oldPos);
+      } else {
+        old = emitAtom(rewriter, loc, suffix, ptrs[r], bits, pred);
+      }
+      if (elemType != intType)
+        old = LLVM::BitcastOp::create(rewriter, loc, elemType, old);
+      olds[r] = old;
+    }
+    // Registers holding an element twice take the first one's old value.
+    for (size_t r = 0; r < olds.size(); ++r)
+      if (!olds[r])
+        for (size_t s = 0; s < r && !olds[r]; ++s)
+          if (dist->getRegisterCoords(s) == dist->getRegisterCoords(r))
+            olds[r] = olds[s];
+
+    if (broadcast) {
+      Value base = getSharedMemoryBase(rewriter, loc);
+      SmallVector<Value> at;
+      if (tensor) {
+        for (const SmallVector<Value> &coords :
+             emitIndices(rewriter, loc, tensor))
+          at.push_back(
+              linearizeIndex(rewriter, loc, coords, tensor.getShape()));
+      } else {
+        at.push_back(i32Constant(rewriter, loc, 0));
+      }
+      emitBarrier(rewriter, loc);
+      Block *current = rewriter.getInsertionBlock();
+      // Only owners store; others would store their zero placeholders.
+      Block *after = rewriter.splitBlock(current, rewriter.getInsertionPoint());
+      Block *store = rewriter.createBlock(after);
+      rewriter.setInsertionPointToEnd(current);
+      LLVM::CondBrOp::create(rewriter, loc, owner ? owner : trueValue, store,
+                             after);
+      rewriter.setInsertionPointToEnd(store);
+      for (size_t r = 0; r < olds.size(); ++r)
+        if (!dist || !dist->isDuplicateRegister(r))
+          storeShared(rewriter, loc, base, at[r], olds[r]);
+      LLVM::BrOp::create(rewriter, loc, ValueRange(), after);
+      rewriter.setInsertionPointToStart(after);
+      emitBarrier(rewriter, loc);
+      for (size_t r = 0; r < olds.size(); ++r)
+        olds[r] = loadShared(rewriter, loc, base, at[r], elemType);
+    }
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, resultType, olds));
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::populateAtomicOpToLLVMPatterns(TileTypeConverter &converter,
+                                           RewritePatternSet &patterns) {
+  patterns.add<AtomicRMWOpLowering>(converter, patterns.getContext());
+}

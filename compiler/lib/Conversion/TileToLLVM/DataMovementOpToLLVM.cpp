@@ -1,0 +1,128 @@
+//===- DataMovementOpToLLVM.cpp - Layout and shape changes ------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers the ops that move a tile's elements without computing on them:
+// tile.convert_layout, tile.expand_dims, tile.broadcast, tile.reshape and
+// tile.trans. Each result element is some operand element (SharedMemory.h's
+// getOperandCoords says which). When every thread already holds the operand
+// elements of its result registers, the lowering only picks registers; else
+// the elements go through shared memory:
+//
+//   barrier; each thread stores its (distinct) registers at their row-major
+//   index in the operand; barrier; each thread loads its result registers
+//   from the row-major index of their operand coordinates.
+//
+// Elements that several threads hold are stored by each of them, with the
+// same value.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileToLLVMPatterns.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// The row-major operand index (i32) of the element that result coordinates
+/// `coords` (runtime values) hold, for data-movement op `op`.
+static Value emitOperandIndex(OpBuilder &b, Location loc, Operation *op,
+                              ArrayRef<Value> coords) {
+  auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto dstType = cast<RankedTensorType>(op->getResult(0).getType());
+  SmallVector<Value> src(coords);
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    src.erase(src.begin() + expand.getAxis());
+  } else if (isa<BroadcastOp>(op)) {
+    for (unsigned d = 0; d < src.size(); ++d)
+      if (srcType.getDimSize(d) == 1)
+        src[d] = i32Constant(b, loc, 0);
+  } else if (isa<ReshapeOp>(op)) {
+    // The same row-major index in both shapes.
+    return linearizeIndex(b, loc, coords, dstType.getShape());
+  } else if (auto trans = dyn_cast<TransOp>(op)) {
+    for (auto [i, d] : llvm::enumerate(trans.getOrder()))
+      src[d] = coords[i];
+  }
+  return linearizeIndex(b, loc, src, srcType.getShape());
+}
+
+/// Lowers any of the data-movement ops.
+template <typename OpTy>
+struct DataMovementOpLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op->getOperand(0).getType());
+    auto dstType = cast<RankedTensorType>(op->getResult(0).getType());
+    Type llvmType = this->getTypeConverter()->convertType(dstType);
+    Type elemType =
+        this->getTypeConverter()->convertType(dstType.getElementType());
+    if (!llvmType || !elemType || !getLayout(srcType))
+      return rewriter.notifyMatchFailure(op, "tiles without layouts");
+    SmallVector<Value> srcRegs =
+        unpackRegisters(rewriter, loc, adaptor.getOperands()[0]);
+
+    if (std::optional<SmallVector<int64_t>> remap = getDataMovementRemap(op)) {
+      SmallVector<Value> regs;
+      for (int64_t r : *remap)
+        regs.push_back(srcRegs[r]);
+      rewriter.replaceOp(op, packRegisters(rewriter, loc, llvmType, regs));
+      return success();
+    }
+
+    std::optional<TileDistribution> src = TileDistribution::get(srcType);
+    if (!src)
+      return op.emitOpError("operand layout is not supported");
+    if (failed(checkSharedMemory(op, getScratchBytes(op))))
+      return failure();
+
+    Value base = getSharedMemoryBase(rewriter, loc);
+    SmallVector<SmallVector<Value>> srcIndices =
+        emitIndices(rewriter, loc, srcType);
+    SmallVector<SmallVector<Value>> dstIndices =
+        emitIndices(rewriter, loc, dstType);
+    emitBarrier(rewriter, loc);
+    for (int64_t r = 0; r < src->getNumRegisters(); ++r) {
+      if (src->isDuplicateRegister(r))
+        continue;
+      Value index =
+          linearizeIndex(rewriter, loc, srcIndices[r], srcType.getShape());
+      storeShared(rewriter, loc, base, index, srcRegs[r]);
+    }
+    emitBarrier(rewriter, loc);
+    SmallVector<Value> regs;
+    for (const SmallVector<Value> &coords : dstIndices) {
+      Value index = emitOperandIndex(rewriter, loc, op, coords);
+      regs.push_back(loadShared(rewriter, loc, base, index, elemType));
+    }
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, llvmType, regs));
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::populateDataMovementOpToLLVMPatterns(TileTypeConverter &converter,
+                                                 RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<
+      DataMovementOpLowering<ConvertLayoutOp>,
+      DataMovementOpLowering<ExpandDimsOp>, DataMovementOpLowering<BroadcastOp>,
+      DataMovementOpLowering<ReshapeOp>, DataMovementOpLowering<TransOp>>(
+      converter, ctx);
+}

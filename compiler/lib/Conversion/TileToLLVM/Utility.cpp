@@ -1,0 +1,147 @@
+//===- Utility.cpp - Shared memory, barriers and shuffles -------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// The helpers that lowering patterns use to exchange data between threads:
+// the one external shared-memory array (`global_smem`, sized at launch from
+// the module's `tile.shared`), element loads and stores into it, CTA
+// barriers, warp shuffles of any scalar type, and scalar casts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileToLLVMPatterns.h"
+
+#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+
+using namespace mlir;
+using namespace tilec;
+
+LogicalResult tilec::checkSharedMemory(Operation *op, int64_t bytes) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto reserved =
+      module->getAttrOfType<IntegerAttr>(tile::kSharedMemoryAttrName);
+  if (reserved && reserved.getInt() >= bytes)
+    return success();
+  return op->emitOpError("needs ")
+         << bytes << " bytes of shared memory but the module reserves "
+         << (reserved ? reserved.getInt() : 0)
+         << ": run tile-allocate-shared-memory first";
+}
+
+Value tilec::getSharedMemoryBase(OpBuilder &b, Location loc, int64_t offset) {
+  MLIRContext *ctx = b.getContext();
+  auto ptrType = LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3);
+  Value base = LLVM::AddressOfOp::create(
+      b, loc, ptrType, FlatSymbolRefAttr::get(ctx, kSharedMemorySymbol));
+  if (offset == 0)
+    return base;
+  return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
+                             ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+}
+
+Type tilec::getMemoryType(Type type) {
+  if (type.isInteger(1))
+    return IntegerType::get(type.getContext(), 8);
+  return type;
+}
+
+void tilec::storeShared(OpBuilder &b, Location loc, Value base, Value index,
+                        Value value) {
+  Type memType = getMemoryType(value.getType());
+  if (memType != value.getType())
+    value = LLVM::ZExtOp::create(b, loc, memType, value);
+  Value ptr = LLVM::GEPOp::create(b, loc, base.getType(), memType, base,
+                                  ValueRange{index});
+  LLVM::StoreOp::create(b, loc, value, ptr);
+}
+
+Value tilec::loadShared(OpBuilder &b, Location loc, Value base, Value index,
+                        Type type) {
+  Type memType = getMemoryType(type);
+  Value ptr = LLVM::GEPOp::create(b, loc, base.getType(), memType, base,
+                                  ValueRange{index});
+  Value value = LLVM::LoadOp::create(b, loc, memType, ptr);
+  if (memType == type)
+    return value;
+  return LLVM::ICmpOp::create(
+      b, loc, LLVM::ICmpPredicate::ne, value,
+      LLVM::ConstantOp::create(b, loc, memType, b.getIntegerAttr(memType, 0)));
+}
+
+void tilec::emitBarrier(OpBuilder &b, Location loc) {
+  NVVM::Barrier0Op::create(b, loc);
+}
+
+/// One 32-bit butterfly shuffle.
+static Value shuffle32(OpBuilder &b, Location loc, Value value,
+                       unsigned laneMask) {
+  return NVVM::ShflOp::create(b, loc, value.getType(), i32Constant(b, loc, -1),
+                              value, i32Constant(b, loc, laneMask),
+                              i32Constant(b, loc, 0x1f), NVVM::ShflKind::bfly,
+                              /*return_value_and_is_valid=*/UnitAttr());
+}
+
+Value tilec::shuffleXor(OpBuilder &b, Location loc, Value value,
+                        unsigned laneMask) {
+  Type type = value.getType();
+  Type i32 = b.getI32Type();
+  if (type.isF32() || type.isInteger(32))
+    return shuffle32(b, loc, value, laneMask);
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Type intType = b.getIntegerType(bits);
+  Value asInt =
+      type.isInteger()
+          ? value
+          : LLVM::BitcastOp::create(b, loc, intType, value).getResult();
+  Value result;
+  if (bits == 64) {
+    auto vec = VectorType::get({2}, i32);
+    Value halves = LLVM::BitcastOp::create(b, loc, vec, asInt);
+    Value out = LLVM::UndefOp::create(b, loc, vec);
+    for (int i = 0; i < 2; ++i) {
+      Value idx = i32Constant(b, loc, i);
+      Value half = LLVM::ExtractElementOp::create(b, loc, halves, idx);
+      out = LLVM::InsertElementOp::create(
+          b, loc, out, shuffle32(b, loc, half, laneMask), idx);
+    }
+    result = LLVM::BitcastOp::create(b, loc, intType, out);
+  } else {
+    assert(bits < 32 && "scalars are at most 64 bits");
+    Value wide = LLVM::ZExtOp::create(b, loc, i32, asInt);
+    result = LLVM::TruncOp::create(b, loc, intType,
+                                   shuffle32(b, loc, wide, laneMask));
+  }
+  if (type.isInteger())
+    return result;
+  return LLVM::BitcastOp::create(b, loc, type, result);
+}
+
+Value tilec::castScalar(OpBuilder &b, Location loc, Value value, Type type) {
+  Type from = value.getType();
+  if (from == type)
+    return value;
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(type);
+  unsigned fromBits = from.getIntOrFloatBitWidth();
+  unsigned toBits = type.getIntOrFloatBitWidth();
+  if (fromFloat && toFloat) {
+    if (fromBits == toBits) // f16 <-> bf16, through f32
+      value = LLVM::FPExtOp::create(b, loc, b.getF32Type(), value);
+    else if (fromBits < toBits)
+      return LLVM::FPExtOp::create(b, loc, type, value);
+    return LLVM::FPTruncOp::create(b, loc, type, value);
+  }
+  if (!fromFloat && !toFloat) {
+    if (fromBits < toBits)
+      return LLVM::SExtOp::create(b, loc, type, value);
+    return LLVM::TruncOp::create(b, loc, type, value);
+  }
+  if (!fromFloat)
+    return LLVM::SIToFPOp::create(b, loc, type, value);
+  return LLVM::FPToSIOp::create(b, loc, type, value);
+}

@@ -1,0 +1,72 @@
+//===- SharedMemory.h - Scratch shared memory of tile ops -------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Which laid-out tile ops exchange data through shared memory, how many bytes
+// each needs and where its buffers sit. The allocation pass and the lowering
+// to LLVM share these functions so that they always agree.
+//
+// Every op's scratch starts at offset 0 of the one dynamic shared-memory
+// buffer of the program: each use is `barrier; write; barrier; read`, so the
+// leading barrier of the next use orders it after every read of the previous
+// one and the program needs the largest scratch of any op, not the sum.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILE_TRANSFORMS_SHAREDMEMORY_H
+#define TILEC_DIALECT_TILE_TRANSFORMS_SHAREDMEMORY_H
+
+#include "tilec/Dialect/Tile/IR/TileDistribution.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
+namespace tilec::tile {
+
+/// Largest dynamic shared memory one H200 thread block may use (227 KB).
+constexpr int64_t kMaxSharedMemoryBytes = 232448;
+
+/// Name of the module attribute holding the scratch bytes (i32).
+constexpr llvm::StringLiteral kSharedMemoryAttrName = "tile.shared";
+
+/// Bytes one element of `type` occupies in memory: i1 takes a byte, pointers
+/// and indices eight, other integers and floats their width rounded up to
+/// bytes.
+int64_t getStorageBytes(mlir::Type type);
+
+/// `value` rounded up to a multiple of 16.
+inline int64_t alignTo16(int64_t value) { return (value + 15) / 16 * 16; }
+
+/// For the data-movement ops (convert_layout, expand_dims, broadcast,
+/// reshape, trans): the operand coordinates of the element that result
+/// coordinates `coords` hold.
+Coords getOperandCoords(mlir::Operation *op, llvm::ArrayRef<int64_t> coords);
+
+/// Whether `op` is one of the data-movement ops above.
+bool isDataMovementOp(mlir::Operation *op);
+
+/// For a data-movement op: the operand register each result register copies
+/// when no thread needs another thread's data, else std::nullopt.
+std::optional<llvm::SmallVector<int64_t>>
+getDataMovementRemap(mlir::Operation *op);
+
+/// Number of warps that hold different parts of one reduced row: 2 to the
+/// number of warp bits along the reduction axis (1: no shared memory).
+int64_t getReduceWarpsAlongAxis(ReduceOp op);
+
+/// Byte offset of the index buffer of an argmax/argmin reduction.
+int64_t getReduceIndexOffset(ReduceOp op);
+
+/// Byte offset of the B operand buffer of a dot (A sits at 0).
+int64_t getDotOperandBOffset(DotOp op);
+
+/// Whether the old values returned by `op` must be broadcast from the thread
+/// that performed each atomic to the threads holding copies.
+bool atomicNeedsBroadcast(AtomicRMWOp op);
+
+/// Scratch bytes `op` needs (0 when it needs none or is not a tile op).
+int64_t getScratchBytes(mlir::Operation *op);
+
+} // namespace tilec::tile
+
+#endif // TILEC_DIALECT_TILE_TRANSFORMS_SHAREDMEMORY_H

@@ -1,0 +1,266 @@
+//===- RemoveLayoutConversions.cpp - Avoid layout conversions ---*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements the tile-remove-layout-conversions pass. A conversion costs a
+// round trip through shared memory and two barriers, while the ops that
+// usually feed one (ranges, splats, index arithmetic, expand_dims and
+// broadcast of those) cost a few integer instructions per register. So the
+// pass recomputes such producers directly in the wanted layout
+// ("rematerialisation", bounded by a budget of cloned ops), folds chains of
+// conversions, and re-types loop-carried values that the loop body keeps
+// converting. Clones are placed right after the ops they copy, so they
+// dominate every use of the original; originals left without uses are erased.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace tilec::tile {
+#define GEN_PASS_DEF_TILEREMOVELAYOUTCONVERSIONS
+#include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tilec::tile
+
+using namespace mlir;
+using namespace tilec::tile;
+
+namespace {
+
+/// Most ops cloned to rematerialise the operand of one conversion.
+constexpr int kRematerializationBudget = 16;
+
+/// Rounds of rewriting before the pass gives up looking for more.
+constexpr int kMaxRounds = 8;
+
+/// `type` (a tensor) with layout `layout`.
+static RankedTensorType withLayout(Type type, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(type);
+  return RankedTensorType::get(tensor.getShape(), tensor.getElementType(),
+                               layout);
+}
+
+/// Whether `op` computes each element of its result from the same element
+/// of its operands, all of one shape.
+static bool isElementwise(Operation *op) {
+  return (op->hasTrait<OpTrait::Elementwise>() || isa<arith::SelectOp>(op)) &&
+         op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+         isMemoryEffectFree(op);
+}
+
+/// Rematerialises values in other layouts, one conversion at a time.
+class Rematerializer {
+public:
+  /// Whether `value` can be produced in `layout` without a conversion,
+  /// cloning at most `budget` ops (decremented by what is used).
+  bool canRematerialize(Value value, Attribute layout, int &budget);
+
+  /// Produces `value` in `layout`; canRematerialize must have said yes.
+  Value rematerialize(Value value, Attribute layout);
+
+private:
+  /// Clones `op` right after itself with result type in `layout` and
+  /// operands `operands`.
+  Value cloneInLayout(Operation *op, Attribute layout, ValueRange operands);
+
+  DenseMap<std::pair<Value, Attribute>, Value> cache;
+};
+
+bool Rematerializer::canRematerialize(Value value, Attribute layout,
+                                      int &budget) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  if (!tensor)
+    return true; // scalars need no layout
+  if (tensor.getEncoding() == layout ||
+      cache.count(std::make_pair(value, layout)))
+    return true;
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return false;
+  if (auto convert = dyn_cast<ConvertLayoutOp>(op))
+    return canRematerialize(convert.getSrc(), layout, budget);
+  if (--budget < 0)
+    return false;
+  if (isa<MakeRangeOp, SplatOp>(op))
+    return true;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    return isa<SplatElementsAttr>(constant.getValue());
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    auto parent = dyn_cast<LayoutAttrInterface>(layout);
+    return parent &&
+           canRematerialize(
+               expand.getSrc(),
+               SliceLayoutAttr::get(op->getContext(), expand.getAxis(), parent),
+               budget);
+  }
+  if (auto broadcast = dyn_cast<BroadcastOp>(op))
+    return canRematerialize(broadcast.getSrc(), layout, budget);
+  if (isElementwise(op))
+    return llvm::all_of(op->getOperands(), [&](Value operand) {
+      return canRematerialize(operand, layout, budget);
+    });
+  return false;
+}
+
+Value Rematerializer::cloneInLayout(Operation *op, Attribute layout,
+                                    ValueRange operands) {
+  OpBuilder b(op->getContext());
+  b.setInsertionPointAfter(op);
+  IRMapping mapping;
+  mapping.map(op->getOperands(), operands);
+  Operation *clone = b.clone(*op, mapping);
+  clone->getResult(0).setType(withLayout(op->getResult(0).getType(), layout));
+  if (auto constant = dyn_cast<arith::ConstantOp>(clone))
+    constant.setValueAttr(cast<SplatElementsAttr>(constant.getValue())
+                              .reshape(cast<ShapedType>(constant.getType())));
+  return clone->getResult(0);
+}
+
+Value Rematerializer::rematerialize(Value value, Attribute layout) {
+  auto tensor = dyn_cast<RankedTensorType>(value.getType());
+  if (!tensor || tensor.getEncoding() == layout)
+    return value;
+  auto key = std::make_pair(value, layout);
+  if (Value cached = cache.lookup(key))
+    return cached;
+  Operation *op = value.getDefiningOp();
+  Value result;
+  if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
+    result = rematerialize(convert.getSrc(), layout);
+  } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    auto slice = SliceLayoutAttr::get(op->getContext(), expand.getAxis(),
+                                      cast<LayoutAttrInterface>(layout));
+    result = cloneInLayout(op, layout, rematerialize(expand.getSrc(), slice));
+  } else {
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands())
+      operands.push_back(rematerialize(operand, layout));
+    result = cloneInLayout(op, layout, operands);
+  }
+  cache[key] = result;
+  return result;
+}
+
+/// Folds `convert` if it converts to its operand's layout or converts a
+/// conversion. Returns true if the IR changed.
+static bool foldConversion(ConvertLayoutOp convert) {
+  if (convert.getSrc().getType() == convert.getType()) {
+    convert.getResult().replaceAllUsesWith(convert.getSrc());
+    convert->erase();
+    return true;
+  }
+  if (auto inner = convert.getSrc().getDefiningOp<ConvertLayoutOp>()) {
+    convert.getSrcMutable().assign(inner.getSrc());
+    if (convert.getSrc().getType() == convert.getType()) {
+      convert.getResult().replaceAllUsesWith(convert.getSrc());
+      convert->erase();
+    }
+    return true;
+  }
+  return false;
+}
+
+/// Carries iter arg `index` of `forOp` in the layout of the value its
+/// yield converts, if it does. Returns true if the IR changed.
+static bool retypeLoopCarriedValue(scf::ForOp forOp, unsigned index) {
+  auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+  auto convert = yield.getOperand(index).getDefiningOp<ConvertLayoutOp>();
+  BlockArgument arg = forOp.getRegionIterArg(index);
+  if (!convert || convert.getSrc().getType() == arg.getType())
+    return false;
+  Type oldType = arg.getType();
+  Type newType = convert.getSrc().getType();
+  Location loc = forOp.getLoc();
+
+  OpBuilder b(forOp);
+  OpOperand &init = forOp.getInitArgsMutable()[index];
+  init.set(ConvertLayoutOp::create(b, loc, newType, init.get()));
+
+  arg.setType(newType);
+  b.setInsertionPointToStart(forOp.getBody());
+  auto inLoop = ConvertLayoutOp::create(b, loc, oldType, arg);
+  arg.replaceAllUsesExcept(inLoop, inLoop);
+
+  yield.setOperand(index, convert.getSrc());
+
+  Value result = forOp.getResult(index);
+  result.setType(newType);
+  b.setInsertionPointAfter(forOp);
+  auto after = ConvertLayoutOp::create(b, loc, oldType, result);
+  result.replaceAllUsesExcept(after, after);
+  return true;
+}
+
+/// Erases ops without uses or side effects, innermost first.
+static bool eraseDeadOps(ModuleOp module) {
+  bool changed = false;
+  SmallVector<Operation *> dead;
+  do {
+    dead.clear();
+    module.walk<WalkOrder::PostOrder>([&](Operation *op) {
+      if (isOpTriviallyDead(op))
+        dead.push_back(op);
+    });
+    for (Operation *op : dead)
+      op->erase();
+    changed |= !dead.empty();
+  } while (!dead.empty());
+  return changed;
+}
+
+struct RemoveLayoutConversionsPass
+    : public tilec::tile::impl::TileRemoveLayoutConversionsBase<
+          RemoveLayoutConversionsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Each loop-carried value is re-typed at most once, so that two
+    // layouts can never chase each other around a loop.
+    DenseSet<std::pair<Operation *, unsigned>> retyped;
+    for (int round = 0; round < kMaxRounds; ++round) {
+      bool changed = false;
+
+      SmallVector<scf::ForOp> loops;
+      module.walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
+      for (scf::ForOp forOp : loops)
+        for (unsigned i = 0, e = forOp.getNumRegionIterArgs(); i < e; ++i)
+          if (!retyped.count({forOp, i}) && retypeLoopCarriedValue(forOp, i)) {
+            retyped.insert({forOp, i});
+            changed = true;
+          }
+
+      SmallVector<ConvertLayoutOp> converts;
+      module.walk([&](ConvertLayoutOp op) { converts.push_back(op); });
+      // Each rewrite erases at most the conversion it looks at.
+      for (ConvertLayoutOp convert : converts) {
+        if (foldConversion(convert)) {
+          changed = true;
+          continue;
+        }
+        Attribute layout = convert.getType().getEncoding();
+        if (!isa_and_nonnull<LayoutAttrInterface>(layout))
+          continue;
+        Rematerializer remat;
+        int budget = kRematerializationBudget;
+        if (!remat.canRematerialize(convert.getSrc(), layout, budget))
+          continue;
+        Value value = remat.rematerialize(convert.getSrc(), layout);
+        convert.getResult().replaceAllUsesWith(value);
+        convert->erase();
+        changed = true;
+      }
+      changed |= eraseDeadOps(module);
+      if (!changed)
+        break;
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,94 @@
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics -convert-tile-to-llvm
+
+// What the lowering rejects, with an error rather than a crash or wrong code.
+
+#d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @f64_exp(%p: !tile.ptr<f64>) {
+    %ps = tile.splat %p : tensor<32x!tile.ptr<f64>, #d>
+    %x = tile.load %ps : (tensor<32x!tile.ptr<f64>, #d>) -> tensor<32xf64, #d>
+    // expected-error @+2 {{on f64 is not supported (no libdevice); convert to f32 first}}
+    // expected-error @+1 {{failed to legalize operation 'math.exp'}}
+    %e = math.exp %x : tensor<32xf64, #d>
+    tile.store %ps, %e : tensor<32x!tile.ptr<f64>, #d>, tensor<32xf64, #d>
+    return
+  }
+}
+
+// -----
+
+#d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @atomic_f16(%p: !tile.ptr<f16>) {
+    %ps = tile.splat %p : tensor<32x!tile.ptr<f16>, #d>
+    %one = arith.constant dense<1.0> : tensor<32xf16, #d>
+    // expected-error @+2 {{atomic max on 'f16' is not supported}}
+    // expected-error @+1 {{failed to legalize operation 'tile.atomic_rmw'}}
+    %o = tile.atomic_rmw max, %ps, %one : (tensor<32x!tile.ptr<f16>, #d>, tensor<32xf16, #d>) -> tensor<32xf16, #d>
+    return
+  }
+}
+
+// -----
+
+#d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @no_smem(%p: !tile.ptr<f32>) {
+    %ps = tile.splat %p : tensor<32x!tile.ptr<f32>, #d>
+    %x = tile.load %ps : (tensor<32x!tile.ptr<f32>, #d>) -> tensor<32xf32, #d>
+    // expected-error @+2 {{needs 128 bytes of shared memory but the module reserves 0: run tile-allocate-shared-memory first}}
+    // expected-error @+1 {{failed to legalize operation 'tile.trans'}}
+    %y = tile.trans %x {order = array<i32: 0>} : tensor<32xf32, #d> -> tensor<32xf32, #tile.blocked<sizePerThread = [32], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>>
+    return
+  }
+}
+
+// -----
+
+#d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @warps(%p: !tile.ptr<f32>) {
+    // expected-error @+1 {{has a tile laid out over 2 warps in a module of 1}}
+    %ps = tile.splat %p : tensor<32x!tile.ptr<f32>, #d>
+    return
+  }
+}
+
+// -----
+
+#d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @shape(%p: !tile.ptr<f32>) {
+    // expected-error @+1 {{has a tile whose layout cannot be lowered}}
+    %ps = tile.splat %p : tensor<48x!tile.ptr<f32>, #d>
+    return
+  }
+}
+
+// -----
+
+#d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @dense(%p: !tile.ptr<i32>) {
+    // expected-error @+1 {{non-splat constant tiles are not supported}}
+    %c = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31]> : tensor<32xi32, #d>
+    %ps = tile.splat %p : tensor<32x!tile.ptr<i32>, #d>
+    tile.store %ps, %c : tensor<32x!tile.ptr<i32>, #d>, tensor<32xi32, #d>
+    return
+  }
+}
+
+// -----
+
+#d2 = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]>
+#d1 = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  func.func @reduce_layout(%p: !tile.ptr<f32>) {
+    %ps = tile.splat %p : tensor<8x8x!tile.ptr<f32>, #d2>
+    %x = tile.load %ps : (tensor<8x8x!tile.ptr<f32>, #d2>) -> tensor<8x8xf32, #d2>
+    // expected-error @+2 {{result layout must be the slice of the operand layout along the reduced axis}}
+    // expected-error @+1 {{failed to legalize operation 'tile.reduce'}}
+    %s = tile.reduce %x {axis = 1 : i32, kind = #tile<reduce_kind sum>} : tensor<8x8xf32, #d2> -> tensor<8xf32, #d1>
+    return
+  }
+}

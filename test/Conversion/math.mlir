@@ -1,0 +1,96 @@
+// RUN: tilec-opt %s -split-input-file -convert-tile-to-llvm -canonicalize -cse | FileCheck %s
+
+// Math on tiles is applied per register, with NVPTX's approximate
+// instructions and no libdevice: exp is ex2 (llvm.exp2 becomes
+// ex2.approx.f32) of x * log2(e), log is lg2.approx * ln(2).
+#d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  // CHECK-LABEL: llvm.func @transcendental
+  // CHECK-DAG: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
+  // CHECK-DAG: %[[LN2:.*]] = llvm.mlir.constant(0.693147182 : f32) : f32
+  // CHECK: %[[T:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : f32
+  // CHECK: llvm.intr.exp2(%[[T]]) : (f32) -> f32
+  // CHECK: llvm.intr.exp2(%{{.*}}) : (f32) -> f32
+  // CHECK: %[[L:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%{{.*}}) : (f32) -> f32
+  // CHECK: llvm.fmul %[[L]], %[[LN2]] : f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+  // CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.sin.approx.f"
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.cos.approx.f"
+  // CHECK: llvm.intr.floor
+  // CHECK: llvm.intr.ceil
+  // CHECK: llvm.intr.fabs
+  // CHECK: llvm.intr.fma
+  func.func @transcendental(%p: !tile.ptr<f32>) {
+    %ps = tile.splat %p : tensor<32x!tile.ptr<f32>, #d>
+    %x = tile.load %ps : (tensor<32x!tile.ptr<f32>, #d>) -> tensor<32xf32, #d>
+    %a = math.exp %x : tensor<32xf32, #d>
+    %b = math.exp2 %a : tensor<32xf32, #d>
+    %c = math.log %b : tensor<32xf32, #d>
+    %d = math.log2 %c : tensor<32xf32, #d>
+    %e = math.sqrt %d : tensor<32xf32, #d>
+    %f = math.rsqrt %e : tensor<32xf32, #d>
+    %g = math.sin %f : tensor<32xf32, #d>
+    %h = math.cos %g : tensor<32xf32, #d>
+    %i = math.floor %h : tensor<32xf32, #d>
+    %j = math.ceil %i : tensor<32xf32, #d>
+    %k = math.absf %j : tensor<32xf32, #d>
+    %l = math.fma %k, %k, %x : tensor<32xf32, #d>
+    tile.store %ps, %l : tensor<32x!tile.ptr<f32>, #d>, tensor<32xf32, #d>
+    return
+  }
+}
+
+// -----
+
+// f16 and bf16 are computed in f32; erf and pow are expanded; f64 has sqrt.
+#d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  // CHECK-LABEL: llvm.func @narrow_and_wide
+  // CHECK: %[[X:.*]] = llvm.fpext %{{.*}} : f16 to f32
+  // CHECK: llvm.intr.exp2
+  // CHECK: llvm.fptrunc %{{.*}} : f32 to f16
+  // CHECK: llvm.fpext %{{.*}} : bf16 to f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+  // CHECK: llvm.fptrunc %{{.*}} : f32 to bf16
+  // CHECK: llvm.intr.copysign
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+  // CHECK: llvm.intr.exp2
+  // CHECK: llvm.intr.sqrt(%{{.*}}) : (f64) -> f64
+  func.func @narrow_and_wide(%p: !tile.ptr<f16>, %q: !tile.ptr<bf16>, %r: !tile.ptr<f32>, %s: !tile.ptr<f64>) {
+    %ps = tile.splat %p : tensor<32x!tile.ptr<f16>, #d>
+    %x = tile.load %ps : (tensor<32x!tile.ptr<f16>, #d>) -> tensor<32xf16, #d>
+    %e = math.exp %x : tensor<32xf16, #d>
+    tile.store %ps, %e : tensor<32x!tile.ptr<f16>, #d>, tensor<32xf16, #d>
+    %qs = tile.splat %q : tensor<32x!tile.ptr<bf16>, #d>
+    %y = tile.load %qs : (tensor<32x!tile.ptr<bf16>, #d>) -> tensor<32xbf16, #d>
+    %l = math.log %y : tensor<32xbf16, #d>
+    tile.store %qs, %l : tensor<32x!tile.ptr<bf16>, #d>, tensor<32xbf16, #d>
+    %rs = tile.splat %r : tensor<32x!tile.ptr<f32>, #d>
+    %z = tile.load %rs : (tensor<32x!tile.ptr<f32>, #d>) -> tensor<32xf32, #d>
+    %er = math.erf %z : tensor<32xf32, #d>
+    %pw = math.powf %er, %z : tensor<32xf32, #d>
+    tile.store %rs, %pw : tensor<32x!tile.ptr<f32>, #d>, tensor<32xf32, #d>
+    %ss = tile.splat %s : tensor<32x!tile.ptr<f64>, #d>
+    %w = tile.load %ss : (tensor<32x!tile.ptr<f64>, #d>) -> tensor<32xf64, #d>
+    %sq = math.sqrt %w : tensor<32xf64, #d>
+    tile.store %ss, %sq : tensor<32x!tile.ptr<f64>, #d>, tensor<32xf64, #d>
+    return
+  }
+}
+
+// -----
+
+// Scalar math works the same way.
+module attributes {tile.num_warps = 4 : i32} {
+  // CHECK-LABEL: llvm.func @scalar
+  // CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"
+  func.func @scalar(%p: !tile.ptr<f32>, %v: f32) {
+    %s = math.sqrt %v : f32
+    %r = math.rsqrt %s : f32
+    tile.store %p, %r : !tile.ptr<f32>, f32
+    return
+  }
+}

@@ -1,0 +1,122 @@
+// RUN: tilec-opt %s -split-input-file -tile-remove-layout-conversions | FileCheck %s
+
+#d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#col = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]>
+#d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+// Ranges, splats, constants, index arithmetic, expand_dims and broadcast
+// are recomputed in the layout the conversion wanted.
+// CHECK-LABEL: func.func @rematerialize
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[R:.*]] = tile.make_range {{.*}} : tensor<64xi32, #tile.slice<dim = 1, parent = #[[D2:blocked[0-9]*]]>>
+// CHECK: %[[S:.*]] = tile.splat {{.*}} : tensor<64xi32, #tile.slice<dim = 1, parent = #[[D2]]>>
+// CHECK: %[[A:.*]] = arith.addi %[[R]], %[[S]] : tensor<64xi32, #tile.slice<dim = 1, parent = #[[D2]]>>
+// CHECK: %[[E:.*]] = tile.expand_dims %[[A]] {{.*}} -> tensor<64x1xi32, #[[D2]]>
+// CHECK: %[[C:.*]] = arith.constant dense<3> : tensor<64x1xi32, #[[D2]]>
+// CHECK: %[[M:.*]] = arith.muli %[[E]], %[[C]] : tensor<64x1xi32, #[[D2]]>
+// CHECK: tile.broadcast %[[M]] : tensor<64x1xi32, #[[D2]]> -> tensor<64x64xi32, #[[D2]]>
+// CHECK-NOT: tile.convert_layout
+func.func @rematerialize(%p: !tile.ptr<f32>, %off: i32) {
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+  %s = tile.splat %off : tensor<64xi32, #d1>
+  %a = arith.addi %r, %s : tensor<64xi32, #d1>
+  %c = tile.convert_layout %a : tensor<64xi32, #d1> -> tensor<64xi32, #tile.slice<dim = 1, parent = #col>>
+  %e = tile.expand_dims %c {axis = 1 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #col>> -> tensor<64x1xi32, #col>
+  %three = arith.constant dense<3> : tensor<64x1xi32, #col>
+  %m = arith.muli %e, %three : tensor<64x1xi32, #col>
+  %mc = tile.convert_layout %m : tensor<64x1xi32, #col> -> tensor<64x1xi32, #d2>
+  %b = tile.broadcast %mc : tensor<64x1xi32, #d2> -> tensor<64x64xi32, #d2>
+  %ps = tile.splat %p : tensor<64x64x!tile.ptr<f32>, #d2>
+  %pp = tile.addptr %ps, %b : tensor<64x64x!tile.ptr<f32>, #d2>, tensor<64x64xi32, #d2>
+  %x = tile.load %pp : (tensor<64x64x!tile.ptr<f32>, #d2>) -> tensor<64x64xf32, #d2>
+  tile.store %pp, %x : tensor<64x64x!tile.ptr<f32>, #d2>, tensor<64x64xf32, #d2>
+  return
+}
+
+// -----
+
+#d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+// A converted load stays converted; a conversion of a conversion converts
+// once; a conversion back to the original layout disappears.
+// CHECK-LABEL: func.func @chains
+// CHECK: %[[X:.*]] = tile.load {{.*}} -> tensor<64xf32, #[[D1:blocked[0-9]*]]>
+// CHECK-NEXT: tile.store {{.*}}, %[[X]] : tensor<64x!tile.ptr<f32>, #[[D1]]>, tensor<64xf32, #[[D1]]>
+// CHECK-NEXT: %[[C:.*]] = tile.convert_layout %[[X]] : tensor<64xf32, #[[D1]]> -> tensor<64xf32, #tile.slice<dim = 0, parent = #{{blocked[0-9]*}}>>
+// CHECK-NEXT: tile.reduce %[[C]]
+func.func @chains(%p: !tile.ptr<f32>) {
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+  %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>
+  %pp = tile.addptr %ps, %r : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xi32, #d1>
+  %x = tile.load %pp : (tensor<64x!tile.ptr<f32>, #d1>) -> tensor<64xf32, #d1>
+  %a = tile.convert_layout %x : tensor<64xf32, #d1> -> tensor<64xf32, #tile.slice<dim = 1, parent = #d2>>
+  %b = tile.convert_layout %a : tensor<64xf32, #tile.slice<dim = 1, parent = #d2>> -> tensor<64xf32, #d1>
+  tile.store %pp, %b : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xf32, #d1>
+  %c = tile.convert_layout %a : tensor<64xf32, #tile.slice<dim = 1, parent = #d2>> -> tensor<64xf32, #tile.slice<dim = 0, parent = #d2>>
+  %s = tile.reduce %c {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<64xf32, #tile.slice<dim = 0, parent = #d2>> -> f32
+  tile.store %p, %s : !tile.ptr<f32>, f32
+  return
+}
+
+// -----
+
+#d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+// A loop-carried value that the loop converts back every iteration is
+// carried in the layout it is computed in; its initial constant is
+// recomputed in that layout and only the use after the loop converts.
+// CHECK-LABEL: func.func @loop
+// CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<64xf32, #tile.slice<dim = 1, parent = #[[D2:blocked[0-9]*]]>>
+// CHECK: %[[L:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64xf32, #tile.slice<dim = 1, parent = #[[D2]]>>)
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[N:.*]] = arith.addf %[[ACC]], {{.*}} : tensor<64xf32, #tile.slice<dim = 1, parent = #[[D2]]>>
+// CHECK-NEXT: scf.yield %[[N]]
+// CHECK: tile.convert_layout %[[L]] : tensor<64xf32, #tile.slice<dim = 1, parent = #[[D2]]>> -> tensor<64xf32, #{{blocked[0-9]*}}>
+func.func @loop(%p: !tile.ptr<f32>, %n: i32) {
+  %z = arith.constant dense<0.0> : tensor<64xf32, #d1>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %ps2 = tile.splat %p : tensor<64x64x!tile.ptr<f32>, #d2>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64xf32, #d1>) : i32 {
+    %x = tile.load %ps2 : (tensor<64x64x!tile.ptr<f32>, #d2>) -> tensor<64x64xf32, #d2>
+    %m = tile.reduce %x {axis = 1 : i32, kind = #tile<reduce_kind sum>} : tensor<64x64xf32, #d2> -> tensor<64xf32, #tile.slice<dim = 1, parent = #d2>>
+    %ac = tile.convert_layout %acc : tensor<64xf32, #d1> -> tensor<64xf32, #tile.slice<dim = 1, parent = #d2>>
+    %s = arith.addf %ac, %m : tensor<64xf32, #tile.slice<dim = 1, parent = #d2>>
+    %sc = tile.convert_layout %s : tensor<64xf32, #tile.slice<dim = 1, parent = #d2>> -> tensor<64xf32, #d1>
+    scf.yield %sc : tensor<64xf32, #d1>
+  }
+  %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>
+  tile.store %ps, %r : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xf32, #d1>
+  return
+}
+
+// -----
+
+#d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+// Past the budget of cloned ops, the conversion stays.
+// CHECK-LABEL: func.func @budget
+// CHECK: tile.convert_layout
+func.func @budget(%p: !tile.ptr<i32>, %v: i32) {
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+  %a1 = arith.addi %r, %r : tensor<64xi32, #d1>
+  %a2 = arith.addi %a1, %r : tensor<64xi32, #d1>
+  %a3 = arith.addi %a2, %r : tensor<64xi32, #d1>
+  %a4 = arith.addi %a3, %r : tensor<64xi32, #d1>
+  %a5 = arith.addi %a4, %r : tensor<64xi32, #d1>
+  %a6 = arith.addi %a5, %r : tensor<64xi32, #d1>
+  %a7 = arith.addi %a6, %r : tensor<64xi32, #d1>
+  %a8 = arith.addi %a7, %r : tensor<64xi32, #d1>
+  %a9 = arith.addi %a8, %r : tensor<64xi32, #d1>
+  %a10 = arith.addi %a9, %r : tensor<64xi32, #d1>
+  %a11 = arith.addi %a10, %r : tensor<64xi32, #d1>
+  %a12 = arith.addi %a11, %r : tensor<64xi32, #d1>
+  %a13 = arith.addi %a12, %r : tensor<64xi32, #d1>
+  %a14 = arith.addi %a13, %r : tensor<64xi32, #d1>
+  %a15 = arith.addi %a14, %r : tensor<64xi32, #d1>
+  %a16 = arith.addi %a15, %r : tensor<64xi32, #d1>
+  %a17 = arith.addi %a16, %r : tensor<64xi32, #d1>
+  %c = tile.convert_layout %a17 : tensor<64xi32, #d1> -> tensor<64xi32, #tile.slice<dim = 1, parent = #d2>>
+  %s = tile.reduce %c {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<64xi32, #tile.slice<dim = 1, parent = #d2>> -> i32
+  tile.store %p, %s : !tile.ptr<i32>, i32
+  return
+}
