@@ -4,9 +4,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The `tl.*` functions, tile methods (`x.to(...)`) and the Python builtins a
-// kernel may call. Each checks its arguments against Triton's parameter names
-// so that wrong counts and unknown keywords get precise diagnostics.
+// The dispatch of `tl.*` calls to their families (Shapes.cpp, Math.cpp,
+// Reductions.cpp, BlockPointers.cpp) and the functions that belong to none of
+// them: program ids, tl.arange, loads, stores and atomics through pointers,
+// tl.clamp, compile-time helpers and hints (tl.where, tl.minimum/maximum and
+// casts are in Operators.cpp).
+// Also tile methods (`x.to(...)`, `x.sum(...)`) and the Python builtins a
+// kernel may call. Arguments are matched against Triton's parameter names so
+// that wrong counts and unknown keywords get precise diagnostics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,116 +21,509 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <cstdlib>
 
 using namespace mlir;
 using namespace tilec;
 
-namespace {
+//===----------------------------------------------------------------------===//
+// Binder
+//===----------------------------------------------------------------------===//
 
-/// Matches call arguments to a builtin's parameters, Python style.
-struct Binder {
-  Generator &gen;
-  llvm::StringRef function;
-  CallArgs &args;
-  llvm::SMLoc callLoc;
-  SmallVector<std::optional<TValue>> values;
-  SmallVector<llvm::SMLoc> locs;
-
-  /// Binds `args` to `params`; the first `required` are mandatory. Keywords
-  /// listed in `ignored` are accepted and dropped (performance hints).
-  LogicalResult bind(ArrayRef<llvm::StringRef> params, unsigned required,
-                     ArrayRef<llvm::StringRef> ignored = {}) {
-    values.assign(params.size(), std::nullopt);
-    locs.assign(params.size(), callLoc);
-    if (args.positional.size() > params.size())
-      return gen.error(callLoc)
-             << "'" << function << "' takes at most " << params.size()
-             << " arguments (" << args.positional.size() << " given)";
-    for (size_t i = 0; i < args.positional.size(); ++i) {
-      values[i] = args.positional[i];
-      locs[i] = args.positionalRanges[i].Start;
-    }
-    for (auto [i, kw] : llvm::enumerate(args.keywords)) {
+LogicalResult Binder::bind(ArrayRef<llvm::StringRef> names, unsigned required,
+                           ArrayRef<llvm::StringRef> ignored) {
+  params.assign(names.begin(), names.end());
+  values.assign(params.size(), std::nullopt);
+  locs.assign(params.size(), callLoc);
+  if (args.positional.size() > params.size())
+    return gen.error(callLoc)
+           << "'" << function << "' takes at most " << params.size()
+           << " arguments (" << args.positional.size() << " given)";
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    values[i] = args.positional[i];
+    locs[i] = args.positionalRanges[i].Start;
+  }
+  for (auto [i, kw] : llvm::enumerate(args.keywords)) {
+    auto it = llvm::find(params, kw.first);
+    if (it == params.end()) {
       if (llvm::is_contained(ignored, kw.first))
         continue;
-      auto it = llvm::find(params, kw.first);
-      if (it == params.end()) {
-        auto diag = gen.error(args.keywordRanges[i].Start)
-                    << "'" << function << "' got an unexpected keyword "
-                    << "argument '" << kw.first << "'";
-        return diag;
-      }
-      size_t index = it - params.begin();
-      if (values[index])
-        return gen.error(args.keywordRanges[i].Start)
-               << "'" << function << "' got multiple values for argument '"
-               << kw.first << "'";
-      values[index] = kw.second;
-      locs[index] = args.keywordRanges[i].Start;
+      return gen.error(args.keywordRanges[i].Start)
+             << "'" << function << "' got an unexpected keyword "
+             << "argument '" << kw.first << "'";
     }
-    for (unsigned i = 0; i < required; ++i)
-      if (!values[i])
-        return gen.error(callLoc) << "'" << function
-                                  << "' is missing its argument '"
-                                  << params[i] << "'";
-    return success();
+    size_t index = it - params.begin();
+    if (values[index])
+      return gen.error(args.keywordRanges[i].Start)
+             << "'" << function << "' got multiple values for argument '"
+             << kw.first << "'";
+    values[index] = kw.second;
+    locs[index] = args.keywordRanges[i].Start;
   }
+  for (unsigned i = 0; i < required; ++i)
+    if (!values[i])
+      return gen.error(callLoc)
+             << "'" << function << "' is missing its argument '" << params[i]
+             << "'";
+  return success();
+}
 
-  /// True if parameter `i` was given and is not None.
-  bool has(unsigned i) const {
-    return values[i] && values[i]->kind != TValue::Kind::None;
-  }
+FailureOr<int64_t> Binder::constInt(unsigned i) {
+  const TValue &v = *values[i];
+  if (v.kind == TValue::Kind::Int || v.kind == TValue::Kind::Bool)
+    return v.i;
+  return gen.error(locs[i])
+         << "'" << params[i] << "' of '" << function
+         << "' must be a constexpr integer, not " << v.describe();
+}
 
-  /// Parameter `i` as a compile-time integer.
-  FailureOr<int64_t> constInt(unsigned i, llvm::StringRef what) {
-    const TValue &v = *values[i];
-    if (v.kind == TValue::Kind::Int || v.kind == TValue::Kind::Bool)
-      return v.i;
-    return gen.error(locs[i]) << "'" << what << "' of '" << function
-                              << "' must be a constexpr integer, not "
-                              << v.describe();
-  }
-};
+FailureOr<bool> Binder::constBool(unsigned i) {
+  const TValue &v = *values[i];
+  if (v.kind == TValue::Kind::Int || v.kind == TValue::Kind::Bool)
+    return v.i != 0;
+  if (v.isNone())
+    return false;
+  return gen.error(locs[i])
+         << "'" << params[i] << "' of '" << function
+         << "' must be a constexpr bool, not " << v.describe();
+}
 
-} // namespace
+FailureOr<std::string> Binder::constString(unsigned i) {
+  const TValue &v = *values[i];
+  if (v.kind == TValue::Kind::String)
+    return v.s;
+  if (v.isNone())
+    return std::string();
+  return gen.error(locs[i])
+         << "'" << params[i] << "' of '" << function
+         << "' must be a constexpr string, not " << v.describe();
+}
+
+FailureOr<Type> Binder::dtype(unsigned i) {
+  const TValue &v = *values[i];
+  if (v.kind == TValue::Kind::DType)
+    return v.type;
+  return gen.error(locs[i]) << "'" << params[i] << "' of '" << function
+                            << "' must be a dtype, not " << v.describe();
+}
+
+FailureOr<Value> Binder::value(unsigned i) {
+  const TValue &v = *values[i];
+  if (!v.isValue() && !v.isConstNumber())
+    return gen.error(locs[i])
+           << "'" << params[i] << "' of '" << function
+           << "' must be a scalar or a tile, not " << v.describe();
+  return gen.toValue(v, locs[i]);
+}
+
+FailureOr<Value> Binder::tile(unsigned i) {
+  const TValue &v = *values[i];
+  if (!v.tileType())
+    return gen.error(locs[i]) << "'" << params[i] << "' of '" << function
+                              << "' must be a tile, not " << v.describe();
+  return v.value;
+}
+
+FailureOr<int64_t> Binder::axis(unsigned i, int64_t rank) {
+  FailureOr<int64_t> a = constInt(i);
+  if (failed(a))
+    return failure();
+  if (*a < -rank || *a >= rank)
+    return gen.error(locs[i]) << "invalid axis " << *a << " for '" << function
+                              << "' on a tile of rank " << rank << ": expected "
+                              << -rank << " <= axis < " << rank;
+  return *a < 0 ? *a + rank : *a;
+}
+
+//===----------------------------------------------------------------------===//
+// Dtypes
+//===----------------------------------------------------------------------===//
 
 Type Generator::parseDType(llvm::StringRef name) const {
   MLIRContext *ctx = builder.getContext();
   return llvm::StringSwitch<std::function<Type()>>(name)
-      .Cases("int1", "i1", "u1", [&] { return IntegerType::get(ctx, 1); })
-      .Cases("int8", "i8", "uint8", "u8",
+      .Cases({"int1", "i1", "u1"}, [&] { return IntegerType::get(ctx, 1); })
+      .Cases({"int8", "i8", "uint8", "u8"},
              [&] { return IntegerType::get(ctx, 8); })
-      .Cases("int16", "i16", "uint16", "u16",
+      .Cases({"int16", "i16", "uint16", "u16"},
              [&] { return IntegerType::get(ctx, 16); })
-      .Cases("int32", "i32", "uint32", "u32",
+      .Cases({"int32", "i32", "uint32", "u32"},
              [&] { return IntegerType::get(ctx, 32); })
-      .Cases("int64", "i64", "uint64", "u64",
+      .Cases({"int64", "i64", "uint64", "u64"},
              [&] { return IntegerType::get(ctx, 64); })
-      .Cases("float16", "fp16", "f16",
-             [&] { return Float16Type::get(ctx); })
-      .Cases("bfloat16", "bf16", [&] { return BFloat16Type::get(ctx); })
-      .Cases("float32", "fp32", "f32",
-             [&] { return Float32Type::get(ctx); })
-      .Cases("float64", "fp64", "f64",
-             [&] { return Float64Type::get(ctx); })
-      .Cases("float8e4nv", "fp8e4nv",
+      .Cases({"float16", "fp16", "f16"}, [&] { return Float16Type::get(ctx); })
+      .Cases({"bfloat16", "bf16"}, [&] { return BFloat16Type::get(ctx); })
+      .Cases({"float32", "fp32", "f32"}, [&] { return Float32Type::get(ctx); })
+      .Cases({"float64", "fp64", "f64"}, [&] { return Float64Type::get(ctx); })
+      .Cases({"float8e4nv", "fp8e4nv"},
              [&] { return Float8E4M3FNType::get(ctx); })
-      .Cases("float8e5", "fp8e5", [&] { return Float8E5M2Type::get(ctx); })
+      .Cases({"float8e5", "fp8e5"}, [&] { return Float8E5M2Type::get(ctx); })
       .Default([] { return Type(); })();
+}
+
+/// Answers `dtype.is_<what>()`.
+static std::optional<bool> dtypePredicate(Type t, llvm::StringRef what) {
+  bool isInt = t.isInteger(), isFloat = isa<FloatType>(t);
+  unsigned bits = (isInt || isFloat) ? t.getIntOrFloatBitWidth() : 0;
+  return llvm::StringSwitch<std::optional<bool>>(what)
+      .Case("is_floating", isFloat)
+      .Case("is_int", isInt)
+      .Case("is_int_signed", isInt && bits > 1)
+      .Case("is_int_unsigned", isInt && bits == 1)
+      .Case("is_bool", t.isInteger(1))
+      .Cases({"is_int1", "is_int8", "is_int16", "is_int32", "is_int64"},
+             isInt && what.drop_front(6) == std::to_string(bits))
+      .Case("is_fp8", isFloat && bits == 8)
+      .Case("is_fp16", t.isF16())
+      .Case("is_bf16", t.isBF16())
+      .Case("is_fp32", t.isF32())
+      .Case("is_fp64", t.isF64())
+      .Case("is_ptr", isa<tile::PtrType>(t))
+      .Case("is_block", false)
+      .Default(std::nullopt);
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+/// Checks a cache modifier or eviction policy string (accepted, ignored).
+static LogicalResult checkHint(Generator &gen, Binder &bind, unsigned i,
+                               ArrayRef<llvm::StringRef> allowed) {
+  if (!bind.has(i))
+    return success();
+  FailureOr<std::string> s = bind.constString(i);
+  if (failed(s))
+    return failure();
+  if (s->empty() || llvm::is_contained(allowed, *s))
+    return success();
+  auto diag = gen.error(bind.locs[i]) << "'" << bind.params[i] << "' of '"
+                                      << bind.function << "' must be one of ";
+  for (auto [k, a] : llvm::enumerate(allowed))
+    diag << (k ? ", " : "") << "\"" << a << "\"";
+  return diag << ", not \"" << *s << "\"";
+}
+
+FailureOr<TValue> Generator::genLoad(CallArgs &args, llvm::SMLoc callLoc) {
+  Binder bind(*this, "tl.load", args, callLoc);
+  if (failed(bind.bind({"pointer", "mask", "other", "boundary_check",
+                        "padding_option", "cache_modifier", "eviction_policy",
+                        "volatile"},
+                       1)))
+    return failure();
+  if (failed(checkHint(*this, bind, 5, {".ca", ".cg", ".cv"})) ||
+      failed(checkHint(*this, bind, 6,
+                       {"evict_first", "evict_last", "evict_normal"})))
+    return failure();
+  const TValue &ptr = bind.get(0);
+  if (ptr.kind == TValue::Kind::BlockPtr)
+    return loadBlock(ptr, bind, callLoc);
+  if (ptr.kind == TValue::Kind::TensorDesc)
+    return error(bind.locs[0]) << "tl.load cannot load through a tensor "
+                                  "descriptor; use desc.load(offsets)";
+  Type elem = pointeeOf(ptr);
+  if (!elem)
+    return error(bind.locs[0])
+           << "tl.load expects a pointer or a tile of pointers, not "
+           << ptr.describe();
+  bool hasBoundary = bind.has(3) && !(bind.get(3).kind == TValue::Kind::Tuple &&
+                                      bind.get(3).elements.empty());
+  bool hasPadding = bind.has(4) && !(bind.get(4).kind == TValue::Kind::String &&
+                                     bind.get(4).s.empty());
+  if (hasBoundary || hasPadding)
+    return error(bind.locs[hasBoundary ? 3 : 4])
+           << "'boundary_check' and 'padding_option' need a block pointer "
+              "(tl.make_block_ptr), not "
+           << ptr.describe();
+  if (bind.has(2) && !bind.has(1))
+    return error(bind.locs[2]) << "'other' of tl.load needs a 'mask'";
+
+  // The pointer, the mask and `other` broadcast together.
+  auto ptrTensor = ptr.tileType();
+  SmallVector<int64_t> shape;
+  if (ptrTensor)
+    shape.assign(ptrTensor.getShape().begin(), ptrTensor.getShape().end());
+  for (unsigned i : {1u, 2u}) {
+    if (!bind.has(i))
+      continue;
+    auto t = bind.get(i).tileType();
+    if (!t)
+      continue;
+    if (!ptrTensor)
+      return error(bind.locs[i])
+             << "'" << bind.params[i] << "' of tl.load cannot be a tile when "
+             << "the pointer is a scalar";
+    FailureOr<SmallVector<int64_t>> s = broadcastShapes(
+        shape, t.getShape(), bind.locs[i],
+        "the pointer and the " + bind.params[i].str() + " of tl.load");
+    if (failed(s))
+      return failure();
+    shape = *s;
+  }
+  Type ptrType = ptr.value.getType();
+  Value ptrValue = ptr.value;
+  if (ptrTensor) {
+    FailureOr<Value> p = broadcastTo(ptrValue, shape, bind.locs[0]);
+    if (failed(p))
+      return failure();
+    ptrValue = *p;
+    ptrType = ptrValue.getType();
+  }
+  Value mask, other;
+  if (bind.has(1)) {
+    FailureOr<Value> m = toBool(bind.get(1), bind.locs[1]);
+    if (failed(m))
+      return failure();
+    FailureOr<Value> b = ptrTensor ? broadcastTo(*m, shape, bind.locs[1]) : m;
+    if (failed(b))
+      return failure();
+    mask = *b;
+  }
+  if (bind.has(2)) {
+    FailureOr<Value> o =
+        toValueOfType(bind.get(2), elem, ptrType, bind.locs[2]);
+    if (failed(o))
+      return failure();
+    other = *o;
+  }
+  Type resultType = tile::withElementType(ptrType, elem);
+  return TValue::of(tile::LoadOp::create(builder, loc(callLoc), resultType,
+                                         ptrValue, mask, other));
+}
+
+FailureOr<TValue> Generator::genStore(CallArgs &args, llvm::SMLoc callLoc) {
+  Binder bind(*this, "tl.store", args, callLoc);
+  if (failed(bind.bind({"pointer", "value", "mask", "boundary_check",
+                        "cache_modifier", "eviction_policy"},
+                       2)))
+    return failure();
+  if (failed(checkHint(*this, bind, 4, {".wb", ".cg", ".cs", ".wt"})) ||
+      failed(checkHint(*this, bind, 5,
+                       {"evict_first", "evict_last", "evict_normal"})))
+    return failure();
+  const TValue &ptr = bind.get(0);
+  if (ptr.kind == TValue::Kind::BlockPtr)
+    return storeBlock(ptr, bind, callLoc);
+  if (ptr.kind == TValue::Kind::TensorDesc)
+    return error(bind.locs[0]) << "tl.store cannot store through a tensor "
+                                  "descriptor; use desc.store(offsets, value)";
+  Type elem = pointeeOf(ptr);
+  if (!elem)
+    return error(bind.locs[0])
+           << "tl.store expects a pointer or a tile of pointers, not "
+           << ptr.describe();
+  if (bind.has(3) && !(bind.get(3).kind == TValue::Kind::Tuple &&
+                       bind.get(3).elements.empty()))
+    return error(bind.locs[3]) << "'boundary_check' needs a block pointer "
+                                  "(tl.make_block_ptr), not "
+                               << ptr.describe();
+  Type ptrType = ptr.value.getType();
+  auto ptrTensor = dyn_cast<RankedTensorType>(ptrType);
+  for (unsigned i : {1u, 2u}) {
+    if (!bind.has(i))
+      continue;
+    auto t = bind.get(i).tileType();
+    if (!t)
+      continue;
+    if (!ptrTensor)
+      return error(bind.locs[i])
+             << (i == 1 ? "cannot store " + bind.get(i).describe() +
+                              " through a single pointer"
+                        : std::string("the mask of tl.store cannot be a tile "
+                                      "when the pointer is a scalar"));
+    FailureOr<SmallVector<int64_t>> s = broadcastShapes(
+        ptrTensor.getShape(), t.getShape(), bind.locs[i],
+        "the pointer and the " + bind.params[i].str() + " of tl.store");
+    if (failed(s))
+      return failure();
+    if (ArrayRef<int64_t>(*s) != ptrTensor.getShape())
+      return error(bind.locs[i])
+             << "the " << bind.params[i] << " of tl.store has shape "
+             << shapeString(t.getShape())
+             << ", which does not broadcast to the pointer's shape "
+             << shapeString(ptrTensor.getShape());
+  }
+  if (bind.get(1).isValue() &&
+      isa<tile::PtrType>(getElementTypeOrSelf(bind.get(1).value.getType())))
+    return error(bind.locs[1]) << "tl.store cannot store pointers";
+  FailureOr<Value> value =
+      toValueOfType(bind.get(1), elem, ptrType, bind.locs[1]);
+  if (failed(value))
+    return failure();
+  Value mask;
+  if (bind.has(2)) {
+    FailureOr<Value> m = toBool(bind.get(2), bind.locs[2]);
+    if (failed(m))
+      return failure();
+    FailureOr<Value> b =
+        ptrTensor ? broadcastTo(*m, ptrTensor.getShape(), bind.locs[2]) : m;
+    if (failed(b))
+      return failure();
+    mask = *b;
+  }
+  tile::StoreOp::create(builder, loc(callLoc), ptr.value, *value, mask);
+  return TValue();
+}
+
+FailureOr<TValue> Generator::genAtomic(llvm::StringRef name, CallArgs &args,
+                                       llvm::SMLoc callLoc) {
+  std::string qualified = "tl.atomic_" + name.str();
+  Binder bind(*this, qualified, args, callLoc);
+  if (failed(bind.bind({"pointer", "val", "mask", "sem", "scope"}, 2)))
+    return failure();
+  if (failed(checkHint(*this, bind, 3,
+                       {"acquire", "release", "acq_rel", "relaxed"})) ||
+      failed(checkHint(*this, bind, 4, {"gpu", "cta", "sys"})))
+    return failure();
+  const TValue &ptr = bind.get(0);
+  Type elem = pointeeOf(ptr);
+  if (!elem)
+    return error(bind.locs[0]) << qualified
+                               << " expects a pointer or a tile of pointers, "
+                                  "not "
+                               << ptr.describe();
+  bool isFloat = isa<FloatType>(elem);
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  if ((elem.isF16() || elem.isBF16()) && name != "add")
+    return error(bind.locs[0])
+           << qualified << " does not support " << typeName(elem);
+  if (bits < 16 || (!isFloat && bits == 16))
+    return error(bind.locs[0])
+           << qualified << " does not support " << typeName(elem);
+  if (isFloat && (name == "and" || name == "or" || name == "xor"))
+    return error(bind.locs[0])
+           << qualified << " needs integer values, not " << typeName(elem);
+  Type ptrType = ptr.value.getType();
+  auto ptrTensor = dyn_cast<RankedTensorType>(ptrType);
+  for (unsigned i : {1u, 2u}) {
+    if (!bind.has(i))
+      continue;
+    auto t = bind.get(i).tileType();
+    if (!t)
+      continue;
+    bool fits = ptrTensor && t.getRank() <= ptrTensor.getRank();
+    for (int64_t d = 0; fits && d < t.getRank(); ++d) {
+      int64_t size = t.getDimSize(t.getRank() - 1 - d);
+      fits = size == 1 ||
+             size == ptrTensor.getDimSize(ptrTensor.getRank() - 1 - d);
+    }
+    if (!fits)
+      return error(bind.locs[i])
+             << "'" << bind.params[i] << "' of " << qualified << " has shape "
+             << shapeString(t.getShape())
+             << ", which does not broadcast to the pointer's shape "
+             << shapeString(ptrTensor ? ptrTensor.getShape()
+                                      : ArrayRef<int64_t>());
+  }
+  FailureOr<Value> val =
+      toValueOfType(bind.get(1), elem, ptrType, bind.locs[1]);
+  if (failed(val))
+    return failure();
+  Value mask;
+  if (bind.has(2)) {
+    FailureOr<Value> m = toBool(bind.get(2), bind.locs[2]);
+    if (failed(m))
+      return failure();
+    FailureOr<Value> b =
+        ptrTensor ? broadcastTo(*m, ptrTensor.getShape(), bind.locs[2]) : m;
+    if (failed(b))
+      return failure();
+    mask = *b;
+  }
+  tile::AtomicKind kind = llvm::StringSwitch<tile::AtomicKind>(name)
+                              .Case("add", tile::AtomicKind::Add)
+                              .Case("max", tile::AtomicKind::Max)
+                              .Case("min", tile::AtomicKind::Min)
+                              .Case("xchg", tile::AtomicKind::Xchg)
+                              .Case("and", tile::AtomicKind::And)
+                              .Case("or", tile::AtomicKind::Or)
+                              .Default(tile::AtomicKind::Xor);
+  Type resultType = tile::withElementType(ptrType, elem);
+  return TValue::of(tile::AtomicRMWOp::create(
+      builder, loc(callLoc), resultType,
+      tile::AtomicKindAttr::get(builder.getContext(), kind), ptr.value, *val,
+      mask));
+}
+
+/// Reads a `propagate_nan` argument: tl.PropagateNan.ALL or .NONE.
+static FailureOr<bool> propagateNanArg(Generator &gen, Binder &bind,
+                                       unsigned i) {
+  if (!bind.has(i))
+    return false;
+  const TValue &v = bind.get(i);
+  if (v.kind == TValue::Kind::String && (v.s == "ALL" || v.s == "NONE"))
+    return v.s == "ALL";
+  return gen.error(bind.locs[i])
+         << "'propagate_nan' of '" << bind.function
+         << "' must be tl.PropagateNan.ALL or tl.PropagateNan.NONE, not "
+         << v.describe();
+}
+
+//===----------------------------------------------------------------------===//
+// Dispatch
+//===----------------------------------------------------------------------===//
+
+/// Prints a compile-time value the way Python would (tl.static_print).
+static std::string printValue(const TValue &v) {
+  switch (v.kind) {
+  case TValue::Kind::Int:
+    return std::to_string(v.i);
+  case TValue::Kind::Bool:
+    return v.i ? "True" : "False";
+  case TValue::Kind::Float: {
+    // The shortest form that reads back exactly, as Python's repr.
+    if (std::isnan(v.f))
+      return "nan";
+    if (std::isinf(v.f))
+      return v.f < 0 ? "-inf" : "inf";
+    std::string s;
+    for (int precision = 1; precision <= 17; ++precision) {
+      s = llvm::formatv("{0}", llvm::format("%.*g", precision, v.f)).str();
+      if (std::strtod(s.c_str(), nullptr) == v.f)
+        break;
+    }
+    if (s.find_first_of(".e") == std::string::npos)
+      s += ".0";
+    return s;
+  }
+  case TValue::Kind::String:
+    return v.s;
+  case TValue::Kind::DType:
+    return typeName(v.type);
+  case TValue::Kind::Tuple: {
+    std::string s = "(";
+    for (auto [i, e] : llvm::enumerate(v.elements))
+      s += (i ? ", " : "") + printValue(e);
+    return s + (v.elements.size() == 1 ? ",)" : ")");
+  }
+  default:
+    return v.describe();
+  }
 }
 
 FailureOr<TValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
                                          llvm::SMLoc callLoc) {
+  if (BuiltinResult r = callShapeBuiltin(name, args, callLoc))
+    return *r;
+  if (BuiltinResult r = callMathBuiltin(name, args, callLoc))
+    return *r;
+  if (BuiltinResult r = callReduceBuiltin(name, args, callLoc))
+    return *r;
+  if (BuiltinResult r = callBlockPointerBuiltin(name, args, callLoc))
+    return *r;
+
   std::string qualified = "tl." + name.str();
-  Binder bind{*this, qualified, args, callLoc, {}, {}};
+  Binder bind(*this, qualified, args, callLoc);
   Location l = loc(callLoc);
 
   if (name == "program_id" || name == "num_programs") {
     if (failed(bind.bind({"axis"}, 1)))
       return failure();
-    FailureOr<int64_t> axis = bind.constInt(0, "axis");
+    FailureOr<int64_t> axis = bind.constInt(0);
     if (failed(axis))
       return failure();
     if (*axis < 0 || *axis > 2)
@@ -140,112 +538,95 @@ FailureOr<TValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
   if (name == "arange") {
     if (failed(bind.bind({"start", "end"}, 2)))
       return failure();
-    FailureOr<int64_t> start = bind.constInt(0, "start");
-    FailureOr<int64_t> end = bind.constInt(1, "end");
-    if (failed(start) || failed(end))
+    FailureOr<int64_t> start = bind.constInt(0);
+    if (failed(start))
       return failure();
+    FailureOr<int64_t> end = bind.constInt(1);
+    if (failed(end))
+      return failure();
+    if (*start < INT32_MIN || *end > INT32_MAX || *start > INT32_MAX ||
+        *end < INT32_MIN)
+      return error(callLoc) << "tl.arange(" << *start << ", " << *end
+                            << "): the bounds must fit in int32";
     if (*end <= *start)
       return error(callLoc) << "tl.arange(" << *start << ", " << *end
                             << "): end must be greater than start";
     if (!llvm::isPowerOf2_64(*end - *start))
-      return error(callLoc) << "tl.arange(" << *start << ", " << *end
-                            << "): the length " << *end - *start
-                            << " must be a power of two";
-    if (*start < INT32_MIN || *end > INT32_MAX || *end - *start > (1 << 20))
-      return error(callLoc) << "tl.arange(" << *start << ", " << *end
-                            << "): range too large";
+      return error(callLoc)
+             << "tl.arange(" << *start << ", " << *end << "): the length "
+             << *end - *start << " must be a power of two";
+    if (*end - *start > (1 << 20))
+      return error(callLoc)
+             << "tl.arange(" << *start << ", " << *end << "): range too large";
     auto type = RankedTensorType::get({*end - *start}, builder.getI32Type());
     return TValue::of(tile::MakeRangeOp::create(
         builder, l, type, builder.getI32IntegerAttr(*start),
         builder.getI32IntegerAttr(*end)));
   }
 
-  if (name == "load") {
-    if (failed(bind.bind({"pointer", "mask", "other", "boundary_check",
-                          "padding_option"},
-                         1, {"cache_modifier", "eviction_policy", "volatile"})))
-      return failure();
-    const TValue &ptr = *bind.values[0];
-    if (!ptr.isValue() ||
-        !isa<tile::PtrType>(getElementTypeOrSelf(ptr.value.getType())))
-      return error(bind.locs[0])
-             << "tl.load expects a pointer or a tile of pointers, not "
-             << ptr.describe();
-    if (bind.has(3) || bind.has(4))
-      return error(callLoc) << "'boundary_check' and 'padding_option' need "
-                               "a block pointer, which is not supported yet";
-    Type ptrType = ptr.value.getType();
-    Type elem =
-        llvm::cast<tile::PtrType>(getElementTypeOrSelf(ptrType)).getPointeeType();
-    Value mask, other;
-    if (bind.has(1)) {
-      FailureOr<Value> m = toValueOfType(*bind.values[1],
-                                         builder.getI1Type(), ptrType,
-                                         bind.locs[1]);
-      if (failed(m))
-        return failure();
-      mask = *m;
-    }
-    if (bind.has(2)) {
-      if (!mask)
-        return error(bind.locs[2]) << "'other' of tl.load needs a 'mask'";
-      FailureOr<Value> o =
-          toValueOfType(*bind.values[2], elem, ptrType, bind.locs[2]);
-      if (failed(o))
-        return failure();
-      other = *o;
-    }
-    Type resultType = tile::withElementType(ptrType, elem);
-    return TValue::of(
-        tile::LoadOp::create(builder, l, resultType, ptr.value, mask, other));
+  if (name == "load")
+    return genLoad(args, callLoc);
+  if (name == "store")
+    return genStore(args, callLoc);
+  if (name.consume_front("atomic_")) {
+    if (name == "add" || name == "max" || name == "min" || name == "xchg" ||
+        name == "and" || name == "or" || name == "xor")
+      return genAtomic(name, args, callLoc);
+    return error(callLoc) << "'" << qualified << "' is not supported";
   }
 
-  if (name == "store") {
-    if (failed(bind.bind({"pointer", "value", "mask", "boundary_check"}, 2,
-                         {"cache_modifier", "eviction_policy"})))
+  if (name == "where") {
+    if (failed(bind.bind({"condition", "x", "y"}, 3)))
       return failure();
-    const TValue &ptr = *bind.values[0];
-    if (!ptr.isValue() ||
-        !isa<tile::PtrType>(getElementTypeOrSelf(ptr.value.getType())))
-      return error(bind.locs[0])
-             << "tl.store expects a pointer or a tile of pointers, not "
-             << ptr.describe();
-    if (bind.has(3))
-      return error(callLoc) << "'boundary_check' needs a block pointer, "
-                               "which is not supported yet";
-    Type ptrType = ptr.value.getType();
-    Type elem =
-        llvm::cast<tile::PtrType>(getElementTypeOrSelf(ptrType)).getPointeeType();
-    if (bind.values[1]->isValue()) {
-      auto valueTensor =
-          dyn_cast<RankedTensorType>(bind.values[1]->value.getType());
-      if (valueTensor && !isa<RankedTensorType>(ptrType))
-        return error(bind.locs[1]) << "cannot store " << bind.values[1]->describe()
-                                   << " through a single pointer";
-    }
-    FailureOr<Value> value =
-        toValueOfType(*bind.values[1], elem, ptrType, bind.locs[1]);
-    if (failed(value))
+    return genWhere(bind.get(0), bind.get(1), bind.get(2), callLoc);
+  }
+
+  if (name == "maximum" || name == "minimum") {
+    if (failed(bind.bind({"x", "y", "propagate_nan"}, 2)))
       return failure();
-    Value mask;
-    if (bind.has(2)) {
-      FailureOr<Value> m = toValueOfType(*bind.values[2],
-                                         builder.getI1Type(), ptrType,
-                                         bind.locs[2]);
-      if (failed(m))
-        return failure();
-      mask = *m;
-    }
-    tile::StoreOp::create(builder, l, ptr.value, *value, mask);
-    return TValue();
+    FailureOr<bool> nan = propagateNanArg(*this, bind, 2);
+    if (failed(nan))
+      return failure();
+    return genMinMax(name == "maximum", bind.get(0), bind.get(1), *nan,
+                     callLoc);
+  }
+
+  if (name == "clamp") {
+    if (failed(bind.bind({"x", "min", "max", "propagate_nan"}, 3)))
+      return failure();
+    FailureOr<bool> nan = propagateNanArg(*this, bind, 3);
+    if (failed(nan))
+      return failure();
+    FailureOr<TValue> lo =
+        genMinMax(true, bind.get(0), bind.get(1), *nan, callLoc);
+    if (failed(lo))
+      return failure();
+    return genMinMax(false, *lo, bind.get(2), *nan, callLoc);
+  }
+
+  if (name == "cast") {
+    if (failed(bind.bind({"input", "dtype", "fp_downcast_rounding", "bitcast"},
+                         2)))
+      return failure();
+    FailureOr<Type> to = bind.dtype(1);
+    if (failed(to))
+      return failure();
+    FailureOr<std::string> rounding =
+        bind.has(2) ? bind.constString(2)
+                    : FailureOr<std::string>(std::string());
+    if (failed(rounding))
+      return failure();
+    FailureOr<bool> bitcast = bind.has(3) ? bind.constBool(3) : false;
+    if (failed(bitcast))
+      return failure();
+    return genCast(bind.get(0), *to, *bitcast, *rounding, callLoc);
   }
 
   if (name == "cdiv") {
     if (failed(bind.bind({"x", "div"}, 2)))
       return failure();
-    TValue x = *bind.values[0], div = *bind.values[1];
-    FailureOr<TValue> sum =
-        genBinary(BinaryOp::Add, x, div, callLoc);
+    TValue x = bind.get(0), div = bind.get(1);
+    FailureOr<TValue> sum = genBinary(BinaryOp::Add, x, div, callLoc);
     if (failed(sum))
       return failure();
     FailureOr<TValue> minus =
@@ -258,48 +639,136 @@ FailureOr<TValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
   if (name == "constexpr") {
     if (failed(bind.bind({"value"}, 1)))
       return failure();
-    if (bind.values[0]->isValue())
+    if (bind.get(0).isValue())
       return error(bind.locs[0]) << "tl.constexpr needs a compile-time value";
-    return *bind.values[0];
+    return bind.get(0);
   }
 
   if (name == "static_assert") {
     if (failed(bind.bind({"cond", "msg"}, 1)))
       return failure();
-    FailureOr<bool> truth = constTruth(*bind.values[0], bind.locs[0]);
+    FailureOr<bool> truth = constTruth(bind.get(0), bind.locs[0]);
     if (failed(truth))
       return failure();
     if (!*truth) {
       auto diag = error(callLoc) << "static assertion failed";
-      if (bind.has(1) && bind.values[1]->kind == TValue::Kind::String)
-        diag << ": " << bind.values[1]->s;
+      if (bind.has(1) && bind.get(1).kind == TValue::Kind::String)
+        diag << ": " << bind.get(1).s;
       return diag;
     }
     return TValue();
   }
 
+  if (name == "static_print") {
+    std::string text;
+    for (auto [i, v] : llvm::enumerate(args.positional))
+      text += (i ? " " : "") + printValue(v);
+    for (auto [i, kw] : llvm::enumerate(args.keywords))
+      if (kw.first != "sep" && kw.first != "end" && kw.first != "flush" &&
+          kw.first != "file")
+        return error(args.keywordRanges[i].Start)
+               << "'tl.static_print' got an unexpected keyword argument '"
+               << kw.first << "'";
+    remarks.push_back({l, "static_print: " + text});
+    return TValue();
+  }
+
+  if (name == "multiple_of" || name == "max_contiguous" ||
+      name == "max_constancy") {
+    if (failed(bind.bind({"input", "values"}, 2)))
+      return failure();
+    const TValue &v = bind.get(1);
+    auto isInt = [](const TValue &e) { return e.kind == TValue::Kind::Int; };
+    if (!isInt(v) &&
+        !(v.kind == TValue::Kind::Tuple && llvm::all_of(v.elements, isInt)))
+      return error(bind.locs[1])
+             << "'values' of '" << qualified
+             << "' must be constexpr integers, not " << v.describe();
+    // Hints only: the value passes through unchanged.
+    return bind.get(0);
+  }
+
+  if (name == "pointer_type") {
+    if (failed(bind.bind({"element_ty", "address_space", "const"}, 1)))
+      return failure();
+    FailureOr<Type> elem = bind.dtype(0);
+    if (failed(elem))
+      return failure();
+    return TValue::ofDType(tile::PtrType::get(builder.getContext(), *elem));
+  }
+
+  if (name == "range" || name == "static_range")
+    return error(callLoc) << "'" << qualified
+                          << "' may only be the iterable of a 'for' loop";
+
+  if (name == "device_print" || name == "device_assert" ||
+      name == "debug_barrier" || name == "assume" ||
+      name == "inline_asm_elementwise" || name == "atomic_cas")
+    return error(callLoc) << "'" << qualified << "' is not supported by tilec";
+
   return error(callLoc) << "'" << qualified << "' is not supported";
+}
+
+bool tilec::isTileMethod(llvm::StringRef name) {
+  static const char *const names[] = {
+      "reshape",      "view",    "ravel",
+      "trans",        "permute", "expand_dims",
+      "broadcast_to", "sum",     "max",
+      "min",          "argmax",  "argmin",
+      "cumsum",       "exp",     "exp2",
+      "log",          "log2",    "sqrt",
+      "sqrt_rn",      "rsqrt",   "abs",
+      "sigmoid",      "softmax", "sin",
+      "cos",          "floor",   "ceil",
+      "erf",          "split",   "join",
+      "xor_sum",      "reduce",  "associative_scan",
+      "cumprod"};
+  return llvm::is_contained(names, name);
 }
 
 FailureOr<TValue> Generator::callMethod(const TValue &method, CallArgs &args,
                                         llvm::SMLoc callLoc) {
   const TValue &self = method.elements.front();
+  if (self.kind == TValue::Kind::DType) {
+    if (!args.positional.empty() || !args.keywords.empty())
+      return error(callLoc) << "'" << method.s << "' takes no arguments";
+    if (std::optional<bool> answer = dtypePredicate(self.type, method.s))
+      return TValue::ofBool(*answer);
+    return error(callLoc) << self.describe() << " has no method '" << method.s
+                          << "'";
+  }
+  if (self.kind == TValue::Kind::TensorDesc)
+    return callDescriptorMethod(self, method.s, args, callLoc);
+
+  CallArgs withSelf = args;
+  withSelf.positional.insert(withSelf.positional.begin(), self);
+  withSelf.positionalRanges.insert(withSelf.positionalRanges.begin(),
+                                   llvm::SMRange(callLoc, callLoc));
+  if (self.kind == TValue::Kind::BlockPtr && method.s == "advance")
+    return callBuiltin("advance", withSelf, callLoc);
+  if (!self.isValue())
+    return error(callLoc) << self.describe() << " has no method '" << method.s
+                          << "'";
+
   if (method.s == "to") {
-    Binder bind{*this, "to", args, callLoc, {}, {}};
+    Binder bind(*this, "to", args, callLoc);
     if (failed(bind.bind({"dtype", "fp_downcast_rounding", "bitcast"}, 1)))
       return failure();
-    if (bind.values[0]->kind != TValue::Kind::DType)
-      return error(bind.locs[0]) << "'.to' expects a dtype, not "
-                                 << bind.values[0]->describe();
-    if (bind.has(2) || bind.has(1))
-      return error(callLoc) << "'.to' with 'bitcast' or "
-                               "'fp_downcast_rounding' is not supported yet";
-    Type to = bind.values[0]->type;
-    if (isa<tile::PtrType>(to) ||
-        isa<tile::PtrType>(getElementTypeOrSelf(self.value.getType())))
-      return error(callLoc) << "pointer casts are not supported";
-    return TValue::of(cast(self.value, to, loc(callLoc)));
+    FailureOr<Type> to = bind.dtype(0);
+    if (failed(to))
+      return failure();
+    FailureOr<std::string> rounding =
+        bind.has(1) ? bind.constString(1)
+                    : FailureOr<std::string>(std::string());
+    if (failed(rounding))
+      return failure();
+    FailureOr<bool> bitcast = bind.has(2) ? bind.constBool(2) : false;
+    if (failed(bitcast))
+      return failure();
+    return genCast(self, *to, *bitcast, *rounding, callLoc);
   }
+  if (isTileMethod(method.s))
+    return callBuiltin(method.s, withSelf, callLoc);
   return error(callLoc) << self.describe() << " has no method '" << method.s
                         << "'";
 }
@@ -307,17 +776,22 @@ FailureOr<TValue> Generator::callMethod(const TValue &method, CallArgs &args,
 FailureOr<TValue> Generator::callPythonBuiltin(llvm::StringRef name,
                                                CallArgs &args,
                                                llvm::SMLoc callLoc) {
+  if (name == "print")
+    return error(callLoc) << "'print' is not supported in kernels "
+                             "(tl.device_print neither); use "
+                             "tl.static_print for compile-time values";
   if (!args.keywords.empty())
     return error(args.keywordRanges.front().Start)
            << "'" << name << "' takes no keyword arguments here";
   auto &a = args.positional;
   if (name == "float" && a.size() == 1 && a[0].kind == TValue::Kind::String) {
-    llvm::StringRef s = llvm::StringRef(a[0].s).trim().lower();
-    if (s == "inf" || s == "+inf" || s == "infinity")
+    llvm::StringRef s = llvm::StringRef(a[0].s).trim();
+    std::string lower = s.lower();
+    if (lower == "inf" || lower == "+inf" || lower == "infinity")
       return TValue::ofFloat(INFINITY);
-    if (s == "-inf" || s == "-infinity")
+    if (lower == "-inf" || lower == "-infinity")
       return TValue::ofFloat(-INFINITY);
-    if (s == "nan")
+    if (lower == "nan")
       return TValue::ofFloat(NAN);
     double d;
     if (!s.getAsDouble(d))
@@ -330,29 +804,56 @@ FailureOr<TValue> Generator::callPythonBuiltin(llvm::StringRef name,
     double x = a[0].kind == TValue::Kind::Float ? a[0].f : double(a[0].i);
     if (name == "float")
       return TValue::ofFloat(x);
-    if (name == "int")
-      return TValue::ofInt(int64_t(x));
+    if (name == "int") {
+      if (!(x > -9.3e18 && x < 9.3e18))
+        return error(callLoc) << "int() of an out-of-range float";
+      return TValue::ofInt(a[0].kind == TValue::Kind::Float ? int64_t(x)
+                                                            : a[0].i);
+    }
     if (name == "bool")
       return TValue::ofBool(x != 0);
-    return a[0].kind == TValue::Kind::Float ? TValue::ofFloat(std::fabs(x))
-                                            : TValue::ofInt(std::llabs(a[0].i));
+    return a[0].kind == TValue::Kind::Float
+               ? TValue::ofFloat(std::fabs(x))
+               : TValue::ofInt(a[0].i < 0 ? int64_t(0 - uint64_t(a[0].i))
+                                          : a[0].i);
   }
-  if ((name == "min" || name == "max") && a.size() >= 2 &&
-      llvm::all_of(a, [](const TValue &v) { return v.isConstNumber(); })) {
-    TValue best = a[0];
-    for (size_t i = 1; i < a.size(); ++i) {
-      FailureOr<TValue> less = genBinary(BinaryOp::Lt, a[i], best, callLoc);
-      if (failed(less))
+  if (name == "abs" && a.size() == 1 && a[0].isValue())
+    return callBuiltin("abs", args, callLoc);
+  if (name == "min" || name == "max") {
+    std::vector<TValue> values = a;
+    if (values.size() == 1 && values[0].kind == TValue::Kind::Tuple)
+      values = values[0].elements;
+    if (values.empty())
+      return error(callLoc) << "'" << name << "' needs at least one value";
+    for (const TValue &v : values)
+      if (!v.isValue() && !v.isConstNumber())
+        return error(callLoc)
+               << "'" << name << "' is not defined for " << v.describe();
+    TValue best = values[0];
+    for (size_t i = 1; i < values.size(); ++i) {
+      FailureOr<TValue> next =
+          genMinMax(name == "max", best, values[i], false, callLoc);
+      if (failed(next))
         return failure();
-      if ((less->i != 0) == (name == "min"))
-        best = a[i];
+      best = *next;
     }
     return best;
   }
   if (name == "len" && a.size() == 1 && a[0].kind == TValue::Kind::Tuple)
     return TValue::ofInt(a[0].elements.size());
+  if (name == "len" && a.size() == 1 && a[0].tileType())
+    return TValue::ofInt(a[0].tileType().getDimSize(0));
   if (name == "range")
-    return error(callLoc) << "'range' may only be used in a 'for' statement";
+    return error(callLoc) << "'range' may only be the iterable of a 'for' "
+                             "loop";
+  if ((name == "float" || name == "int" || name == "bool") && a.size() == 1 &&
+      a[0].isValue())
+    return error(callLoc) << "'" << name << "()' of a run-time value is not "
+                          << "supported; use .to(tl."
+                          << (name == "float" ? "float32"
+                              : name == "int" ? "int32"
+                                              : "int1")
+                          << ")";
   return error(callLoc) << "'" << name
                         << "' is only supported on compile-time constants "
                            "here";

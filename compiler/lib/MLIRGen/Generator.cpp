@@ -6,8 +6,8 @@
 //
 // The entry point of code generation: reads the module's imports and
 // functions, picks the kernel, binds its parameters from the signature and
-// the -D constexprs, and generates its body. Also expression evaluation and
-// calls, including the inlining of @triton.jit helpers.
+// the -D constexprs, and generates its body. Also expression evaluation
+// (names, attributes, calls) and the inlining of @triton.jit helpers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,10 +15,15 @@
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace tilec;
@@ -74,9 +79,9 @@ tilec::parseSignature(llvm::StringRef text) {
       entry.hint = h;
     }
     static const char *const known[] = {
-        "i1",  "i8",  "i16",  "i32",  "i64",  "u1",      "u8",
-        "u16", "u32", "u64",  "fp16", "bf16", "fp32",    "fp64",
-        "f32", "f16", "f64",  "fp8e4nv", "fp8e5"};
+        "i1",  "i8",  "i16", "i32",     "i64",  "u1",   "u8",
+        "u16", "u32", "u64", "fp16",    "bf16", "fp32", "fp64",
+        "f32", "f16", "f64", "fp8e4nv", "fp8e5"};
     if (!llvm::is_contained(known, entry.type))
       return fail("unknown type '" + entry.type + "'");
     entries.push_back(entry);
@@ -104,22 +109,41 @@ Location Generator::loc(llvm::SMLoc l) const {
 }
 
 InFlightDiagnostic Generator::error(llvm::SMLoc l) const {
+  flushRemarks();
   return mlir::emitError(loc(l));
+}
+
+void Generator::flushRemarks() const {
+  for (const auto &[location, text] : remarks)
+    mlir::emitRemark(location) << text;
+  remarks.clear();
+}
+
+std::string tilec::shapeString(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? ", " : "") + std::to_string(d);
+  return s + "]";
+}
+
+std::string tilec::typeName(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+Type BlockPointer::elementType() const {
+  return llvm::cast<tile::PtrType>(base.getType()).getPointeeType();
 }
 
 std::string TValue::describe() const {
   switch (kind) {
   case Kind::Value: {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    if (auto tensor = dyn_cast<RankedTensorType>(value.getType())) {
-      os << "a tile of " << tensor.getElementType() << " [";
-      llvm::interleaveComma(tensor.getShape(), os);
-      os << "]";
-    } else {
-      os << "a scalar of " << value.getType();
-    }
-    return s;
+    if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
+      return "a tile of " + typeName(tensor.getElementType()) + " " +
+             shapeString(tensor.getShape());
+    return "a scalar of " + typeName(value.getType());
   }
   case Kind::Int:
     return "the integer " + std::to_string(i);
@@ -132,19 +156,71 @@ std::string TValue::describe() const {
   case Kind::String:
     return "the string '" + s + "'";
   case Kind::DType:
-    return "a dtype";
+    return "the dtype " + typeName(type);
   case Kind::Module:
     return "the module '" + s + "'";
   case Kind::Function:
     return "the function '" + function->getName().str() + "'";
   case Kind::Tuple:
-    return "a tuple";
+    return "a tuple of " + std::to_string(elements.size()) + " values";
   case Kind::Builtin:
     return "the builtin '" + s + "'";
   case Kind::Method:
     return "the method '" + s + "'";
+  case Kind::BlockPtr:
+    return "a block pointer of " + typeName(pointer->elementType()) + " " +
+           shapeString(pointer->blockShape);
+  case Kind::TensorDesc:
+    return "a tensor descriptor of " + typeName(pointer->elementType()) + " " +
+           shapeString(pointer->blockShape);
   }
   return "a value";
+}
+
+bool TValue::sameAs(const TValue &other) const {
+  if (kind != other.kind)
+    return false;
+  auto sameList = [](const std::vector<TValue> &a,
+                     const std::vector<TValue> &b) {
+    if (a.size() != b.size())
+      return false;
+    for (auto [x, y] : llvm::zip_equal(a, b))
+      if (!x.sameAs(y))
+        return false;
+    return true;
+  };
+  switch (kind) {
+  case Kind::Value:
+    return value == other.value;
+  case Kind::Int:
+  case Kind::Bool:
+    return i == other.i;
+  case Kind::Float:
+    return f == other.f || (std::isnan(f) && std::isnan(other.f));
+  case Kind::None:
+    return true;
+  case Kind::String:
+  case Kind::Module:
+  case Kind::Builtin:
+    return s == other.s;
+  case Kind::DType:
+    return type == other.type;
+  case Kind::Function:
+    return function == other.function;
+  case Kind::Tuple:
+    return sameList(elements, other.elements);
+  case Kind::Method:
+    return s == other.s && sameList(elements, other.elements);
+  case Kind::BlockPtr:
+  case Kind::TensorDesc: {
+    const BlockPointer &a = *pointer, &b = *other.pointer;
+    return a.base == b.base && sameList(a.shape, b.shape) &&
+           sameList(a.strides, b.strides) && sameList(a.offsets, b.offsets) &&
+           a.blockShape == b.blockShape && a.order == b.order &&
+           a.padding == b.padding;
+  }
+  }
+  return false;
 }
 
 /// True if `decorator` is `triton.jit`, `jit` or a call of either.
@@ -168,6 +244,19 @@ static bool isConstexprAnnotation(const ExprAST *annotation) {
   if (auto *name = llvm::dyn_cast<NameExprAST>(annotation))
     return name->getName() == "constexpr";
   return false;
+}
+
+/// True for the modules of triton.language a kernel may name.
+static bool isModulePath(llvm::StringRef path) {
+  static const char *const modules[] = {"triton.language",
+                                        "triton.language.math",
+                                        "triton.language.extra",
+                                        "triton.language.extra.cuda",
+                                        "triton.language.extra.libdevice",
+                                        "triton.language.extra.cuda.libdevice",
+                                        "triton.language.standard",
+                                        "triton.language.core"};
+  return llvm::is_contained(modules, path);
 }
 
 /// Parses the text of a -D value as a compile-time value.
@@ -195,7 +284,7 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
                                           KernelInfo &info) {
   // Module-level statements: imports, functions and constants.
   std::vector<const FunctionDefAST *> kernels;
-  std::map<std::string, TValue> noLocals;
+  Scope noLocals;
   scope = &noLocals;
   for (const StmtPtr &stmt : moduleAST.getBody()) {
     if (auto *imp = llvm::dyn_cast<ImportStmtAST>(stmt.get())) {
@@ -211,10 +300,16 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       for (const ImportAlias &name : from->getNames()) {
         std::string full = from->getModule().str() + "." + name.name;
         std::string bound = name.alias.empty() ? name.name : name.alias;
+        llvm::StringRef module = from->getModule();
         if (full == "triton.jit")
           globals[bound] = TValue::named(TValue::Kind::Builtin, "triton.jit");
-        else
+        else if (isModulePath(full) || !module.starts_with("triton.language"))
           globals[bound] = TValue::named(TValue::Kind::Module, full);
+        else if (Type t = parseDType(name.name))
+          globals[bound] = TValue::ofDType(t);
+        else
+          globals[bound] =
+              TValue::named(TValue::Kind::Builtin, "tl." + name.name);
       }
     } else if (auto *fn = llvm::dyn_cast<FunctionDefAST>(stmt.get())) {
       TValue f;
@@ -242,6 +337,22 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
         }
         globals[name->getName().str()] = *value;
       }
+    } else if (auto *ann = llvm::dyn_cast<AnnAssignStmtAST>(stmt.get())) {
+      auto *name = llvm::dyn_cast<NameExprAST>(&ann->getTarget());
+      if (!name || !ann->getValue()) {
+        error(stmt->getLoc()) << "module-level annotated assignments must "
+                                 "assign a value to a single name";
+        return nullptr;
+      }
+      FailureOr<TValue> value = genExpr(*ann->getValue());
+      if (failed(value))
+        return nullptr;
+      if (value->isValue()) {
+        error(ann->getValue()->getLoc())
+            << "module-level assignments must be compile-time constants";
+        return nullptr;
+      }
+      globals[name->getName().str()] = *value;
     } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get())) {
       if (!llvm::isa<StringExprAST>(expr->getValue())) {
         error(stmt->getLoc()) << "only imports, @triton.jit functions and "
@@ -295,8 +406,8 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   if (!sig.empty() && sig.size() != numRuntime && !fullSignature) {
     error(kernel->getNameRange().Start)
         << "the signature has " << sig.size() << " entries but kernel '"
-        << info.name << "' has " << numRuntime
-        << " non-constexpr parameters (" << params.size() << " in all)";
+        << info.name << "' has " << numRuntime << " non-constexpr parameters ("
+        << params.size() << " in all)";
     return nullptr;
   }
   if (sig.empty() && numRuntime > 0) {
@@ -305,15 +416,13 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       if (!isConstexprAnnotation(p.annotation.get()))
         list += (list.empty() ? "" : ", ") + p.name;
     error(kernel->getNameRange().Start)
-        << "kernel '" << info.name
-        << "' needs a signature for its parameters " << list
-        << " (e.g. --signature '*fp32:16, i32')";
+        << "kernel '" << info.name << "' needs a signature for its parameters "
+        << list << " (e.g. --signature '*fp32:16, i32')";
     return nullptr;
   }
   for (const auto &define : config.defines) {
-    bool found = llvm::any_of(params, [&](const ParamAST &p) {
-      return p.name == define.getKey();
-    });
+    bool found = llvm::any_of(
+        params, [&](const ParamAST &p) { return p.name == define.getKey(); });
     if (!found) {
       error(kernel->getNameRange().Start)
           << "-D " << define.getKey() << ": kernel '" << info.name
@@ -322,9 +431,10 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
     }
   }
 
-  auto module = ModuleOp::create(loc(kernel->getRange().Start));
-  builder.setInsertionPointToEnd(module.getBody());
-  std::map<std::string, TValue> locals;
+  OwningOpRef<ModuleOp> module =
+      ModuleOp::create(loc(kernel->getRange().Start));
+  builder.setInsertionPointToEnd(module->getBody());
+  Scope locals;
   scope = &locals;
 
   SmallVector<Type> argTypes;
@@ -335,14 +445,14 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
     const SignatureEntry *entry = nullptr;
     if (fullSignature || !isConstexpr)
       entry = &sig[sigIndex++];
-    auto define = config.defines.find(p.name);
-    if (define != config.defines.end() ||
+    auto defined = config.defines.find(p.name);
+    if (defined != config.defines.end() ||
         (entry && entry->kind == SignatureEntry::Kind::Constant) ||
         isConstexpr) {
       std::optional<TValue> value;
       llvm::StringRef text;
-      if (define != config.defines.end())
-        text = define->getValue();
+      if (defined != config.defines.end())
+        text = defined->getValue();
       else if (entry && entry->kind == SignatureEntry::Kind::Constant)
         text = entry->literal;
       if (!text.empty()) {
@@ -363,12 +473,12 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
                              << entry->str() << "'";
         return nullptr;
       } else {
-        error(p.range.Start) << "constexpr parameter '" << p.name
-                             << "' has no value: pass -D " << p.name
-                             << "=<value>";
+        error(p.range.Start)
+            << "constexpr parameter '" << p.name << "' has no value: pass -D "
+            << p.name << "=<value>";
         return nullptr;
       }
-      locals[p.name] = *value;
+      define(p.name, *value, p.range.Start);
       continue;
     }
     Type elem = parseDType(entry->type);
@@ -387,20 +497,25 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   builder.setInsertionPointToStart(entryBlock);
   for (auto [i, param] : llvm::enumerate(argParams)) {
     Value arg = entryBlock->getArgument(i);
+    llvm::SMLoc paramLoc = llvm::find_if(params, [&](const ParamAST &p) {
+                             return p.name == param.first;
+                           })->range.Start;
     if (param.second == 16)
       func.setArgAttr(i, "tile.divisibility", builder.getI32IntegerAttr(16));
     if (param.second == 1) {
       // `:1` specialises the argument to the constant 1.
-      locals[param.first] = TValue::ofInt(1);
+      define(param.first, TValue::ofInt(1), paramLoc);
       continue;
     }
-    locals[param.first] = TValue::of(arg);
+    define(param.first, TValue::of(arg), paramLoc);
   }
 
-  if (failed(genBlock(kernel->getBody())))
+  LogicalResult result = genBlock(kernel->getBody());
+  flushRemarks();
+  if (failed(result))
     return nullptr;
   func::ReturnOp::create(builder, loc(kernel->getRange().End));
-  if (failed(mlir::verify(module)))
+  if (failed(mlir::verify(*module)))
     return nullptr;
   return module;
 }
@@ -411,21 +526,8 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
 
 FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
   switch (expr.getKind()) {
-  case ExprAST::Expr_Name: {
-    llvm::StringRef name = llvm::cast<NameExprAST>(expr).getName();
-    auto it = scope->find(name.str());
-    if (it != scope->end())
-      return it->second;
-    auto g = globals.find(name.str());
-    if (g != globals.end())
-      return g->second;
-    static const char *const builtins[] = {"range", "min", "max", "float",
-                                           "int",   "bool", "len", "abs",
-                                           "print"};
-    if (llvm::is_contained(builtins, name))
-      return TValue::named(TValue::Kind::Builtin, name);
-    return error(expr.getLoc()) << "undefined name '" << name << "'";
-  }
+  case ExprAST::Expr_Name:
+    return genName(llvm::cast<NameExprAST>(expr));
   case ExprAST::Expr_Int:
     return TValue::ofInt(llvm::cast<IntExprAST>(expr).getValue());
   case ExprAST::Expr_Float:
@@ -478,44 +580,61 @@ FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
         expr.getKind() == ExprAST::Expr_Tuple
             ? llvm::cast<TupleExprAST>(expr).getElements()
             : llvm::cast<ListExprAST>(expr).getElements();
-    TValue tuple;
-    tuple.kind = TValue::Kind::Tuple;
+    std::vector<TValue> values;
     for (const ExprPtr &e : elements) {
       FailureOr<TValue> v = genExpr(*e);
       if (failed(v))
         return failure();
-      tuple.elements.push_back(*v);
+      values.push_back(*v);
     }
-    return tuple;
+    return TValue::ofTuple(std::move(values));
   }
-  case ExprAST::Expr_IfExp: {
-    const auto &ifExp = llvm::cast<IfExpAST>(expr);
-    FailureOr<TValue> cond = genExpr(ifExp.getCond());
-    if (failed(cond))
-      return failure();
-    if (!cond->isValue()) {
-      FailureOr<bool> truth = constTruth(*cond, ifExp.getCond().getLoc());
-      if (failed(truth))
-        return failure();
-      return genExpr(*truth ? ifExp.getThen() : ifExp.getElse());
-    }
-    CallArgs args;
-    for (const ExprAST *e : {&ifExp.getCond(), &ifExp.getThen(),
-                             &ifExp.getElse()}) {
-      FailureOr<TValue> v = e == &ifExp.getCond() ? *cond : genExpr(*e);
-      if (failed(v))
-        return failure();
-      args.positional.push_back(*v);
-      args.positionalRanges.push_back(e->getRange());
-    }
-    return callBuiltin("where", args, ifExp.getLoc());
-  }
+  case ExprAST::Expr_IfExp:
+    return genIfExp(llvm::cast<IfExpAST>(expr));
   case ExprAST::Expr_Subscript:
-    return error(expr.getLoc()) << "indexing is not supported yet";
+    return genSubscript(llvm::cast<SubscriptExprAST>(expr));
   case ExprAST::Expr_Slice:
     return error(expr.getLoc()) << "a slice is only valid inside '[...]'";
   }
   return error(expr.getLoc()) << "unsupported expression";
+}
+
+FailureOr<TValue> Generator::genName(const NameExprAST &expr) {
+  std::string name = expr.getName().str();
+  auto it = scope->values.find(name);
+  if (it != scope->values.end())
+    return it->second;
+  auto g = globals.find(name);
+  if (g != globals.end())
+    return g->second;
+  static const char *const builtins[] = {"range", "min",       "max", "float",
+                                         "int",   "bool",      "len", "abs",
+                                         "print", "isinstance"};
+  if (llvm::is_contained(builtins, expr.getName()))
+    return TValue::named(TValue::Kind::Builtin, expr.getName());
+  auto hidden = scope->hidden.find(name);
+  if (hidden != scope->hidden.end()) {
+    auto diag =
+        error(expr.getLoc())
+        << "'" << name << "' is only defined inside "
+        << (hidden->second.inLoop ? "the loop above"
+                                  : "one branch of the run-time 'if' above")
+        << "; assign it before the "
+        << (hidden->second.inLoop ? "loop" : "'if'") << " to use it here";
+    diag.attachNote(loc(hidden->second.assignLoc))
+        << "'" << name << "' is assigned here";
+    return diag;
+  }
+  return error(expr.getLoc()) << "undefined name '" << name << "'";
+}
+
+/// The tl.* names of `triton.language.extra[.cuda].libdevice` functions that
+/// tilec knows.
+static bool isKnownLibdeviceName(llvm::StringRef name) {
+  static const char *const names[] = {
+      "exp",   "exp2", "log", "log2", "sqrt", "rsqrt",  "sin",  "cos",
+      "floor", "ceil", "erf", "fma",  "abs",  "div_rn", "tanh", "pow"};
+  return llvm::is_contained(names, name);
 }
 
 FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
@@ -526,11 +645,15 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   switch (base->kind) {
   case TValue::Kind::Module: {
     std::string path = base->s + "." + attr.str();
-    if (path == "triton.language" || path == "triton.language.math" ||
-        path == "triton.language.extra")
+    if (isModulePath(path))
       return TValue::named(TValue::Kind::Module, path);
     llvm::StringRef module = base->s;
-    if (module == "triton.language" || module == "triton.language.math") {
+    if (module.starts_with("triton.language.extra")) {
+      if (module.ends_with("libdevice") && isKnownLibdeviceName(attr))
+        return TValue::named(TValue::Kind::Builtin, "tl." + attr.str());
+      return error(expr.getLoc()) << "'" << path << "' is not supported";
+    }
+    if (module.starts_with("triton.language")) {
       if (Type t = parseDType(attr))
         return TValue::ofDType(t);
       return TValue::named(TValue::Kind::Builtin, "tl." + attr.str());
@@ -541,26 +664,59 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
            << "module '" << module << "' cannot be used in a kernel";
   }
   case TValue::Kind::Value: {
+    Type type = base->value.getType();
     if (attr == "dtype")
-      return TValue::ofDType(getElementTypeOrSelf(base->value.getType()));
+      return TValue::ofDType(getElementTypeOrSelf(type));
+    auto tensor = dyn_cast<RankedTensorType>(type);
     if (attr == "shape") {
-      TValue shape;
-      shape.kind = TValue::Kind::Tuple;
-      if (auto tensor = dyn_cast<RankedTensorType>(base->value.getType()))
+      std::vector<TValue> dims;
+      if (tensor)
         for (int64_t d : tensor.getShape())
-          shape.elements.push_back(TValue::ofInt(d));
-      return shape;
+          dims.push_back(TValue::ofInt(d));
+      return TValue::ofTuple(std::move(dims));
     }
+    if (attr == "numel")
+      return TValue::ofInt(tensor ? tensor.getNumElements() : 1);
+    if (attr == "ndim")
+      return TValue::ofInt(tensor ? tensor.getRank() : 0);
+    if (attr == "T") {
+      CallArgs args;
+      args.positional.push_back(*base);
+      args.positionalRanges.push_back(expr.getValue().getRange());
+      return callBuiltin("trans", args, expr.getLoc());
+    }
+    if (attr != "to" && !isTileMethod(attr))
+      break;
     TValue method = TValue::named(TValue::Kind::Method, attr);
     method.elements.push_back(*base);
     return method;
   }
-  case TValue::Kind::DType:
+  case TValue::Kind::DType: {
     if (attr == "element_ty") {
       if (auto ptr = dyn_cast<tile::PtrType>(base->type))
         return TValue::ofDType(ptr.getPointeeType());
       return error(expr.getLoc()) << "'element_ty' of a non-pointer dtype";
     }
+    if (attr == "primitive_bitwidth" || attr == "int_bitwidth") {
+      if (isa<tile::PtrType>(base->type))
+        return TValue::ofInt(64);
+      if (attr == "int_bitwidth" && !base->type.isInteger())
+        return error(expr.getLoc()) << "'int_bitwidth' of a non-integer dtype";
+      return TValue::ofInt(base->type.getIntOrFloatBitWidth());
+    }
+    if (attr.starts_with("is_")) {
+      TValue method = TValue::named(TValue::Kind::Method, attr);
+      method.elements.push_back(*base);
+      return method;
+    }
+    break;
+  }
+  case TValue::Kind::BlockPtr:
+  case TValue::Kind::TensorDesc:
+    return descriptorAttribute(*base, attr, expr.getLoc());
+  case TValue::Kind::Builtin:
+    if (base->s == "tl.PropagateNan" && (attr == "ALL" || attr == "NONE"))
+      return TValue::named(TValue::Kind::String, attr);
     break;
   default:
     break;
@@ -569,10 +725,7 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
          << base->describe() << " has no attribute '" << attr << "'";
 }
 
-FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
-  FailureOr<TValue> callee = genExpr(expr.getCallee());
-  if (failed(callee))
-    return failure();
+FailureOr<CallArgs> Generator::genArgs(const CallExprAST &expr) {
   CallArgs args;
   for (const ExprPtr &arg : expr.getArgs()) {
     FailureOr<TValue> v = genExpr(*arg);
@@ -582,29 +735,43 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     args.positionalRanges.push_back(arg->getRange());
   }
   for (const KeywordArg &kw : expr.getKeywords()) {
+    for (const auto &seen : args.keywords)
+      if (seen.first == kw.name)
+        return error(kw.nameRange.Start)
+               << "keyword argument '" << kw.name << "' repeated";
     FailureOr<TValue> v = genExpr(*kw.value);
     if (failed(v))
       return failure();
     args.keywords.push_back({kw.name, *v});
     args.keywordRanges.push_back(kw.nameRange);
   }
+  return args;
+}
+
+FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
+  FailureOr<TValue> callee = genExpr(expr.getCallee());
+  if (failed(callee))
+    return failure();
+  FailureOr<CallArgs> args = genArgs(expr);
+  if (failed(args))
+    return failure();
   switch (callee->kind) {
   case TValue::Kind::Builtin: {
     llvm::StringRef name = callee->s;
     if (name.consume_front("tl."))
-      return callBuiltin(name, args, expr.getLoc());
+      return callBuiltin(name, *args, expr.getLoc());
     if (name.consume_front("triton.")) {
       if (name == "cdiv")
-        return callBuiltin("cdiv", args, expr.getLoc());
+        return callBuiltin("cdiv", *args, expr.getLoc());
       return error(expr.getLoc())
              << "'triton." << name << "' cannot be called in a kernel";
     }
-    return callPythonBuiltin(name, args, expr.getLoc());
+    return callPythonBuiltin(name, *args, expr.getLoc());
   }
   case TValue::Kind::Function:
-    return callFunction(*callee->function, args, expr.getLoc());
+    return callFunction(*callee->function, *args, expr.getLoc());
   case TValue::Kind::Method:
-    return callMethod(*callee, args, expr.getLoc());
+    return callMethod(*callee, *args, expr.getLoc());
   default:
     return error(expr.getLoc()) << callee->describe() << " is not callable";
   }
@@ -619,14 +786,20 @@ FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
   if (callDepth >= 64)
     return error(callLoc) << "calls nested too deeply (recursion is not "
                              "supported)";
+  if (++expansions > maxExpansions)
+    return error(callLoc) << "too many helper calls and unrolled iterations "
+                             "(more than "
+                          << maxExpansions << ")";
   const auto &params = fn.getParams();
   if (args.positional.size() > params.size())
-    return error(callLoc) << "'" << fn.getName() << "' takes "
-                          << params.size() << " arguments but "
-                          << args.positional.size() << " were given";
-  std::map<std::string, TValue> locals;
-  for (size_t i = 0; i < args.positional.size(); ++i)
-    locals[params[i].name] = args.positional[i];
+    return error(callLoc) << "'" << fn.getName() << "' takes " << params.size()
+                          << " arguments but " << args.positional.size()
+                          << " were given";
+  Scope locals;
+  for (size_t i = 0; i < args.positional.size(); ++i) {
+    locals.values[params[i].name] = args.positional[i];
+    locals.defLocs[params[i].name] = params[i].range.Start;
+  }
   for (auto [i, kw] : llvm::enumerate(args.keywords)) {
     auto it = llvm::find_if(
         params, [&](const ParamAST &p) { return p.name == kw.first; });
@@ -634,35 +807,49 @@ FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
       return error(args.keywordRanges[i].Start)
              << "'" << fn.getName() << "' has no parameter '" << kw.first
              << "'";
-    if (locals.count(kw.first))
+    if (locals.values.count(kw.first))
       return error(args.keywordRanges[i].Start)
              << "argument '" << kw.first << "' given twice";
-    locals[kw.first] = kw.second;
+    locals.values[kw.first] = kw.second;
+    locals.defLocs[kw.first] = it->range.Start;
   }
   for (const ParamAST &p : params) {
-    if (locals.count(p.name))
+    if (locals.values.count(p.name))
       continue;
     if (!p.defaultValue)
       return error(callLoc) << "missing argument '" << p.name << "' in call "
                             << "to '" << fn.getName() << "'";
+    // Defaults are evaluated in the module's scope.
+    Scope empty;
+    Scope *saved = scope;
+    scope = &empty;
     FailureOr<TValue> v = genExpr(*p.defaultValue);
+    scope = saved;
     if (failed(v))
       return failure();
-    locals[p.name] = *v;
+    locals.values[p.name] = *v;
+    locals.defLocs[p.name] = p.range.Start;
   }
   for (const ParamAST &p : params)
-    if (isConstexprAnnotation(p.annotation.get()) && locals[p.name].isValue())
+    if (isConstexprAnnotation(p.annotation.get()) &&
+        locals.values[p.name].isValue())
       return error(callLoc) << "argument '" << p.name << "' of '"
                             << fn.getName() << "' must be a constexpr";
 
-  auto *savedScope = scope;
+  Scope *savedScope = scope;
   auto savedReturn = std::move(returnValue);
+  unsigned savedRegionDepth = regionDepth;
+  const StmtAST *savedLoop = innermostLoop;
   scope = &locals;
   returnValue.reset();
+  regionDepth = 0;
+  innermostLoop = nullptr;
   ++callDepth;
   LogicalResult result = genBlock(fn.getBody());
   --callDepth;
   scope = savedScope;
+  regionDepth = savedRegionDepth;
+  innermostLoop = savedLoop;
   std::optional<TValue> value = std::move(returnValue);
   returnValue = std::move(savedReturn);
   if (failed(result))
@@ -678,6 +865,8 @@ OwningOpRef<ModuleOp> tilec::mlirGen(MLIRContext &context,
   context.getOrLoadDialect<tile::TileDialect>();
   context.getOrLoadDialect<func::FuncDialect>();
   context.getOrLoadDialect<arith::ArithDialect>();
+  context.getOrLoadDialect<math::MathDialect>();
+  context.getOrLoadDialect<scf::SCFDialect>();
   Generator generator(context, module, srcMgr);
   return generator.generate(config, info);
 }

@@ -1,4 +1,4 @@
-//===- Generator.h - State of tile code generation ---------------*- C++ -*-===//
+//===- Generator.h - State of tile code generation -------------*- C++ -*-===//
 //
 // Part of tilec.
 //
@@ -6,8 +6,16 @@
 //
 // Private to MLIRGen. Code generation evaluates the kernel's AST like an
 // interpreter whose values are either MLIR values (run-time scalars and tiles)
-// or compile-time Python values (constexprs, dtypes, modules, functions).
-// Compile-time values fold; run-time values become tile, arith and math ops.
+// or compile-time Python values (constexprs, dtypes, modules, functions,
+// tuples, block pointers). Compile-time values fold; run-time values become
+// tile, arith, math and scf ops. The language accepted is described in
+// docs/language.md.
+//
+// The implementation is split by topic: Generator.cpp (kernel selection,
+// expressions, calls), Operators.cpp (operators, promotion, casts),
+// Shapes.cpp (broadcasting, subscripts, shape builtins), Builtins.cpp (memory,
+// atomics and misc tl.* functions), Math.cpp, Reductions.cpp (reductions,
+// scans, tl.dot), BlockPointers.cpp, Statements.cpp and ControlFlow.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,8 +32,11 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 
 namespace tilec {
+
+struct BlockPointer;
 
 /// A value during code generation.
 struct TValue {
@@ -40,17 +51,28 @@ struct TValue {
     Module,   ///< a module: "triton", "triton.language", "triton.language.math"
     Function, ///< a @triton.jit function of the file
     Tuple,    ///< a tuple or list of values
-    Builtin,  ///< a Python builtin function: "range", "min", "float"...
-    Method,   ///< a bound method of a tile value, e.g. `x.to`
+    Builtin,  ///< a builtin function: "range", "min", "tl.load"...
+    Method,   ///< a bound method, e.g. `x.to`; element 0 is `self`
+    BlockPtr, ///< a block pointer made by tl.make_block_ptr
+    TensorDesc, ///< a tensor descriptor made by tl.make_tensor_descriptor
   };
   Kind kind = Kind::None;
+  /// The run-time value (Value).
   mlir::Value value;
+  /// The integer or bool (Int, Bool).
   int64_t i = 0;
+  /// The float (Float).
   double f = 0;
-  std::string s; ///< module path, builtin or method name, string contents
-  mlir::Type type; ///< dtype
+  /// Module path, builtin or method name, string contents.
+  std::string s;
+  /// The dtype (DType).
+  mlir::Type type;
+  /// The function (Function).
   const FunctionDefAST *function = nullptr;
-  std::vector<TValue> elements; ///< tuple elements; element 0 is `self` of a method
+  /// Tuple elements; element 0 is `self` of a method.
+  std::vector<TValue> elements;
+  /// The fields of a BlockPtr or TensorDesc (immutable, shared by copies).
+  std::shared_ptr<const BlockPointer> pointer;
 
   static TValue of(mlir::Value v) {
     TValue t;
@@ -82,6 +104,12 @@ struct TValue {
     t.type = ty;
     return t;
   }
+  static TValue ofTuple(std::vector<TValue> elements) {
+    TValue t;
+    t.kind = Kind::Tuple;
+    t.elements = std::move(elements);
+    return t;
+  }
   static TValue named(Kind kind, llvm::StringRef name) {
     TValue t;
     t.kind = kind;
@@ -90,13 +118,58 @@ struct TValue {
   }
 
   bool isValue() const { return kind == Kind::Value; }
+  bool isNone() const { return kind == Kind::None; }
   /// True for Int, Float and Bool: compile-time numbers.
   bool isConstNumber() const {
     return kind == Kind::Int || kind == Kind::Float || kind == Kind::Bool;
   }
-  /// A short description for diagnostics ("a tile of f32", "a dtype"...).
+  /// True for block pointers and tensor descriptors.
+  bool isPointerStruct() const {
+    return kind == Kind::BlockPtr || kind == Kind::TensorDesc;
+  }
+  /// The tile type if this is a run-time tile.
+  mlir::RankedTensorType tileType() const {
+    return isValue() ? llvm::dyn_cast<mlir::RankedTensorType>(value.getType())
+                     : mlir::RankedTensorType();
+  }
+  /// A short description for diagnostics ("a tile of f32 [16]", "a dtype"...).
   std::string describe() const;
+  /// True if both are the same compile-time value (run-time values compare
+  /// by identity).
+  bool sameAs(const TValue &other) const;
 };
+
+/// The fields of a block pointer (tl.make_block_ptr) or of a tensor descriptor
+/// (tl.make_tensor_descriptor). Both are compile-time structures over run-time
+/// values: loads and stores through them become pointer tiles and masks.
+struct BlockPointer {
+  /// The scalar base pointer.
+  mlir::Value base;
+  /// Per dimension: the extent, the stride (Int constexprs or i64 values) and,
+  /// for block pointers only, the offset (an Int constexpr or an i32 value).
+  std::vector<TValue> shape, strides, offsets;
+  /// The block's shape and (block pointers) its order.
+  llvm::SmallVector<int64_t> blockShape, order;
+  /// Descriptors: "zero" or "nan", the padding of out-of-bounds elements.
+  std::string padding;
+
+  /// The pointee type.
+  mlir::Type elementType() const;
+};
+
+/// The result of one family of builtins: std::nullopt when the name is not
+/// one of the family's.
+using BuiltinResult = std::optional<mlir::FailureOr<TValue>>;
+
+/// The result of a builtin after an error was reported.
+inline BuiltinResult builtinFailure() {
+  return mlir::FailureOr<TValue>(mlir::failure());
+}
+
+/// Reports `diag` (when the full expression ends) and fails the builtin.
+inline BuiltinResult builtinError(const mlir::InFlightDiagnostic &) {
+  return builtinFailure();
+}
 
 /// Arguments of a call after evaluation.
 struct CallArgs {
@@ -106,79 +179,310 @@ struct CallArgs {
   std::vector<llvm::SMRange> keywordRanges;
 };
 
+/// The variables of the function being generated.
+struct Scope {
+  /// Current values by name.
+  std::map<std::string, TValue> values;
+  /// Where each variable was last assigned (for notes in diagnostics).
+  std::map<std::string, llvm::SMLoc> defLocs;
+  /// A name assigned only inside a loop body or in one branch of a run-time
+  /// `if`, which is not visible after it.
+  struct Hidden {
+    llvm::SMLoc assignLoc; ///< where it was assigned
+    bool inLoop;           ///< in a loop body (else in a branch)
+  };
+  std::map<std::string, Hidden> hidden;
+};
+
+class Generator;
+
+/// Matches call arguments to a builtin's parameters, Python style, and
+/// converts them with precise diagnostics.
+struct Binder {
+  Generator &gen;
+  llvm::StringRef function;
+  CallArgs &args;
+  llvm::SMLoc callLoc;
+  llvm::SmallVector<llvm::StringRef> params;
+  llvm::SmallVector<std::optional<TValue>> values;
+  llvm::SmallVector<llvm::SMLoc> locs;
+
+  Binder(Generator &gen, llvm::StringRef function, CallArgs &args,
+         llvm::SMLoc callLoc)
+      : gen(gen), function(function), args(args), callLoc(callLoc) {}
+
+  /// Binds `args` to `params`; the first `required` are mandatory. Keywords
+  /// listed in `ignored` are accepted and dropped (performance hints).
+  mlir::LogicalResult bind(llvm::ArrayRef<llvm::StringRef> params,
+                           unsigned required,
+                           llvm::ArrayRef<llvm::StringRef> ignored = {});
+  /// True if parameter `i` was given and is not None.
+  bool has(unsigned i) const {
+    return values[i] && values[i]->kind != TValue::Kind::None;
+  }
+  /// Parameter `i` (which must have been given).
+  const TValue &get(unsigned i) const { return *values[i]; }
+  /// Parameter `i` as a compile-time integer.
+  mlir::FailureOr<int64_t> constInt(unsigned i);
+  /// Parameter `i` as a compile-time bool (or integer).
+  mlir::FailureOr<bool> constBool(unsigned i);
+  /// Parameter `i` as a compile-time string.
+  mlir::FailureOr<std::string> constString(unsigned i);
+  /// Parameter `i` as a dtype.
+  mlir::FailureOr<mlir::Type> dtype(unsigned i);
+  /// Parameter `i` as a run-time scalar or tile (constexpr numbers are
+  /// materialised with their default type).
+  mlir::FailureOr<mlir::Value> value(unsigned i);
+  /// Parameter `i` as a tile (not a scalar).
+  mlir::FailureOr<mlir::Value> tile(unsigned i);
+  /// Parameter `i` as an axis of a tile of rank `rank` (negative axes count
+  /// from the end).
+  mlir::FailureOr<int64_t> axis(unsigned i, int64_t rank);
+};
+
+/// One run-time or compile-time leaf of a (possibly structured) value, as
+/// loop-carried variables and `if` merges see it.
+struct Leaf {
+  TValue value;
+  /// The integer type this leaf must have when it is run-time (block pointer
+  /// offsets are i32, extents and strides i64); null for plain variables.
+  mlir::Type hint;
+};
+
 /// Generates the tile IR of one kernel.
 class Generator {
 public:
+  /// Prepares code generation for `module`, parsed from `srcMgr`'s main
+  /// buffer.
   Generator(mlir::MLIRContext &context, const ModuleAST &module,
             const llvm::SourceMgr &srcMgr);
 
+  /// Generates the module of the kernel `config` selects; null after an
+  /// error (reported as a diagnostic).
   mlir::OwningOpRef<mlir::ModuleOp> generate(const KernelConfig &config,
                                              KernelInfo &info);
 
   // Locations and diagnostics.
+  /// The file location of `l`.
   mlir::Location loc(llvm::SMLoc l) const;
+  /// Starts an error at `l` (pending static_print remarks go first).
   mlir::InFlightDiagnostic error(llvm::SMLoc l) const;
 
   // Expressions (Generator.cpp).
+  /// Evaluates an expression.
   mlir::FailureOr<TValue> genExpr(const ExprAST &expr);
+  /// Looks a name up: variables, module-level names, Python builtins.
+  mlir::FailureOr<TValue> genName(const NameExprAST &expr);
+  /// `value.attr`: module members, tile attributes and methods, dtype
+  /// attributes, descriptor attributes.
   mlir::FailureOr<TValue> genAttribute(const AttributeExprAST &expr);
+  /// Calls a builtin, a helper or a method.
   mlir::FailureOr<TValue> genCall(const CallExprAST &expr);
-  mlir::FailureOr<TValue> callFunction(const FunctionDefAST &fn,
-                                       CallArgs &args, llvm::SMLoc callLoc);
+  /// Evaluates the arguments of a call.
+  mlir::FailureOr<CallArgs> genArgs(const CallExprAST &expr);
+  /// `a if c else b` (ControlFlow.cpp).
+  mlir::FailureOr<TValue> genIfExp(const IfExpAST &expr);
+  /// Inlines a @triton.jit helper and returns its `return` value.
+  mlir::FailureOr<TValue> callFunction(const FunctionDefAST &fn, CallArgs &args,
+                                       llvm::SMLoc callLoc);
 
   // Operators and conversions (Operators.cpp).
+  /// A binary operator (folded on compile-time numbers).
   mlir::FailureOr<TValue> genBinary(BinaryOp op, TValue lhs, TValue rhs,
                                     llvm::SMLoc opLoc);
+  /// `lhs ** rhs` on run-time values.
+  mlir::FailureOr<TValue> genPow(const TValue &lhs, const TValue &rhs,
+                                 llvm::SMLoc opLoc);
+  /// A unary operator.
   mlir::FailureOr<TValue> genUnary(UnaryOp op, TValue operand,
                                    llvm::SMLoc opLoc);
   /// Materialises a run-time value; constexpr numbers become constants of
-  /// their default type (i32/i64, f32, i1).
+  /// their default type (i32/i64, f32/f64, i1).
   mlir::FailureOr<mlir::Value> toValue(const TValue &v, llvm::SMLoc l);
   /// Materialises `v` as a value of element type `elem`, broadcast to the
   /// shape of `like` if `like` is a tile.
   mlir::FailureOr<mlir::Value> toValueOfType(const TValue &v, mlir::Type elem,
                                              mlir::Type like, llvm::SMLoc l);
-  /// Converts `v` (scalar or tile) to element type `to`.
-  mlir::Value cast(mlir::Value v, mlir::Type to, mlir::Location l);
-  /// Splats a scalar to `shape`, or returns a tile of that shape unchanged.
-  mlir::FailureOr<mlir::Value> broadcastTo(mlir::Value v,
-                                           llvm::ArrayRef<int64_t> shape,
-                                           llvm::SMLoc l);
+  /// A constant of element type `elem` (a splat tile if `like` is a tile).
+  mlir::Value constant(double v, mlir::Type elem, mlir::Type like,
+                       mlir::Location l);
+  /// Converts `v` (scalar or tile) to element type `to`, Triton style.
+  /// `rtz` selects round-toward-zero for float truncations.
+  mlir::Value cast(mlir::Value v, mlir::Type to, mlir::Location l,
+                   bool rtz = false);
+  /// The element type two operands are promoted to (Triton's rules, see
+  /// docs/language.md); null after an error.
+  mlir::Type promote(const TValue &lhs, const TValue &rhs, bool divOrMod,
+                     llvm::SMLoc l, llvm::StringRef what);
+  /// Promotes and broadcasts two arithmetic operands; `what` names the
+  /// operation in diagnostics.
+  mlir::LogicalResult binaryOperands(TValue lhs, TValue rhs, bool divOrMod,
+                                     llvm::SMLoc l, llvm::StringRef what,
+                                     mlir::Value &x, mlir::Value &y);
+  /// Converts `v` to an i1 truth value (`!= 0` for numbers).
+  mlir::FailureOr<mlir::Value> toBool(const TValue &v, llvm::SMLoc l);
   /// Truthiness of a compile-time value.
   mlir::FailureOr<bool> constTruth(const TValue &v, llvm::SMLoc l);
+  /// The default run-time type of a constexpr number (i32/i64, f32/f64, i1).
+  mlir::Type defaultType(const TValue &v);
+
+  // Shapes (Shapes.cpp).
+  /// The broadcast of two shapes, numpy style; null after an error.
+  mlir::FailureOr<llvm::SmallVector<int64_t>>
+  broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
+                  llvm::SMLoc l, llvm::StringRef what);
+  /// Broadcasts a scalar or tile to `shape`, numpy style.
+  mlir::FailureOr<mlir::Value>
+  broadcastTo(mlir::Value v, llvm::ArrayRef<int64_t> shape, llvm::SMLoc l);
+  /// Inserts a dimension of size 1 at `axis` (a scalar becomes a [1] tile).
+  mlir::Value expandDims(mlir::Value v, int64_t axis, mlir::Location l);
+  /// Reshapes a tile (a scalar is splat first).
+  mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape,
+                      mlir::Location l);
+  /// Checks that `shape` can be a tile shape: powers of two, not too large.
+  mlir::LogicalResult checkTileShape(llvm::ArrayRef<int64_t> shape,
+                                     llvm::SMLoc l);
+  /// Converts a shape argument (tuple/list of constexpr ints or one int).
+  mlir::FailureOr<llvm::SmallVector<int64_t>>
+  toShape(const TValue &v, llvm::SMLoc l, llvm::StringRef what);
+  /// `x[:, None]` on tiles, `t[i]` / `t[a:b]` on tuples.
+  mlir::FailureOr<TValue> genSubscript(const SubscriptExprAST &expr);
+  /// tl.zeros, tl.full, tl.reshape, tl.trans, tl.expand_dims...
+  BuiltinResult callShapeBuiltin(llvm::StringRef name, CallArgs &args,
+                                 llvm::SMLoc callLoc);
 
   // tl.* builtins (Builtins.cpp).
+  /// Calls `tl.<name>`, dispatching to the families of builtins.
   mlir::FailureOr<TValue> callBuiltin(llvm::StringRef name, CallArgs &args,
                                       llvm::SMLoc callLoc);
+  /// Calls a bound method: tile methods, dtype predicates, descriptor and
+  /// block pointer methods.
   mlir::FailureOr<TValue> callMethod(const TValue &method, CallArgs &args,
                                      llvm::SMLoc callLoc);
-  mlir::FailureOr<TValue> callPythonBuiltin(llvm::StringRef name,
-                                            CallArgs &args,
-                                            llvm::SMLoc callLoc);
+  /// Calls a Python builtin (min, max, float, len...).
+  mlir::FailureOr<TValue>
+  callPythonBuiltin(llvm::StringRef name, CallArgs &args, llvm::SMLoc callLoc);
+  /// tl.load and tl.store through pointers or block pointers.
+  mlir::FailureOr<TValue> genLoad(CallArgs &args, llvm::SMLoc callLoc);
+  mlir::FailureOr<TValue> genStore(CallArgs &args, llvm::SMLoc callLoc);
+  /// tl.atomic_<name>.
+  mlir::FailureOr<TValue> genAtomic(llvm::StringRef name, CallArgs &args,
+                                    llvm::SMLoc callLoc);
+  /// tl.where with promotion and broadcasting of all three operands.
+  mlir::FailureOr<TValue> genWhere(const TValue &cond, const TValue &a,
+                                   const TValue &b, llvm::SMLoc l);
+  /// tl.maximum / tl.minimum.
+  mlir::FailureOr<TValue> genMinMax(bool isMax, const TValue &a,
+                                    const TValue &b, bool propagateNan,
+                                    llvm::SMLoc l);
+  /// `.to()` and tl.cast; `rounding` is "", "rtne" or "rtz".
+  mlir::FailureOr<TValue> genCast(const TValue &v, mlir::Type to, bool bitcast,
+                                  llvm::StringRef rounding, llvm::SMLoc l);
   /// Maps a dtype name (`float32`, `fp32`, `int1`, `bfloat16`...) to its type.
   mlir::Type parseDType(llvm::StringRef name) const;
 
-  // Statements (Statements.cpp).
-  mlir::LogicalResult genBlock(const StmtList &body);
-  mlir::LogicalResult genStmt(const StmtAST &stmt);
-  mlir::LogicalResult assign(const ExprAST &target, const TValue &value);
+  // Math (Math.cpp).
+  /// tl.exp, tl.sqrt, tl.fma, tl.sigmoid...
+  BuiltinResult callMathBuiltin(llvm::StringRef name, CallArgs &args,
+                                llvm::SMLoc callLoc);
 
+  // Reductions, scans and dot products (Reductions.cpp).
+  /// tl.sum, tl.max, tl.argmax, tl.cumsum, tl.dot...
+  BuiltinResult callReduceBuiltin(llvm::StringRef name, CallArgs &args,
+                                  llvm::SMLoc callLoc);
+  /// Reduces `x` along `axis` (all axes when none) with the tile::ReduceKind
+  /// `kind`, in Triton's accumulation type.
+  mlir::FailureOr<TValue> reduce(mlir::Value x, std::optional<int64_t> axis,
+                                 bool keepDims, int kind, llvm::SMLoc l);
+  /// tl.dot.
+  mlir::FailureOr<TValue> genDot(CallArgs &args, llvm::SMLoc callLoc);
+
+  // Block pointers and tensor descriptors (BlockPointers.cpp).
+  /// tl.make_block_ptr, tl.advance, tl.make_tensor_descriptor...
+  BuiltinResult callBlockPointerBuiltin(llvm::StringRef name, CallArgs &args,
+                                        llvm::SMLoc callLoc);
+  /// tl.load / tl.store through a block pointer (`bind` holds the bound
+  /// arguments of tl.load / tl.store).
+  mlir::FailureOr<TValue> loadBlock(const TValue &ptr, Binder &bind,
+                                    llvm::SMLoc callLoc);
+  mlir::FailureOr<TValue> storeBlock(const TValue &ptr, Binder &bind,
+                                     llvm::SMLoc callLoc);
+  /// desc.load / desc.store.
+  mlir::FailureOr<TValue> callDescriptorMethod(const TValue &desc,
+                                               llvm::StringRef name,
+                                               CallArgs &args,
+                                               llvm::SMLoc callLoc);
+  /// desc.dtype, desc.block_shape, desc.shape, desc.strides and methods.
+  mlir::FailureOr<TValue>
+  descriptorAttribute(const TValue &desc, llvm::StringRef attr, llvm::SMLoc l);
+
+  // Statements (Statements.cpp).
+  /// Generates statements, stopping after a `return`.
+  mlir::LogicalResult genBlock(const StmtList &body);
+  /// Generates one statement.
+  mlir::LogicalResult genStmt(const StmtAST &stmt);
+  /// Assigns to a name or unpacks into a tuple of names.
+  mlir::LogicalResult assign(const ExprAST &target, const TValue &value);
+  /// Binds `name` in the current scope.
+  void define(llvm::StringRef name, const TValue &value, llvm::SMLoc l);
+
+  // Control flow (ControlFlow.cpp).
+  /// `if`, `for` and `while` statements.
+  mlir::LogicalResult genIf(const IfStmtAST &stmt);
+  mlir::LogicalResult genFor(const ForStmtAST &stmt);
+  mlir::LogicalResult genWhile(const WhileStmtAST &stmt);
+  /// The leaves of a value, in a fixed order.
+  void flatten(const TValue &v, llvm::SmallVectorImpl<Leaf> &leaves,
+               mlir::Type hint = {});
+  /// Rebuilds a value like `shape` from leaves, starting at `pos`.
+  TValue unflatten(const TValue &shape, llvm::ArrayRef<TValue> leaves,
+                   size_t &pos);
+
+  /// Builds the IR.
   mlir::OpBuilder builder;
+  /// The source, for locations.
   const llvm::SourceMgr &srcMgr;
   /// Variables of the function being generated (helpers get their own).
-  std::map<std::string, TValue> *scope = nullptr;
+  Scope *scope = nullptr;
   /// Module-level names: imports, functions, global constexprs.
   std::map<std::string, TValue> globals;
   /// Value of a `return` statement of the helper being inlined.
   std::optional<TValue> returnValue;
   /// Helper call depth, to reject runaway recursion.
   unsigned callDepth = 0;
+  /// Helper calls inlined and tl.static_range iterations unrolled so far,
+  /// to reject inputs that would generate unbounded amounts of IR.
+  unsigned expansions = 0;
+  /// Run-time `if`s and loops around the statement being generated, in the
+  /// current function (`return` is only allowed outside of them).
+  unsigned regionDepth = 0;
+  /// The innermost loop statement (for `break`/`continue` diagnostics).
+  const StmtAST *innermostLoop = nullptr;
+  /// tl.static_print output not reported yet: a loop may be generated twice
+  /// (see ControlFlow.cpp), so remarks are reported when code generation ends
+  /// or before the next error.
+  mutable std::vector<std::pair<mlir::Location, std::string>> remarks;
+  /// Reports the pending remarks.
+  void flushRemarks() const;
 
 private:
   const ModuleAST &moduleAST;
   mlir::MLIRContext &context;
   mlir::StringAttr fileName;
 };
+
+/// The most helper calls plus tl.static_range iterations one kernel may
+/// expand into.
+constexpr unsigned maxExpansions = 1 << 16;
+
+/// Prints `[a, b, c]` into a string.
+std::string shapeString(llvm::ArrayRef<int64_t> shape);
+/// A type as diagnostics print it (`f32`, `!tile.ptr<f16>`), without quotes.
+std::string typeName(mlir::Type t);
+/// The element type of a pointer or tile of pointers; null for other values.
+mlir::Type pointeeOf(const TValue &v);
+/// True for the tl.* functions that are also methods of tiles (`x.sum(0)`).
+bool isTileMethod(llvm::StringRef name);
 
 } // namespace tilec
 

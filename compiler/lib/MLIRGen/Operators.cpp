@@ -5,9 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // Binary and unary operators with Triton's semantics: constant folding of
-// compile-time numbers, pointer arithmetic, type promotion and the splatting
-// of scalars to tiles. The promotion rules are written down in
-// docs/language.md.
+// compile-time numbers, pointer arithmetic, type promotion (Triton's
+// computation_type rules, where compile-time numbers are weakly typed),
+// numpy broadcasting, and the conversions between element types (implicit
+// ones, `.to()` and tl.cast); also tl.where and tl.maximum/minimum, which
+// promote like operators. The rules are written down in docs/language.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,11 +18,16 @@
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 #include <cmath>
 
 using namespace mlir;
 using namespace tilec;
+
+//===----------------------------------------------------------------------===//
+// Compile-time values
+//===----------------------------------------------------------------------===//
 
 FailureOr<bool> Generator::constTruth(const TValue &v, llvm::SMLoc l) {
   switch (v.kind) {
@@ -43,27 +50,113 @@ FailureOr<bool> Generator::constTruth(const TValue &v, llvm::SMLoc l) {
   }
 }
 
+/// True if `f` is exactly representable in range as an f32 (Triton types
+/// Python floats outside of f32's range as f64).
+static bool fitsF32(double f) {
+  double a = std::fabs(f);
+  return std::isinf(a) || std::isnan(a) || a == 0 ||
+         (a >= 0x1p-126 && a <= 0x1.fffffep127);
+}
+
+Type Generator::defaultType(const TValue &v) {
+  switch (v.kind) {
+  case TValue::Kind::Int:
+    return (v.i >= INT32_MIN && v.i <= INT32_MAX) ? builder.getI32Type()
+                                                  : builder.getI64Type();
+  case TValue::Kind::Bool:
+    return builder.getI1Type();
+  case TValue::Kind::Float:
+    return fitsF32(v.f) ? Type(builder.getF32Type())
+                        : Type(builder.getF64Type());
+  case TValue::Kind::Value:
+    return getElementTypeOrSelf(v.value.getType());
+  default:
+    return Type();
+  }
+}
+
+Value Generator::constant(double v, Type elem, Type like, Location l) {
+  TypedAttr attr;
+  if (isa<FloatType>(elem))
+    attr = builder.getFloatAttr(elem, v);
+  else
+    attr = builder.getIntegerAttr(elem, int64_t(v));
+  if (auto tensor = dyn_cast<RankedTensorType>(like))
+    return arith::ConstantOp::create(
+        builder, l,
+        DenseElementsAttr::get(RankedTensorType::get(tensor.getShape(), elem),
+                               attr));
+  return arith::ConstantOp::create(builder, l, attr);
+}
+
 FailureOr<Value> Generator::toValue(const TValue &v, llvm::SMLoc l) {
   Location location = loc(l);
   switch (v.kind) {
   case TValue::Kind::Value:
     return v.value;
-  case TValue::Kind::Int: {
-    Type t = (v.i >= INT32_MIN && v.i <= INT32_MAX) ? builder.getI32Type()
-                                                     : builder.getI64Type();
-    return Value(arith::ConstantOp::create(builder, location,
-                                           builder.getIntegerAttr(t, v.i)));
-  }
+  case TValue::Kind::Int:
+    return Value(arith::ConstantOp::create(
+        builder, location, builder.getIntegerAttr(defaultType(v), v.i)));
   case TValue::Kind::Bool:
     return Value(arith::ConstantOp::create(builder, location,
                                            builder.getBoolAttr(v.i != 0)));
   case TValue::Kind::Float:
     return Value(arith::ConstantOp::create(
-        builder, location, builder.getF32FloatAttr(float(v.f))));
+        builder, location, builder.getFloatAttr(defaultType(v), v.f)));
   default:
     return error(l) << v.describe() << " cannot be used as a value";
   }
 }
+
+/// True if `v` fits in a signed integer of `bits` bits.
+static bool fitsSigned(int64_t v, unsigned bits) {
+  if (bits >= 64)
+    return true;
+  int64_t lo = -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << (bits - 1)) - 1;
+  return v >= lo && v <= hi;
+}
+
+FailureOr<Value> Generator::toValueOfType(const TValue &v, Type elem, Type like,
+                                          llvm::SMLoc l) {
+  Location location = loc(l);
+  if (v.isConstNumber()) {
+    if (isa<FloatType>(elem))
+      return constant(v.kind == TValue::Kind::Float ? v.f : double(v.i), elem,
+                      like, location);
+    if (v.kind == TValue::Kind::Float)
+      return error(l) << "cannot use a float constant as " << typeName(elem);
+    if (!elem.isIntOrIndex())
+      return error(l) << "cannot use " << v.describe() << " as "
+                      << typeName(elem);
+    if (elem.getIntOrFloatBitWidth() > 1 &&
+        !fitsSigned(v.i, elem.getIntOrFloatBitWidth()))
+      return error(l) << "the integer " << v.i << " is out of range for "
+                      << typeName(elem);
+    TypedAttr attr = builder.getIntegerAttr(
+        elem, elem.isInteger(1) ? int64_t(v.i != 0) : v.i);
+    if (auto tensor = dyn_cast<RankedTensorType>(like))
+      return Value(arith::ConstantOp::create(
+          builder, location,
+          DenseElementsAttr::get(RankedTensorType::get(tensor.getShape(), elem),
+                                 attr)));
+    return Value(arith::ConstantOp::create(builder, location, attr));
+  }
+  if (!v.isValue())
+    return error(l) << v.describe() << " cannot be used as a value";
+  Type from = getElementTypeOrSelf(v.value.getType());
+  if (isa<tile::PtrType>(from) != isa<tile::PtrType>(elem) ||
+      (isa<tile::PtrType>(from) && from != elem))
+    return error(l) << "cannot convert " << v.describe() << " to "
+                    << typeName(elem);
+  Value scalar = cast(v.value, elem, location);
+  if (auto tensor = dyn_cast<RankedTensorType>(like))
+    return broadcastTo(scalar, tensor.getShape(), l);
+  return scalar;
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
 
 /// A zero of `v`'s type (a splat zero tile for a tile).
 static Value zeroLike(OpBuilder &b, Location l, Value v) {
@@ -71,23 +164,40 @@ static Value zeroLike(OpBuilder &b, Location l, Value v) {
   TypedAttr zero = isa<FloatType>(elem) ? TypedAttr(b.getFloatAttr(elem, 0))
                                         : TypedAttr(b.getIntegerAttr(elem, 0));
   if (auto tensor = dyn_cast<RankedTensorType>(v.getType()))
-    return arith::ConstantOp::create(b, l, DenseElementsAttr::get(tensor, zero));
+    return arith::ConstantOp::create(b, l,
+                                     DenseElementsAttr::get(tensor, zero));
   return arith::ConstantOp::create(b, l, zero);
 }
 
-Value Generator::cast(Value v, Type to, Location l) {
+/// True for the 8-bit float types.
+static bool isFP8(Type t) {
+  return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8;
+}
+
+Value Generator::cast(Value v, Type to, Location l, bool rtz) {
   Type from = getElementTypeOrSelf(v.getType());
   if (from == to)
     return v;
+  Type f32 = builder.getF32Type();
   Type result = tile::withElementType(v.getType(), to);
   auto fromFloat = dyn_cast<FloatType>(from);
   auto toFloat = dyn_cast<FloatType>(to);
   if (fromFloat && toFloat) {
-    if (fromFloat.getWidth() < toFloat.getWidth())
+    unsigned fromBits = fromFloat.getWidth(), toBits = toFloat.getWidth();
+    // f16 <-> bf16 and fp8 <-> fp8 have no direct conversion: go via f32.
+    if (fromBits == toBits)
+      return cast(cast(v, f32, l), to, l, rtz);
+    if (fromBits < toBits)
       return arith::ExtFOp::create(builder, l, result, v);
-    return arith::TruncFOp::create(builder, l, result, v);
+    auto trunc = arith::TruncFOp::create(builder, l, result, v);
+    if (rtz)
+      trunc.setRoundingmodeAttr(arith::RoundingModeAttr::get(
+          builder.getContext(), arith::RoundingMode::toward_zero));
+    return trunc;
   }
   if (!fromFloat && toFloat) {
+    if (isFP8(to))
+      return cast(cast(v, f32, l), to, l, rtz);
     if (from.isInteger(1))
       return arith::UIToFPOp::create(builder, l, result, v);
     return arith::SIToFPOp::create(builder, l, result, v);
@@ -96,6 +206,8 @@ Value Generator::cast(Value v, Type to, Location l) {
     if (to.isInteger(1))
       return arith::CmpFOp::create(builder, l, arith::CmpFPredicate::UNE, v,
                                    zeroLike(builder, l, v));
+    if (isFP8(from))
+      return cast(cast(v, f32, l), to, l);
     return arith::FPToSIOp::create(builder, l, result, v);
   }
   unsigned fromBits = from.getIntOrFloatBitWidth();
@@ -110,105 +222,131 @@ Value Generator::cast(Value v, Type to, Location l) {
   return arith::TruncIOp::create(builder, l, result, v);
 }
 
-FailureOr<Value> Generator::broadcastTo(Value v, ArrayRef<int64_t> shape,
-                                        llvm::SMLoc l) {
-  auto tensor = dyn_cast<RankedTensorType>(v.getType());
-  if (!tensor)
-    return Value(tile::SplatOp::create(
-        builder, loc(l), RankedTensorType::get(shape, v.getType()), v));
-  if (tensor.getShape() == shape)
-    return v;
-  auto diag = error(l) << "cannot broadcast a tile of shape [";
-  llvm::interleaveComma(tensor.getShape(), diag);
-  diag << "] to [";
-  llvm::interleaveComma(shape, diag);
-  return diag << "]";
-}
-
-FailureOr<Value> Generator::toValueOfType(const TValue &v, Type elem,
-                                          Type like, llvm::SMLoc l) {
-  Location location = loc(l);
-  Value scalar;
+FailureOr<Value> Generator::toBool(const TValue &v, llvm::SMLoc l) {
   if (v.isConstNumber()) {
-    TypedAttr attr;
-    if (isa<FloatType>(elem))
-      attr = builder.getFloatAttr(
-          elem, v.kind == TValue::Kind::Float ? v.f : double(v.i));
-    else if (v.kind == TValue::Kind::Float)
-      return error(l) << "cannot use a float constant as " << elem;
-    else
-      attr = builder.getIntegerAttr(elem, v.i);
-    scalar = arith::ConstantOp::create(builder, location, attr);
-  } else if (v.isValue()) {
-    scalar = cast(v.value, elem, location);
-  } else {
-    return error(l) << v.describe() << " cannot be used as a value";
+    FailureOr<bool> truth = constTruth(v, l);
+    if (failed(truth))
+      return failure();
+    return Value(arith::ConstantOp::create(builder, loc(l),
+                                           builder.getBoolAttr(*truth)));
   }
-  if (auto tensor = dyn_cast<RankedTensorType>(like))
-    return broadcastTo(scalar, tensor.getShape(), l);
-  return scalar;
+  if (!v.isValue())
+    return error(l) << v.describe() << " cannot be used as a condition";
+  Type elem = getElementTypeOrSelf(v.value.getType());
+  if (isa<tile::PtrType>(elem))
+    return error(l) << "cannot use " << v.describe() << " as a condition";
+  return cast(v.value, builder.getI1Type(), loc(l));
 }
 
-/// Rank of a float type for promotion: f16/bf16 < f32 < f64.
-static unsigned floatRank(Type t) {
-  return t.isF64() ? 3 : t.isF32() ? 2 : 1;
+//===----------------------------------------------------------------------===//
+// Type promotion
+//===----------------------------------------------------------------------===//
+
+/// Triton's kinds of types: bool < integer < float.
+static int kindOf(Type t) {
+  if (t.isInteger(1))
+    return 0;
+  return isa<FloatType>(t) ? 2 : 1;
 }
 
-/// The element type two operands are promoted to. Compile-time numbers are
-/// weakly typed: they take the other operand's type when it has the same
-/// kind (integer or float).
-static Type promote(OpBuilder &b, const TValue &lhs, const TValue &rhs) {
-  auto typeOf = [](const TValue &v) -> Type {
-    return v.isValue() ? getElementTypeOrSelf(v.value.getType()) : Type();
-  };
-  Type l = typeOf(lhs), r = typeOf(rhs);
-  auto weak = [&](const TValue &c, Type other) -> Type {
-    if (c.kind == TValue::Kind::Float)
-      return isa<FloatType>(other) ? other : b.getF32Type();
-    if (c.kind == TValue::Kind::Bool)
+Type Generator::promote(const TValue &lhs, const TValue &rhs, bool divOrMod,
+                        llvm::SMLoc l, llvm::StringRef what) {
+  Type a = defaultType(lhs), b = defaultType(rhs);
+  if (!a || !b) {
+    error(l) << what << " must be numbers, not " << lhs.describe() << " and "
+             << rhs.describe();
+    return Type();
+  }
+  Type f32 = builder.getF32Type();
+  // A compile-time number of a lower or equal kind takes the other operand's
+  // type.
+  bool lhsConst = lhs.isConstNumber(), rhsConst = rhs.isConstNumber();
+  if (lhsConst != rhsConst) {
+    Type scalar = lhsConst ? a : b, other = lhsConst ? b : a;
+    if (kindOf(scalar) <= kindOf(other)) {
+      if (divOrMod && (other.isF16() || other.isBF16()))
+        return f32;
       return other;
-    if (isa<FloatType>(other) || other.getIntOrFloatBitWidth() > 32 ||
-        (c.i >= INT32_MIN && c.i <= INT32_MAX))
-      return other.isInteger(1) ? b.getI32Type() : other;
-    return b.getI64Type();
-  };
-  if (!l)
-    return weak(lhs, r);
-  if (!r)
-    return weak(rhs, l);
-  bool lf = isa<FloatType>(l), rf = isa<FloatType>(r);
-  if (lf && rf) {
-    if (l == r)
-      return l;
-    if (floatRank(l) == floatRank(r)) // f16 with bf16
-      return b.getF32Type();
-    return floatRank(l) > floatRank(r) ? l : r;
+    }
   }
-  if (lf)
-    return l;
-  if (rf)
-    return r;
-  return l.getIntOrFloatBitWidth() >= r.getIntOrFloatBitWidth() ? l : r;
+  if (a.isF64() || b.isF64())
+    return builder.getF64Type();
+  if (a.isF32() || b.isF32())
+    return f32;
+  if (a.isF16() || b.isF16())
+    return divOrMod ? f32 : Type(builder.getF16Type());
+  if (a.isBF16() && b.isBF16())
+    return divOrMod ? f32 : a;
+  if (a.isBF16() || b.isBF16())
+    return f32;
+  if (isFP8(a) && isFP8(b))
+    return a == b ? a : Type(builder.getF16Type());
+  if (!a.isIntOrIndex() || !b.isIntOrIndex()) {
+    error(l) << what << " must be numbers, not " << lhs.describe() << " and "
+             << rhs.describe();
+    return Type();
+  }
+  return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
 }
+
+/// The shape of `v` if it is a tile.
+static std::optional<SmallVector<int64_t>> shapeOf(const TValue &v) {
+  if (auto t = v.tileType())
+    return SmallVector<int64_t>(t.getShape());
+  return std::nullopt;
+}
+
+LogicalResult Generator::binaryOperands(TValue lhs, TValue rhs, bool divOrMod,
+                                        llvm::SMLoc l, llvm::StringRef what,
+                                        Value &x, Value &y) {
+  Type elem = promote(lhs, rhs, divOrMod, l, what);
+  if (!elem)
+    return failure();
+  std::optional<SmallVector<int64_t>> ls = shapeOf(lhs), rs = shapeOf(rhs);
+  std::optional<SmallVector<int64_t>> shape = ls ? ls : rs;
+  if (ls && rs) {
+    FailureOr<SmallVector<int64_t>> s = broadcastShapes(*ls, *rs, l, what);
+    if (failed(s))
+      return failure();
+    shape = *s;
+  }
+  Type like = shape ? Type(RankedTensorType::get(*shape, elem)) : elem;
+  FailureOr<Value> a = toValueOfType(lhs, elem, like, l);
+  if (failed(a))
+    return failure();
+  FailureOr<Value> b = toValueOfType(rhs, elem, like, l);
+  if (failed(b))
+    return failure();
+  x = *a;
+  y = *b;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Binary operators
+//===----------------------------------------------------------------------===//
 
 /// Folds an operator on two compile-time numbers with Python's semantics.
 static std::optional<TValue> foldConstants(BinaryOp op, const TValue &a,
                                            const TValue &b) {
-  bool isFloat =
-      a.kind == TValue::Kind::Float || b.kind == TValue::Kind::Float;
+  bool isFloat = a.kind == TValue::Kind::Float || b.kind == TValue::Kind::Float;
+  bool bothBool = a.kind == TValue::Kind::Bool && b.kind == TValue::Kind::Bool;
   double x = a.kind == TValue::Kind::Float ? a.f : double(a.i);
   double y = b.kind == TValue::Kind::Float ? b.f : double(b.i);
   int64_t i = a.i, j = b.i;
   auto num = [&](double f, int64_t n) {
     return isFloat ? TValue::ofFloat(f) : TValue::ofInt(n);
   };
+  auto wrap = [](int64_t v, int64_t w, auto fn) {
+    return int64_t(fn(uint64_t(v), uint64_t(w)));
+  };
   switch (op) {
   case BinaryOp::Add:
-    return num(x + y, i + j);
+    return num(x + y, wrap(i, j, [](uint64_t p, uint64_t q) { return p + q; }));
   case BinaryOp::Sub:
-    return num(x - y, i - j);
+    return num(x - y, wrap(i, j, [](uint64_t p, uint64_t q) { return p - q; }));
   case BinaryOp::Mul:
-    return num(x * y, i * j);
+    return num(x * y, wrap(i, j, [](uint64_t p, uint64_t q) { return p * q; }));
   case BinaryOp::Div:
     if (y == 0)
       return std::nullopt;
@@ -218,19 +356,23 @@ static std::optional<TValue> foldConstants(BinaryOp op, const TValue &a,
       return std::nullopt;
     if (isFloat)
       return TValue::ofFloat(std::floor(x / y));
+    if (i == INT64_MIN && j == -1)
+      return std::nullopt;
     return TValue::ofInt(i / j - ((i % j != 0) && ((i < 0) != (j < 0))));
   case BinaryOp::Mod:
     if (y == 0)
       return std::nullopt;
     if (isFloat)
       return TValue::ofFloat(x - y * std::floor(x / y));
+    if (j == -1)
+      return TValue::ofInt(0);
     return TValue::ofInt(((i % j) + j) % j);
   case BinaryOp::Pow:
     if (!isFloat && j >= 0) {
-      int64_t r = 1;
+      uint64_t r = 1;
       for (int64_t k = 0; k < j && k < 64; ++k)
-        r *= i;
-      return TValue::ofInt(r);
+        r *= uint64_t(i);
+      return TValue::ofInt(int64_t(r));
     }
     return TValue::ofFloat(std::pow(x, y));
   case BinaryOp::Lt:
@@ -250,16 +392,20 @@ static std::optional<TValue> foldConstants(BinaryOp op, const TValue &a,
   }
   if (isFloat)
     return std::nullopt;
+  auto intOrBool = [&](int64_t v) {
+    return bothBool ? TValue::ofBool(v != 0) : TValue::ofInt(v);
+  };
   switch (op) {
   case BinaryOp::BitAnd:
-    return TValue::ofInt(i & j);
+    return intOrBool(i & j);
   case BinaryOp::BitOr:
-    return TValue::ofInt(i | j);
+    return intOrBool(i | j);
   case BinaryOp::BitXor:
-    return TValue::ofInt(i ^ j);
+    return intOrBool(i ^ j);
   case BinaryOp::LShift:
-    return j >= 0 && j < 64 ? std::optional(TValue::ofInt(i << j))
-                            : std::nullopt;
+    return j >= 0 && j < 64
+               ? std::optional(TValue::ofInt(int64_t(uint64_t(i) << j)))
+               : std::nullopt;
   case BinaryOp::RShift:
     return j >= 0 && j < 64 ? std::optional(TValue::ofInt(i >> j))
                             : std::nullopt;
@@ -268,57 +414,80 @@ static std::optional<TValue> foldConstants(BinaryOp op, const TValue &a,
   }
 }
 
+Type tilec::pointeeOf(const TValue &v) {
+  if (!v.isValue())
+    return Type();
+  auto ptr = dyn_cast<tile::PtrType>(getElementTypeOrSelf(v.value.getType()));
+  return ptr ? ptr.getPointeeType() : Type();
+}
+
 /// True if `v` is a pointer or a tile of pointers.
 static bool isPointer(const TValue &v) {
   return v.isValue() &&
          isa<tile::PtrType>(getElementTypeOrSelf(v.value.getType()));
 }
 
-/// The shape of `v` if it is a tile.
-static std::optional<ArrayRef<int64_t>> shapeOf(const TValue &v) {
-  if (v.isValue())
-    if (auto t = dyn_cast<RankedTensorType>(v.value.getType()))
-      return t.getShape();
-  return std::nullopt;
+/// The phrase diagnostics use for the operands of `op`.
+static std::string operandsOf(BinaryOp op) {
+  return "operands of '" + spell(op).str() + "'";
 }
 
 FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
                                        llvm::SMLoc opLoc) {
   Location l = loc(opLoc);
+  if (op == BinaryOp::In || op == BinaryOp::NotIn) {
+    if (rhs.kind != TValue::Kind::Tuple)
+      return error(opLoc) << "'" << spell(op)
+                          << "' needs a tuple or list on its right, not "
+                          << rhs.describe();
+    if (lhs.isValue())
+      return error(opLoc) << "'" << spell(op)
+                          << "' is only supported on compile-time values";
+    bool found = llvm::any_of(rhs.elements, [&](const TValue &e) {
+      if (lhs.isConstNumber() && e.isConstNumber()) {
+        std::optional<TValue> eq = foldConstants(BinaryOp::Eq, lhs, e);
+        return eq && eq->i != 0;
+      }
+      return lhs.sameAs(e);
+    });
+    return TValue::ofBool(found == (op == BinaryOp::In));
+  }
   if (lhs.isConstNumber() && rhs.isConstNumber()) {
     if (std::optional<TValue> folded = foldConstants(op, lhs, rhs))
       return *folded;
-    if (op == BinaryOp::Div || op == BinaryOp::FloorDiv ||
-        op == BinaryOp::Mod)
+    if (op == BinaryOp::Div || op == BinaryOp::FloorDiv || op == BinaryOp::Mod)
       return error(opLoc) << "division by zero in a constant expression";
+    if ((op == BinaryOp::LShift || op == BinaryOp::RShift) &&
+        rhs.kind != TValue::Kind::Float && lhs.kind != TValue::Kind::Float)
+      return error(opLoc) << "shift count " << rhs.i
+                          << " is out of range in a constant expression";
     return error(opLoc) << "operator '" << spell(op)
                         << "' is not defined on these constants";
   }
   if (op == BinaryOp::Is || op == BinaryOp::IsNot) {
     bool same = lhs.kind == rhs.kind &&
-                (lhs.kind == TValue::Kind::None ||
-                 (lhs.isValue() && lhs.value == rhs.value));
-    if (!lhs.isValue() || !rhs.isValue() || lhs.kind == rhs.kind)
-      return TValue::ofBool(same == (op == BinaryOp::Is));
+                (lhs.kind == TValue::Kind::None || lhs.sameAs(rhs));
+    return TValue::ofBool(same == (op == BinaryOp::Is));
   }
-  if (op == BinaryOp::Eq && !lhs.isValue() && !rhs.isValue()) {
-    bool same = lhs.kind == rhs.kind && lhs.s == rhs.s && lhs.type == rhs.type;
-    return TValue::ofBool(same);
+  // Tuples and other compile-time values.
+  if (lhs.kind == TValue::Kind::Tuple && rhs.kind == TValue::Kind::Tuple) {
+    if (op == BinaryOp::Add) {
+      std::vector<TValue> all = lhs.elements;
+      llvm::append_range(all, rhs.elements);
+      return TValue::ofTuple(std::move(all));
+    }
+    if (op == BinaryOp::Eq || op == BinaryOp::Ne)
+      return TValue::ofBool(lhs.sameAs(rhs) == (op == BinaryOp::Eq));
   }
+  if ((op == BinaryOp::Eq || op == BinaryOp::Ne) && !lhs.isValue() &&
+      !rhs.isValue() && !(lhs.isConstNumber() && rhs.isConstNumber()))
+    return TValue::ofBool(lhs.sameAs(rhs) == (op == BinaryOp::Eq));
 
-  // The shape of the result: a tile operand's shape, else scalar.
-  std::optional<ArrayRef<int64_t>> shape = shapeOf(lhs);
-  std::optional<ArrayRef<int64_t>> rhsShape = shapeOf(rhs);
-  if (shape && rhsShape && *shape != *rhsShape) {
-    auto diag = error(opLoc) << "operands of '" << spell(op)
-                             << "' have incompatible shapes [";
-    llvm::interleaveComma(*shape, diag);
-    diag << "] and [";
-    llvm::interleaveComma(*rhsShape, diag);
-    return diag << "]";
-  }
-  if (!shape)
-    shape = rhsShape;
+  if (!(lhs.isValue() || lhs.isConstNumber()) ||
+      !(rhs.isValue() || rhs.isConstNumber()))
+    return error(opLoc) << "operator '" << spell(op) << "' is not defined "
+                        << "for " << lhs.describe() << " and "
+                        << rhs.describe();
 
   // Pointer arithmetic: ptr + int, int + ptr, ptr - int.
   if (isPointer(lhs) || isPointer(rhs)) {
@@ -331,48 +500,77 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
     FailureOr<Value> offset = toValue(rhs, opLoc);
     if (failed(offset))
       return failure();
-    if (!getElementTypeOrSelf(offset->getType()).isIntOrIndex() ||
-        getElementTypeOrSelf(offset->getType()).isInteger(1))
+    Type offElem = getElementTypeOrSelf(offset->getType());
+    if (!offElem.isIntOrIndex())
       return error(opLoc) << "pointer offsets must be integers, not "
                           << rhs.describe();
-    if (op == BinaryOp::Sub) {
-      Value zero = *toValueOfType(TValue::ofInt(0),
-                                  getElementTypeOrSelf(offset->getType()),
-                                  offset->getType(), opLoc);
-      offset = Value(arith::SubIOp::create(builder, l, zero, *offset));
-    }
+    if (offElem.isInteger(1))
+      offset = cast(*offset, builder.getI32Type(), l);
+    if (op == BinaryOp::Sub)
+      offset = Value(arith::SubIOp::create(
+          builder, l,
+          constant(0, getElementTypeOrSelf(offset->getType()),
+                   offset->getType(), l),
+          *offset));
     Value ptr = lhs.value;
+    std::optional<SmallVector<int64_t>> ps = shapeOf(lhs);
+    std::optional<SmallVector<int64_t>> os = shapeOf(TValue::of(*offset));
+    std::optional<SmallVector<int64_t>> shape = ps ? ps : os;
+    if (ps && os) {
+      FailureOr<SmallVector<int64_t>> s =
+          broadcastShapes(*ps, *os, opLoc, operandsOf(op));
+      if (failed(s))
+        return failure();
+      shape = *s;
+    }
     if (shape) {
       FailureOr<Value> p = broadcastTo(ptr, *shape, opLoc);
+      if (failed(p))
+        return failure();
       FailureOr<Value> o = broadcastTo(*offset, *shape, opLoc);
-      if (failed(p) || failed(o))
+      if (failed(o))
         return failure();
       ptr = *p;
       offset = *o;
     }
-    return TValue::of(tile::AddPtrOp::create(builder, l, ptr.getType(), ptr,
-                                             *offset));
+    return TValue::of(
+        tile::AddPtrOp::create(builder, l, ptr.getType(), ptr, *offset));
   }
 
-  if (!(lhs.isValue() || lhs.isConstNumber()) ||
-      !(rhs.isValue() || rhs.isConstNumber()))
-    return error(opLoc) << "operator '" << spell(op) << "' is not defined "
-                        << "for " << lhs.describe() << " and "
-                        << rhs.describe();
+  if (op == BinaryOp::MatMul)
+    return error(opLoc) << "operator '@' is not supported; use tl.dot";
 
-  Type elem = promote(builder, lhs, rhs);
-  bool isFloat = isa<FloatType>(elem);
-  if (op == BinaryOp::Div && !isFloat)
-    elem = builder.getF32Type(), isFloat = true;
-  if (!isFloat && !elem.isIntOrIndex())
-    return error(opLoc) << "operator '" << spell(op)
-                        << "' is not defined for " << elem;
-  Type like = shape ? Type(RankedTensorType::get(*shape, elem)) : elem;
-  FailureOr<Value> a = toValueOfType(lhs, elem, like, opLoc);
-  FailureOr<Value> b = toValueOfType(rhs, elem, like, opLoc);
-  if (failed(a) || failed(b))
+  // `and` / `or` on run-time values: logical, on truth values.
+  if (op == BinaryOp::And || op == BinaryOp::Or) {
+    FailureOr<Value> a = toBool(lhs, opLoc);
+    if (failed(a))
+      return failure();
+    FailureOr<Value> b = toBool(rhs, opLoc);
+    if (failed(b))
+      return failure();
+    Value x, y;
+    if (failed(binaryOperands(TValue::of(*a), TValue::of(*b), false, opLoc,
+                              operandsOf(op), x, y)))
+      return failure();
+    if (op == BinaryOp::And)
+      return TValue::of(arith::AndIOp::create(builder, l, x, y));
+    return TValue::of(arith::OrIOp::create(builder, l, x, y));
+  }
+
+  bool divOrMod =
+      op == BinaryOp::Div || op == BinaryOp::FloorDiv || op == BinaryOp::Mod;
+  if (op == BinaryOp::Pow)
+    return genPow(lhs, rhs, opLoc);
+  Value x, y;
+  if (failed(binaryOperands(lhs, rhs, divOrMod, opLoc, operandsOf(op), x, y)))
     return failure();
-  Value x = *a, y = *b;
+  Type elem = getElementTypeOrSelf(x.getType());
+  bool isFloat = isa<FloatType>(elem);
+  if (op == BinaryOp::Div && !isFloat) {
+    x = cast(x, builder.getF32Type(), l);
+    y = cast(y, builder.getF32Type(), l);
+    isFloat = true;
+  }
 
   auto cmp = [&](arith::CmpIPredicate ip, arith::CmpFPredicate fp) -> Value {
     if (isFloat)
@@ -383,7 +581,7 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
     if (!isFloat)
       return success();
     return error(opLoc) << "operator '" << spell(op)
-                        << "' needs integer operands, not " << elem;
+                        << "' needs integer operands, not " << typeName(elem);
   };
   Value result;
   switch (op) {
@@ -404,8 +602,10 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
     break;
   case BinaryOp::FloorDiv:
     if (isFloat)
-      return error(opLoc) << "'//' on floats is not supported";
-    result = arith::DivSIOp::create(builder, l, x, y);
+      result = math::FloorOp::create(builder, l,
+                                     arith::DivFOp::create(builder, l, x, y));
+    else
+      result = arith::DivSIOp::create(builder, l, x, y);
     break;
   case BinaryOp::Mod:
     result = isFloat ? Value(arith::RemFOp::create(builder, l, x, y))
@@ -430,13 +630,11 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
     result = cmp(arith::CmpIPredicate::ne, arith::CmpFPredicate::UNE);
     break;
   case BinaryOp::BitAnd:
-  case BinaryOp::And:
     if (failed(intOnly()))
       return failure();
     result = arith::AndIOp::create(builder, l, x, y);
     break;
   case BinaryOp::BitOr:
-  case BinaryOp::Or:
     if (failed(intOnly()))
       return failure();
     result = arith::OrIOp::create(builder, l, x, y);
@@ -463,13 +661,57 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
   return TValue::of(result);
 }
 
+FailureOr<TValue> Generator::genPow(const TValue &lhs, const TValue &rhs,
+                                    llvm::SMLoc opLoc) {
+  Location l = loc(opLoc);
+  Type lt = defaultType(lhs), rt = defaultType(rhs);
+  bool intBase = lt && !isa<FloatType>(lt);
+  bool intExp = rt && !isa<FloatType>(rt);
+  if (intBase && intExp) {
+    // Integer powers: repeated squaring of a compile-time exponent.
+    if (rhs.kind != TValue::Kind::Int || rhs.i < 0)
+      return error(opLoc) << "'**' on integers needs a non-negative constexpr "
+                             "integer exponent, not "
+                          << rhs.describe();
+    FailureOr<Value> base = toValue(lhs, opLoc);
+    if (failed(base))
+      return failure();
+    Type elem = getElementTypeOrSelf(base->getType());
+    if (elem.isInteger(1)) {
+      elem = builder.getI32Type();
+      base = cast(*base, elem, l);
+    }
+    Value result = constant(1, elem, base->getType(), l);
+    Value square = *base;
+    for (int64_t e = rhs.i; e > 0; e >>= 1) {
+      if (e & 1)
+        result = arith::MulIOp::create(builder, l, result, square);
+      if (e > 1)
+        square = arith::MulIOp::create(builder, l, square, square);
+    }
+    return TValue::of(result);
+  }
+  Value x, y;
+  if (failed(binaryOperands(lhs, rhs, false, opLoc, "operands of '**'", x, y)))
+    return failure();
+  if (!isa<FloatType>(getElementTypeOrSelf(x.getType()))) {
+    x = cast(x, builder.getF32Type(), l);
+    y = cast(y, builder.getF32Type(), l);
+  }
+  return TValue::of(math::PowFOp::create(builder, l, x, y));
+}
+
+//===----------------------------------------------------------------------===//
+// Unary operators
+//===----------------------------------------------------------------------===//
+
 FailureOr<TValue> Generator::genUnary(UnaryOp op, TValue operand,
                                       llvm::SMLoc opLoc) {
   switch (operand.kind) {
   case TValue::Kind::Int:
   case TValue::Kind::Bool:
     if (op == UnaryOp::Neg)
-      return TValue::ofInt(-operand.i);
+      return TValue::ofInt(int64_t(0 - uint64_t(operand.i)));
     if (op == UnaryOp::Plus)
       return TValue::ofInt(operand.i);
     if (op == UnaryOp::Invert)
@@ -497,24 +739,173 @@ FailureOr<TValue> Generator::genUnary(UnaryOp op, TValue operand,
   }
   Type elem = getElementTypeOrSelf(operand.value.getType());
   Location l = loc(opLoc);
+  if (isa<tile::PtrType>(elem))
+    return error(opLoc) << "operator '" << spell(op) << "' is not defined "
+                        << "for " << operand.describe();
   switch (op) {
   case UnaryOp::Plus:
     return operand;
   case UnaryOp::Neg:
     if (isa<FloatType>(elem))
       return TValue::of(arith::NegFOp::create(builder, l, operand.value));
-    return genBinary(BinaryOp::Sub, TValue::ofInt(0), operand, opLoc);
-  case UnaryOp::Invert:
+    return TValue::of(arith::SubIOp::create(
+        builder, l, constant(0, elem, operand.value.getType(), l),
+        operand.value));
   case UnaryOp::Not: {
-    if (isa<FloatType>(elem) || (op == UnaryOp::Not && !elem.isInteger(1)))
-      return error(opLoc) << "operator '" << spell(op)
-                          << "' is not defined for " << operand.describe();
-    FailureOr<Value> ones = toValueOfType(TValue::ofInt(-1), elem,
-                                          operand.value.getType(), opLoc);
-    if (failed(ones))
+    FailureOr<Value> truth = toBool(operand, opLoc);
+    if (failed(truth))
       return failure();
-    return TValue::of(arith::XOrIOp::create(builder, l, operand.value, *ones));
+    return TValue::of(arith::XOrIOp::create(
+        builder, l, *truth,
+        constant(1, builder.getI1Type(), truth->getType(), l)));
+  }
+  case UnaryOp::Invert: {
+    if (isa<FloatType>(elem))
+      return error(opLoc) << "operator '~' is not defined for "
+                          << operand.describe();
+    return TValue::of(
+        arith::XOrIOp::create(builder, l, operand.value,
+                              constant(-1, elem, operand.value.getType(), l)));
   }
   }
   return failure();
+}
+
+//===----------------------------------------------------------------------===//
+// Selection and extrema
+//===----------------------------------------------------------------------===//
+
+FailureOr<TValue> Generator::genWhere(const TValue &cond, const TValue &a,
+                                      const TValue &b, llvm::SMLoc l) {
+  FailureOr<Value> c = toBool(cond, l);
+  if (failed(c))
+    return failure();
+  Value x, y;
+  if (pointeeOf(a) || pointeeOf(b)) {
+    if (!pointeeOf(a) || !pointeeOf(b) ||
+        getElementTypeOrSelf(a.value.getType()) !=
+            getElementTypeOrSelf(b.value.getType()))
+      return error(l) << "tl.where needs two pointers of the same type or two "
+                         "numbers, not "
+                      << a.describe() << " and " << b.describe();
+    x = a.value;
+    y = b.value;
+  } else if (failed(binaryOperands(a, b, false, l, "operands of tl.where", x,
+                                   y))) {
+    return failure();
+  }
+  SmallVector<int64_t> shape;
+  if (auto t = dyn_cast<RankedTensorType>(x.getType()))
+    shape.assign(t.getShape().begin(), t.getShape().end());
+  if (auto t = dyn_cast<RankedTensorType>(y.getType())) {
+    FailureOr<SmallVector<int64_t>> s =
+        broadcastShapes(shape, t.getShape(), l, "operands of tl.where");
+    if (failed(s))
+      return failure();
+    shape = *s;
+  }
+  if (auto t = dyn_cast<RankedTensorType>(c->getType())) {
+    FailureOr<SmallVector<int64_t>> s = broadcastShapes(
+        t.getShape(), shape, l, "the condition and the values of tl.where");
+    if (failed(s))
+      return failure();
+    shape = *s;
+  }
+  FailureOr<Value> cb = broadcastTo(*c, shape, l);
+  if (failed(cb))
+    return failure();
+  FailureOr<Value> xb = broadcastTo(x, shape, l);
+  if (failed(xb))
+    return failure();
+  FailureOr<Value> yb = broadcastTo(y, shape, l);
+  if (failed(yb))
+    return failure();
+  return TValue::of(arith::SelectOp::create(builder, loc(l), *cb, *xb, *yb));
+}
+
+FailureOr<TValue> Generator::genMinMax(bool isMax, const TValue &a,
+                                       const TValue &b, bool propagateNan,
+                                       llvm::SMLoc l) {
+  if (a.isConstNumber() && b.isConstNumber()) {
+    FailureOr<TValue> less = genBinary(BinaryOp::Lt, a, b, l);
+    if (failed(less))
+      return failure();
+    return (less->i != 0) == isMax ? b : a;
+  }
+  if (pointeeOf(a) || pointeeOf(b))
+    return error(l) << "tl." << (isMax ? "maximum" : "minimum")
+                    << " is not defined for pointers";
+  Value x, y;
+  std::string what =
+      std::string("operands of tl.") + (isMax ? "maximum" : "minimum");
+  if (failed(binaryOperands(a, b, false, l, what, x, y)))
+    return failure();
+  Location location = loc(l);
+  if (isa<FloatType>(getElementTypeOrSelf(x.getType()))) {
+    if (isMax)
+      return propagateNan
+                 ? TValue::of(
+                       arith::MaximumFOp::create(builder, location, x, y))
+                 : TValue::of(
+                       arith::MaxNumFOp::create(builder, location, x, y));
+    return propagateNan
+               ? TValue::of(arith::MinimumFOp::create(builder, location, x, y))
+               : TValue::of(arith::MinNumFOp::create(builder, location, x, y));
+  }
+  if (isMax)
+    return TValue::of(arith::MaxSIOp::create(builder, location, x, y));
+  return TValue::of(arith::MinSIOp::create(builder, location, x, y));
+}
+
+//===----------------------------------------------------------------------===//
+// Casts
+//===----------------------------------------------------------------------===//
+
+FailureOr<TValue> Generator::genCast(const TValue &v, Type to, bool bitcast,
+                                     llvm::StringRef rounding, llvm::SMLoc l) {
+  Location location = loc(l);
+  if (isa<tile::PtrType>(to) || pointeeOf(v))
+    return error(l) << "pointer casts are not supported";
+  if (!v.isValue() && !v.isConstNumber())
+    return error(l) << "cannot convert " << v.describe() << " to "
+                    << typeName(to);
+  if (!bitcast && v.isConstNumber() &&
+      !(v.kind == TValue::Kind::Float && !isa<FloatType>(to))) {
+    FailureOr<Value> c = toValueOfType(v, to, to, l);
+    if (failed(c))
+      return failure();
+    return TValue::of(*c);
+  }
+  FailureOr<Value> x = toValue(v, l);
+  if (failed(x))
+    return failure();
+  Type from = getElementTypeOrSelf(x->getType());
+  if (bitcast) {
+    if (!rounding.empty())
+      return error(l) << "'fp_downcast_rounding' cannot be combined with "
+                         "'bitcast'";
+    if (from == to)
+      return TValue::of(*x);
+    unsigned fromBits = from.getIntOrFloatBitWidth();
+    unsigned toBits = to.getIntOrFloatBitWidth();
+    if (fromBits != toBits)
+      return error(l) << "cannot bitcast " << typeName(from) << " (" << fromBits
+                      << " bits) to " << typeName(to) << " (" << toBits
+                      << " bits)";
+    return TValue::of(arith::BitcastOp::create(
+        builder, location, tile::withElementType(x->getType(), to), *x));
+  }
+  bool rtz = false;
+  if (!rounding.empty()) {
+    if (rounding != "rtne" && rounding != "rtz")
+      return error(l) << "invalid rounding mode '" << rounding
+                      << "': expected 'rtne' or 'rtz'";
+    if (!isa<FloatType>(from) || !isa<FloatType>(to) ||
+        from.getIntOrFloatBitWidth() <= to.getIntOrFloatBitWidth())
+      return error(l) << "'fp_downcast_rounding' applies to truncating "
+                         "float conversions only, not "
+                      << typeName(from) << " to " << typeName(to);
+    rtz = rounding == "rtz";
+  }
+  return TValue::of(cast(*x, to, location, rtz));
 }

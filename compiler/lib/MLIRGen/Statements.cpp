@@ -4,8 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Assignments, expression statements, returns and compile-time `if`. A
-// statement that tilec does not support yet is reported at its keyword.
+// Assignments (with tuple unpacking), augmented assignments, expression
+// statements, `return`, `assert` and the statements tilec rejects. Control
+// flow (`if`, `for`, `while`) is in ControlFlow.cpp. A statement that tilec
+// does not support is reported at its keyword.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,18 +18,27 @@ using namespace tilec;
 
 LogicalResult Generator::genBlock(const StmtList &body) {
   for (const StmtPtr &stmt : body) {
+    // After a `return` (possibly inside a compile-time `if`), the rest of the
+    // function is dead code, as in Python.
     if (returnValue)
-      return error(stmt->getLoc())
-             << "statements after 'return' are not supported";
+      return success();
     if (failed(genStmt(*stmt)))
       return failure();
   }
   return success();
 }
 
+void Generator::define(llvm::StringRef name, const TValue &value,
+                       llvm::SMLoc l) {
+  std::string key = name.str();
+  scope->values[key] = value;
+  scope->defLocs[key] = l;
+  scope->hidden.erase(key);
+}
+
 LogicalResult Generator::assign(const ExprAST &target, const TValue &value) {
   if (auto *name = llvm::dyn_cast<NameExprAST>(&target)) {
-    (*scope)[name->getName().str()] = value;
+    define(name->getName(), value, target.getLoc());
     return success();
   }
   if (llvm::isa<TupleExprAST, ListExprAST>(target)) {
@@ -36,9 +47,8 @@ LogicalResult Generator::assign(const ExprAST &target, const TValue &value) {
             ? llvm::cast<TupleExprAST>(target).getElements()
             : llvm::cast<ListExprAST>(target).getElements();
     if (value.kind != TValue::Kind::Tuple)
-      return error(target.getLoc())
-             << "cannot unpack " << value.describe() << " into "
-             << targets.size() << " names";
+      return error(target.getLoc()) << "cannot unpack " << value.describe()
+                                    << " into " << targets.size() << " names";
     if (value.elements.size() != targets.size())
       return error(target.getLoc())
              << "cannot unpack " << value.elements.size() << " values into "
@@ -51,6 +61,9 @@ LogicalResult Generator::assign(const ExprAST &target, const TValue &value) {
   if (llvm::isa<SubscriptExprAST>(target))
     return error(target.getLoc())
            << "tiles are values: assigning to an element is not supported";
+  if (llvm::isa<AttributeExprAST>(target))
+    return error(target.getLoc()) << "assigning to an attribute is not "
+                                     "supported";
   return error(target.getLoc()) << "cannot assign to this expression";
 }
 
@@ -87,8 +100,10 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
       return error(a.getTarget().getLoc())
              << "augmented assignment needs a plain name";
     FailureOr<TValue> current = genExpr(a.getTarget());
+    if (failed(current))
+      return failure();
     FailureOr<TValue> value = genExpr(a.getValue());
-    if (failed(current) || failed(value))
+    if (failed(value))
       return failure();
     FailureOr<TValue> result =
         genBinary(a.getOp(), *current, *value, a.getOpLoc());
@@ -100,6 +115,10 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
     return success();
   case StmtAST::Stmt_Return: {
     const auto &r = llvm::cast<ReturnStmtAST>(stmt);
+    if (regionDepth > 0)
+      return error(stmt.getLoc())
+             << "'return' inside a run-time 'if' or loop is not supported; "
+                "assign the result to a variable and return after it";
     TValue value;
     if (r.getValue()) {
       FailureOr<TValue> v = genExpr(*r.getValue());
@@ -112,27 +131,23 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
     returnValue = value;
     return success();
   }
-  case StmtAST::Stmt_If: {
-    const auto &s = llvm::cast<IfStmtAST>(stmt);
-    FailureOr<TValue> cond = genExpr(s.getCond());
-    if (failed(cond))
-      return failure();
-    if (cond->isValue())
-      return error(s.getCond().getLoc())
-             << "'if' on a run-time condition is not supported yet";
-    FailureOr<bool> truth = constTruth(*cond, s.getCond().getLoc());
-    if (failed(truth))
-      return failure();
-    return genBlock(*truth ? s.getThen() : s.getElse());
-  }
+  case StmtAST::Stmt_If:
+    return genIf(llvm::cast<IfStmtAST>(stmt));
   case StmtAST::Stmt_For:
-    return error(stmt.getLoc()) << "'for' loops are not supported yet";
+    return genFor(llvm::cast<ForStmtAST>(stmt));
   case StmtAST::Stmt_While:
-    return error(stmt.getLoc()) << "'while' loops are not supported yet";
+    return genWhile(llvm::cast<WhileStmtAST>(stmt));
   case StmtAST::Stmt_Break:
-  case StmtAST::Stmt_Continue:
+  case StmtAST::Stmt_Continue: {
+    bool isBreak = stmt.getKind() == StmtAST::Stmt_Break;
+    if (!innermostLoop)
+      return error(stmt.getLoc())
+             << "'" << (isBreak ? "break" : "continue") << "' outside a loop";
     return error(stmt.getLoc())
-           << "'break' and 'continue' are not supported in kernels";
+           << "'" << (isBreak ? "break" : "continue")
+           << "' is not supported in tilec kernels; use a 'while' loop "
+              "condition or tl.where instead";
+  }
   case StmtAST::Stmt_Assert: {
     const auto &s = llvm::cast<AssertStmtAST>(stmt);
     FailureOr<TValue> cond = genExpr(s.getCond());
@@ -140,13 +155,20 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
       return failure();
     if (cond->isValue())
       return error(s.getCond().getLoc())
-             << "'assert' on run-time values is not supported; use "
-                "tl.device_assert";
+             << "'assert' on run-time values is not supported (nor is "
+                "tl.device_assert)";
     FailureOr<bool> truth = constTruth(*cond, s.getCond().getLoc());
     if (failed(truth))
       return failure();
-    if (!*truth)
-      return error(stmt.getLoc()) << "assertion failed";
+    if (!*truth) {
+      auto diag = error(stmt.getLoc()) << "assertion failed";
+      if (s.getMsg()) {
+        FailureOr<TValue> msg = genExpr(*s.getMsg());
+        if (succeeded(msg) && msg->kind == TValue::Kind::String)
+          diag << ": " << msg->s;
+      }
+      return diag;
+    }
     return success();
   }
   case StmtAST::Stmt_Import:

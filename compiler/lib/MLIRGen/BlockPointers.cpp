@@ -1,0 +1,603 @@
+//===- BlockPointers.cpp - Block pointers and tensor descriptors *- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// tl.make_block_ptr / tl.advance and tl.make_tensor_descriptor with
+// desc.load / desc.store, desugared at code generation: a block pointer is a
+// compile-time structure (base pointer, per-dimension extent, stride and
+// offset, block shape, order) whose loads and stores become a tile of
+// pointers
+//
+//   ptrs = base + sum_d (offset_d + arange(0, block_d)) * stride_d
+//
+// (each term expanded to the block's rank and broadcast) and, for every
+// dimension d that is bounds-checked, the mask
+//
+//   0 <= offset_d + arange(0, block_d) < shape_d
+//
+// with `other` 0 or NaN as the padding option says. Index arithmetic is in
+// i64, as in Triton's lowering of block pointers. A tensor descriptor is the
+// same structure without offsets: desc.load(offsets) checks every dimension
+// and pads with zeros (or NaN).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generator.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tilec;
+
+/// The elements of a tuple/list argument, or the argument itself.
+static std::vector<TValue> asList(const TValue &v) {
+  if (v.kind == TValue::Kind::Tuple)
+    return v.elements;
+  return {v};
+}
+
+/// Converts one extent, stride or offset: a constexpr integer stays one, a
+/// run-time integer scalar is converted to `type` (i64 for extents and
+/// strides; i32 for offsets, which must not be i64 as in Triton).
+static FailureOr<TValue> indexValue(Generator &gen, const TValue &v, Type type,
+                                    llvm::SMLoc l, llvm::StringRef what) {
+  if (v.kind == TValue::Kind::Int) {
+    if (type.isInteger(32) && (v.i < INT32_MIN || v.i > INT32_MAX))
+      return gen.error(l) << what << " (" << v.i << ") does not fit in 32 bits";
+    return v;
+  }
+  if (v.kind == TValue::Kind::Bool)
+    return TValue::ofInt(v.i);
+  Type elem = v.isValue() ? v.value.getType() : Type();
+  if (!elem || !elem.isInteger() || elem.isInteger(1))
+    return gen.error(l) << what << " must be an integer (a constexpr or a "
+                        << "run-time scalar), not " << v.describe();
+  if (type.isInteger(32) && elem.isInteger(64))
+    return gen.error(l) << what << " must be a 32-bit integer, not "
+                        << v.describe() << "; convert it with "
+                        << ".to(tl.int32)";
+  return TValue::of(gen.cast(v.value, type, gen.loc(l)));
+}
+
+/// Converts a tuple/list of extents, strides or offsets.
+static FailureOr<std::vector<TValue>> indexList(Generator &gen, const TValue &v,
+                                                Type type, llvm::SMLoc l,
+                                                llvm::StringRef what) {
+  std::vector<TValue> result;
+  for (auto [i, e] : llvm::enumerate(asList(v))) {
+    FailureOr<TValue> x =
+        indexValue(gen, e, type, l, (what + " " + std::to_string(i)).str());
+    if (failed(x))
+      return failure();
+    result.push_back(*x);
+  }
+  return result;
+}
+
+/// Converts a tuple/list of constexpr integers.
+static FailureOr<SmallVector<int64_t>> constList(Generator &gen,
+                                                 const TValue &v, llvm::SMLoc l,
+                                                 llvm::StringRef what) {
+  SmallVector<int64_t> result;
+  for (const TValue &e : asList(v)) {
+    if (e.kind != TValue::Kind::Int)
+      return gen.error(l) << what << " must hold constexpr integers, not "
+                          << e.describe();
+    result.push_back(e.i);
+  }
+  return result;
+}
+
+/// The scalar base pointer argument `i`.
+static FailureOr<Value> basePointer(Generator &gen, Binder &bind, unsigned i) {
+  const TValue &v = bind.get(i);
+  if (!v.isValue() || !isa<tile::PtrType>(v.value.getType()))
+    return gen.error(bind.locs[i])
+           << "'" << bind.params[i] << "' of '" << bind.function
+           << "' must be a scalar pointer, not " << v.describe();
+  return v.value;
+}
+
+namespace {
+/// The pointer tile and the bounds mask of one access.
+struct Access {
+  Value ptrs;
+  Value mask; ///< null when no dimension is checked
+};
+} // namespace
+
+/// Builds the pointers (and the mask of the dimensions in `checked`) of the
+/// block at `offsets` of `bp`.
+static FailureOr<Access> address(Generator &gen, const BlockPointer &bp,
+                                 ArrayRef<TValue> offsets,
+                                 ArrayRef<int64_t> checked, llvm::SMLoc l) {
+  Location location = gen.loc(l);
+  OpBuilder &b = gen.builder;
+  int64_t rank = bp.blockShape.size();
+  Type i64 = b.getI64Type();
+  std::optional<TValue> total, mask;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t block = bp.blockShape[d];
+    Value range = tile::MakeRangeOp::create(
+        b, location, RankedTensorType::get({block}, b.getI32Type()),
+        b.getI32IntegerAttr(0), b.getI32IntegerAttr(block));
+    Value idx = gen.cast(range, i64, location);
+    // Put the block dimension at position d.
+    for (int64_t j = d + 1; j < rank; ++j)
+      idx = gen.expandDims(
+          idx, llvm::cast<RankedTensorType>(idx.getType()).getRank(), location);
+    for (int64_t j = 0; j < d; ++j)
+      idx = gen.expandDims(idx, 0, location);
+    TValue index = TValue::of(idx);
+    const TValue &offset = offsets[d];
+    if (!(offset.kind == TValue::Kind::Int && offset.i == 0)) {
+      FailureOr<TValue> sum = gen.genBinary(BinaryOp::Add, index, offset, l);
+      if (failed(sum))
+        return failure();
+      index = *sum;
+    }
+    TValue term = index;
+    const TValue &stride = bp.strides[d];
+    if (!(stride.kind == TValue::Kind::Int && stride.i == 1)) {
+      FailureOr<TValue> product =
+          gen.genBinary(BinaryOp::Mul, index, stride, l);
+      if (failed(product))
+        return failure();
+      term = *product;
+    }
+    if (total) {
+      FailureOr<TValue> sum = gen.genBinary(BinaryOp::Add, *total, term, l);
+      if (failed(sum))
+        return failure();
+      total = *sum;
+    } else {
+      total = term;
+    }
+    if (!llvm::is_contained(checked, d))
+      continue;
+    FailureOr<TValue> low =
+        gen.genBinary(BinaryOp::Ge, index, TValue::ofInt(0), l);
+    if (failed(low))
+      return failure();
+    FailureOr<TValue> high = gen.genBinary(BinaryOp::Lt, index, bp.shape[d], l);
+    if (failed(high))
+      return failure();
+    FailureOr<TValue> inside = gen.genBinary(BinaryOp::BitAnd, *low, *high, l);
+    if (failed(inside))
+      return failure();
+    if (mask) {
+      FailureOr<TValue> both =
+          gen.genBinary(BinaryOp::BitAnd, *mask, *inside, l);
+      if (failed(both))
+        return failure();
+      mask = *both;
+    } else {
+      mask = *inside;
+    }
+  }
+  Access access;
+  FailureOr<Value> offsetsTile =
+      gen.broadcastTo(total->value, bp.blockShape, l);
+  if (failed(offsetsTile))
+    return failure();
+  auto ptrType = RankedTensorType::get(bp.blockShape, bp.base.getType());
+  Value base = tile::SplatOp::create(b, location, ptrType, bp.base);
+  access.ptrs =
+      tile::AddPtrOp::create(b, location, ptrType, base, *offsetsTile);
+  if (mask) {
+    FailureOr<Value> m = gen.broadcastTo(mask->value, bp.blockShape, l);
+    if (failed(m))
+      return failure();
+    access.mask = *m;
+  }
+  return access;
+}
+
+/// Reads a `boundary_check` argument: None, an axis or a tuple of axes.
+static FailureOr<SmallVector<int64_t>>
+boundaryCheck(Generator &gen, Binder &bind, unsigned i, int64_t rank) {
+  SmallVector<int64_t> dims;
+  if (!bind.has(i))
+    return dims;
+  for (const TValue &e : asList(bind.get(i))) {
+    if (e.kind != TValue::Kind::Int)
+      return gen.error(bind.locs[i])
+             << "'boundary_check' must hold constexpr dimensions, not "
+             << e.describe();
+    if (e.i < 0 || e.i >= rank)
+      return gen.error(bind.locs[i])
+             << "'boundary_check' dimension " << e.i
+             << " is out of range for a block pointer of rank " << rank;
+    if (llvm::is_contained(dims, e.i))
+      return gen.error(bind.locs[i])
+             << "dimension " << e.i << " repeated in 'boundary_check'";
+    dims.push_back(e.i);
+  }
+  return dims;
+}
+
+/// Reads a padding option: "", "zero" or "nan" (not for integers).
+static FailureOr<std::string> paddingOption(Generator &gen, Binder &bind,
+                                            unsigned i, Type elem) {
+  if (!bind.has(i))
+    return std::string();
+  FailureOr<std::string> s = bind.constString(i);
+  if (failed(s))
+    return failure();
+  if (!s->empty() && *s != "zero" && *s != "nan")
+    return gen.error(bind.locs[i]) << "'padding_option' must be \"zero\" or "
+                                      "\"nan\", not \""
+                                   << *s << "\"";
+  if (*s == "nan" && !isa<FloatType>(elem))
+    return gen.error(bind.locs[i])
+           << "'padding_option' \"nan\" is not supported for " << typeName(elem)
+           << " elements";
+  return *s;
+}
+
+/// Loads the block at `offsets` with the given checked dimensions/padding.
+static FailureOr<TValue> loadAt(Generator &gen, const BlockPointer &bp,
+                                ArrayRef<TValue> offsets,
+                                ArrayRef<int64_t> checked,
+                                llvm::StringRef padding, llvm::SMLoc l) {
+  FailureOr<Access> access = address(gen, bp, offsets, checked, l);
+  if (failed(access))
+    return failure();
+  Type elem = bp.elementType();
+  auto resultType = RankedTensorType::get(bp.blockShape, elem);
+  Value other;
+  if (access->mask && !padding.empty())
+    other = gen.constant(padding == "nan" ? NAN : 0.0, elem, resultType,
+                         gen.loc(l));
+  return TValue::of(tile::LoadOp::create(gen.builder, gen.loc(l), resultType,
+                                         access->ptrs, access->mask, other));
+}
+
+/// Converts a value to store through `bp`: a scalar is splat, a tile must have
+/// the block's shape. With `exactType`, the element type must match (block
+/// pointers); otherwise it is converted (descriptors).
+static FailureOr<Value> storedValue(Generator &gen, const BlockPointer &bp,
+                                    const TValue &v, bool exactType,
+                                    llvm::SMLoc l, llvm::StringRef what) {
+  Type elem = bp.elementType();
+  auto blockType = RankedTensorType::get(bp.blockShape, elem);
+  if (auto t = v.tileType()) {
+    if (t.getShape() != ArrayRef<int64_t>(bp.blockShape))
+      return gen.error(l) << "the value stored through " << what
+                          << " must be a " << shapeString(bp.blockShape)
+                          << " tile, not " << v.describe();
+    if (exactType && t.getElementType() != elem)
+      return gen.error(l) << "the value stored through " << what << " of "
+                          << typeName(elem)
+                          << " must have that element type, not "
+                          << v.describe() << "; convert it with .to()";
+  }
+  if (v.isValue() &&
+      isa<tile::PtrType>(getElementTypeOrSelf(v.value.getType())))
+    return gen.error(l) << "cannot store pointers";
+  return gen.toValueOfType(v, elem, blockType, l);
+}
+
+FailureOr<TValue> Generator::loadBlock(const TValue &ptr, Binder &bind,
+                                       llvm::SMLoc callLoc) {
+  const BlockPointer &bp = *ptr.pointer;
+  if (bind.has(1) || bind.has(2))
+    return error(bind.locs[bind.has(1) ? 1 : 2])
+           << "'mask' and 'other' cannot be used with a block pointer; use "
+              "'boundary_check' and 'padding_option'";
+  FailureOr<SmallVector<int64_t>> checked =
+      boundaryCheck(*this, bind, 3, bp.blockShape.size());
+  if (failed(checked))
+    return failure();
+  FailureOr<std::string> padding =
+      paddingOption(*this, bind, 4, bp.elementType());
+  if (failed(padding))
+    return failure();
+  return loadAt(*this, bp, bp.offsets, *checked, *padding, callLoc);
+}
+
+FailureOr<TValue> Generator::storeBlock(const TValue &ptr, Binder &bind,
+                                        llvm::SMLoc callLoc) {
+  const BlockPointer &bp = *ptr.pointer;
+  if (bind.has(2))
+    return error(bind.locs[2]) << "'mask' cannot be used with a block "
+                                  "pointer; use 'boundary_check'";
+  FailureOr<SmallVector<int64_t>> checked =
+      boundaryCheck(*this, bind, 3, bp.blockShape.size());
+  if (failed(checked))
+    return failure();
+  FailureOr<Value> value =
+      storedValue(*this, bp, bind.get(1), /*exactType=*/true, bind.locs[1],
+                  "a block pointer");
+  if (failed(value))
+    return failure();
+  FailureOr<Access> access = address(*this, bp, bp.offsets, *checked, callLoc);
+  if (failed(access))
+    return failure();
+  tile::StoreOp::create(builder, loc(callLoc), access->ptrs, *value,
+                        access->mask);
+  return TValue();
+}
+
+/// Reads the offsets of a descriptor access.
+static FailureOr<std::vector<TValue>> descriptorOffsets(Generator &gen,
+                                                        const BlockPointer &bp,
+                                                        const TValue &v,
+                                                        llvm::SMLoc l) {
+  std::vector<TValue> list = asList(v);
+  if (list.size() != bp.blockShape.size())
+    return gen.error(l) << "expected " << bp.blockShape.size()
+                        << " offsets for a tensor descriptor of rank "
+                        << bp.blockShape.size() << ", not " << list.size();
+  return indexList(gen, TValue::ofTuple(list), gen.builder.getI32Type(), l,
+                   "descriptor offset");
+}
+
+FailureOr<TValue> Generator::callDescriptorMethod(const TValue &desc,
+                                                  llvm::StringRef name,
+                                                  CallArgs &args,
+                                                  llvm::SMLoc callLoc) {
+  const BlockPointer &bp = *desc.pointer;
+  SmallVector<int64_t> all;
+  for (size_t d = 0; d < bp.blockShape.size(); ++d)
+    all.push_back(d);
+  if (name == "load") {
+    Binder bind(*this, "load", args, callLoc);
+    if (failed(bind.bind({"offsets", "cache_modifier", "eviction_policy"}, 1)))
+      return failure();
+    FailureOr<std::vector<TValue>> offsets =
+        descriptorOffsets(*this, bp, bind.get(0), bind.locs[0]);
+    if (failed(offsets))
+      return failure();
+    return loadAt(*this, bp, *offsets, all, bp.padding, callLoc);
+  }
+  if (name == "store") {
+    Binder bind(*this, "store", args, callLoc);
+    if (failed(bind.bind({"offsets", "value", "store_reduce"}, 2)))
+      return failure();
+    FailureOr<std::vector<TValue>> offsets =
+        descriptorOffsets(*this, bp, bind.get(0), bind.locs[0]);
+    if (failed(offsets))
+      return failure();
+    FailureOr<Value> value =
+        storedValue(*this, bp, bind.get(1), /*exactType=*/false, bind.locs[1],
+                    "a tensor descriptor");
+    if (failed(value))
+      return failure();
+    FailureOr<Access> access = address(*this, bp, *offsets, all, callLoc);
+    if (failed(access))
+      return failure();
+    tile::StoreOp::create(builder, loc(callLoc), access->ptrs, *value,
+                          access->mask);
+    return TValue();
+  }
+  return error(callLoc) << desc.describe() << " has no method '" << name << "'";
+}
+
+FailureOr<TValue> Generator::descriptorAttribute(const TValue &desc,
+                                                 llvm::StringRef attr,
+                                                 llvm::SMLoc l) {
+  const BlockPointer &bp = *desc.pointer;
+  bool isDesc = desc.kind == TValue::Kind::TensorDesc;
+  if (isDesc && attr == "dtype")
+    return TValue::ofDType(bp.elementType());
+  if (isDesc && attr == "block_shape") {
+    std::vector<TValue> dims;
+    for (int64_t d : bp.blockShape)
+      dims.push_back(TValue::ofInt(d));
+    return TValue::ofTuple(std::move(dims));
+  }
+  if (isDesc && attr == "shape")
+    return TValue::ofTuple(bp.shape);
+  if (isDesc && attr == "strides")
+    return TValue::ofTuple(bp.strides);
+  if (isDesc && (attr == "load" || attr == "store")) {
+    TValue method = TValue::named(TValue::Kind::Method, attr);
+    method.elements.push_back(desc);
+    return method;
+  }
+  if (!isDesc && attr == "advance") {
+    TValue method = TValue::named(TValue::Kind::Method, attr);
+    method.elements.push_back(desc);
+    return method;
+  }
+  return error(l) << desc.describe() << " has no attribute '" << attr << "'";
+}
+
+BuiltinResult Generator::callBlockPointerBuiltin(llvm::StringRef name,
+                                                 CallArgs &args,
+                                                 llvm::SMLoc callLoc) {
+  std::string qualified = "tl." + name.str();
+  Binder bind(*this, qualified, args, callLoc);
+  Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
+
+  if (name == "make_block_ptr") {
+    if (failed(bind.bind(
+            {"base", "shape", "strides", "offsets", "block_shape", "order"},
+            6)))
+      return builtinFailure();
+    FailureOr<Value> base = basePointer(*this, bind, 0);
+    if (failed(base))
+      return builtinFailure();
+    auto bp = std::make_shared<BlockPointer>();
+    bp->base = *base;
+    FailureOr<std::vector<TValue>> shape =
+        indexList(*this, bind.get(1), i64, bind.locs[1], "extent");
+    if (failed(shape))
+      return builtinFailure();
+    FailureOr<std::vector<TValue>> strides =
+        indexList(*this, bind.get(2), i64, bind.locs[2], "stride");
+    if (failed(strides))
+      return builtinFailure();
+    FailureOr<std::vector<TValue>> offsets =
+        indexList(*this, bind.get(3), i32, bind.locs[3], "offset");
+    if (failed(offsets))
+      return builtinFailure();
+    FailureOr<SmallVector<int64_t>> block = constList(
+        *this, bind.get(4), bind.locs[4], "'block_shape' of tl.make_block_ptr");
+    if (failed(block) || failed(checkTileShape(*block, bind.locs[4])))
+      return builtinFailure();
+    FailureOr<SmallVector<int64_t>> order = constList(
+        *this, bind.get(5), bind.locs[5], "'order' of tl.make_block_ptr");
+    if (failed(order))
+      return builtinFailure();
+    size_t rank = block->size();
+    if (shape->size() != rank || strides->size() != rank ||
+        offsets->size() != rank || order->size() != rank)
+      return builtinError(error(callLoc)
+                          << "'shape', 'strides', 'offsets', 'block_shape' "
+                             "and 'order' of tl.make_block_ptr must have the "
+                             "same length (got "
+                          << shape->size() << ", " << strides->size() << ", "
+                          << offsets->size() << ", " << rank << ", "
+                          << order->size() << ")");
+    SmallVector<int64_t> sorted = *order;
+    llvm::sort(sorted);
+    for (size_t d = 0; d < rank; ++d)
+      if (sorted[d] != int64_t(d))
+        return builtinError(error(bind.locs[5])
+                            << "'order' of tl.make_block_ptr must be a "
+                               "permutation of 0.."
+                            << rank - 1);
+    bp->shape = std::move(*shape);
+    bp->strides = std::move(*strides);
+    bp->offsets = std::move(*offsets);
+    bp->blockShape = *block;
+    bp->order = *order;
+    TValue result;
+    result.kind = TValue::Kind::BlockPtr;
+    result.pointer = std::move(bp);
+    return result;
+  }
+
+  if (name == "advance") {
+    if (failed(bind.bind({"base", "offsets"}, 2)))
+      return builtinFailure();
+    const TValue &base = bind.get(0);
+    if (base.kind != TValue::Kind::BlockPtr)
+      return builtinError(error(bind.locs[0])
+                          << "'base' of tl.advance must be a block pointer, "
+                             "not "
+                          << base.describe());
+    FailureOr<std::vector<TValue>> delta =
+        indexList(*this, bind.get(1), i32, bind.locs[1], "offset");
+    if (failed(delta))
+      return builtinFailure();
+    const BlockPointer &old = *base.pointer;
+    if (delta->size() != old.blockShape.size())
+      return builtinError(error(bind.locs[1])
+                          << "tl.advance needs " << old.blockShape.size()
+                          << " offsets for a block pointer of rank "
+                          << old.blockShape.size() << ", not "
+                          << delta->size());
+    auto bp = std::make_shared<BlockPointer>(old);
+    for (size_t d = 0; d < delta->size(); ++d) {
+      FailureOr<TValue> sum =
+          genBinary(BinaryOp::Add, old.offsets[d], (*delta)[d], bind.locs[1]);
+      if (failed(sum))
+        return builtinFailure();
+      bp->offsets[d] = *sum;
+    }
+    TValue result;
+    result.kind = TValue::Kind::BlockPtr;
+    result.pointer = std::move(bp);
+    return result;
+  }
+
+  if (name == "make_tensor_descriptor") {
+    if (failed(bind.bind(
+            {"base", "shape", "strides", "block_shape", "padding_option"}, 4)))
+      return builtinFailure();
+    FailureOr<Value> base = basePointer(*this, bind, 0);
+    if (failed(base))
+      return builtinFailure();
+    Type elem = llvm::cast<tile::PtrType>(base->getType()).getPointeeType();
+    size_t rank = asList(bind.get(1)).size();
+    if (rank < 1 || rank > 5)
+      return builtinError(error(bind.locs[1])
+                          << "tl.make_tensor_descriptor supports 1 to 5 "
+                             "dimensions, not "
+                          << rank);
+    if (asList(bind.get(2)).size() != rank)
+      return builtinError(error(bind.locs[2])
+                          << "expected " << rank << " strides but got "
+                          << asList(bind.get(2)).size());
+    FailureOr<SmallVector<int64_t>> block =
+        constList(*this, bind.get(3), bind.locs[3],
+                  "'block_shape' of tl.make_tensor_descriptor");
+    if (failed(block))
+      return builtinFailure();
+    if (block->size() != rank)
+      return builtinError(error(bind.locs[3])
+                          << "expected a block shape of " << rank
+                          << " dimensions but got " << block->size());
+    if (failed(checkTileShape(*block, bind.locs[3])))
+      return builtinFailure();
+    int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
+    if (bytes == 0)
+      bytes = 1;
+    if (block->back() * bytes < 16)
+      return builtinError(error(bind.locs[3])
+                          << "a tensor descriptor's block must have at "
+                             "least 16 bytes in the last dimension, not "
+                          << block->back() << " * " << bytes << " = "
+                          << block->back() * bytes << " bytes");
+    const TValue &lastStride = asList(bind.get(2)).back();
+    if (lastStride.kind == TValue::Kind::Int && lastStride.i != 1)
+      return builtinError(error(bind.locs[2])
+                          << "Tensor descriptor last dim must be 1 but got "
+                          << lastStride.i);
+    FailureOr<std::vector<TValue>> shape =
+        indexList(*this, bind.get(1), i32, bind.locs[1], "extent");
+    if (failed(shape))
+      return builtinFailure();
+    FailureOr<std::vector<TValue>> strides =
+        indexList(*this, bind.get(2), i64, bind.locs[2], "stride");
+    if (failed(strides))
+      return builtinFailure();
+    std::string padding = "zero";
+    if (bind.has(4)) {
+      FailureOr<std::string> p = paddingOption(*this, bind, 4, elem);
+      if (failed(p))
+        return builtinFailure();
+      if (!p->empty())
+        padding = *p;
+    }
+    auto bp = std::make_shared<BlockPointer>();
+    bp->base = *base;
+    bp->shape = std::move(*shape);
+    bp->strides = std::move(*strides);
+    bp->blockShape = *block;
+    bp->padding = padding;
+    TValue result;
+    result.kind = TValue::Kind::TensorDesc;
+    result.pointer = std::move(bp);
+    return result;
+  }
+
+  if (name == "load_tensor_descriptor" || name == "store_tensor_descriptor") {
+    if (args.positional.empty() ||
+        args.positional.front().kind != TValue::Kind::TensorDesc)
+      return builtinError(error(callLoc)
+                          << "'" << qualified
+                          << "' expects a tensor descriptor as its first "
+                             "argument");
+    TValue desc = args.positional.front();
+    CallArgs rest = args;
+    rest.positional.erase(rest.positional.begin());
+    rest.positionalRanges.erase(rest.positionalRanges.begin());
+    FailureOr<TValue> r = callDescriptorMethod(
+        desc, name == "load_tensor_descriptor" ? "load" : "store", rest,
+        callLoc);
+    if (failed(r))
+      return builtinFailure();
+    return *r;
+  }
+  return std::nullopt;
+}

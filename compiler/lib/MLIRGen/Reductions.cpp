@@ -1,0 +1,393 @@
+//===- Reductions.cpp - Reductions, scans and tl.dot ------------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// tl.sum, tl.max, tl.min, tl.argmax, tl.argmin (and their method spellings)
+// on tile.reduce, tl.cumsum on tile.scan, and tl.dot on tile.dot. The element
+// types follow Triton: sums of integers narrower than 32 bits accumulate in
+// int32, max/min of 16-bit floats and narrow integers are computed in fp32 and
+// int32, arg-reductions give int32 indices; tl.dot takes [M, K] and [K, N]
+// tiles with M, N, K >= 16 and accumulates in fp32 (int32 for int8).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generator.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+
+//===----------------------------------------------------------------------===//
+// Reductions and scans
+//===----------------------------------------------------------------------===//
+
+FailureOr<TValue> Generator::reduce(Value x, std::optional<int64_t> axis,
+                                    bool keepDims, int kindValue,
+                                    llvm::SMLoc l) {
+  Location location = loc(l);
+  auto kind = tile::ReduceKind(kindValue);
+  bool isArg =
+      kind == tile::ReduceKind::ArgMax || kind == tile::ReduceKind::ArgMin;
+  Type elem = getElementTypeOrSelf(x.getType());
+  if (isa<tile::PtrType>(elem))
+    return error(l) << "cannot reduce pointers";
+
+  // Triton's accumulation types.
+  Type i32 = builder.getI32Type(), f32 = builder.getF32Type();
+  if (elem.isInteger() && elem.getIntOrFloatBitWidth() < 32)
+    x = cast(x, i32, location);
+  else if (kind != tile::ReduceKind::Sum && isa<FloatType>(elem) &&
+           elem.getIntOrFloatBitWidth() < 32 && !(isArg && elem.isF16()))
+    x = cast(x, f32, location);
+
+  auto tensor = dyn_cast<RankedTensorType>(x.getType());
+  if (!tensor) {
+    if (axis)
+      return error(l) << "cannot reduce a scalar along axis " << *axis;
+    x = reshape(x, {1}, location);
+    tensor = llvm::cast<RankedTensorType>(x.getType());
+  }
+  int64_t rank = tensor.getRank();
+  int64_t a = 0;
+  if (axis) {
+    a = *axis;
+  } else if (rank > 1) {
+    x = reshape(x, {tensor.getNumElements()}, location);
+    tensor = llvm::cast<RankedTensorType>(x.getType());
+  }
+  SmallVector<int64_t> shape(tensor.getShape());
+  shape.erase(shape.begin() + a);
+  Type resultElem = isArg ? i32 : tensor.getElementType();
+  Type resultType = shape.empty()
+                        ? resultElem
+                        : Type(RankedTensorType::get(shape, resultElem));
+  Value result = tile::ReduceOp::create(builder, location, resultType, x,
+                                        uint32_t(a), kind);
+  if (keepDims) {
+    if (axis) {
+      result = expandDims(result, a, location);
+    } else {
+      SmallVector<int64_t> ones(rank, 1);
+      result = reshape(result, ones, location);
+    }
+  }
+  return TValue::of(result);
+}
+
+/// Reads the `axis` argument of a reduction: None or an axis of `x`.
+static FailureOr<std::optional<int64_t>> reduceAxis(Binder &bind, unsigned i,
+                                                    Value x) {
+  if (!bind.has(i))
+    return std::optional<int64_t>();
+  auto tensor = dyn_cast<RankedTensorType>(x.getType());
+  if (!tensor)
+    return bind.gen.error(bind.locs[i])
+           << "'" << bind.function << "' of a scalar takes no 'axis'";
+  FailureOr<int64_t> a = bind.axis(i, tensor.getRank());
+  if (failed(a))
+    return failure();
+  return std::optional<int64_t>(*a);
+}
+
+BuiltinResult Generator::callReduceBuiltin(llvm::StringRef name, CallArgs &args,
+                                           llvm::SMLoc callLoc) {
+  std::string qualified = "tl." + name.str();
+  Binder bind(*this, qualified, args, callLoc);
+  Location l = loc(callLoc);
+
+  auto input = [&]() -> FailureOr<Value> {
+    const TValue &v = bind.get(0);
+    if (!v.isValue())
+      return error(bind.locs[0])
+             << "'" << qualified << "' expects a tile, not " << v.describe();
+    return v.value;
+  };
+
+  if (name == "sum") {
+    if (failed(bind.bind({"input", "axis", "keep_dims", "dtype"}, 1)))
+      return builtinFailure();
+    FailureOr<Value> x = input();
+    if (failed(x))
+      return builtinFailure();
+    FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
+    if (failed(axis))
+      return builtinFailure();
+    FailureOr<bool> keep = bind.has(2) ? bind.constBool(2) : false;
+    if (failed(keep))
+      return builtinFailure();
+    Value v = *x;
+    if (bind.has(3)) {
+      FailureOr<Type> dtype = bind.dtype(3);
+      if (failed(dtype))
+        return builtinFailure();
+      if (isa<tile::PtrType>(*dtype))
+        return builtinError(error(bind.locs[3]) << "cannot sum pointers");
+      if (!isa<tile::PtrType>(getElementTypeOrSelf(v.getType())))
+        v = cast(v, *dtype, l);
+    }
+    FailureOr<TValue> r =
+        reduce(v, *axis, *keep, int(tile::ReduceKind::Sum), callLoc);
+    if (failed(r))
+      return builtinFailure();
+    return *r;
+  }
+
+  if (name == "max" || name == "min") {
+    if (failed(bind.bind({"input", "axis", "return_indices",
+                          "return_indices_tie_break_left", "keep_dims"},
+                         1)))
+      return builtinFailure();
+    FailureOr<Value> x = input();
+    if (failed(x))
+      return builtinFailure();
+    FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
+    if (failed(axis))
+      return builtinFailure();
+    FailureOr<bool> indices = bind.has(2) ? bind.constBool(2) : false;
+    FailureOr<bool> left = bind.has(3) ? bind.constBool(3) : true;
+    FailureOr<bool> keep = bind.has(4) ? bind.constBool(4) : false;
+    if (failed(indices) || failed(left) || failed(keep))
+      return builtinFailure();
+    if (!*left)
+      return builtinError(error(bind.locs[3])
+                          << "'return_indices_tie_break_left=False' is not "
+                             "supported");
+    bool isMax = name == "max";
+    FailureOr<TValue> values = reduce(
+        *x, *axis, *keep,
+        int(isMax ? tile::ReduceKind::Max : tile::ReduceKind::Min), callLoc);
+    if (failed(values))
+      return builtinFailure();
+    if (!*indices)
+      return *values;
+    FailureOr<TValue> idx =
+        reduce(*x, *axis, *keep,
+               int(isMax ? tile::ReduceKind::ArgMax : tile::ReduceKind::ArgMin),
+               callLoc);
+    if (failed(idx))
+      return builtinFailure();
+    return TValue::ofTuple({*values, *idx});
+  }
+
+  if (name == "argmax" || name == "argmin") {
+    if (failed(bind.bind({"input", "axis", "tie_break_left", "keep_dims"}, 2)))
+      return builtinFailure();
+    FailureOr<Value> x = input();
+    if (failed(x))
+      return builtinFailure();
+    FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
+    if (failed(axis))
+      return builtinFailure();
+    FailureOr<bool> left = bind.has(2) ? bind.constBool(2) : true;
+    FailureOr<bool> keep = bind.has(3) ? bind.constBool(3) : false;
+    if (failed(left) || failed(keep))
+      return builtinFailure();
+    if (!*left)
+      return builtinError(error(bind.locs[2])
+                          << "'tie_break_left=False' is not supported");
+    FailureOr<TValue> r =
+        reduce(*x, *axis, *keep,
+               int(name == "argmax" ? tile::ReduceKind::ArgMax
+                                    : tile::ReduceKind::ArgMin),
+               callLoc);
+    if (failed(r))
+      return builtinFailure();
+    return *r;
+  }
+
+  if (name == "cumsum") {
+    if (failed(bind.bind({"input", "axis", "reverse", "dtype"}, 1)))
+      return builtinFailure();
+    FailureOr<Value> x = input();
+    if (failed(x))
+      return builtinFailure();
+    auto tensor = dyn_cast<RankedTensorType>(x->getType());
+    if (!tensor)
+      return builtinError(error(bind.locs[0])
+                          << "tl.cumsum expects a tile, not "
+                          << bind.get(0).describe());
+    int64_t axis = 0;
+    if (bind.has(1)) {
+      FailureOr<int64_t> a = bind.axis(1, tensor.getRank());
+      if (failed(a))
+        return builtinFailure();
+      axis = *a;
+    }
+    FailureOr<bool> reverse = bind.has(2) ? bind.constBool(2) : false;
+    if (failed(reverse))
+      return builtinFailure();
+    Value v = *x;
+    Type elem = tensor.getElementType();
+    if (isa<tile::PtrType>(elem))
+      return builtinError(error(bind.locs[0]) << "cannot scan pointers");
+    if (bind.has(3)) {
+      FailureOr<Type> dtype = bind.dtype(3);
+      if (failed(dtype))
+        return builtinFailure();
+      if (isa<tile::PtrType>(*dtype))
+        return builtinError(error(bind.locs[3]) << "cannot scan pointers");
+      v = cast(v, *dtype, l);
+    } else if (elem.isInteger() && elem.getIntOrFloatBitWidth() < 32) {
+      v = cast(v, builder.getI32Type(), l);
+    }
+    return TValue::of(tile::ScanOp::create(builder, l, v.getType(), v,
+                                           builder.getI32IntegerAttr(axis),
+                                           builder.getBoolAttr(*reverse)));
+  }
+
+  if (name == "dot")
+    return genDot(args, callLoc);
+
+  if (name == "xor_sum" || name == "reduce" || name == "associative_scan" ||
+      name == "cumprod" || name == "reduce_or" || name == "dot_scaled" ||
+      name == "histogram" || name == "sort" || name == "flip")
+    return builtinError(error(callLoc)
+                        << "'" << qualified << "' is not supported");
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// tl.dot
+//===----------------------------------------------------------------------===//
+
+/// True for the element types tl.dot accepts.
+static bool isDotType(Type t) {
+  return t.isInteger(8) || t.isF16() || t.isBF16() || t.isF32() || t.isF64() ||
+         (isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8);
+}
+
+FailureOr<TValue> Generator::genDot(CallArgs &args, llvm::SMLoc callLoc) {
+  Binder bind(*this, "tl.dot", args, callLoc);
+  if (failed(bind.bind({"input", "other", "acc", "input_precision",
+                        "allow_tf32", "max_num_imprecise_acc", "out_dtype"},
+                       2)))
+    return failure();
+  FailureOr<Value> a = bind.tile(0);
+  if (failed(a))
+    return failure();
+  FailureOr<Value> b = bind.tile(1);
+  if (failed(b))
+    return failure();
+  auto at = llvm::cast<RankedTensorType>(a->getType());
+  auto bt = llvm::cast<RankedTensorType>(b->getType());
+  if (at.getRank() != 2 || bt.getRank() != 2)
+    return error(callLoc) << "tl.dot needs two 2-D tiles, not "
+                          << shapeString(at.getShape()) << " and "
+                          << shapeString(bt.getShape());
+  int64_t m = at.getDimSize(0), k = at.getDimSize(1), n = bt.getDimSize(1);
+  if (bt.getDimSize(0) != k)
+    return error(callLoc) << "tl.dot: incompatible shapes "
+                          << shapeString(at.getShape()) << " and "
+                          << shapeString(bt.getShape())
+                          << ": the second dimension of the first (" << k
+                          << ") must equal the first dimension of the second ("
+                          << bt.getDimSize(0) << ")";
+  if (m < 16 || n < 16 || k < 16)
+    return error(callLoc) << "tl.dot needs M, N and K of at least 16, not "
+                          << "M = " << m << ", N = " << n << ", K = " << k
+                          << " (shapes " << shapeString(at.getShape())
+                          << " and " << shapeString(bt.getShape()) << ")";
+  Type ae = at.getElementType(), be = bt.getElementType();
+  if (!isDotType(ae) || !isDotType(be))
+    return error(callLoc) << "tl.dot does not support "
+                          << typeName(isDotType(ae) ? be : ae)
+                          << " operands (int8, fp8, fp16, bf16, fp32 and fp64 "
+                             "are supported)";
+  if (ae != be)
+    return error(callLoc) << "tl.dot operands must have the same dtype, not "
+                          << typeName(ae) << " and " << typeName(be);
+
+  // Precision.
+  if (bind.has(3) && bind.has(4))
+    return error(bind.locs[4]) << "only one of 'input_precision' and "
+                                  "'allow_tf32' may be given";
+  tile::InputPrecision precision = tile::InputPrecision::TF32;
+  if (bind.has(4)) {
+    FailureOr<bool> tf32 = bind.constBool(4);
+    if (failed(tf32))
+      return failure();
+    precision = *tf32 ? tile::InputPrecision::TF32 : tile::InputPrecision::IEEE;
+  }
+  if (bind.has(3)) {
+    FailureOr<std::string> p = bind.constString(3);
+    if (failed(p))
+      return failure();
+    std::string lower = llvm::StringRef(*p).lower();
+    if (lower == "tf32")
+      precision = tile::InputPrecision::TF32;
+    else if (lower == "tf32x3")
+      precision = tile::InputPrecision::TF32x3;
+    else if (lower == "ieee")
+      precision = tile::InputPrecision::IEEE;
+    else
+      return error(bind.locs[3]) << "'input_precision' of tl.dot must be "
+                                    "\"tf32\", \"tf32x3\" or \"ieee\", not \""
+                                 << *p << "\"";
+  }
+  if (bind.has(5)) {
+    FailureOr<int64_t> imprecise = bind.constInt(5);
+    if (failed(imprecise))
+      return failure();
+    if (ae.getIntOrFloatBitWidth() == 8 && isa<FloatType>(ae) && *imprecise > k)
+      return error(bind.locs[5]) << "'max_num_imprecise_acc' (" << *imprecise
+                                 << ") must be at most K (" << k << ")";
+  }
+
+  // The accumulator.
+  Value acc;
+  if (bind.has(2)) {
+    const TValue &c = bind.get(2);
+    auto ct = c.tileType();
+    if (!ct || ct.getShape() != ArrayRef<int64_t>{m, n})
+      return error(bind.locs[2])
+             << "the accumulator of tl.dot must be a " << shapeString({m, n})
+             << " tile, not " << c.describe();
+    acc = c.value;
+  }
+  Type outType = builder.getF32Type();
+  if (bind.has(6)) {
+    FailureOr<Type> t = bind.dtype(6);
+    if (failed(t))
+      return failure();
+    outType = *t;
+    if (outType.isBF16())
+      return error(bind.locs[6]) << "'out_dtype' bf16 is not supported by "
+                                    "tl.dot; use fp32 or fp16 and convert "
+                                    "with .to(tl.bfloat16)";
+  } else if (acc) {
+    outType = getElementTypeOrSelf(acc.getType());
+  }
+  Type resultElem;
+  if (ae.isInteger(8))
+    resultElem = builder.getI32Type();
+  else if (ae.isF32() || ae.isBF16())
+    resultElem = builder.getF32Type();
+  else if (ae.isF64())
+    resultElem = builder.getF64Type();
+  else if (outType.isF16() || outType.isF32())
+    resultElem = outType;
+  else
+    return error(bind.has(6) ? bind.locs[6] : callLoc)
+           << "'out_dtype' of tl.dot on " << typeName(ae)
+           << " operands must be fp32 or fp16, not " << typeName(outType);
+  auto resultType = RankedTensorType::get({m, n}, resultElem);
+  Location l = loc(callLoc);
+  if (acc) {
+    if (acc.getType() != resultType)
+      return error(bind.locs[2]) << "the accumulator of tl.dot on "
+                                 << typeName(ae) << " operands must be "
+                                 << "a tile of " << typeName(resultElem)
+                                 << ", not " << bind.get(2).describe();
+  } else {
+    acc = constant(0, resultElem, resultType, l);
+  }
+  return TValue::of(tile::DotOp::create(
+      builder, l, resultType, *a, *b, acc,
+      tile::InputPrecisionAttr::get(builder.getContext(), precision)));
+}

@@ -1,0 +1,557 @@
+//===- Shapes.cpp - Broadcasting, subscripts and shape builtins -*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Tile shapes: numpy broadcasting of two tiles (the lower rank is padded with
+// leading 1s through tile.expand_dims, then size-1 dimensions are repeated by
+// tile.broadcast), the `x[:, None]` subscripts, subscripts of compile-time
+// tuples, and the tl.* functions that make or reshape tiles: zeros, full,
+// reshape, view, ravel, trans, permute, expand_dims, broadcast_to, broadcast.
+// Every tile shape must consist of powers of two, as in Triton.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generator.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+
+using namespace mlir;
+using namespace tilec;
+
+/// The most elements a tile may have (Triton's TRITON_MAX_TENSOR_NUMEL).
+static constexpr int64_t maxTileElements = int64_t(1) << 20;
+
+//===----------------------------------------------------------------------===//
+// Broadcasting
+//===----------------------------------------------------------------------===//
+
+FailureOr<SmallVector<int64_t>>
+Generator::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
+                           llvm::SMLoc l, llvm::StringRef what) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> result(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t x = i + a.size() >= rank ? a[i + a.size() - rank] : 1;
+    int64_t y = i + b.size() >= rank ? b[i + b.size() - rank] : 1;
+    if (x != y && x != 1 && y != 1)
+      return error(l) << what << " have incompatible shapes " << shapeString(a)
+                      << " and " << shapeString(b);
+    result[i] = x == 1 ? y : x;
+  }
+  return result;
+}
+
+Value Generator::expandDims(Value v, int64_t axis, Location l) {
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  if (!tensor)
+    return tile::SplatOp::create(builder, l,
+                                 RankedTensorType::get({1}, v.getType()), v);
+  SmallVector<int64_t> shape(tensor.getShape());
+  shape.insert(shape.begin() + axis, 1);
+  return tile::ExpandDimsOp::create(
+      builder, l, RankedTensorType::get(shape, tensor.getElementType()), v,
+      builder.getI32IntegerAttr(axis));
+}
+
+Value Generator::reshape(Value v, ArrayRef<int64_t> shape, Location l) {
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  Type elem = getElementTypeOrSelf(v.getType());
+  auto type = RankedTensorType::get(shape, elem);
+  if (!tensor)
+    return tile::SplatOp::create(builder, l, type, v);
+  if (tensor.getShape() == shape)
+    return v;
+  return tile::ReshapeOp::create(builder, l, type, v);
+}
+
+FailureOr<Value> Generator::broadcastTo(Value v, ArrayRef<int64_t> shape,
+                                        llvm::SMLoc l) {
+  Location location = loc(l);
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  if (!tensor) {
+    if (shape.empty())
+      return v;
+    return Value(tile::SplatOp::create(
+        builder, location, RankedTensorType::get(shape, v.getType()), v));
+  }
+  if (tensor.getShape() == shape)
+    return v;
+  auto fail = [&]() {
+    return error(l) << "cannot broadcast a tile of shape "
+                    << shapeString(tensor.getShape()) << " to "
+                    << shapeString(shape);
+  };
+  if (size_t(tensor.getRank()) > shape.size())
+    return fail();
+  for (size_t i = 0, e = tensor.getRank(); i < e; ++i) {
+    int64_t d = tensor.getDimSize(i), r = shape[shape.size() - e + i];
+    if (d != r && d != 1)
+      return fail();
+  }
+  while (size_t(llvm::cast<RankedTensorType>(v.getType()).getRank()) <
+         shape.size())
+    v = expandDims(v, 0, location);
+  if (llvm::cast<RankedTensorType>(v.getType()).getShape() == shape)
+    return v;
+  return Value(tile::BroadcastOp::create(
+      builder, location, RankedTensorType::get(shape, tensor.getElementType()),
+      v));
+}
+
+LogicalResult Generator::checkTileShape(ArrayRef<int64_t> shape,
+                                        llvm::SMLoc l) {
+  int64_t numel = 1;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d <= 0 || !llvm::isPowerOf2_64(d))
+      return error(l) << "tile shape " << shapeString(shape) << ": dimension "
+                      << i << " (" << d << ") must be a power of two";
+    if (d > maxTileElements / numel)
+      return error(l) << "tile shape " << shapeString(shape) << " has more "
+                      << "than the maximum of " << maxTileElements
+                      << " elements";
+    numel *= d;
+    if (numel > maxTileElements)
+      return error(l) << "tile shape " << shapeString(shape) << " has more "
+                      << "than the maximum of " << maxTileElements
+                      << " elements";
+  }
+  return success();
+}
+
+FailureOr<SmallVector<int64_t>>
+Generator::toShape(const TValue &v, llvm::SMLoc l, llvm::StringRef what) {
+  SmallVector<int64_t> shape;
+  if (v.kind == TValue::Kind::Int) {
+    shape.push_back(v.i);
+  } else if (v.kind == TValue::Kind::Tuple) {
+    for (const TValue &e : v.elements) {
+      if (e.kind != TValue::Kind::Int)
+        return error(l) << what << " must be a tuple of constexpr integers, "
+                        << "but one element is " << e.describe();
+      shape.push_back(e.i);
+    }
+  } else {
+    return error(l) << what << " must be a tuple of constexpr integers, not "
+                    << v.describe();
+  }
+  if (failed(checkTileShape(shape, l)))
+    return failure();
+  return shape;
+}
+
+//===----------------------------------------------------------------------===//
+// Subscripts
+//===----------------------------------------------------------------------===//
+
+/// True if `index` is `:` (a slice without bounds or step).
+static bool isFullSlice(const ExprAST &index) {
+  auto *slice = llvm::dyn_cast<SliceExprAST>(&index);
+  auto isNone = [](const ExprAST *e) {
+    return !e || llvm::isa<NoneExprAST>(e);
+  };
+  return slice && isNone(slice->getLower()) && isNone(slice->getUpper()) &&
+         isNone(slice->getStep());
+}
+
+FailureOr<TValue> Generator::genSubscript(const SubscriptExprAST &expr) {
+  FailureOr<TValue> base = genExpr(expr.getValue());
+  if (failed(base))
+    return failure();
+  const ExprList &indices = expr.getIndices();
+
+  if (base->kind == TValue::Kind::Tuple) {
+    const ExprAST &index = *indices.front();
+    if (indices.size() != 1)
+      return error(index.getLoc()) << "a tuple takes a single index";
+    int64_t size = base->elements.size();
+    auto bound = [&](const ExprAST *e, int64_t dflt) -> FailureOr<int64_t> {
+      if (!e)
+        return dflt;
+      FailureOr<TValue> v = genExpr(*e);
+      if (failed(v))
+        return failure();
+      if (v->isNone())
+        return dflt;
+      if (v->kind != TValue::Kind::Int)
+        return error(e->getLoc()) << "tuple indices must be constexpr "
+                                  << "integers, not " << v->describe();
+      return v->i < 0 ? std::max<int64_t>(v->i + size, 0)
+                      : std::min(v->i, size);
+    };
+    if (auto *slice = llvm::dyn_cast<SliceExprAST>(&index)) {
+      if (slice->getStep())
+        return error(slice->getStep()->getLoc())
+               << "tuple slices with a step are not supported";
+      FailureOr<int64_t> lo = bound(slice->getLower(), 0);
+      if (failed(lo))
+        return failure();
+      FailureOr<int64_t> hi = bound(slice->getUpper(), size);
+      if (failed(hi))
+        return failure();
+      std::vector<TValue> part;
+      for (int64_t i = *lo; i < *hi; ++i)
+        part.push_back(base->elements[i]);
+      return TValue::ofTuple(std::move(part));
+    }
+    FailureOr<TValue> v = genExpr(index);
+    if (failed(v))
+      return failure();
+    if (v->kind != TValue::Kind::Int)
+      return error(index.getLoc()) << "tuple indices must be constexpr "
+                                   << "integers, not " << v->describe();
+    int64_t i = v->i < 0 ? v->i + size : v->i;
+    if (i < 0 || i >= size)
+      return error(index.getLoc())
+             << "tuple index " << v->i << " out of range for a tuple of "
+             << size << " values";
+    return base->elements[i];
+  }
+
+  if (!base->isValue())
+    return error(expr.getLoc()) << base->describe() << " cannot be indexed";
+
+  Value v = base->value;
+  auto tensor = dyn_cast<RankedTensorType>(v.getType());
+  int64_t rank = tensor ? tensor.getRank() : 0;
+  int64_t kept = 0;
+  for (auto [dim, index] : llvm::enumerate(indices)) {
+    if (isFullSlice(*index)) {
+      if (++kept > rank)
+        return error(index->getLoc())
+               << "too many indices for " << base->describe();
+      continue;
+    }
+    bool isNone = llvm::isa<NoneExprAST>(*index);
+    if (!isNone && !llvm::isa<SliceExprAST>(*index)) {
+      FailureOr<TValue> i = genExpr(*index);
+      if (failed(i))
+        return failure();
+      isNone = i->isNone();
+    }
+    if (!isNone)
+      return error(index->getLoc())
+             << "unsupported tile index: only ':' and 'None' may index a "
+                "tile (e.g. x[:, None])";
+    int64_t current = isa<RankedTensorType>(v.getType())
+                          ? llvm::cast<RankedTensorType>(v.getType()).getRank()
+                          : 0;
+    if (int64_t(dim) > current)
+      return error(index->getLoc())
+             << "'None' at index " << dim << " is out of range for a tile of "
+             << "rank " << current;
+    v = expandDims(v, dim, loc(index->getLoc()));
+  }
+  return TValue::of(v);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape builtins
+//===----------------------------------------------------------------------===//
+
+/// Moves the positional arguments after the first `fixed` ones out of `args`
+/// (the `*shape` of `tl.reshape(x, *shape)`); a single tuple or list is
+/// unpacked.
+static std::vector<TValue> takeVarargs(CallArgs &args, size_t fixed) {
+  std::vector<TValue> rest;
+  if (args.positional.size() <= fixed)
+    return rest;
+  rest.assign(args.positional.begin() + fixed, args.positional.end());
+  args.positional.resize(fixed);
+  args.positionalRanges.resize(fixed);
+  if (rest.size() == 1 && rest.front().kind == TValue::Kind::Tuple)
+    return rest.front().elements;
+  return rest;
+}
+
+/// Converts the varargs of a shape or dims parameter to integers.
+static FailureOr<SmallVector<int64_t>> intList(Generator &gen,
+                                               ArrayRef<TValue> values,
+                                               llvm::SMLoc l,
+                                               llvm::StringRef what) {
+  SmallVector<int64_t> result;
+  for (const TValue &v : values) {
+    if (v.kind != TValue::Kind::Int)
+      return gen.error(l) << what << " must be constexpr integers, but one is "
+                          << v.describe();
+    result.push_back(v.i);
+  }
+  return result;
+}
+
+BuiltinResult Generator::callShapeBuiltin(llvm::StringRef name, CallArgs &args,
+                                          llvm::SMLoc callLoc) {
+  std::string qualified = "tl." + name.str();
+  Binder bind(*this, qualified, args, callLoc);
+  Location l = loc(callLoc);
+
+  if (name == "zeros" || name == "full") {
+    bool isFull = name == "full";
+    if (failed(isFull ? bind.bind({"shape", "value", "dtype"}, 3)
+                      : bind.bind({"shape", "dtype"}, 2)))
+      return builtinFailure();
+    unsigned dtypeIndex = isFull ? 2 : 1;
+    FailureOr<SmallVector<int64_t>> shape;
+    if (bind.get(0).kind == TValue::Kind::Tuple && bind.get(0).elements.empty())
+      shape = SmallVector<int64_t>();
+    else
+      shape = toShape(bind.get(0), bind.locs[0], "'shape' of " + qualified);
+    if (failed(shape))
+      return builtinFailure();
+    FailureOr<Type> dtype = bind.dtype(dtypeIndex);
+    if (failed(dtype))
+      return builtinFailure();
+    if (isa<tile::PtrType>(*dtype))
+      return builtinError(error(bind.locs[dtypeIndex])
+                          << qualified << " of pointers is not supported");
+    TValue value = isFull ? bind.get(1) : TValue::ofInt(0);
+    if (value.tileType())
+      return builtinError(error(bind.locs[1])
+                          << "'value' of " << qualified
+                          << " must be a scalar, not " << value.describe());
+    Type like =
+        shape->empty() ? *dtype : Type(RankedTensorType::get(*shape, *dtype));
+    FailureOr<Value> v = toValueOfType(value, *dtype, like, callLoc);
+    if (failed(v))
+      return builtinFailure();
+    return BuiltinResult(TValue::of(*v));
+  }
+
+  if (name == "zeros_like" || name == "full_like") {
+    bool isFull = name == "full_like";
+    if (failed(isFull ? bind.bind({"input", "value", "dtype"}, 2)
+                      : bind.bind({"input", "dtype"}, 1)))
+      return builtinFailure();
+    FailureOr<Value> input = bind.value(0);
+    if (failed(input))
+      return builtinFailure();
+    unsigned dtypeIndex = isFull ? 2 : 1;
+    Type dtype = getElementTypeOrSelf(input->getType());
+    if (bind.has(dtypeIndex)) {
+      FailureOr<Type> t = bind.dtype(dtypeIndex);
+      if (failed(t))
+        return builtinFailure();
+      dtype = *t;
+    }
+    if (isa<tile::PtrType>(dtype))
+      return builtinError(error(callLoc)
+                          << qualified << " of pointers is not supported");
+    TValue value = isFull ? bind.get(1) : TValue::ofInt(0);
+    if (value.tileType())
+      return builtinError(error(bind.locs[1])
+                          << "'value' of " << qualified
+                          << " must be a scalar, not " << value.describe());
+    FailureOr<Value> v = toValueOfType(
+        value, dtype, tile::withElementType(input->getType(), dtype), callLoc);
+    if (failed(v))
+      return builtinFailure();
+    return BuiltinResult(TValue::of(*v));
+  }
+
+  if (name == "reshape" || name == "view" || name == "ravel") {
+    std::vector<TValue> shapeArgs;
+    bool givenShape = args.positional.size() > 1;
+    if (name != "ravel")
+      shapeArgs = takeVarargs(args, 1);
+    if (failed(bind.bind({"input", "can_reorder"}, 1)))
+      return builtinFailure();
+    FailureOr<Value> input = bind.tile(0);
+    if (failed(input))
+      return builtinFailure();
+    auto tensor = llvm::cast<RankedTensorType>(input->getType());
+    SmallVector<int64_t> shape;
+    if (name == "ravel") {
+      shape.push_back(tensor.getNumElements());
+    } else {
+      if (shapeArgs.empty())
+        return builtinError(error(callLoc)
+                            << qualified
+                            << (givenShape ? " to a 0-d shape is not supported"
+                                           : " is missing its 'shape'"));
+      FailureOr<SmallVector<int64_t>> s =
+          intList(*this, shapeArgs, callLoc, "the shape of " + qualified);
+      if (failed(s))
+        return builtinFailure();
+      shape = *s;
+    }
+    if (failed(checkTileShape(shape, callLoc)))
+      return builtinFailure();
+    int64_t numel = 1;
+    for (int64_t d : shape)
+      numel *= d;
+    if (numel != tensor.getNumElements())
+      return builtinError(error(callLoc)
+                          << qualified << " cannot reshape a tile of shape "
+                          << shapeString(tensor.getShape()) << " ("
+                          << tensor.getNumElements() << " elements) to "
+                          << shapeString(shape) << " (" << numel
+                          << " elements)");
+    return BuiltinResult(TValue::of(reshape(*input, shape, l)));
+  }
+
+  if (name == "trans" || name == "permute") {
+    std::vector<TValue> dimArgs = takeVarargs(args, 1);
+    if (failed(bind.bind({"input", "dims"}, 1)))
+      return builtinFailure();
+    if (bind.has(1)) {
+      if (!dimArgs.empty())
+        return builtinError(error(callLoc) << qualified << " got 'dims' twice");
+      dimArgs = bind.get(1).kind == TValue::Kind::Tuple
+                    ? bind.get(1).elements
+                    : std::vector<TValue>{bind.get(1)};
+    }
+    FailureOr<Value> input = bind.tile(0);
+    if (failed(input))
+      return builtinFailure();
+    auto tensor = llvm::cast<RankedTensorType>(input->getType());
+    int64_t rank = tensor.getRank();
+    SmallVector<int64_t> dims;
+    if (dimArgs.empty()) {
+      if (name == "permute")
+        return builtinError(error(callLoc)
+                            << "tl.permute is missing its 'dims'");
+      if (rank != 2)
+        return builtinError(error(callLoc)
+                            << "tl.trans without 'dims' needs a 2-D tile, not "
+                            << TValue::of(*input).describe());
+      dims = {1, 0};
+    } else {
+      FailureOr<SmallVector<int64_t>> d =
+          intList(*this, dimArgs, callLoc, "the dims of " + qualified);
+      if (failed(d))
+        return builtinFailure();
+      dims = *d;
+    }
+    SmallVector<bool> seen(rank, false);
+    bool valid = int64_t(dims.size()) == rank;
+    for (int64_t &d : dims) {
+      if (d < 0)
+        d += rank;
+      if (d < 0 || d >= rank || seen[d])
+        valid = false;
+      else
+        seen[d] = true;
+    }
+    if (!valid)
+      return builtinError(error(callLoc) << "the dims of " << qualified
+                                         << " must be a permutation of the "
+                                         << rank << " dimensions of "
+                                         << TValue::of(*input).describe());
+    SmallVector<int64_t> shape;
+    SmallVector<int32_t> order;
+    for (int64_t d : dims) {
+      shape.push_back(tensor.getDimSize(d));
+      order.push_back(d);
+    }
+    bool identity = llvm::all_of(llvm::enumerate(dims), [](auto p) {
+      return int64_t(p.index()) == p.value();
+    });
+    if (identity)
+      return BuiltinResult(TValue::of(*input));
+    return BuiltinResult(TValue::of(tile::TransOp::create(
+        builder, l, RankedTensorType::get(shape, tensor.getElementType()),
+        *input, builder.getDenseI32ArrayAttr(order))));
+  }
+
+  if (name == "expand_dims") {
+    if (failed(bind.bind({"input", "axis"}, 2)))
+      return builtinFailure();
+    FailureOr<Value> input = bind.value(0);
+    if (failed(input))
+      return builtinFailure();
+    std::vector<TValue> axisValues = bind.get(1).kind == TValue::Kind::Tuple
+                                         ? bind.get(1).elements
+                                         : std::vector<TValue>{bind.get(1)};
+    auto tensor = dyn_cast<RankedTensorType>(input->getType());
+    int64_t rank = tensor ? tensor.getRank() : 0;
+    int64_t newRank = rank + axisValues.size();
+    SmallVector<int64_t> axes;
+    for (const TValue &a : axisValues) {
+      if (a.kind != TValue::Kind::Int)
+        return builtinError(error(bind.locs[1])
+                            << "'axis' of tl.expand_dims must be "
+                               "constexpr integers, not "
+                            << a.describe());
+      int64_t axis = a.i < 0 ? a.i + newRank : a.i;
+      if (axis < 0 || axis >= newRank)
+        return builtinError(error(bind.locs[1])
+                            << "invalid axis " << a.i
+                            << " for tl.expand_dims: expected " << -newRank
+                            << " <= axis < " << newRank);
+      if (llvm::is_contained(axes, axis))
+        return builtinError(error(bind.locs[1])
+                            << "axis " << axis
+                            << " repeated in tl.expand_dims");
+      axes.push_back(axis);
+    }
+    llvm::sort(axes);
+    Value v = *input;
+    for (int64_t axis : axes)
+      v = expandDims(v, axis, l);
+    return BuiltinResult(TValue::of(v));
+  }
+
+  if (name == "broadcast_to") {
+    std::vector<TValue> shapeArgs = takeVarargs(args, 1);
+    if (failed(bind.bind({"input", "shape"}, 1)))
+      return builtinFailure();
+    if (bind.has(1)) {
+      if (!shapeArgs.empty())
+        return builtinError(error(callLoc)
+                            << "tl.broadcast_to got 'shape' twice");
+      shapeArgs = bind.get(1).kind == TValue::Kind::Tuple
+                      ? bind.get(1).elements
+                      : std::vector<TValue>{bind.get(1)};
+    }
+    FailureOr<Value> input = bind.value(0);
+    if (failed(input))
+      return builtinFailure();
+    FailureOr<SmallVector<int64_t>> shape =
+        intList(*this, shapeArgs, callLoc, "the shape of tl.broadcast_to");
+    if (failed(shape) || failed(checkTileShape(*shape, callLoc)))
+      return builtinFailure();
+    FailureOr<Value> v = broadcastTo(*input, *shape, callLoc);
+    if (failed(v))
+      return builtinFailure();
+    return BuiltinResult(TValue::of(*v));
+  }
+
+  if (name == "broadcast") {
+    if (failed(bind.bind({"input", "other"}, 2)))
+      return builtinFailure();
+    FailureOr<Value> a = bind.value(0);
+    if (failed(a))
+      return builtinFailure();
+    FailureOr<Value> b = bind.value(1);
+    if (failed(b))
+      return builtinFailure();
+    auto ta = dyn_cast<RankedTensorType>(a->getType());
+    auto tb = dyn_cast<RankedTensorType>(b->getType());
+    SmallVector<int64_t> shape;
+    if (ta && tb) {
+      FailureOr<SmallVector<int64_t>> s = broadcastShapes(
+          ta.getShape(), tb.getShape(), callLoc, "operands of tl.broadcast");
+      if (failed(s))
+        return builtinFailure();
+      shape = *s;
+    } else if (ta || tb) {
+      shape = SmallVector<int64_t>((ta ? ta : tb).getShape());
+    }
+    FailureOr<Value> x = broadcastTo(*a, shape, callLoc);
+    if (failed(x))
+      return builtinFailure();
+    FailureOr<Value> y = broadcastTo(*b, shape, callLoc);
+    if (failed(y))
+      return builtinFailure();
+    return BuiltinResult(TValue::ofTuple({TValue::of(*x), TValue::of(*y)}));
+  }
+
+  if (name == "split" || name == "join" || name == "interleave" ||
+      name == "cat" || name == "gather" || name == "histogram")
+    return builtinError(error(callLoc)
+                        << "'" << qualified << "' is not supported");
+  return std::nullopt;
+}
