@@ -53,6 +53,8 @@ LogicalResult tilec::compile(llvm::SourceMgr &srcMgr,
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   SourceMgrDiagnosticHandler diagnostics(srcMgr, &context);
+  // Users see their source line and a caret, not an IR dump of the op.
+  context.printOpOnDiagnostic(false);
 
   KernelInfo info;
   OwningOpRef<ModuleOp> module =

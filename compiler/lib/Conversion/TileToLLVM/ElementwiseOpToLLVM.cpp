@@ -129,6 +129,18 @@ struct ElementwiseOpLowering : public ConversionPattern {
           return isa<RankedTensorType>(t) && getLayout(t);
         }))
       return failure();
+    // Float types LLVM has no arithmetic for (the fp8 formats) are stored as
+    // integers; re-creating the op on them would build invalid IR.
+    for (Type t : llvm::concat<Type>(op->getOperandTypes(),
+                                     op->getResultTypes())) {
+      Type elem = getElementTypeOrSelf(t);
+      if (isa<FloatType>(elem) &&
+          getTypeConverter()->convertType(elem) != elem) {
+        op->emitOpError("on ")
+            << elem << " is not supported by the GPU lowering yet";
+        return failure();
+      }
+    }
     Location loc = op->getLoc();
     SmallVector<Type> resultTypes, scalarTypes;
     for (Type t : op->getResultTypes()) {
