@@ -548,7 +548,7 @@ BuiltinResult Generator::callBlockPointerBuiltin(llvm::StringRef name,
                              "least 16 bytes in the last dimension, not "
                           << block->back() << " * " << bytes << " = "
                           << block->back() * bytes << " bytes");
-    const TValue &lastStride = asList(bind.get(2)).back();
+    TValue lastStride = asList(bind.get(2)).back();
     if (lastStride.kind == TValue::Kind::Int && lastStride.i != 1)
       return builtinError(error(bind.locs[2])
                           << "Tensor descriptor last dim must be 1 but got "
