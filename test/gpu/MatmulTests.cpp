@@ -241,6 +241,14 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   tests.push_back({"matmul_ptr_fp16", "matmul_ptr_fp16.ptx",
                    "matmul_ptr_kernel", ptrSizesLarge, runMatmulStrided,
                    matmulConfig(F16, F16, Fp16Tol)});
+  // The hinted build needs N and K multiples of 16 and contiguous rows; M
+  // stays ragged, and K = 80 or 208 is not a multiple of BLOCK_K.
+  std::vector<Shape> hintedSizes = {{128, 128, 128}, {100, 144, 80},
+                                    {1, 16, 16},     {257, 128, 208},
+                                    {512, 512, 512}, {1024, 1024, 1024}};
+  tests.push_back({"matmul_ptr_fp16_h16", "matmul_ptr_fp16_h16.ptx",
+                   "matmul_ptr_kernel", hintedSizes, runMatmulStrided,
+                   matmulConfig(F16, F16, Fp16Tol)});
   tests.push_back({"matmul_ptr_bf16", "matmul_ptr_bf16.ptx",
                    "matmul_ptr_kernel", ptrSizes, runMatmulStrided,
                    matmulConfig(BF16, BF16, Bf16Tol)});

@@ -9,8 +9,8 @@
 // and `tf32x3` are computed as `ieee` (exact fp32 products, which is at
 // least as accurate as what they ask for). Operands and products are
 // converted to the accumulator's element type first (f16/bf16 -> f32, i8 ->
-// i32...), then multiplied and added with `fma` for floats and `mul` + `add`
-// for integers.
+// i32, fp8 -> f32 with PTX cvt...), then multiplied and added with `fma` for
+// floats and `mul` + `add` for integers.
 //
 //   barrier; every thread stores its registers of a as aT[k][m] and of b as
 //   b[k][n] in shared memory (so that lanes reading one k step read
@@ -87,15 +87,19 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
     auto cType = cast<RankedTensorType>(op.getC().getType());
     Type llvmType = getTypeConverter()->convertType(cType);
     Type inType = getTypeConverter()->convertType(aType.getElementType());
+    Type bInType = getTypeConverter()->convertType(bType.getElementType());
     Type accType = getTypeConverter()->convertType(cType.getElementType());
     std::optional<TileDistribution> aDist = TileDistribution::get(aType);
     std::optional<TileDistribution> bDist = TileDistribution::get(bType);
     std::optional<TileDistribution> cDist = TileDistribution::get(cType);
-    if (!llvmType || !inType || !accType || !aDist || !bDist || !cDist)
+    if (!llvmType || !inType || !bInType || !accType || !aDist || !bDist ||
+        !cDist)
       return op.emitOpError("operand layouts are not supported");
     if (!inType.isIntOrFloat() || !accType.isIntOrFloat() ||
         inType.isInteger(1) || accType.isInteger(1) ||
-        (isa<FloatType>(inType) && !isa<FloatType>(accType)))
+        ((isa<FloatType>(inType) ||
+          isSupportedFp8Type(aType.getElementType())) &&
+         !isa<FloatType>(accType)))
       return op.emitOpError("cannot multiply ")
              << aType.getElementType() << " tiles into "
              << cType.getElementType();
@@ -160,18 +164,22 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
         LLVM::MulOp::create(rewriter, loc, k, i32Constant(rewriter, loc, M));
     Value bRow =
         LLVM::MulOp::create(rewriter, loc, k, i32Constant(rewriter, loc, N));
+    // fp8 operands (held as i8) are widened with PTX conversions.
+    auto widen = [&](Value v, Type elemType) {
+      if (isSupportedFp8Type(elemType))
+        return convertFp8(rewriter, loc, v, elemType, cType.getElementType());
+      return castScalar(rewriter, loc, v, accType);
+    };
     SmallVector<Value> aVals, bVals;
     for (int64_t r : rows.firstRegister) {
       Value at = LLVM::AddOp::create(rewriter, loc, aRow, cIdx[r][0]);
-      aVals.push_back(castScalar(rewriter, loc,
-                                 loadShared(rewriter, loc, aBase, at, inType),
-                                 accType));
+      aVals.push_back(widen(loadShared(rewriter, loc, aBase, at, inType),
+                            aType.getElementType()));
     }
     for (int64_t r : cols.firstRegister) {
       Value at = LLVM::AddOp::create(rewriter, loc, bRow, cIdx[r][1]);
-      bVals.push_back(castScalar(rewriter, loc,
-                                 loadShared(rewriter, loc, bBase, at, inType),
-                                 accType));
+      bVals.push_back(widen(loadShared(rewriter, loc, bBase, at, bInType),
+                            bType.getElementType()));
     }
     SmallVector<Value> next{
         LLVM::AddOp::create(rewriter, loc, k, i32Constant(rewriter, loc, 1))};

@@ -130,7 +130,9 @@ struct ElementwiseOpLowering : public ConversionPattern {
         }))
       return failure();
     // Float types LLVM has no arithmetic for (the fp8 formats) are stored as
-    // integers; re-creating the op on them would build invalid IR.
+    // integers; re-creating the op on them would build invalid IR. Only
+    // conversions to and from them are lowered (Fp8OpToLLVM.cpp, which has a
+    // higher benefit).
     for (Type t : llvm::concat<Type>(op->getOperandTypes(),
                                      op->getResultTypes())) {
       Type elem = getElementTypeOrSelf(t);

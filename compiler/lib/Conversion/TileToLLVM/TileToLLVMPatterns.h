@@ -110,6 +110,18 @@ mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value value, mlir::Type type);
 
+/// Whether `type` is an 8-bit float format the lowering converts
+/// (f8E4M3FN or f8E5M2; held as i8 after conversion).
+bool isSupportedFp8Type(mlir::Type type);
+
+/// Converts the scalar `value` (of the converted type of `from`) from float
+/// type `from` to float type `to`, one of which is a supported fp8 format:
+/// PTX `cvt` with round to nearest even and saturation to the largest finite
+/// value for the narrowing direction. Returns a value of `to`'s converted
+/// type.
+mlir::Value convertFp8(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value, mlir::Type from, mlir::Type to);
+
 //===----------------------------------------------------------------------===//
 // Populate functions, one per op family
 //===----------------------------------------------------------------------===//
@@ -133,6 +145,8 @@ void populateAtomicOpToLLVMPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateFp8OpToLLVMPatterns(TileTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 
 } // namespace tilec
 

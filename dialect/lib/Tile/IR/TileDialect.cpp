@@ -64,6 +64,14 @@ Type tilec::tile::withElementType(Type type, Type elementType) {
   return elementType;
 }
 
+DenseElementsAttr tilec::tile::withEncoding(DenseElementsAttr dense,
+                                            RankedTensorType type) {
+  if (dense.isSplat())
+    return DenseElementsAttr::get(type, dense.getSplatValue<Attribute>());
+  return DenseElementsAttr::get(type,
+                                llvm::to_vector(dense.getValues<Attribute>()));
+}
+
 LayoutAttrInterface tilec::tile::getLayout(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return dyn_cast_or_null<LayoutAttrInterface>(tensor.getEncoding());

@@ -204,7 +204,7 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     setLayout(constant.getResult(), getDefaultLayout(tensor));
     if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
       constant.setValueAttr(
-          dense.reshape(cast<ShapedType>(constant.getType())));
+          withEncoding(dense, cast<RankedTensorType>(constant.getType())));
     return success();
   }
   if (auto load = dyn_cast<LoadOp>(op)) {

@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -85,11 +86,14 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
   AxisInfo result = AxisInfo::unknown(rank);
 
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+    Operation *parent = arg.getOwner()->getParentOp();
+    auto func = dyn_cast<func::FuncOp>(parent);
     if (func && arg.getOwner()->isEntryBlock())
       if (auto hint = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
                                                          "tile.divisibility"))
         result.divisibility.assign(rank, hint.getInt());
+    if (auto loop = dyn_cast<scf::ForOp>(parent))
+      return computeLoopArgument(loop, arg);
     return result;
   }
 
@@ -112,9 +116,42 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
     result.constant = src.constant;
     return result;
   }
-  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp>(
-          op))
+  if (isa<arith::ExtSIOp, arith::ExtUIOp, arith::TruncIOp, arith::IndexCastOp,
+          ConvertLayoutOp>(op))
     return get(op->getOperand(0));
+  if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
+    // The new dimension has size 1: each element is its own run, divisible
+    // as every element of the operand is (which consecutive values are not).
+    AxisInfo src = get(expand.getSrc());
+    if (src.getRank() + 1 != rank)
+      return result;
+    unsigned axis = expand.getAxis();
+    int64_t elementDivisibility = 1;
+    for (unsigned d = 0; d < src.getRank(); ++d)
+      elementDivisibility =
+          d == 0 ? (src.contiguity[d] > 1 ? 1 : src.divisibility[d])
+                 : std::min(elementDivisibility,
+                            src.contiguity[d] > 1 ? 1 : src.divisibility[d]);
+    src.contiguity.insert(src.contiguity.begin() + axis, 1);
+    src.constancy.insert(src.constancy.begin() + axis, 1);
+    src.divisibility.insert(src.divisibility.begin() + axis,
+                            elementDivisibility);
+    return src;
+  }
+  if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
+    // Along a broadcast dimension every element repeats the operand's.
+    AxisInfo src = get(broadcast.getSrc());
+    auto srcShape = cast<RankedTensorType>(broadcast.getSrc().getType())
+                        .getShape();
+    if (src.getRank() != rank)
+      return result;
+    for (unsigned d = 0; d < rank; ++d)
+      if (srcShape[d] == 1 && shape[d] != 1) {
+        src.contiguity[d] = 1;
+        src.constancy[d] = shape[d];
+      }
+    return src;
+  }
 
   if (op->getNumOperands() == 2 &&
       isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, AddPtrOp, arith::RemSIOp,
@@ -142,14 +179,20 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
         Type pointee = cast<PtrType>(getElementTypeOrSelf(addptr.getType()))
                            .getPointeeType();
         int64_t bytes = getStorageBytes(pointee);
-        result.contiguity[d] = std::min(cr, lhs.constancy[d]);
+        // Consecutive offsets from one pointer, or consecutive pointers
+        // moved by one offset, stay consecutive.
+        result.contiguity[d] = std::max(std::min(cr, lhs.constancy[d]),
+                                        std::min(cl, rhs.constancy[d]));
         result.divisibility[d] =
             std::min(dl, std::min(kMaxDivisibility, dr * bytes));
+      } else if (isa<arith::MulIOp>(op) &&
+                 (lhs.constant == 1 || rhs.constant == 1)) {
+        // x * 1 is x.
+        const AxisInfo &other = lhs.constant == 1 ? rhs : lhs;
+        result.contiguity[d] = other.contiguity[d];
+        result.divisibility[d] = other.divisibility[d];
+        result.constancy[d] = other.constancy[d];
       } else if (isa<arith::MulIOp>(op)) {
-        if (lhs.constant == 1)
-          result.contiguity[d] = cr;
-        else if (rhs.constant == 1)
-          result.contiguity[d] = cl;
         // A run of consecutive values times a constant is divisible by the
         // constant's divisibility only; two runs of equal values multiply.
         if (lhsConst && rhsConst)
@@ -190,6 +233,53 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
     return result;
   }
   return result;
+}
+
+/// What holds for both `a` and `b`: the weaker of each fact.
+static AxisInfo meet(const AxisInfo &a, const AxisInfo &b) {
+  AxisInfo m = AxisInfo::unknown(a.getRank());
+  for (unsigned d = 0; d < a.getRank(); ++d) {
+    m.contiguity[d] = std::min(a.contiguity[d], b.contiguity[d]);
+    m.divisibility[d] = std::min(a.divisibility[d], b.divisibility[d]);
+    m.constancy[d] = std::min(a.constancy[d], b.constancy[d]);
+  }
+  if (a.constant == b.constant)
+    m.constant = a.constant;
+  return m;
+}
+
+static bool operator==(const AxisInfo &a, const AxisInfo &b) {
+  return a.contiguity == b.contiguity && a.divisibility == b.divisibility &&
+         a.constancy == b.constancy && a.constant == b.constant;
+}
+
+AxisInfo AxisInfoAnalysis::computeLoopArgument(scf::ForOp loop,
+                                               BlockArgument arg) {
+  if (arg == loop.getInductionVar()) {
+    // lower + i * step: each value divisible as both are.
+    AxisInfo iv = AxisInfo::unknown(1);
+    iv.divisibility[0] = std::min(get(loop.getLowerBound()).divisibility[0],
+                                  get(loop.getStep()).divisibility[0]);
+    return iv;
+  }
+  // A loop-carried value: assume what holds for its initial value, compute
+  // the value yielded back under that assumption, and weaken the assumption
+  // until both agree (a fixpoint, reached in a few rounds because each round
+  // only lowers powers of two).
+  unsigned index = arg.getArgNumber() - loop.getNumInductionVars();
+  Value init = loop.getInitArgs()[index];
+  Value yielded = loop.getBody()->getTerminator()->getOperand(index);
+  AxisInfo assumed = get(init);
+  for (int round = 0; round < 8; ++round) {
+    AxisInfoAnalysis inner;
+    inner.cache = cache;
+    inner.cache[arg] = assumed;
+    AxisInfo next = meet(assumed, inner.get(yielded));
+    if (next == assumed)
+      return assumed;
+    assumed = next;
+  }
+  return AxisInfo::unknown(assumed.getRank());
 }
 
 int64_t AxisInfoAnalysis::getVectorWidth(Value ptr, Value mask, unsigned dim,

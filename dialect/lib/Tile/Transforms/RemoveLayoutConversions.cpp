@@ -119,8 +119,9 @@ Value Rematerializer::cloneInLayout(Operation *op, Attribute layout,
   Operation *clone = b.clone(*op, mapping);
   clone->getResult(0).setType(withLayout(op->getResult(0).getType(), layout));
   if (auto constant = dyn_cast<arith::ConstantOp>(clone))
-    constant.setValueAttr(cast<SplatElementsAttr>(constant.getValue())
-                              .reshape(cast<ShapedType>(constant.getType())));
+    constant.setValueAttr(
+        withEncoding(cast<DenseElementsAttr>(constant.getValue()),
+                     cast<RankedTensorType>(constant.getType())));
   return clone->getResult(0);
 }
 

@@ -34,6 +34,12 @@ namespace tilec::tile {
 /// a scalar for a scalar, a tensor of the same shape and encoding for a tensor.
 mlir::Type withElementType(mlir::Type type, mlir::Type elementType);
 
+/// The constant `dense` with type `type` (the same shape and element type,
+/// another encoding). Unlike DenseElementsAttr::reshape it rebuilds the
+/// attribute from its values, which is safe for every element type.
+mlir::DenseElementsAttr withEncoding(mlir::DenseElementsAttr dense,
+                                     mlir::RankedTensorType type);
+
 /// The layout of a tensor type, or null if it has none (or is not a tensor).
 LayoutAttrInterface getLayout(mlir::Type type);
 

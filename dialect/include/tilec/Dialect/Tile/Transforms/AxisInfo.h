@@ -26,6 +26,10 @@ namespace llvm {
 class raw_ostream;
 } // namespace llvm
 
+namespace mlir::scf {
+class ForOp;
+} // namespace mlir::scf
+
 namespace tilec::tile {
 
 /// What is known about the values of one integer or pointer tile (or scalar,
@@ -44,9 +48,10 @@ struct AxisInfo {
 };
 
 /// Computes AxisInfo on demand for values of one function, memoizing results.
-/// Block arguments other than function arguments are treated as unknown.
 /// Function arguments take their divisibility from the `tile.divisibility`
-/// argument attribute (set from `:16` hints of the kernel signature).
+/// argument attribute (set from `:16` hints of the kernel signature); values
+/// carried by scf.for loops get the fixpoint of their initial and yielded
+/// values; other block arguments are treated as unknown.
 class AxisInfoAnalysis {
 public:
   const AxisInfo &get(mlir::Value value);
@@ -59,6 +64,7 @@ public:
 
 private:
   AxisInfo compute(mlir::Value value);
+  AxisInfo computeLoopArgument(mlir::scf::ForOp loop, mlir::BlockArgument arg);
   llvm::DenseMap<mlir::Value, AxisInfo> cache;
 };
 
