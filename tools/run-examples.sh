@@ -23,4 +23,6 @@ if [ $status = 77 ]; then
   echo "(Compilation and ptxas checks above did run.)"
   exit 0
 fi
-exit $status
+[ $status = 0 ] || exit $status
+# Every example and seed kernel, checked against float64 references.
+"$build/bin/tilec-gpu-tests" --ptx-dir "$build/examples"
