@@ -282,7 +282,11 @@ static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
 
 OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
                                           KernelInfo &info) {
-  // Module-level statements: imports, functions and constants.
+  // Module-level statements: imports, functions and constants. Operations a
+  // module-level expression creates (only to be rejected as not constant) go
+  // into a scratch module that is destroyed with this function.
+  OwningOpRef<ModuleOp> scratch = ModuleOp::create(builder.getUnknownLoc());
+  builder.setInsertionPointToEnd(scratch->getBody());
   std::vector<const FunctionDefAST *> kernels;
   Scope noLocals;
   scope = &noLocals;
