@@ -330,6 +330,12 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                    {{128, 128, 128}, {100, 130, 100}},
                    runMatmulBt,
                    matmulConfig(F16, F32, ExactTol, 4)});
+  tests.push_back({"matmul_bt_fp16_it4_h16",
+                   "matmul_bt_fp16_it4_h16.ptx",
+                   "matmul_bt_kernel",
+                   {{128, 128, 128}, {100, 144, 112}, {256, 192, 128}},
+                   runMatmulBt,
+                   matmulConfig(F16, F32, ExactTol, 4)});
 
   // Tensor descriptors: K and N multiples of 8 (fp16 rows 16-byte aligned);
   // K = 72 is not a multiple of BLOCK_K, M = 100 not of BLOCK_M.

@@ -39,6 +39,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   tile::TileAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   pm.addPass(tile::createTileAssignLayouts(layoutOptions));
+  pm.addPass(tile::createTileCoalesce());
   pm.addPass(tile::createTileRemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

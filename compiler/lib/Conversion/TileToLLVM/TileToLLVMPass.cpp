@@ -68,7 +68,14 @@ static VectorWidths chooseVectorWidths(ModuleOp module) {
         return;
       Type pointee = cast<PtrType>(tensor.getElementType()).getPointeeType();
       int64_t bytes = getStorageBytes(pointee);
+      // Vectors run along the dimension in which the layout gives each
+      // thread consecutive elements (the last one unless tile-coalesce chose
+      // another).
       unsigned dim = tensor.getRank() - 1;
+      for (unsigned d = 0; d < tensor.getRank(); ++d)
+        if (layout.getContiguousRegisters(tensor.getShape(), d) >
+            layout.getContiguousRegisters(tensor.getShape(), dim))
+          dim = d;
       int64_t maxElems =
           std::min(kMaxAccessBytes / bytes,
                    layout.getContiguousRegisters(tensor.getShape(), dim));

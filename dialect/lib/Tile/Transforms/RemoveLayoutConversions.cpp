@@ -36,7 +36,7 @@ using namespace tilec::tile;
 namespace {
 
 /// Most ops cloned to rematerialise the operand of one conversion.
-constexpr int kRematerializationBudget = 16;
+constexpr int kRematerializationBudget = 64;
 
 /// Rounds of rewriting before the pass gives up looking for more.
 constexpr int kMaxRounds = 8;

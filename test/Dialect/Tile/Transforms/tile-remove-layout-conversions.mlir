@@ -93,7 +93,7 @@ func.func @loop(%p: !tile.ptr<f32>, %n: i32) {
 
 #d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 #d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
-// Past the budget of cloned ops, the conversion stays.
+// Past the budget of cloned ops (64), the conversion stays.
 // CHECK-LABEL: func.func @budget
 // CHECK: tile.convert_layout
 func.func @budget(%p: !tile.ptr<i32>, %v: i32) {
@@ -115,7 +115,56 @@ func.func @budget(%p: !tile.ptr<i32>, %v: i32) {
   %a15 = arith.addi %a14, %r : tensor<64xi32, #d1>
   %a16 = arith.addi %a15, %r : tensor<64xi32, #d1>
   %a17 = arith.addi %a16, %r : tensor<64xi32, #d1>
-  %c = tile.convert_layout %a17 : tensor<64xi32, #d1> -> tensor<64xi32, #tile.slice<dim = 1, parent = #d2>>
+  %a18 = arith.addi %a17, %r : tensor<64xi32, #d1>
+  %a19 = arith.addi %a18, %r : tensor<64xi32, #d1>
+  %a20 = arith.addi %a19, %r : tensor<64xi32, #d1>
+  %a21 = arith.addi %a20, %r : tensor<64xi32, #d1>
+  %a22 = arith.addi %a21, %r : tensor<64xi32, #d1>
+  %a23 = arith.addi %a22, %r : tensor<64xi32, #d1>
+  %a24 = arith.addi %a23, %r : tensor<64xi32, #d1>
+  %a25 = arith.addi %a24, %r : tensor<64xi32, #d1>
+  %a26 = arith.addi %a25, %r : tensor<64xi32, #d1>
+  %a27 = arith.addi %a26, %r : tensor<64xi32, #d1>
+  %a28 = arith.addi %a27, %r : tensor<64xi32, #d1>
+  %a29 = arith.addi %a28, %r : tensor<64xi32, #d1>
+  %a30 = arith.addi %a29, %r : tensor<64xi32, #d1>
+  %a31 = arith.addi %a30, %r : tensor<64xi32, #d1>
+  %a32 = arith.addi %a31, %r : tensor<64xi32, #d1>
+  %a33 = arith.addi %a32, %r : tensor<64xi32, #d1>
+  %a34 = arith.addi %a33, %r : tensor<64xi32, #d1>
+  %a35 = arith.addi %a34, %r : tensor<64xi32, #d1>
+  %a36 = arith.addi %a35, %r : tensor<64xi32, #d1>
+  %a37 = arith.addi %a36, %r : tensor<64xi32, #d1>
+  %a38 = arith.addi %a37, %r : tensor<64xi32, #d1>
+  %a39 = arith.addi %a38, %r : tensor<64xi32, #d1>
+  %a40 = arith.addi %a39, %r : tensor<64xi32, #d1>
+  %a41 = arith.addi %a40, %r : tensor<64xi32, #d1>
+  %a42 = arith.addi %a41, %r : tensor<64xi32, #d1>
+  %a43 = arith.addi %a42, %r : tensor<64xi32, #d1>
+  %a44 = arith.addi %a43, %r : tensor<64xi32, #d1>
+  %a45 = arith.addi %a44, %r : tensor<64xi32, #d1>
+  %a46 = arith.addi %a45, %r : tensor<64xi32, #d1>
+  %a47 = arith.addi %a46, %r : tensor<64xi32, #d1>
+  %a48 = arith.addi %a47, %r : tensor<64xi32, #d1>
+  %a49 = arith.addi %a48, %r : tensor<64xi32, #d1>
+  %a50 = arith.addi %a49, %r : tensor<64xi32, #d1>
+  %a51 = arith.addi %a50, %r : tensor<64xi32, #d1>
+  %a52 = arith.addi %a51, %r : tensor<64xi32, #d1>
+  %a53 = arith.addi %a52, %r : tensor<64xi32, #d1>
+  %a54 = arith.addi %a53, %r : tensor<64xi32, #d1>
+  %a55 = arith.addi %a54, %r : tensor<64xi32, #d1>
+  %a56 = arith.addi %a55, %r : tensor<64xi32, #d1>
+  %a57 = arith.addi %a56, %r : tensor<64xi32, #d1>
+  %a58 = arith.addi %a57, %r : tensor<64xi32, #d1>
+  %a59 = arith.addi %a58, %r : tensor<64xi32, #d1>
+  %a60 = arith.addi %a59, %r : tensor<64xi32, #d1>
+  %a61 = arith.addi %a60, %r : tensor<64xi32, #d1>
+  %a62 = arith.addi %a61, %r : tensor<64xi32, #d1>
+  %a63 = arith.addi %a62, %r : tensor<64xi32, #d1>
+  %a64 = arith.addi %a63, %r : tensor<64xi32, #d1>
+  %a65 = arith.addi %a64, %r : tensor<64xi32, #d1>
+  %a66 = arith.addi %a65, %r : tensor<64xi32, #d1>
+  %c = tile.convert_layout %a66 : tensor<64xi32, #d1> -> tensor<64xi32, #tile.slice<dim = 1, parent = #d2>>
   %s = tile.reduce %c {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<64xi32, #tile.slice<dim = 1, parent = #d2>> -> i32
   tile.store %p, %s : !tile.ptr<i32>, i32
   return

@@ -61,6 +61,34 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileCoalesce : Pass<"tile-coalesce", "::mlir::ModuleOp"> {
+  let summary = "Lays out each global access along its contiguous dimension.";
+  let description = [{
+    For every `tile.load` and `tile.store` of a tile of rank 2 or more,
+    AxisInfo finds the dimension along which consecutive elements have
+    consecutive addresses. When that is not the fastest dimension of the
+    access's layout (a matrix read through its transpose's strides, say),
+    and AxisInfo proves that at least two consecutive elements may form one
+    vector there, the access moves to a blocked layout whose lanes run along
+    that dimension, each thread holding one such vector: its pointers, mask
+    and `other` are converted
+    to the new layout and a loaded value is converted back.
+    tile-remove-layout-conversions then recomputes the pointer arithmetic in
+    the new layout where that is cheaper than converting.
+
+    Before (`b` has unit stride along dimension 0):
+    ```mlir
+    %v = tile.load %b : (tensor<32x64x!tile.ptr<f16>, #row_major>) -> tensor<32x64xf16, #row_major>
+    ```
+    After:
+    ```mlir
+    %p = tile.convert_layout %b : ... -> tensor<32x64x!tile.ptr<f16>, #column_major>
+    %l = tile.load %p : ... -> tensor<32x64xf16, #column_major>
+    %v = tile.convert_layout %l : ... -> tensor<32x64xf16, #row_major>
+    ```
+  }];
+}
+
 def TileRemoveLayoutConversions
     : Pass<"tile-remove-layout-conversions", "::mlir::ModuleOp"> {
   let summary = "Removes layout conversions that cheap recomputation or "

@@ -1,0 +1,133 @@
+//===- Coalesce.cpp - Lay out accesses along contiguous addresses -*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements the tile-coalesce pass: a global load or store whose addresses
+// are consecutive along a dimension other than the fastest one of its layout
+// is moved to a blocked layout whose lanes run along that dimension, so that
+// a warp touches consecutive addresses (and each thread a vector of them when
+// AxisInfo proves the alignment).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/AxisInfo.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace tilec::tile {
+#define GEN_PASS_DEF_TILECOALESCE
+#include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tilec::tile
+
+using namespace mlir;
+using namespace tilec::tile;
+
+namespace {
+
+/// A blocked layout of `shape` over `numWarps` warps whose fastest dimension
+/// is `fastest`, with `vector` consecutive elements per thread along it.
+static BlockedLayoutAttr buildLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
+                                     unsigned numWarps, unsigned fastest,
+                                     int64_t vector) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> order{fastest}, spt(rank, 1), tpw(rank, 1),
+      wpc(rank, 1);
+  for (unsigned d = rank; d-- > 0;)
+    if (d != fastest)
+      order.push_back(d);
+  spt[fastest] = std::min<int64_t>(vector, shape[fastest]);
+  unsigned lanes = 32, warps = numWarps;
+  for (unsigned d : order) {
+    int64_t room = std::max<int64_t>(1, shape[d] / spt[d]);
+    tpw[d] = std::min<int64_t>(lanes, room);
+    lanes /= tpw[d];
+  }
+  tpw[order.back()] *= lanes;
+  for (unsigned d : order) {
+    int64_t room = std::max<int64_t>(1, shape[d] / (spt[d] * tpw[d]));
+    wpc[d] = std::min<int64_t>(warps, room);
+    warps /= wpc[d];
+  }
+  wpc[order.back()] *= warps;
+  return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
+}
+
+/// `value` converted to `layout` just before `user`.
+static Value convertTo(OpBuilder &b, Value value, Attribute layout) {
+  auto tensor = cast<RankedTensorType>(value.getType());
+  auto type = RankedTensorType::get(tensor.getShape(),
+                                    tensor.getElementType(), layout);
+  return ConvertLayoutOp::create(b, value.getLoc(), type, value);
+}
+
+struct CoalescePass
+    : public tilec::tile::impl::TileCoalesceBase<CoalescePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    auto numWarps = module->getAttrOfType<IntegerAttr>("tile.num_warps");
+    if (!numWarps)
+      return;
+    module.walk([&](func::FuncOp func) {
+      AxisInfoAnalysis axisInfo;
+      // Decide first, rewrite after: AxisInfo reads the IR as it was.
+      SmallVector<std::pair<Operation *, BlockedLayoutAttr>> moves;
+      func.walk([&](Operation *op) {
+        if (!isa<LoadOp, StoreOp>(op))
+          return;
+        Value ptr = op->getOperand(0);
+        auto tensor = dyn_cast<RankedTensorType>(ptr.getType());
+        auto layout = dyn_cast_or_null<BlockedLayoutAttr>(
+            tensor ? tensor.getEncoding() : Attribute());
+        if (!tensor || !layout || tensor.getRank() < 2)
+          return;
+        const AxisInfo &info = axisInfo.get(ptr);
+        // The dimension with the longest runs of consecutive addresses; the
+        // current fastest dimension wins ties.
+        unsigned best = layout.getOrder().front();
+        for (unsigned d = 0; d < tensor.getRank(); ++d)
+          if (info.contiguity[d] > info.contiguity[best])
+            best = d;
+        if (best == layout.getOrder().front() || info.contiguity[best] < 2)
+          return;
+        Value mask = isa<LoadOp>(op) ? cast<LoadOp>(op).getMask()
+                                     : cast<StoreOp>(op).getMask();
+        Type pointee =
+            cast<PtrType>(tensor.getElementType()).getPointeeType();
+        int64_t maxElems = std::max<int64_t>(1, 16 / getStorageBytes(pointee));
+        int64_t vector = axisInfo.getVectorWidth(ptr, mask, best, maxElems);
+        // Moving costs a layout conversion of the loaded value; it pays when
+        // the access becomes vectors (measured: scalar column accesses of a
+        // small FMA matmul were faster left as they were).
+        if (vector < 2)
+          return;
+        moves.push_back({op, buildLayout(ctx, tensor.getShape(),
+                                         numWarps.getInt(), best, vector)});
+      });
+      for (auto [op, layout] : moves) {
+        OpBuilder b(op);
+        for (OpOperand &operand : op->getOpOperands())
+          operand.set(convertTo(b, operand.get(), layout));
+        if (auto load = dyn_cast<LoadOp>(op)) {
+          Value result = load.getResult();
+          Type old = result.getType();
+          auto tensor = cast<RankedTensorType>(old);
+          result.setType(RankedTensorType::get(
+              tensor.getShape(), tensor.getElementType(), layout));
+          b.setInsertionPointAfter(op);
+          auto back = ConvertLayoutOp::create(b, op->getLoc(), old, result);
+          result.replaceAllUsesExcept(back.getResult(), back);
+        }
+      }
+    });
+  }
+};
+
+} // namespace
