@@ -97,24 +97,7 @@ bool Parser::startsExpression(const Token &tok) {
 ///
 /// More than one element, or a trailing comma, makes a bare tuple.
 ExprPtr Parser::parseTestList() {
-  SMLoc start = tok.getLoc();
-  ExprPtr first = parseTest();
-  if (!first || tok.isNot(TokenKind::comma))
-    return first;
-  ExprList elements;
-  elements.push_back(std::move(first));
-  while (consumeIf(TokenKind::comma) && startsExpression(tok)) {
-    ExprPtr element = parseTest();
-    if (!element)
-      return nullptr;
-    elements.push_back(std::move(element));
-  }
-  unsigned height = newHeight(start, {}, &elements);
-  if (!height)
-    return nullptr;
-  return record(
-      std::make_unique<TupleExprAST>(rangeFrom(start), std::move(elements)),
-      height);
+  return parseCommaSeparated(&Parser::parseTest);
 }
 
 /// target_list: bitor (',' bitor)* [',']
@@ -122,14 +105,18 @@ ExprPtr Parser::parseTestList() {
 /// The targets of a `for` loop stop before comparisons, so that the `in`
 /// that follows them is not parsed as an operator.
 ExprPtr Parser::parseTargetList() {
+  return parseCommaSeparated(&Parser::parseBitOr);
+}
+
+ExprPtr Parser::parseCommaSeparated(ExprPtr (Parser::*parseElement)()) {
   SMLoc start = tok.getLoc();
-  ExprPtr first = parseBitOr();
+  ExprPtr first = (this->*parseElement)();
   if (!first || tok.isNot(TokenKind::comma))
     return first;
   ExprList elements;
   elements.push_back(std::move(first));
   while (consumeIf(TokenKind::comma) && startsExpression(tok)) {
-    ExprPtr element = parseBitOr();
+    ExprPtr element = (this->*parseElement)();
     if (!element)
       return nullptr;
     elements.push_back(std::move(element));

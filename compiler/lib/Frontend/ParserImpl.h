@@ -195,6 +195,9 @@ private:
   ExprPtr parseTestList();
   /// Parses the targets of a for loop.
   ExprPtr parseTargetList();
+  /// element (',' element)* [','] with `parseElement` parsing each element:
+  /// one element alone is itself, more (or a trailing comma) a bare tuple.
+  ExprPtr parseCommaSeparated(ExprPtr (Parser::*parseElement)());
   /// Parses an expression, including a conditional expression.
   ExprPtr parseTest();
   /// Parses `or` operands.
