@@ -166,43 +166,32 @@ ExprPtr Parser::parseTest() {
 
 /// or_test: and_test ('or' and_test)*
 ExprPtr Parser::parseOrTest() {
-  SMLoc start = tok.getLoc();
-  ExprPtr lhs = parseAndTest();
-  while (lhs && tok.is(TokenKind::kw_or)) {
-    SMLoc opLoc = tok.getLoc();
-    consume();
-    ExprPtr rhs = parseAndTest();
-    if (!rhs)
-      return nullptr;
-    unsigned height = newHeight(opLoc, {lhs.get(), rhs.get()});
-    if (!height)
-      return nullptr;
-    lhs =
-        record(std::make_unique<BinaryExprAST>(rangeFrom(start), BinaryOp::Or,
-                                               std::move(lhs), std::move(rhs)),
-               height);
-    lhs->setLoc(opLoc);
-  }
-  return lhs;
+  return parseBooleanChain(TokenKind::kw_or, BinaryOp::Or,
+                           &Parser::parseAndTest);
 }
 
 /// and_test: not_test ('and' not_test)*
 ExprPtr Parser::parseAndTest() {
+  return parseBooleanChain(TokenKind::kw_and, BinaryOp::And,
+                           &Parser::parseNotTest);
+}
+
+ExprPtr Parser::parseBooleanChain(TokenKind keyword, BinaryOp op,
+                                  ExprPtr (Parser::*parseOperand)()) {
   SMLoc start = tok.getLoc();
-  ExprPtr lhs = parseNotTest();
-  while (lhs && tok.is(TokenKind::kw_and)) {
+  ExprPtr lhs = (this->*parseOperand)();
+  while (lhs && tok.is(keyword)) {
     SMLoc opLoc = tok.getLoc();
     consume();
-    ExprPtr rhs = parseNotTest();
+    ExprPtr rhs = (this->*parseOperand)();
     if (!rhs)
       return nullptr;
     unsigned height = newHeight(opLoc, {lhs.get(), rhs.get()});
     if (!height)
       return nullptr;
-    lhs =
-        record(std::make_unique<BinaryExprAST>(rangeFrom(start), BinaryOp::And,
-                                               std::move(lhs), std::move(rhs)),
-               height);
+    lhs = record(std::make_unique<BinaryExprAST>(rangeFrom(start), op,
+                                                 std::move(lhs), std::move(rhs)),
+                 height);
     lhs->setLoc(opLoc);
   }
   return lhs;

@@ -198,6 +198,10 @@ private:
   /// element (',' element)* [','] with `parseElement` parsing each element:
   /// one element alone is itself, more (or a trailing comma) a bare tuple.
   ExprPtr parseCommaSeparated(ExprPtr (Parser::*parseElement)());
+  /// operand (keyword operand)*, left-associative, building `op` nodes: the
+  /// shared shape of `or_test` and `and_test`.
+  ExprPtr parseBooleanChain(TokenKind keyword, BinaryOp op,
+                            ExprPtr (Parser::*parseOperand)());
   /// Parses an expression, including a conditional expression.
   ExprPtr parseTest();
   /// Parses `or` operands.
