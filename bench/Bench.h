@@ -5,11 +5,11 @@
 //===----------------------------------------------------------------------===//
 //
 // tilec-bench times one kernel family per run (--kernel vector_add, the
-// default, or softmax). This header holds what its parts share: the command
-// line options, the error report, the median of a set of timings, and a
-// file-existence test. BenchMain.cpp parses the options, creates the CUDA
-// context and calls benchVectorAdd (vector_add_bench.cpp) or benchSoftmax
-// (softmax_bench.cpp).
+// default, softmax or matmul). This header holds what its parts share: the
+// command line options, the error report, the median of a set of timings,
+// and a file-existence test. BenchMain.cpp parses the options, creates the
+// CUDA context and calls benchVectorAdd (vector_add_bench.cpp), benchSoftmax
+// (softmax_bench.cpp) or benchMatmul (matmul_bench.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,8 +36,13 @@ struct BenchOptions {
   /// softmax: the input is Rows x Cols fp32.
   std::uint64_t Rows = 8192;
   std::uint64_t Cols = 4096;
+  /// matmul: 0 for the default sizes, else S x S x S for every dtype.
+  std::uint64_t Size = 0;
   unsigned Iters = 200;
   unsigned Warmup = 20;
+  /// Whether --iters / --warmup were given (matmul's defaults are lower).
+  bool ItersGiven = false;
+  bool WarmupGiven = false;
 };
 
 /// Prints "tilec-bench: error: <message>" and returns exit status 1.
@@ -84,6 +89,8 @@ inline rt::Status createEvents(const rt::Context &ctx, unsigned count,
 int benchVectorAdd(rt::Context &ctx, const BenchOptions &options);
 /// Times softmax_kernel on Rows x Cols fp32 (BLOCK_SIZE=4096 PTX).
 int benchSoftmax(rt::Context &ctx, const BenchOptions &options);
+/// Times the tensor-core matmuls (fp16, bf16, tf32) at large sizes.
+int benchMatmul(rt::Context &ctx, const BenchOptions &options);
 
 } // namespace bench
 } // namespace tilec

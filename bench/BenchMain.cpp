@@ -9,14 +9,16 @@
 //
 //   BENCH vector_add impl=tilec n=268435456 median_ms=0.7000 gbps=4601.3
 //   BENCH softmax impl=tilec-w8 rows=8192 cols=4096 median_ms=0.1 gbps=...
+//   BENCH matmul impl=tilec dtype=fp16 m=M n=N k=K median_ms=T tflops=R
 //
-//   tilec-bench [--kernel vector_add|softmax] [--ptx-dir DIR] [--n N]
-//               [--rows R] [--cols C] [--iters K] [--warmup W]
+//   tilec-bench [--kernel vector_add|softmax|matmul] [--ptx-dir DIR] [--n N]
+//               [--rows R] [--cols C] [--size S] [--iters K] [--warmup W]
 //
 // This file parses the options, creates the CUDA context and runs the
-// family --kernel names (vector_add_bench.cpp, softmax_bench.cpp). Exit
-// status: 0 on success, 1 on failure (including a wrong result), 2 for bad
-// usage, 77 (after "SKIP: ...") without a CUDA driver or device.
+// family --kernel names (vector_add_bench.cpp, softmax_bench.cpp,
+// matmul_bench.cpp). Exit status: 0 on success, 1 on failure (including a
+// wrong result), 2 for bad usage, 77 (after "SKIP: ...") without a CUDA
+// driver or device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,8 +48,9 @@ bool parseOptions(int argc, char **argv, BenchOptions &options) {
       return false;
     const char *value = argv[++i];
     std::uint64_t number = 0;
-    if (arg == "--kernel" && (std::string(value) == "vector_add" ||
-                              std::string(value) == "softmax")) {
+    if (arg == "--kernel" &&
+        (std::string(value) == "vector_add" ||
+         std::string(value) == "softmax" || std::string(value) == "matmul")) {
       options.Kernel = value;
     } else if (arg == "--ptx-dir") {
       options.PtxDir = value;
@@ -60,12 +63,17 @@ bool parseOptions(int argc, char **argv, BenchOptions &options) {
     } else if (arg == "--cols" && parseNumber(value, number) && number > 0 &&
                number <= 4096) {
       options.Cols = number;
+    } else if (arg == "--size" && parseNumber(value, number) && number > 0 &&
+               number <= 32768) {
+      options.Size = number;
     } else if (arg == "--iters" && parseNumber(value, number) && number >= 1 &&
                number <= 100000) {
       options.Iters = static_cast<unsigned>(number);
+      options.ItersGiven = true;
     } else if (arg == "--warmup" && parseNumber(value, number) &&
                number <= 100000) {
       options.Warmup = static_cast<unsigned>(number);
+      options.WarmupGiven = true;
     } else {
       return false;
     }
@@ -81,11 +89,14 @@ int main(int argc, char **argv) {
   if (!parseOptions(argc, argv, options)) {
     std::fprintf(
         stderr,
-        "usage: %s [--kernel vector_add|softmax] [--ptx-dir DIR] [--n N]\n"
-        "          [--rows R] [--cols C] [--iters K] [--warmup W]\n"
+        "usage: %s [--kernel vector_add|softmax|matmul] [--ptx-dir DIR]\n"
+        "          [--n N] [--rows R] [--cols C] [--size S] [--iters K]\n"
+        "          [--warmup W]\n"
         "  defaults: --kernel vector_add --ptx-dir %s --n 268435456\n"
         "            --rows 8192 --cols 4096 (softmax; cols <= 4096)\n"
-        "            --iters 200 --warmup 20\n",
+        "            --iters 200 --warmup 20 (matmul: 100 and 10)\n"
+        "  matmul: fp16/bf16 at 4096^3, 8192^3, 4000^3 and tf32 at 4096^3,\n"
+        "          8192^3, or every dtype at S^3 with --size S\n",
         argv[0], TILEC_EXAMPLES_PTX_DIR);
     return 2;
   }
@@ -104,5 +115,7 @@ int main(int argc, char **argv) {
   std::printf("tilec-bench: %s\n", ctx->info().summary().c_str());
   if (options.Kernel == "softmax")
     return benchSoftmax(*ctx, options);
+  if (options.Kernel == "matmul")
+    return benchMatmul(*ctx, options);
   return benchVectorAdd(*ctx, options);
 }

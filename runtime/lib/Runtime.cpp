@@ -75,19 +75,29 @@ std::string DeviceInfo::summary() const {
   return buffer;
 }
 
-Expected<Context> Context::create(int ordinal) {
+Expected<int> Context::deviceCount() {
   Status status;
   const DriverApi *api = getDriver(status);
   if (!api)
     return status;
-
   int count = 0;
   CUresult result = api->cuDeviceGetCount(&count);
   if (result != CUDA_SUCCESS)
     return Status::noDevice("no CUDA device: cuDeviceGetCount failed: " +
                             describeResult(api, result));
+  return count;
+}
+
+Expected<Context> Context::create(int ordinal) {
+  Expected<int> deviceCount = Context::deviceCount();
+  if (!deviceCount)
+    return deviceCount.status();
+  int count = *deviceCount;
   if (count == 0)
     return Status::noDevice("no CUDA device: the driver reports 0 devices");
+  Status status;
+  const DriverApi *api = getDriver(status);
+  CUresult result;
   if (ordinal < 0 || ordinal >= count)
     return Status::invalidArgument("device ordinal " + std::to_string(ordinal) +
                                    " is out of range (" +
@@ -440,17 +450,25 @@ Status Kernel::launch(Dim3 grid, const KernelArg *args, std::size_t numArgs,
   Expected<PackedArguments> packed = packArguments(Meta, args, numArgs);
   if (!packed)
     return packed.status();
+  return launchUnchecked(grid, packed->kernelParams(), stream);
+}
 
+Status Kernel::launchUnchecked(Dim3 grid, void **params,
+                               const Stream *stream) const {
   if (grid.X == 0 || grid.Y == 0 || grid.Z == 0)
     return Status::success(); // An empty grid launches nothing.
-  char dims[160];
-  std::snprintf(dims, sizeof(dims),
-                "grid %" PRIu64 "x%" PRIu64 "x%" PRIu64
-                ", block %ux1x1, dynamic shared %u bytes",
-                grid.X, grid.Y, grid.Z, Meta.blockSize(), Meta.SharedBytes);
+  // Formatted only for messages: snprintf would cost more than the launch.
+  auto dims = [&] {
+    char buffer[160];
+    std::snprintf(buffer, sizeof(buffer),
+                  "grid %" PRIu64 "x%" PRIu64 "x%" PRIu64
+                  ", block %ux1x1, dynamic shared %u bytes",
+                  grid.X, grid.Y, grid.Z, Meta.blockSize(), Meta.SharedBytes);
+    return std::string(buffer);
+  };
   if (grid.X > 0x7fffffffu || grid.Y > 65535u || grid.Z > 65535u)
     return Status::invalidArgument(
-        "kernel " + quoted(Meta.Name) + ": " + dims +
+        "kernel " + quoted(Meta.Name) + ": " + dims() +
         " exceeds the CUDA grid limits (2147483647 x 65535 x 65535)");
 
   Status status;
@@ -461,13 +479,13 @@ Status Kernel::launch(Dim3 grid, const KernelArg *args, std::size_t numArgs,
   CUresult result = api->cuLaunchKernel(
       static_cast<CUfunction>(Function), static_cast<unsigned>(grid.X),
       static_cast<unsigned>(grid.Y), static_cast<unsigned>(grid.Z),
-      Meta.blockSize(), 1, 1, Meta.SharedBytes, asStream(stream),
-      packed->kernelParams(), nullptr);
+      Meta.blockSize(), 1, 1, Meta.SharedBytes, asStream(stream), params,
+      nullptr);
   if (result != CUDA_SUCCESS)
     return Status::error(
         ErrorCode::CudaError,
         cudaFailure(api, "cuLaunchKernel", result, Meta.Name).message() + " [" +
-            dims + "]");
+            dims() + "]");
   return Status::success();
 }
 
@@ -501,13 +519,19 @@ Expected<Module> Module::loadPtx(const Context &ctx, std::string_view ptx,
   if (Status check = checkMetadataAgainstPtx(*kernels, ptx); !check.ok())
     return check.withContext(prefix);
 
+  // The driver needs a NUL-terminated image.
+  std::string image(ptx);
+  return loadImage(ctx, image.c_str(), kernels.take(), displayName);
+}
+
+Expected<Module> Module::loadImage(const Context &ctx, const void *image,
+                                   std::vector<KernelMetadata> kernels,
+                                   std::string_view displayName) {
   Status status;
   const DriverApi *api = requireDriver(status);
   if (!api)
     return status;
 
-  // The driver needs a NUL-terminated image.
-  std::string image(ptx);
   constexpr std::size_t LogSize = 64 * 1024;
   std::vector<char> errorLog(LogSize, '\0');
   std::vector<char> infoLog(LogSize, '\0');
@@ -529,15 +553,15 @@ Expected<Module> Module::loadPtx(const Context &ctx, std::string_view ptx,
 
   CUmodule handle = nullptr;
   CUresult result = api->cuModuleLoadDataEx(
-      &handle, image.c_str(), sizeof(options) / sizeof(options[0]), options,
-      values);
+      &handle, image, sizeof(options) / sizeof(options[0]), options, values);
   if (result != CUDA_SUCCESS) {
-    std::string message = "cuModuleLoadDataEx failed for " + prefix;
-    if (!kernels->empty()) {
+    std::string message =
+        "cuModuleLoadDataEx failed for module " + quoted(displayName);
+    if (!kernels.empty()) {
       message += " (kernel";
-      message += kernels->size() == 1 ? " " : "s ";
-      for (std::size_t i = 0; i < kernels->size(); ++i)
-        message += (i ? ", " : "") + quoted((*kernels)[i].Name);
+      message += kernels.size() == 1 ? " " : "s ";
+      for (std::size_t i = 0; i < kernels.size(); ++i)
+        message += (i ? ", " : "") + quoted(kernels[i].Name);
       message += ")";
     }
     message += ": " + describeResult(api, result);
@@ -551,7 +575,7 @@ Expected<Module> Module::loadPtx(const Context &ctx, std::string_view ptx,
   module.Handle = handle;
   module.MaxSharedPerBlockOptin = ctx.info().MaxSharedPerBlockOptin;
   module.Name = std::string(displayName);
-  module.Kernels = kernels.take();
+  module.Kernels = std::move(kernels);
   module.InfoLog = std::string(infoLog.data());
   return module;
 }

@@ -8,7 +8,7 @@
 // Triton's fused softmax: programs step over rows; each row is one 1024-wide
 // tile, max and sum are reduced across 4 warps (shuffles, then shared
 // memory), exp is ex2.approx.
-// CHECK: .extern .shared .align 16 .b8 global_smem[];
+// CHECK: .extern .shared .align 1024 .b8 global_smem[];
 // CHECK: .entry softmax_rows(
 // CHECK: .maxntid 128, 1, 1
 // CHECK: max.f32

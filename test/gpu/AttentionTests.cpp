@@ -73,7 +73,7 @@ CaseResult runAttention(TestEnv &env, const GpuTest &test, const Kernel &kernel,
 void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   TestConfig config;
   config.In = config.Out = ElemType::F16;
-  config.NumWarps = 4;
+  config.NumWarps = 8;
   config.HeadDim = 64;
   config.BlockM = 64;
   config.BlockN = 32;

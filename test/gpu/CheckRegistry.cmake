@@ -1,9 +1,10 @@
 #===- test/gpu/CheckRegistry.cmake - ctest's list vs the test registry ----===#
 #
-# Run as `cmake -DPROGRAM=<tilec-gpu-tests> -DEXPECTED=a,b,... -P
+# Run as `cmake -DPROGRAM=<program> -DEXPECTED=a,b,... -P
 # CheckRegistry.cmake`: fails unless `PROGRAM --list` names exactly the tests
-# EXPECTED names, in that order, so that test/gpu/CMakeLists.txt has one
-# gpu.<name> ctest entry per registry entry. Needs no GPU.
+# EXPECTED names, in that order, so that the CMakeLists.txt of tilec-gpu-tests
+# (test/gpu) or tilec-interpreter-examples (test/interp-examples) has one
+# ctest entry per registry entry. Needs no GPU.
 #
 #===----------------------------------------------------------------------===#
 
@@ -22,8 +23,8 @@ foreach(line IN LISTS lines)
 endforeach()
 string(REPLACE "," ";" expected "${EXPECTED}")
 if(NOT listed STREQUAL expected)
-  message(FATAL_ERROR "the registry of tilec-gpu-tests and the gpu.<name> "
-    "entries of test/gpu/CMakeLists.txt differ:\n"
+  message(FATAL_ERROR "the registry of ${PROGRAM} and the ctest entries "
+    "of its CMakeLists.txt differ:\n"
     "  registry: ${listed}\n  cmake:    ${expected}")
 endif()
 list(LENGTH listed count)

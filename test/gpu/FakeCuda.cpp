@@ -9,7 +9,8 @@
 // be run end to end on a machine without a GPU: point TILEC_CUDA_LIBRARY at
 // it. "Device" memory is host memory; a module is its PTX text; a function
 // is found by its ".entry" name; and cuLaunchKernel emulates the kernels it
-// knows (add_kernel of examples/vector_add.tile, BLOCK=1024) and checks that
+// knows (add_kernel of examples/vector_add.tile, BLOCK=1024, and
+// bench/empty_kernel.tile's empty_kernel) and checks that
 // their pointer arguments stay inside allocations (a stray access becomes a
 // sticky CUDA_ERROR_ILLEGAL_ADDRESS, as on a GPU). Launching any other
 // kernel fails cleanly, at once, with CUDA_ERROR_NOT_SUPPORTED ("... it
@@ -22,6 +23,7 @@
 //   TILEC_FAKE_CUDA_WRONG=1      add_kernel leaves the last element unwritten.
 //   TILEC_FAKE_CUDA_FAULT=1      every launch faults (illegal address).
 // A PTX text containing "tilec-fake-jit-error" fails to load with a JIT log.
+// A cubin (an ELF image) loads; its functions are the names in its strings.
 //
 // The definitions include cuda.h, so its macros give every function its
 // versioned symbol name (cuMemAlloc -> cuMemAlloc_v2) and its exact type.
@@ -43,7 +45,9 @@ struct CUctx_st {
   int Device = 0;
 };
 struct CUmod_st {
+  /// The PTX text, or the bytes of a cubin.
   std::string Ptx;
+  bool IsCubin = false;
 };
 struct CUfunc_st {
   std::string Name;
@@ -86,6 +90,16 @@ bool isValidRange(std::uint64_t address, std::size_t bytes) {
 bool knob(const char *name) {
   const char *value = std::getenv(name);
   return value && std::strcmp(value, "1") == 0;
+}
+
+/// The size of an ELF64 image (a cubin): its section headers come last.
+std::size_t elfSize(const unsigned char *image) {
+  std::uint64_t sectionHeaders;
+  std::uint16_t entrySize, entries;
+  std::memcpy(&sectionHeaders, image + 0x28, sizeof(sectionHeaders));
+  std::memcpy(&entrySize, image + 0x3a, sizeof(entrySize));
+  std::memcpy(&entries, image + 0x3c, sizeof(entries));
+  return sectionHeaders + std::size_t(entrySize) * entries;
 }
 
 /// Emulates add_kernel(x, y, out, n) with BLOCK=1024.
@@ -274,6 +288,14 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image,
                                     CUjit_option *options,
                                     void **optionValues) {
   FAKE_CHECK_INIT();
+  const unsigned char *bytes = static_cast<const unsigned char *>(image);
+  if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
+    // A cubin: kept whole; functions are found in its string table.
+    *module = new CUmod_st{
+        std::string(reinterpret_cast<const char *>(bytes), elfSize(bytes)),
+        true};
+    return CUDA_SUCCESS;
+  }
   const char *ptx = static_cast<const char *>(image);
   char *errorLog = nullptr, *infoLog = nullptr;
   std::size_t errorSize = 0, infoSize = 0;
@@ -309,6 +331,7 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image,
   return CUDA_SUCCESS;
 }
 
+
 CUresult CUDAAPI cuModuleUnload(CUmodule module) {
   delete module;
   return CUDA_SUCCESS;
@@ -319,6 +342,13 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *function, CUmodule module,
   FAKE_CHECK_INIT();
   if (!module)
     return CUDA_ERROR_INVALID_HANDLE;
+  if (module->IsCubin) {
+    // The function's symbol name, NUL-terminated, in the string table.
+    if (module->Ptx.find(std::string(name) + '\0') == std::string::npos)
+      return CUDA_ERROR_NOT_FOUND;
+    *function = new CUfunc_st{name}; // Leaked with the module; tests only.
+    return CUDA_SUCCESS;
+  }
   std::string needle = std::string(".entry ") + name;
   std::size_t pos = module->Ptx.find(needle);
   while (pos != std::string::npos) {
@@ -383,6 +413,8 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX,
     StickyError = CUDA_ERROR_ILLEGAL_ADDRESS;
     return CUDA_SUCCESS;
   }
+  if (f->Name == "empty_kernel")
+    return CUDA_SUCCESS; // bench/empty_kernel.tile does nothing.
   if (f->Name == "add_kernel") {
     if (blockDimX != 128 || gridDimY != 1 || gridDimZ != 1)
       return CUDA_ERROR_INVALID_VALUE; // num_warps=4, 1-D grid.

@@ -111,13 +111,24 @@ inline void fillUniform(float *data, std::uint64_t n, std::uint32_t seed,
 //===----------------------------------------------------------------------===//
 
 /// The element type of a kernel's tensor.
-enum class ElemType { F32, F16, BF16 };
+/// Integers travel as floats on the host (exact below 2^24).
+enum class ElemType { F32, F16, BF16, I8, I32 };
 
 inline unsigned elemSize(ElemType type) {
-  return type == ElemType::F32 ? 4 : 2;
+  switch (type) {
+  case ElemType::F32:
+  case ElemType::I32:
+    return 4;
+  case ElemType::F16:
+  case ElemType::BF16:
+    return 2;
+  case ElemType::I8:
+    return 1;
+  }
+  return 4;
 }
 
-/// Triton's spelling: "fp32", "fp16", "bf16".
+/// Triton's spelling: "fp32", "fp16", "bf16", "i8", "i32".
 inline const char *elemName(ElemType type) {
   switch (type) {
   case ElemType::F32:
@@ -126,6 +137,10 @@ inline const char *elemName(ElemType type) {
     return "fp16";
   case ElemType::BF16:
     return "bf16";
+  case ElemType::I8:
+    return "i8";
+  case ElemType::I32:
+    return "i32";
   }
   return "?";
 }
@@ -155,11 +170,16 @@ inline float bf16BitsToFloat(std::uint16_t bits) {
   return value;
 }
 
-/// Rounds \p value to \p type (nearest even) and widens it back.
+/// Rounds \p value to \p type (nearest even; integers saturate) and widens
+/// it back.
 inline float roundTo(ElemType type, float value) {
   switch (type) {
   case ElemType::F32:
     return value;
+  case ElemType::I8:
+    return std::fmin(127.0f, std::fmax(-128.0f, std::nearbyint(value)));
+  case ElemType::I32:
+    return std::nearbyint(value);
   case ElemType::F16:
     return halfBitsToFloat(rt::floatToHalfBits(value));
   case ElemType::BF16:
@@ -178,6 +198,16 @@ inline void encodeElements(ElemType type, const float *values, std::uint64_t n,
         std::memcpy(bytes + 4 * i, &values[i], 4);
         continue;
       }
+      if (type == ElemType::I8) {
+        bytes[i] = static_cast<std::uint8_t>(static_cast<std::int8_t>(
+            std::isnan(values[i]) ? -1.0f : values[i]));
+        continue;
+      }
+      if (type == ElemType::I32) {
+        std::int32_t v = static_cast<std::int32_t>(values[i]);
+        std::memcpy(bytes + 4 * i, &v, 4);
+        continue;
+      }
       std::uint16_t bits = type == ElemType::F16
                                ? rt::floatToHalfBits(values[i])
                                : rt::floatToBFloat16Bits(values[i]);
@@ -193,6 +223,16 @@ inline void decodeElements(ElemType type, const std::uint8_t *bytes,
     for (std::uint64_t i = begin; i < end; ++i) {
       if (type == ElemType::F32) {
         std::memcpy(&values[i], bytes + 4 * i, 4);
+        continue;
+      }
+      if (type == ElemType::I8) {
+        values[i] = static_cast<std::int8_t>(bytes[i]);
+        continue;
+      }
+      if (type == ElemType::I32) {
+        std::int32_t v;
+        std::memcpy(&v, bytes + 4 * i, 4);
+        values[i] = static_cast<float>(v);
         continue;
       }
       std::uint16_t bits;

@@ -220,6 +220,17 @@ TestConfig matmulConfig(ElemType in, ElemType out, double tol,
   return config;
 }
 
+/// The tensor-core configurations: 128 x 128 x \p blockK blocks, 8 warps.
+TestConfig tensorCoreConfig(ElemType in, ElemType out, double tol,
+                            unsigned blockK) {
+  TestConfig config = matmulConfig(in, out, tol);
+  config.NumWarps = 8;
+  config.BlockM = 128;
+  config.BlockN = 128;
+  config.BlockK = blockK;
+  return config;
+}
+
 } // namespace
 
 void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
@@ -336,6 +347,39 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                    {{128, 128, 128}, {100, 144, 112}, {256, 192, 128}},
                    runMatmulBt,
                    matmulConfig(F16, F32, ExactTol, 4)});
+
+  // Tensor cores (wgmma): 128x128 blocks, 8 warps (BLOCK_K 64 for the
+  // hinted builds, 32 for the others). 1000 x 777 x 515 is
+  // ragged in every dimension; 4096^3 is the size the speed is judged at.
+  std::vector<Shape> tcSizes = {
+      {1000, 777, 515},         {128, 128, 128},        {257, 129, 200},
+      {{1000, 777, 515}, BT},   {{300, 200, 100}, Pad}, {1, 1, 1},
+      {4096, 4096, 4096}};
+  std::vector<Shape> tcHintedSizes = {
+      {1000, 784, 528}, {128, 128, 128}, {4096, 4096, 4096}};
+  tests.push_back({"matmul_ptr_fp16_tc", "matmul_ptr_fp16_tc.ptx",
+                   "matmul_ptr_kernel", tcSizes, runMatmulStrided,
+                   tensorCoreConfig(F16, F16, Fp16Tol, 32)});
+  tests.push_back({"matmul_ptr_fp16_tc_h16", "matmul_ptr_fp16_tc_h16.ptx",
+                   "matmul_ptr_kernel", tcHintedSizes, runMatmulStrided,
+                   tensorCoreConfig(F16, F16, Fp16Tol, 64)});
+  tests.push_back({"matmul_ptr_bf16_tc", "matmul_ptr_bf16_tc.ptx",
+                   "matmul_ptr_kernel", tcSizes, runMatmulStrided,
+                   tensorCoreConfig(BF16, BF16, Bf16Tol, 32)});
+  tests.push_back({"matmul_ptr_bf16_tc_h16", "matmul_ptr_bf16_tc_h16.ptx",
+                   "matmul_ptr_kernel", tcHintedSizes, runMatmulStrided,
+                   tensorCoreConfig(BF16, BF16, Bf16Tol, 64)});
+  tests.push_back({"matmul_tf32_tc", "matmul_tf32_tc.ptx",
+                   "matmul_precision_kernel", tcSizes, runMatmulStrided,
+                   tensorCoreConfig(F32, F32, Tf32Tol, 32)});
+  // tf32x3: three tf32 products on hi/lo splits, about fp32 accuracy.
+  tests.push_back({"matmul_tf32x3_tc", "matmul_tf32x3_tc.ptx",
+                   "matmul_precision_kernel", tcSizes, runMatmulStrided,
+                   tensorCoreConfig(F32, F32, ExactTol, 16)});
+  // int8 into int32: integers in [-8, 8], summed exactly.
+  tests.push_back({"matmul_int8_tc", "matmul_int8_tc.ptx",
+                   "matmul_int8_kernel", tcSizes, runMatmulStrided,
+                   tensorCoreConfig(ElemType::I8, ElemType::I32, 1e-9, 32)});
 
   // Tensor descriptors: K and N multiples of 8 (fp16 rows 16-byte aligned);
   // K = 72 is not a multiple of BLOCK_K, M = 100 not of BLOCK_M.

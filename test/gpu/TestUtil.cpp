@@ -94,8 +94,11 @@ HostMatrix HostMatrix::random(TestEnv &env, ElemType type, std::uint64_t rows,
   fillUniform(dense.data(), dense.size(), env.Seed, env.NextStream++);
   m.Values.assign(rows * m.Ld, std::nanf(""));
   forEachRow(rows, [&](std::uint64_t r) {
-    for (std::uint64_t c = 0; c < cols; ++c)
-      m.Values[r * m.Ld + c] = roundTo(type, dense[r * cols + c]);
+    for (std::uint64_t c = 0; c < cols; ++c) {
+      // Integers: uniform in [-8, 8].
+      float scale = type == ElemType::I8 || type == ElemType::I32 ? 8.0f : 1.0f;
+      m.Values[r * m.Ld + c] = roundTo(type, scale * dense[r * cols + c]);
+    }
   });
   m.Bytes.assign(m.Values.size() * elemSize(type), 0xFF);
   forEachRow(rows, [&](std::uint64_t r) {

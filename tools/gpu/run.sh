@@ -8,19 +8,26 @@
 # Runs, on the machine with the GPU, everything that needs it, from the
 # binaries and PTX built elsewhere and carried over:
 #
-#   tilec-gpu-tests, vector-add, tilec-bench (vector add, then softmax),
-#   bench/triton_vector_add.py, bench/triton_softmax.py
+#   tilec-gpu-tests, vector-add, tilec-bench (vector add, softmax, then the
+#   tensor-core matmuls), tilec-interp-compare (the GPU against the
+#   interpreter, from DIR/interp), bench/triton_vector_add.py,
+#   bench/triton_softmax.py, bench/triton_matmul.py, examples/host-app
+#   (twice: tuning then reuse; JIT kernels from DIR/cache),
+#   tilec-launch-bench, bench/triton_launch_overhead.py
 #
 # and prints a summary last: each step's result, the counts of
 # tilec-gpu-tests and its failing rows, then the vector_add bandwidths of
-# tilec, Triton, torch.add and a device copy, and the softmax (8192 x 4096
+# tilec, Triton, torch.add and a device copy, the softmax (8192 x 4096
 # fp32) bandwidths of tilec, Triton (same kernel source, same grid) and
-# torch.softmax.
+# torch.softmax, and the matmul TFLOP/s (fp16, bf16, tf32; 4096^3, 8192^3,
+# 4000^3) of tilec, Triton (same kernel source and blocks) and cuBLAS, with
+# Triton's first-call compile time of the matmul.
 #
 #   tools/gpu/run.sh [DIR]
 #
 # DIR (default .device) holds the binaries and the PTX (vector_add.ptx and,
-# for the softmax benchmark, softmax_b4096_w8.ptx and softmax_b4096_w16.ptx);
+# for the softmax benchmark, softmax_b4096_w8.ptx and softmax_b4096_w16.ptx,
+# for the matmul one matmul_ptr_fp16_tc_h16.ptx and its neighbours);
 # each is looked for in DIR, DIR/bin and DIR/examples. TILEC_GPU_TESTS_ONLY,
 # when set, is passed to tilec-gpu-tests as --only (e.g. "vector_add*").
 # Exit status: 0 when no step failed (skips are not failures), 1 otherwise.
@@ -100,6 +107,13 @@ else
   missing tilec-gpu-tests "tilec-gpu-tests or vector_add.ptx"
 fi
 
+if COMPARE=$(binary tilec-interp-compare) && [ -n "$PTX_DIR" ] &&
+  [ -f "$DIR/interp/cases.txt" ]; then
+  step interp-compare "$COMPARE" "$DIR/interp" --ptx-dir "$PTX_DIR"
+else
+  missing interp-compare "tilec-interp-compare or interp/cases.txt"
+fi
+
 if VECTOR_ADD=$(binary vector-add) && [ -n "$PTX_DIR" ]; then
   step vector-add "$VECTOR_ADD" "$PTX"
 else
@@ -121,8 +135,40 @@ else
   missing tilec-bench-softmax "tilec-bench or softmax_b4096_w8.ptx"
 fi
 
+MATMUL_PTX=$(find_in_dir matmul_ptr_fp16_tc_h16.ptx) || MATMUL_PTX=""
+if [ -n "$BENCH" ] && [ -n "$MATMUL_PTX" ]; then
+  step tilec-bench-matmul "$BENCH" --kernel matmul \
+    --ptx-dir "$(dirname "$MATMUL_PTX")"
+else
+  missing tilec-bench-matmul "tilec-bench or matmul_ptr_fp16_tc_h16.ptx"
+fi
+
 step triton-bench python3 "$ROOT/bench/triton_vector_add.py"
 step triton-softmax python3 "$ROOT/bench/triton_softmax.py"
+step triton-matmul python3 "$ROOT/bench/triton_matmul.py"
+
+# The runtime (docs/runtime.md): examples/host-app twice, where the second
+# run reuses the tuned matmul configuration and loads its JIT kernel from the
+# cache prepare-runtime.sh filled; then the host time per launch of an empty
+# kernel through each launch path of tilec and of Triton.
+export TILEC_CACHE_DIR="$DIR/cache"
+export TILEC_TUNING_FILE="$LOGS/tuning.tsv"
+if HOST_APP=$(binary host-app); then
+  for run in 1 2; do
+    step host-app-$run "$HOST_APP" \
+      --matmul-source "$ROOT/examples/seeds/matmul_ptr.tile"
+  done
+else
+  missing host-app host-app
+fi
+if LAUNCH_BENCH=$(binary tilec-launch-bench) &&
+  EMPTY_PTX=$(find_in_dir empty_kernel.ptx); then
+  step launch-bench "$LAUNCH_BENCH" --ptx-dir "$(dirname "$EMPTY_PTX")" \
+    --jit-source "$ROOT/bench/empty_kernel.tile"
+else
+  missing launch-bench "tilec-launch-bench or empty_kernel.ptx"
+fi
+step triton-launch python3 "$ROOT/bench/triton_launch_overhead.py"
 
 echo
 echo "==== summary"
@@ -151,6 +197,13 @@ if [ -f "$LOGS/tilec-gpu-tests.log" ]; then
     NFAIL=$(echo "$FAIL_ROWS" | wc -l)
     [ "$NFAIL" -gt 40 ] && echo "  ... ($NFAIL failing rows in all)"
   fi
+fi
+
+# tilec-interp-compare: its count line and its failing cases.
+if [ -f "$LOGS/interp-compare.log" ]; then
+  echo
+  grep -E '^tilec-interp-compare: ' "$LOGS/interp-compare.log"
+  grep -E '^\|.*\| FAIL ' "$LOGS/interp-compare.log" | head -n 20
 fi
 
 BENCH_LINES=$(cat "$LOGS"/*.log 2>/dev/null | grep '^BENCH vector_add ')
@@ -205,6 +258,86 @@ if [ -n "$SOFTMAX_LINES" ]; then
       print "(softmax GB/s count 2 * rows * cols * 4 bytes; vs triton: " \
             "against the fastest Triton num_warps)"
     }'
+fi
+
+# matmul: TFLOP/s per dtype and size of tilec, Triton (default num_stages
+# and the best of those tried) and cuBLAS, and tilec's ratios to them.
+MATMUL_LINES=$(cat "$LOGS"/*.log 2>/dev/null | grep '^BENCH matmul ')
+if [ -n "$MATMUL_LINES" ]; then
+  echo
+  echo "$MATMUL_LINES" | awk '
+    function ratio(a, b) {
+      return (a > 0 && b > 0) ? sprintf("%.3f", a / b) : "-"
+    }
+    function show(v) { return v > 0 ? sprintf("%.1f", v) : "-" }
+    {
+      split("", field)
+      for (i = 3; i <= NF; ++i) {
+        split($i, kv, "=")
+        field[kv[1]] = kv[2]
+      }
+      if (field["m"] == field["n"] && field["n"] == field["k"])
+        size = field["m"] "^3"
+      else
+        size = field["m"] "x" field["n"] "x" field["k"]
+      key = field["dtype"] " " size
+      if (!(key in seen)) { seen[key] = 1; keys[++count] = key }
+      impl = field["impl"]; t = field["tflops"] + 0
+      if (impl == "tilec") tilec[key] = t
+      else if (impl == "triton") triton[key] = t
+      else if (impl == "cublas") cublas[key] = t
+      if (impl ~ /^triton/ && t > best[key]) best[key] = t
+    }
+    END {
+      printf "| %-12s | %7s | %7s | %7s | %7s | %12s | %12s | %12s |\n",
+             "matmul", "tilec", "triton", "tr best", "cuBLAS",
+             "tilec/cuBLAS", "tilec/triton", "tilec/best"
+      printf "|--------------|---------|---------|---------|---------|"
+      printf "--------------|--------------|--------------|\n"
+      for (i = 1; i <= count; ++i) {
+        key = keys[i]
+        printf "| %-12s | %7s | %7s | %7s | %7s | %12s | %12s | %12s |\n",
+               key, show(tilec[key]), show(triton[key]), show(best[key]),
+               show(cublas[key]), ratio(tilec[key], cublas[key]),
+               ratio(tilec[key], triton[key]), ratio(tilec[key], best[key])
+      }
+      print "(TFLOP/s = 2 * m * n * k / median time; triton: default " \
+            "num_stages, tr best: best of the num_stages tried)"
+    }'
+fi
+COMPILE_LINE=$(cat "$LOGS"/*.log 2>/dev/null |
+  grep -m 1 '^BENCH compile impl=triton kernel=matmul_ptr ')
+[ -n "$COMPILE_LINE" ] &&
+  echo "Triton first-call compile of matmul_ptr_kernel (fp16, empty cache):" \
+    "${COMPILE_LINE##*seconds=} s"
+
+HOST_LINES=$(grep -h -E '^(aot-|jit-)' "$LOGS"/host-app-*.log 2>/dev/null)
+if [ -n "$HOST_LINES" ]; then
+  echo
+  echo "host-app, run 1 then run 2:"
+  echo "$HOST_LINES" | sed 's/^/  /'
+fi
+if [ -s "$LOGS/tuning.tsv" ]; then
+  echo
+  echo "tuning file $LOGS/tuning.tsv (bake it in with tilec --tuning):"
+  sed 's/^/  /' "$LOGS/tuning.tsv"
+fi
+LAUNCH_LINES=$(cat "$LOGS"/*.log 2>/dev/null | grep '^BENCH launch ')
+if [ -n "$LAUNCH_LINES" ]; then
+  echo
+  echo "$LAUNCH_LINES" | awk '
+    BEGIN {
+      printf "| %-16s | %12s |\n", "launch path", "us/launch"
+      printf "|------------------|--------------|\n"
+    }
+    {
+      for (i = 3; i <= NF; ++i) {
+        split($i, kv, "=")
+        field[kv[1]] = kv[2]
+      }
+      printf "| %-16s | %12s |\n", field["impl"], field["us_per_launch"]
+    }
+    END { print "(host time per launch of bench/empty_kernel.tile, 1 block)" }'
 fi
 
 echo

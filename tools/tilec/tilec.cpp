@@ -7,11 +7,16 @@
 // Command line: `tilec FILE.tile [-k NAME] [--signature SIG] [-D N=V]
 // [--num-warps W] [--arch sm_90a] [--emit ast|tile|tile-gpu|llvm-mlir|llvm|ptx]
 // [-o OUT|-]`. PTX goes to FILE.ptx in the current directory unless -o says
-// otherwise; every other stage goes to standard output.
+// otherwise; every other stage goes to standard output. `tilec run` runs a
+// kernel instead (Run.cpp).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Run.h"
+
 #include "tilec/Driver/Driver.h"
+#include "tilec/Driver/Launcher.h"
+#include "tilec/Target/Cubin.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -55,6 +60,10 @@ static cl::alias numWarpsShort("w", cl::aliasopt(numWarps),
 static cl::opt<std::string> arch("arch",
                                  cl::desc("GPU architecture (default sm_90a)"),
                                  cl::init("sm_90a"), cl::cat(category));
+static cl::opt<bool> noTf32Warning(
+    "Wno-tf32",
+    cl::desc("Do not warn where an fp32 tl.dot uses tf32 by default"),
+    cl::cat(category));
 static cl::opt<std::string>
     ptxVersion("ptx-version", cl::desc("PTX ISA version feature (+ptx80)"),
                cl::init("+ptx80"), cl::cat(category));
@@ -70,7 +79,10 @@ static cl::opt<tilec::EmitKind> emit(
                clEnumValN(tilec::EmitKind::LLVMMLIR, "llvm-mlir",
                           "the LLVM and NVVM dialects"),
                clEnumValN(tilec::EmitKind::LLVM, "llvm", "LLVM IR"),
-               clEnumValN(tilec::EmitKind::PTX, "ptx", "PTX (default)")),
+               clEnumValN(tilec::EmitKind::PTX, "ptx", "PTX (default)"),
+               clEnumValN(tilec::EmitKind::Header, "header",
+                          "C++ launchers with the PTX embedded "
+                          "(OUT.h and OUT.cpp)")),
     cl::cat(category));
 static cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for "
                                                      "standard output)"),
@@ -83,6 +95,93 @@ static int usageError(const Twine &message) {
   return 1;
 }
 
+// --emit=header (tilec/Driver/Launcher.h).
+static cl::list<std::string>
+    specializations("specialize",
+                    cl::desc("With --emit=header: another variant of the "
+                             "signature, with other hints"),
+                    cl::value_desc("sig"), cl::cat(category));
+static cl::list<std::string>
+    configs("config",
+            cl::desc("With --emit=header: a configuration, NAME=VALUE,... "
+                     "with num_warps=N and num_stages=S (several are tuned)"),
+            cl::value_desc("items"), cl::cat(category));
+static cl::list<std::string>
+    tuneKey("tune-key", cl::CommaSeparated,
+            cl::desc("With --emit=header: parameters whose values key the "
+                     "tuned configuration"),
+            cl::value_desc("names"), cl::cat(category));
+static cl::opt<std::string>
+    tuningFile("tuning",
+               cl::desc("With --emit=header: a tuning file whose choices "
+                        "are baked in"),
+               cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string>
+    cppNamespace("namespace",
+                 cl::desc("With --emit=header: the C++ namespace "
+                          "(default tilec_kernels)"),
+                 cl::init("tilec_kernels"), cl::cat(category));
+static cl::opt<bool>
+    embedCubin("cubin",
+               cl::desc("With --emit=header: embed cubins assembled by ptxas "
+                        "instead of PTX"),
+               cl::cat(category));
+
+/// Writes OUT.h and OUT.cpp for --emit=header.
+static int emitHeader(SourceMgr &srcMgr, const tilec::CompileOptions &options,
+                      StringRef outputBase) {
+  tilec::LauncherOptions launcher;
+  launcher.variants.push_back(options.kernel.signature);
+  for (const std::string &text : specializations) {
+    auto entries = tilec::parseSignature(text);
+    if (!entries)
+      return usageError(toString(entries.takeError()));
+    launcher.variants.push_back(std::move(*entries));
+  }
+  tilec::LauncherConfig base;
+  base.numWarps = options.pipeline.numWarps;
+  for (const std::string &define : defines) {
+    auto [name, value] = StringRef(define).split('=');
+    base.constexprs.emplace_back(name.trim().str(), value.trim().str());
+  }
+  if (configs.empty())
+    launcher.configs.push_back(base);
+  for (const std::string &text : configs) {
+    auto config = tilec::parseLauncherConfig(text, base);
+    if (!config)
+      return usageError(toString(config.takeError()));
+    launcher.configs.push_back(std::move(*config));
+  }
+  launcher.tuneKey.assign(tuneKey.begin(), tuneKey.end());
+  launcher.tuningFile = tuningFile;
+  launcher.cppNamespace = cppNamespace;
+  launcher.headerInclude = (sys::path::filename(outputBase) + ".h").str();
+  launcher.arch = options.ptx.arch;
+  launcher.cubin = embedCubin;
+  if (embedCubin) {
+    launcher.ptxas = tilec::findPtxas();
+    if (launcher.ptxas.empty())
+      return usageError("--cubin needs ptxas (set CUDA_HOME or PATH)");
+  }
+
+  std::string header, source;
+  raw_string_ostream headerOS(header), sourceOS(source);
+  if (failed(tilec::emitLaunchers(srcMgr, options, launcher, headerOS,
+                                  sourceOS)))
+    return 1;
+  for (auto [suffix, text] : {std::pair<StringRef, StringRef>(".h", header),
+                              std::pair<StringRef, StringRef>(".cpp", source)}) {
+    std::string path = (outputBase + suffix).str();
+    std::error_code ec;
+    ToolOutputFile out(path, ec, sys::fs::OF_Text);
+    if (ec)
+      return usageError("cannot write '" + path + "': " + ec.message());
+    out.os() << text;
+    out.keep();
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -93,9 +192,12 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "tilec: compiles Triton-style .tile kernels "
                               "to PTX\n");
+  if (tilec::isRunCommand())
+    return tilec::runMain();
 
   tilec::CompileOptions options;
   options.kernel.name = kernelName;
+  options.kernel.warnImplicitTf32 = !noTf32Warning;
   if (!signature.empty()) {
     auto entries = tilec::parseSignature(signature);
     if (!entries)
@@ -111,6 +213,15 @@ int main(int argc, char **argv) {
   if (numWarps == 0 || numWarps > 32 || (numWarps & (numWarps - 1)))
     return usageError("--num-warps must be a power of two from 1 to 32");
   options.pipeline.numWarps = numWarps;
+  std::optional<unsigned> capability = tilec::parseComputeCapability(arch);
+  if (!capability)
+    return usageError("--arch expects sm_XY or sm_XYa (such as sm_90a), not '" +
+                      arch + "'");
+  // wgmma needs the architecture-specific sm_90a; plain sm_90 has the
+  // tensor-core instructions of sm_80.
+  if (*capability >= 90 && !StringRef(arch).ends_with("a"))
+    capability = 80;
+  options.pipeline.computeCapability = *capability;
   options.ptx.arch = arch;
   options.ptx.features = ptxVersion;
   options.ptx.optLevel = optLevel;
@@ -121,6 +232,12 @@ int main(int argc, char **argv) {
     return usageError("cannot open '" + inputFile + "': " + ec.message());
   SourceMgr srcMgr;
   srcMgr.AddNewSourceBuffer(std::move(*buffer), SMLoc());
+
+  if (emit == tilec::EmitKind::Header)
+    return emitHeader(srcMgr, options,
+                      outputFile.empty()
+                          ? sys::path::stem(inputFile).str()
+                          : outputFile.getValue());
 
   std::string output = outputFile;
   if (output.empty())

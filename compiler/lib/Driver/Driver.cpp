@@ -36,6 +36,72 @@ std::string tilec::kernelMetadataLine(const KernelInfo &info,
          " shared=" + std::to_string(sharedBytes) + " signature=" + sig;
 }
 
+/// Generates the tile IR of the kernel `options` selects and lowers it as
+/// far as `options.emit` needs.
+static OwningOpRef<ModuleOp> generateAndLower(llvm::SourceMgr &srcMgr,
+                                              const ModuleAST &ast,
+                                              const CompileOptions &options,
+                                              MLIRContext &context,
+                                              KernelInfo &info) {
+  OwningOpRef<ModuleOp> module =
+      mlirGen(context, ast, srcMgr, options.kernel, info);
+  if (!module)
+    return nullptr;
+
+  PassManager pm(&context);
+  buildTileSimplifyPipeline(pm);
+  if (options.emit != EmitKind::Tile) {
+    buildTileToGPUPipeline(pm, options.pipeline);
+    if (options.emit != EmitKind::TileGPU)
+      buildGPUToLLVMPipeline(pm);
+  }
+  if (failed(pm.run(*module)))
+    return nullptr;
+  return module;
+}
+
+/// Emits the PTX of a lowered module, metadata line first.
+static FailureOr<CompiledPTX> emitCompiledPTX(ModuleOp module,
+                                              const CompileOptions &options,
+                                              KernelInfo info) {
+  CompiledPTX result;
+  if (failed(emitPTX(module, options.ptx, result.ptx)))
+    return failure();
+  // The shared-memory bytes were recorded by the allocation pass and
+  // survive lowering as a module attribute.
+  if (auto shared = module->getAttrOfType<IntegerAttr>("tile.shared"))
+    result.sharedBytes = shared.getInt();
+  result.numWarps = options.pipeline.numWarps;
+  result.ptx = kernelMetadataLine(info, result.numWarps, result.sharedBytes) +
+               "\n" + result.ptx;
+  result.info = std::move(info);
+  return result;
+}
+
+FailureOr<CompiledPTX> tilec::compileToPTX(llvm::SourceMgr &srcMgr,
+                                           const CompileOptions &options,
+                                           llvm::raw_ostream &diagnosticOS) {
+  std::unique_ptr<ModuleAST> ast =
+      parseModule(srcMgr, srcMgr.getMainFileID());
+  if (!ast)
+    return failure();
+  DialectRegistry registry;
+  registerTilecDialects(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  SourceMgrDiagnosticHandler diagnostics(srcMgr, &context, diagnosticOS);
+  // Users see their source line and a caret, not an IR dump of the op.
+  context.printOpOnDiagnostic(false);
+  CompileOptions ptxOptions = options;
+  ptxOptions.emit = EmitKind::PTX;
+  KernelInfo info;
+  OwningOpRef<ModuleOp> module =
+      generateAndLower(srcMgr, *ast, ptxOptions, context, info);
+  if (!module)
+    return failure();
+  return emitCompiledPTX(*module, ptxOptions, std::move(info));
+}
+
 LogicalResult tilec::compile(llvm::SourceMgr &srcMgr,
                              const CompileOptions &options,
                              llvm::raw_ostream &os) {
@@ -53,23 +119,11 @@ LogicalResult tilec::compile(llvm::SourceMgr &srcMgr,
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
   SourceMgrDiagnosticHandler diagnostics(srcMgr, &context);
-  // Users see their source line and a caret, not an IR dump of the op.
   context.printOpOnDiagnostic(false);
-
   KernelInfo info;
   OwningOpRef<ModuleOp> module =
-      mlirGen(context, *ast, srcMgr, options.kernel, info);
+      generateAndLower(srcMgr, *ast, options, context, info);
   if (!module)
-    return failure();
-
-  PassManager pm(&context);
-  buildTileSimplifyPipeline(pm);
-  if (options.emit != EmitKind::Tile) {
-    buildTileToGPUPipeline(pm, options.pipeline);
-    if (options.emit != EmitKind::TileGPU)
-      buildGPUToLLVMPipeline(pm);
-  }
-  if (failed(pm.run(*module)))
     return failure();
 
   switch (options.emit) {
@@ -81,20 +135,15 @@ LogicalResult tilec::compile(llvm::SourceMgr &srcMgr,
   case EmitKind::LLVM:
     return emitLLVMIR(*module, options.ptx, os);
   case EmitKind::PTX: {
-    std::string ptx;
-    if (failed(emitPTX(*module, options.ptx, ptx)))
+    FailureOr<CompiledPTX> compiled =
+        emitCompiledPTX(*module, options, std::move(info));
+    if (failed(compiled))
       return failure();
-    // The shared-memory bytes were recorded by the allocation pass and
-    // survive lowering as a module attribute.
-    unsigned sharedBytes = 0;
-    if (auto shared = (*module)->getAttrOfType<IntegerAttr>("tile.shared"))
-      sharedBytes = shared.getInt();
-    os << kernelMetadataLine(info, options.pipeline.numWarps, sharedBytes)
-       << "\n"
-       << ptx;
+    os << compiled->ptx;
     return success();
   }
   case EmitKind::AST:
+  case EmitKind::Header: // emitLaunchers (Launcher.h), not this function.
     break;
   }
   return success();

@@ -113,6 +113,11 @@ InFlightDiagnostic Generator::error(llvm::SMLoc l) const {
   return mlir::emitError(loc(l));
 }
 
+void Generator::warning(llvm::SMLoc l, const std::string &text) {
+  if (warned.insert({l.getPointer(), text}).second)
+    mlir::emitWarning(loc(l)) << text;
+}
+
 void Generator::flushRemarks() const {
   for (const auto &[location, text] : remarks)
     mlir::emitRemark(location) << text;
@@ -285,6 +290,7 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   // Module-level statements: imports, functions and constants. Operations a
   // module-level expression creates (only to be rejected as not constant) go
   // into a scratch module that is destroyed with this function.
+  warnImplicitTf32 = config.warnImplicitTf32;
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(builder.getUnknownLoc());
   builder.setInsertionPointToEnd(scratch->getBody());
   std::vector<const FunctionDefAST *> kernels;
@@ -492,6 +498,7 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
     argTypes.push_back(type);
     argParams.push_back({p.name, entry->hint});
     info.signature.push_back(*entry);
+    info.argNames.push_back(p.name);
   }
 
   auto funcType = builder.getFunctionType(argTypes, {});

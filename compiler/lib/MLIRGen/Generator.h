@@ -31,6 +31,7 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 
@@ -267,6 +268,9 @@ public:
   mlir::Location loc(llvm::SMLoc l) const;
   /// Starts an error at `l` (pending static_print remarks go first).
   mlir::InFlightDiagnostic error(llvm::SMLoc l) const;
+  /// Reports warning `text` at `l`, once even if the code around it is
+  /// generated twice.
+  void warning(llvm::SMLoc l, const std::string &text);
 
   // Expressions (Generator.cpp).
   /// Evaluates an expression.
@@ -464,6 +468,10 @@ public:
   mutable std::vector<std::pair<mlir::Location, std::string>> remarks;
   /// Reports the pending remarks.
   void flushRemarks() const;
+  /// Warnings reported so far (location and text).
+  std::set<std::pair<const char *, std::string>> warned;
+  /// Whether fp32 dots that use tf32 without asking get a warning.
+  bool warnImplicitTf32 = true;
 
 private:
   const ModuleAST &moduleAST;

@@ -312,6 +312,10 @@ FailureOr<TValue> Generator::genDot(CallArgs &args, llvm::SMLoc callLoc) {
     FailureOr<bool> tf32 = bind.constBool(4);
     if (failed(tf32))
       return failure();
+    warning(bind.locs[4],
+            std::string("'allow_tf32' of tl.dot is deprecated; write "
+                        "input_precision=\"") +
+                (*tf32 ? "tf32" : "ieee") + "\" instead");
     precision = *tf32 ? tile::InputPrecision::TF32 : tile::InputPrecision::IEEE;
   }
   if (bind.has(3)) {
@@ -330,6 +334,13 @@ FailureOr<TValue> Generator::genDot(CallArgs &args, llvm::SMLoc callLoc) {
                                     "\"tf32\", \"tf32x3\" or \"ieee\", not \""
                                  << *p << "\"";
   }
+  if (ae.isF32() && !bind.has(3) && !bind.has(4) && warnImplicitTf32)
+    warning(callLoc,
+            "tl.dot on fp32 tiles uses tf32 (10-bit mantissa, about 1e-3 "
+            "relative error) by default, as Triton does on NVIDIA GPUs; pass "
+            "input_precision=\"ieee\" for exact fp32 products, \"tf32x3\" "
+            "for near-fp32 accuracy, or \"tf32\" (or -Wno-tf32) to silence "
+            "this warning");
   if (bind.has(5)) {
     FailureOr<int64_t> imprecise = bind.constInt(5);
     if (failed(imprecise))

@@ -29,6 +29,16 @@
 
 using namespace mlir;
 
+std::optional<unsigned> tilec::parseComputeCapability(llvm::StringRef arch) {
+  unsigned value;
+  if (!arch.consume_front("sm_"))
+    return std::nullopt;
+  arch.consume_back("a");
+  if (arch.size() < 2 || arch.getAsInteger(10, value))
+    return std::nullopt;
+  return value;
+}
+
 void tilec::buildTileSimplifyPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -36,8 +46,14 @@ void tilec::buildTileSimplifyPipeline(OpPassManager &pm) {
 
 void tilec::buildTileToGPUPipeline(OpPassManager &pm,
                                    const PipelineOptions &options) {
+  tile::TileSplitTf32x3Options splitOptions;
+  splitOptions.numWarps = options.numWarps;
+  splitOptions.computeCapability = options.computeCapability;
+  pm.addPass(tile::createTileSplitTf32x3(splitOptions));
+  pm.addPass(tile::createTilePrefetchLoads());
   tile::TileAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
+  layoutOptions.computeCapability = options.computeCapability;
   pm.addPass(tile::createTileAssignLayouts(layoutOptions));
   pm.addPass(tile::createTileCoalesce());
   pm.addPass(tile::createTileRemoveLayoutConversions());
@@ -64,6 +80,10 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
   Option<unsigned> numWarps{*this, "num-warps",
                             llvm::cl::desc("Warps per program"),
                             llvm::cl::init(4)};
+  Option<unsigned> computeCapability{
+      *this, "compute-capability",
+      llvm::cl::desc("Compute capability of the target (0: no tensor cores)"),
+      llvm::cl::init(90)};
 };
 } // namespace
 
@@ -76,6 +96,7 @@ void tilec::registerTilecPasses() {
       [](OpPassManager &pm, const LowerToLLVMOptions &options) {
         PipelineOptions pipelineOptions;
         pipelineOptions.numWarps = options.numWarps;
+        pipelineOptions.computeCapability = options.computeCapability;
         buildTileSimplifyPipeline(pm);
         buildTileToGPUPipeline(pm, pipelineOptions);
         buildGPUToLLVMPipeline(pm);

@@ -123,3 +123,24 @@ func.func @dot_shapes(%a: tensor<16x32xf16>, %b: tensor<16x64xf16>, %c: tensor<1
   %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision ieee>} : tensor<16x32xf16>, tensor<16x64xf16> -> tensor<16x64xf32>
   return
 }
+
+// -----
+
+// expected-error @+1 {{mma version 3 needs warps along M in groups of 4 (warp groups)}}
+func.func @mma_v3_warps(%t: tensor<64x64xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [2, 2], instrShape = [64, 64, 16]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{mma version 3 computes 64xN blocks with N a power of two from 8 to 256}}
+func.func @mma_v3_n(%t: tensor<64x64xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 512, 16]>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{mma version must be 2 or 3, not 1}}
+func.func @mma_version(%t: tensor<64x64xf32, #tile.mma<versionMajor = 1, warpsPerCTA = [4, 1], instrShape = [16, 8, 16]>>) {
+  return
+}

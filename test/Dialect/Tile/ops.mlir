@@ -2,6 +2,7 @@
 
 // Layouts print as aliases.
 // CHECK: #[[B:blocked]] = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+// CHECK: #mma = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>
 
 // CHECK-LABEL: func.func @ops
 func.func @ops(%p: !tile.ptr<f16>, %n: i32) {
@@ -64,5 +65,13 @@ func.func @shapes_and_reductions(%x: tensor<16x64xf32>, %a: tensor<16x32xf16>, %
 // CHECK-LABEL: func.func @slice_layout
 // CHECK-SAME: #tile.slice<dim = 1, parent = #blocked1>
 func.func @slice_layout(%t: tensor<16xf32, #tile.slice<dim = 1, parent = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>>>) {
+  return
+}
+
+// CHECK-LABEL: func.func @mma_layout
+// CHECK-SAME: tensor<128x128xf32, #mma>
+// CHECK-SAME: #tile.slice<dim = 1, parent = #mma>
+func.func @mma_layout(%t: tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>,
+                      %s: tensor<128xf32, #tile.slice<dim = 1, parent = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>>) {
   return
 }

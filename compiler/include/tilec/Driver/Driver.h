@@ -16,6 +16,8 @@
 #include "tilec/Pipeline/Pipeline.h"
 #include "tilec/Target/PTX.h"
 
+#include "mlir/Support/LLVM.h"
+
 namespace llvm {
 class SourceMgr;
 class raw_ostream;
@@ -31,6 +33,7 @@ enum class EmitKind {
   LLVMMLIR, ///< the LLVM/NVVM dialects
   LLVM,    ///< LLVM IR after optimisation
   PTX,     ///< PTX, with tilec's metadata comment lines first
+  Header,  ///< C++ launchers with the PTX embedded (Launcher.h)
 };
 
 struct CompileOptions {
@@ -46,6 +49,24 @@ struct CompileOptions {
 mlir::LogicalResult compile(llvm::SourceMgr &srcMgr,
                             const CompileOptions &options,
                             llvm::raw_ostream &os);
+
+/// A kernel compiled to PTX.
+struct CompiledPTX {
+  /// The kernel's name, launch signature and parameter names.
+  KernelInfo info;
+  unsigned numWarps = 0;
+  /// Dynamic shared memory in bytes.
+  unsigned sharedBytes = 0;
+  /// The PTX, starting with the kernel's metadata line.
+  std::string ptx;
+};
+
+/// Compiles the main buffer of `srcMgr` to PTX (whatever `options.emit`
+/// says). MLIR diagnostics are printed to `diagnosticOS`; front-end errors
+/// go through `srcMgr` (its handler, when one is set, else stderr).
+mlir::FailureOr<CompiledPTX> compileToPTX(llvm::SourceMgr &srcMgr,
+                                          const CompileOptions &options,
+                                          llvm::raw_ostream &diagnosticOS);
 
 /// The metadata comment line tilec puts at the top of the PTX for a kernel,
 /// which the runtime reads to launch it.

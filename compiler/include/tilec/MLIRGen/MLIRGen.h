@@ -61,13 +61,17 @@ struct KernelConfig {
   std::vector<SignatureEntry> signature;
   /// `-D NAME=VALUE` bindings of constexpr parameters (VALUE as written).
   llvm::StringMap<std::string> defines;
+  /// Warn where an fp32 tl.dot uses tf32 without `input_precision`.
+  bool warnImplicitTf32 = true;
 };
 
-/// What code generation produced besides IR: the kernel's name and its
-/// runtime signature (one entry per argument passed at launch).
+/// What code generation produced besides IR: the kernel's name, its runtime
+/// signature (one entry per argument passed at launch) and the names of the
+/// parameters those arguments bind.
 struct KernelInfo {
   std::string name;
   std::vector<SignatureEntry> signature;
+  std::vector<std::string> argNames;
 };
 
 /// Generates the tile module of the kernel `config` selects from `module`.

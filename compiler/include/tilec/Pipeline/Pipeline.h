@@ -12,12 +12,23 @@ class OpPassManager;
 class DialectRegistry;
 } // namespace mlir
 
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+
 namespace tilec {
 
 /// Options of the lowering pipeline.
 struct PipelineOptions {
   unsigned numWarps = 4;
+  /// Compute capability of the target GPU (90 for sm_90a); decides which
+  /// dots run on tensor cores (0: none).
+  unsigned computeCapability = 90;
 };
+
+/// The compute capability of an `sm_XY` or `sm_XYa` architecture name
+/// (10 * X + Y), or std::nullopt for anything else.
+std::optional<unsigned> parseComputeCapability(llvm::StringRef arch);
 
 /// Simplifies front-end tile IR (canonicalisation and CSE).
 void buildTileSimplifyPipeline(mlir::OpPassManager &pm);

@@ -4,10 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Lowers tile.dot (d = a[M, K] @ b[K, N] + c[M, N]) with scalar multiply-adds,
-// for every element type: no tensor cores yet, so `input_precision = tf32`
-// and `tf32x3` are computed as `ieee` (exact fp32 products, which is at
-// least as accurate as what they ask for). Operands and products are
+// Lowers tile.dot (d = a[M, K] @ b[K, N] + c[M, N]) whose result is not in
+// an mma layout (see WgmmaDotOpToLLVM.cpp) with scalar multiply-adds, for
+// every element type: `input_precision = tf32` and `tf32x3` are computed as
+// `ieee` (exact fp32 products, which is at least as accurate as what they
+// ask for). Operands and products are
 // converted to the accumulator's element type first (f16/bf16 -> f32, i8 ->
 // i32, fp8 -> f32 with PTX cvt...), then multiplied and added with `fma` for
 // floats and `mul` + `add` for integers.
@@ -85,6 +86,8 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
     auto cType = cast<RankedTensorType>(op.getC().getType());
+    if (isa_and_nonnull<MmaLayoutAttr>(cType.getEncoding()))
+      return failure(); // tensor cores
     Type llvmType = getTypeConverter()->convertType(cType);
     Type inType = getTypeConverter()->convertType(aType.getElementType());
     Type bInType = getTypeConverter()->convertType(bType.getElementType());

@@ -122,7 +122,8 @@ static LogicalResult verifyLayouts(ModuleOp module, int64_t numWarps) {
 }
 
 /// Declares the shared-memory array at the top of `module`:
-/// `.extern .shared .align 16 .b8 global_smem[];`. An external zero-size
+/// `.extern .shared .align 1024 .b8 global_smem[];` (1024 bytes: the swizzle
+/// atoms of tensor-core operands start there). An external zero-size
 /// array is the one form NVPTX never turns into a static allocation that
 /// the dynamic buffer could overlap (compiler-design.md, pitfall 7).
 static void declareSharedMemory(ModuleOp module) {
@@ -132,7 +133,7 @@ static void declareSharedMemory(ModuleOp module) {
                          LLVM::LLVMArrayType::get(IntegerType::get(ctx, 8), 0),
                          /*isConstant=*/false, LLVM::Linkage::External,
                          kSharedMemorySymbol, /*value=*/Attribute(),
-                         /*alignment=*/16, /*addrSpace=*/3);
+                         /*alignment=*/1024, /*addrSpace=*/3);
 }
 
 /// Lowers structured control flow to blocks and branches.
@@ -178,6 +179,7 @@ struct ConvertTileToLLVMPass
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
+    populateWgmmaDotOpToLLVMPatterns(converter, patterns);
     populateAtomicOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
     populateFp8OpToLLVMPatterns(converter, patterns);

@@ -141,6 +141,8 @@ void populateScanOpToLLVMPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateDotOpToLLVMPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+void populateWgmmaDotOpToLLVMPatterns(TileTypeConverter &converter,
+                                      mlir::RewritePatternSet &patterns);
 void populateAtomicOpToLLVMPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(TileTypeConverter &converter,

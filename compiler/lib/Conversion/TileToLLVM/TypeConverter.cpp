@@ -159,6 +159,42 @@ emitBlockedIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
   return indices;
 }
 
+/// Indices of an mma accumulator layout: warp `w` starts at row
+/// 16 * (w % warpsM) and column n * (w / warpsM), lane `l` at row l / 4 and
+/// column 2 * (l % 4); registers add their own offsets.
+static SmallVector<SmallVector<Value>>
+emitMmaIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+               MmaLayoutAttr layout) {
+  Value lane = getLaneId(b, loc);
+  Value warp = getWarpId(b, loc);
+  Value warpsM = i32Constant(b, loc, layout.getWarpsPerCTA()[0]);
+  Value row = LLVM::AddOp::create(
+      b, loc,
+      LLVM::MulOp::create(b, loc, LLVM::URemOp::create(b, loc, warp, warpsM),
+                          i32Constant(b, loc, 16)),
+      LLVM::UDivOp::create(b, loc, lane, i32Constant(b, loc, 4)));
+  Value col = LLVM::AddOp::create(
+      b, loc,
+      LLVM::MulOp::create(b, loc, LLVM::UDivOp::create(b, loc, warp, warpsM),
+                          i32Constant(b, loc, layout.getInstrShape()[1])),
+      LLVM::MulOp::create(
+          b, loc, LLVM::URemOp::create(b, loc, lane, i32Constant(b, loc, 4)),
+          i32Constant(b, loc, 2)));
+  SmallVector<Value> threadPart{row, col};
+  int64_t n = layout.getElemsPerThread(shape);
+  SmallVector<SmallVector<Value>> indices(n);
+  for (int64_t r = 0; r < n; ++r) {
+    SmallVector<int64_t> regPart = layout.getCoordinates(shape, r, 0, 0);
+    for (unsigned d = 0; d < 2; ++d) {
+      Value sum = LLVM::AddOp::create(b, loc, threadPart[d],
+                                      i32Constant(b, loc, regPart[d]));
+      indices[r].push_back(
+          LLVM::AndOp::create(b, loc, sum, i32Constant(b, loc, shape[d] - 1)));
+    }
+  }
+  return indices;
+}
+
 /// Indices of a layout for `shape`.
 static SmallVector<SmallVector<Value>>
 emitLayoutIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
@@ -166,6 +202,9 @@ emitLayoutIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
   return llvm::TypeSwitch<Attribute, SmallVector<SmallVector<Value>>>(layout)
       .Case<BlockedLayoutAttr>([&](BlockedLayoutAttr blocked) {
         return emitBlockedIndices(b, loc, shape, blocked);
+      })
+      .Case<MmaLayoutAttr>([&](MmaLayoutAttr mma) {
+        return emitMmaIndices(b, loc, shape, mma);
       })
       .Case<SliceLayoutAttr>([&](SliceLayoutAttr slice) {
         // The parent's indices for the shape with a unit dimension

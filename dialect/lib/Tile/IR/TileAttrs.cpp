@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The blocked layout: verification and the mapping from (register, lane,
-// warp) to tensor coordinates that the layout interface promises.
+// The layouts (blocked, slice, mma): verification and the mapping from
+// (register, lane, warp) to tensor coordinates that the layout interface
+// promises.
 //
 //===----------------------------------------------------------------------===//
 
@@ -130,11 +131,14 @@ SliceLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         unsigned dim, LayoutAttrInterface parent) {
   if (!parent)
     return emitError() << "slice layout needs a parent layout";
+  std::optional<unsigned> rank;
   if (auto blocked = dyn_cast<BlockedLayoutAttr>(parent))
-    if (dim >= blocked.getOrder().size())
-      return emitError() << "slice dimension " << dim
-                         << " is out of the parent's rank "
-                         << blocked.getOrder().size();
+    rank = blocked.getOrder().size();
+  else if (isa<MmaLayoutAttr>(parent))
+    rank = 2;
+  if (rank && dim >= *rank)
+    return emitError() << "slice dimension " << dim
+                       << " is out of the parent's rank " << *rank;
   return success();
 }
 
@@ -185,4 +189,73 @@ int64_t SliceLayoutAttr::getContiguousRegisters(ArrayRef<int64_t> shape,
                                                 unsigned dim) const {
   unsigned parentDim = dim >= getDim() ? dim + 1 : dim;
   return getParent().getContiguousRegisters(getParentShape(shape), parentDim);
+}
+
+//===----------------------------------------------------------------------===//
+// MmaLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      unsigned versionMajor, ArrayRef<unsigned> warpsPerCTA,
+                      ArrayRef<unsigned> instrShape) {
+  if (warpsPerCTA.size() != 2 || instrShape.size() != 3)
+    return emitError() << "mma layout needs 2 warpsPerCTA and an instrShape "
+                          "of [M, N, K]";
+  if (!llvm::isPowerOf2_32(warpsPerCTA[0]) ||
+      !llvm::isPowerOf2_32(warpsPerCTA[1]))
+    return emitError() << "mma warpsPerCTA must be powers of two";
+  unsigned m = instrShape[0], n = instrShape[1];
+  if (versionMajor == 2) {
+    if (m != 16 || n != 8)
+      return emitError() << "mma version 2 computes 16x8 blocks";
+    return success();
+  }
+  if (versionMajor == 3) {
+    if (m != 64 || n < 8 || n > 256 || !llvm::isPowerOf2_32(n))
+      return emitError() << "mma version 3 computes 64xN blocks with N a "
+                            "power of two from 8 to 256";
+    if (warpsPerCTA[0] % 4 != 0)
+      return emitError() << "mma version 3 needs warps along M in groups of "
+                            "4 (warp groups)";
+    return success();
+  }
+  return emitError() << "mma version must be 2 or 3, not " << versionMajor;
+}
+
+int64_t MmaLayoutAttr::getRepetitions(ArrayRef<int64_t> shape,
+                                      unsigned dim) const {
+  int64_t covered = dim == 0 ? 16 * int64_t(getWarpsPerCTA()[0])
+                             : int64_t(getInstrShape()[1]) * getWarpsPerCTA()[1];
+  return std::max<int64_t>(1, shape[dim] / covered);
+}
+
+int64_t MmaLayoutAttr::getElemsPerThread(ArrayRef<int64_t> shape) const {
+  return getRepetitions(shape, 0) * getRepetitions(shape, 1) *
+         getFragmentRegisters();
+}
+
+int64_t MmaLayoutAttr::getNumWarps() const {
+  return int64_t(getWarpsPerCTA()[0]) * getWarpsPerCTA()[1];
+}
+
+SmallVector<int64_t> MmaLayoutAttr::getCoordinates(ArrayRef<int64_t> shape,
+                                                   int64_t reg, int64_t lane,
+                                                   int64_t warp) const {
+  int64_t fragment = getFragmentRegisters();
+  int64_t n = getInstrShape()[1];
+  int64_t warpsM = getWarpsPerCTA()[0], warpsN = getWarpsPerCTA()[1];
+  int64_t f = reg % fragment, rep = reg / fragment;
+  int64_t repN = rep % getRepetitions(shape, 1);
+  int64_t repM = rep / getRepetitions(shape, 1);
+  int64_t row = repM * 16 * warpsM + 16 * (warp % warpsM) + lane / 4 +
+                8 * ((f / 2) % 2);
+  int64_t col = repN * n * warpsN + n * (warp / warpsM) + 8 * (f / 4) +
+                2 * (lane % 4) + f % 2;
+  return {row % shape[0], col % shape[1]};
+}
+
+int64_t MmaLayoutAttr::getContiguousRegisters(ArrayRef<int64_t> shape,
+                                              unsigned dim) const {
+  return dim == 1 ? std::min<int64_t>(2, shape[1]) : 1;
 }

@@ -46,6 +46,8 @@ static bool registersAreLinear(ArrayRef<Coords> regs) {
 static std::optional<unsigned> getLayoutRank(LayoutAttrInterface layout) {
   if (auto blocked = dyn_cast<BlockedLayoutAttr>(layout))
     return blocked.getOrder().size();
+  if (isa<MmaLayoutAttr>(layout))
+    return 2;
   if (auto slice = dyn_cast<SliceLayoutAttr>(layout)) {
     std::optional<unsigned> parent = getLayoutRank(slice.getParent());
     if (!parent || *parent == 0 || slice.getDim() >= *parent)

@@ -16,6 +16,7 @@
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
+#include "tilec/Dialect/Tile/Transforms/TensorCores.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -70,8 +71,10 @@ static bool isElementwise(Operation *op) {
 /// The state of one run of the pass over a module.
 class LayoutAssigner {
 public:
-  LayoutAssigner(MLIRContext *ctx, unsigned numWarps, unsigned vector)
-      : ctx(ctx), numWarps(numWarps), vector(vector) {}
+  LayoutAssigner(MLIRContext *ctx, unsigned numWarps, unsigned vector,
+                 unsigned computeCapability)
+      : ctx(ctx), numWarps(numWarps), vector(vector),
+        computeCapability(computeCapability) {}
 
   /// Gives the results (and region arguments) of `op` layouts and converts
   /// its operands.
@@ -124,9 +127,30 @@ private:
   LogicalResult visitElementwise(Operation *op);
   LogicalResult visitYield(scf::YieldOp yield);
 
+  /// The tensor-core accumulator layout of the loop value that `forOp`
+  /// yields at `index`, when that value is a tensor-core dot's result, or
+  /// the loop value plus one (the accumulator of a K loop then stays in
+  /// that layout).
+  MmaLayoutAttr getYieldedMmaLayout(scf::ForOp forOp, unsigned index) {
+    auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+    Value value = yield.getOperand(index);
+    Operation *def = value.getDefiningOp();
+    if (isa_and_nonnull<arith::AddFOp, arith::AddIOp>(def)) {
+      Value arg = forOp.getRegionIterArgs()[index];
+      if (def->getOperand(0) == arg)
+        value = def->getOperand(1);
+      else if (def->getOperand(1) == arg)
+        value = def->getOperand(0);
+    }
+    auto dot = value.getDefiningOp<DotOp>();
+    return dot ? chooseMmaLayout(dot, numWarps, computeCapability)
+               : MmaLayoutAttr();
+  }
+
   MLIRContext *ctx;
   unsigned numWarps;
   unsigned vector;
+  unsigned computeCapability;
   std::map<SmallVector<int64_t>, Attribute> defaults;
 };
 
@@ -263,18 +287,29 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     return success();
   }
   if (auto dot = dyn_cast<DotOp>(op)) {
+    if (MmaLayoutAttr mma = chooseMmaLayout(dot, numWarps, computeCapability)) {
+      setLayout(dot.getResult(), mma);
+      convertOperand(dot.getCMutable(), mma);
+      return success();
+    }
     setLayout(dot.getResult(),
               cast<RankedTensorType>(dot.getC().getType()).getEncoding());
     return success();
   }
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    for (auto [init, arg, result] :
-         llvm::zip_equal(forOp.getInitArgs(), forOp.getRegionIterArgs(),
+    for (auto [index, init, arg, result] :
+         llvm::enumerate(forOp.getInitsMutable(), forOp.getRegionIterArgs(),
                          forOp.getResults())) {
-      if (auto tensor = dyn_cast<RankedTensorType>(init.getType())) {
-        setLayout(arg, tensor.getEncoding());
-        setLayout(result, tensor.getEncoding());
+      auto tensor = dyn_cast<RankedTensorType>(init.get().getType());
+      if (!tensor)
+        continue;
+      Attribute layout = tensor.getEncoding();
+      if (MmaLayoutAttr mma = getYieldedMmaLayout(forOp, index)) {
+        layout = mma;
+        convertOperand(init, mma);
       }
+      setLayout(arg, layout);
+      setLayout(result, layout);
     }
     return success();
   }
@@ -359,7 +394,7 @@ struct AssignLayoutsPass
       if (op != module)
         ops.push_back(op);
     });
-    LayoutAssigner assigner(ctx, numWarps, vector);
+    LayoutAssigner assigner(ctx, numWarps, vector, computeCapability);
     for (Operation *op : ops)
       if (failed(assigner.visit(op)))
         return signalPassFailure();

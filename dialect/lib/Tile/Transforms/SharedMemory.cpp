@@ -111,7 +111,12 @@ int64_t tilec::tile::getReduceIndexOffset(ReduceOp op) {
 
 int64_t tilec::tile::getDotOperandBOffset(DotOp op) {
   auto a = cast<RankedTensorType>(op.getA().getType());
-  return alignTo16(a.getNumElements() * getStorageBytes(a.getElementType()));
+  int64_t bytes = a.getNumElements() * getStorageBytes(a.getElementType());
+  // Tensor-core operands start on a 1024-byte swizzle atom.
+  if (isa_and_nonnull<MmaLayoutAttr>(
+          cast<RankedTensorType>(op.getType()).getEncoding()))
+    return (bytes + 1023) / 1024 * 1024;
+  return alignTo16(bytes);
 }
 
 bool tilec::tile::atomicNeedsBroadcast(AtomicRMWOp op) {

@@ -86,6 +86,8 @@ public:
   /// /usr/local/nvidia/lib64, /usr/lib/x86_64-linux-gnu and /usr/lib64); the
   /// environment variable TILEC_CUDA_LIBRARY names another library instead.
   static Expected<Context> create(int ordinal = 0);
+  /// The number of CUDA devices (loads the driver like create does).
+  static Expected<int> deviceCount();
 
   Context(Context &&other) noexcept;
   Context &operator=(Context &&other) noexcept;
@@ -95,6 +97,8 @@ public:
   ~Context();
 
   const DeviceInfo &info() const { return Info; }
+  /// The device ordinal this context was created for.
+  int ordinal() const { return Info.Ordinal; }
   /// Makes this context current on the calling thread.
   Status makeCurrent() const;
   /// Waits for all work on the device (cuCtxSynchronize). A failure names the
@@ -223,6 +227,12 @@ public:
                 const Stream *stream = nullptr) const;
   Status launch(Dim3 grid, const KernelArg *args, std::size_t numArgs,
                 const Stream *stream = nullptr) const;
+  /// Launches with arguments already checked and laid out by the caller:
+  /// \p params holds one pointer per parameter, to a value of the
+  /// parameter's size (cuLaunchKernel's kernelParams). Only the grid is
+  /// checked. Generated launchers use this; it is the fast path.
+  Status launchUnchecked(Dim3 grid, void **params,
+                         const Stream *stream = nullptr) const;
 
 private:
   friend class Module;
@@ -243,6 +253,11 @@ public:
   /// log) are errors.
   static Expected<Module> loadPtx(const Context &ctx, std::string_view ptx,
                                   std::string_view displayName = "<memory>");
+  /// Loads a compiled image (a cubin, or NUL-terminated PTX) whose kernels'
+  /// metadata is given rather than read from the image.
+  static Expected<Module> loadImage(const Context &ctx, const void *image,
+                                    std::vector<KernelMetadata> kernels,
+                                    std::string_view displayName);
   /// Reads a PTX file and loads it as loadPtx does.
   static Expected<Module> loadFile(const Context &ctx, const std::string &path);
 

@@ -105,6 +105,45 @@ def Tile_SliceLayoutAttr : AttrDef<Tile_Dialect, "SliceLayout",
   }];
 }
 
+def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout",
+                                 [DeclareAttrInterfaceMethods<
+                                    Tile_LayoutAttrInterface>]> {
+  let mnemonic = "mma";
+  let summary = "The accumulator of tensor-core matrix products.";
+  let description = [{
+    The registers of the result of `mma.sync` (`versionMajor = 2`, one warp
+    computes a 16x8 block per instruction) or `wgmma.mma_async`
+    (`versionMajor = 3`, four consecutive warps form a warp group that
+    computes a 64xN block per instruction). `instrShape` is the instruction's
+    [M, N, K]. Warp `w` covers rows `16 * (w % warpsPerCTA[0])` and the
+    `instrShape[1]` columns at `instrShape[1] * (w / warpsPerCTA[0])`; within
+    its 16 x N piece, lane `l` holds rows `l / 4` and `l / 4 + 8` and columns
+    `8 * t + 2 * (l % 4) + {0, 1}` for each 8-column group `t`, in the
+    register order of the PTX fragment (t, row half, column). The pattern
+    repeats along N, then along M, until the shape is covered.
+
+    ```mlir
+    tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1],
+                                  instrShape = [64, 128, 16]>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$versionMajor,
+                        ArrayRefParameter<"unsigned">:$warpsPerCTA,
+                        ArrayRefParameter<"unsigned">:$instrShape);
+  let assemblyFormat = [{
+    `<` `versionMajor` `=` $versionMajor `,`
+        `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
+        `instrShape` `=` `[` $instrShape `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Repetitions of the warps' coverage along M and N for `shape`.
+    int64_t getRepetitions(::llvm::ArrayRef<int64_t> shape, unsigned dim) const;
+    /// Registers of one instruction's accumulator fragment per thread.
+    int64_t getFragmentRegisters() const { return getInstrShape()[1] / 2; }
+  }];
+}
+
 def Tile_ReduceKindAttr
     : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">;
 def Tile_InputPrecisionAttr

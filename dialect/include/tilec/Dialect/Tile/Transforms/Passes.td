@@ -31,6 +31,10 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
       operands are converted. `tile.store` and `tile.atomic_rmw` take the
       layout of their value when it is not the default, else that of their
       pointers, and convert the other operands.
+    - A `tile.dot` that tensor cores can compute (TensorCores.h: from
+      `compute-capability`, the warp count, element types and shapes; 0
+      means no tensor cores) gets a `#tile.mma` result and accumulator, and
+      an `scf.for` value that such a dot yields is carried in that layout.
     - `tile.expand_dims` converts its operand to the slice of its result's
       layout and `tile.broadcast` to its result's layout.
     - `scf.for`/`scf.while` region arguments and results take the layouts
@@ -58,7 +62,67 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let options = [
     Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
            "Number of warps each program runs with">,
+    Option<"computeCapability", "compute-capability", "unsigned",
+           /*default=*/"0",
+           "Compute capability of the target (90 for sm_90a; 0: no tensor "
+           "cores)">,
   ];
+}
+
+def TileSplitTf32x3 : Pass<"tile-split-tf32x3", "::mlir::ModuleOp"> {
+  let summary = "Computes tf32x3 dots as three tf32 dots on hi/lo splits.";
+  let description = [{
+    For each fp32 `tile.dot` with `input_precision = tf32x3` that will run on
+    tensor cores (the same choice tile-assign-layouts makes for a tf32 dot
+    with these options), splits each operand into its tf32 part `hi` (low
+    13 mantissa bits cleared) and the exact rest `lo`, and accumulates
+    `lo(a) @ hi(b)`, `hi(a) @ lo(b)` and `hi(a) @ hi(b)`, in that order, as
+    tf32 dots: about fp32 accuracy at three times the tensor-core work.
+    Other dots are left alone (the FMA path computes tf32x3 exactly).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
+           "Number of warps each program runs with">,
+    Option<"computeCapability", "compute-capability", "unsigned",
+           /*default=*/"0",
+           "Compute capability of the target (90 for sm_90a; 0: no tensor "
+           "cores)">,
+  ];
+}
+
+def TilePrefetchLoads : Pass<"tile-prefetch-loads", "::mlir::ModuleOp"> {
+  let summary = "Issues the loads of a matmul loop one iteration ahead.";
+  let description = [{
+    In each `scf.for` whose body holds a `tile.dot`, every tile load whose
+    pointers and mask (and the loop values they come from) are computed by
+    pure operations from the loop's arguments is issued for iteration
+    `i + 1` at the top of iteration `i` (and for the first iteration before
+    the loop); the loop carries the loaded tile. Loads of iterations past
+    the upper bound are masked off. Global-memory latency then overlaps the
+    product of the previous tile.
+
+    Before:
+    ```mlir
+    scf.for %i = %lb to %ub step %s iter_args(%p = %p0) {
+      %x = tile.load %p : ...
+      ... %x ...
+      %q = tile.addptr %p, %d
+      scf.yield %q
+    }
+    ```
+    After (schematically):
+    ```mlir
+    %x0 = tile.load %p0, splat(%lb < %ub)
+    scf.for %i = %lb to %ub step %s iter_args(%p = %p0, %x = %x0) {
+      %q1 = tile.addptr %p, %d
+      %x1 = tile.load %q1, splat(%i + %s < %ub)
+      ... %x ...
+      scf.yield %q, %x1
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
 def TileCoalesce : Pass<"tile-coalesce", "::mlir::ModuleOp"> {

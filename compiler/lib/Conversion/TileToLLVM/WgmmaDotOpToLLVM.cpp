@@ -1,0 +1,414 @@
+//===- WgmmaDotOpToLLVM.cpp - Matrix products on Hopper tensor cores -*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers tile.dot whose result is in an `#tile.mma` version 3 layout with
+// `wgmma.mma_async` (sm_90a). The operands arrive in registers (any layout);
+// every thread stores its elements into shared memory in the canonical
+// swizzled layouts wgmma reads through matrix descriptors, and each warp
+// group then multiplies its 64-row blocks of the accumulator:
+//
+//   bar.sync; st.shared (swizzled) a and b; fence.proxy.async; bar.sync;
+//   wgmma.fence; wgmma.mma_async x (K steps x M reps x N reps);
+//   wgmma.commit_group; wgmma.wait_group 0
+//
+// Shared layout of an operand (PTX ISA, "matrix descriptor"): the dimension
+// stored contiguously ("inner": K for a K-major operand, N for an MN-major
+// B) is cut into panels of S bytes (the swizzle width, 32, 64 or 128); a
+// panel holds S bytes of every row of the other ("outer") dimension, rows S
+// bytes apart; panels follow each other. Within each 8 x S-byte atom the
+// 16-byte chunk `c` of row `r` is stored at chunk `c ^ (r % (S / 16))`, i.e.
+// byte offset `o` moves to `o ^ (((o >> 7) & (S / 16 - 1)) << 4)`, which is
+// the address-based swizzle the hardware undoes (so every operand starts
+// 1024-byte aligned).
+//
+// One instruction reads 32 bytes of K of 64 rows of A and N rows of B: its
+// descriptor points at the first of them; "stride byte offset" is the
+// distance between 8-row groups of the outer dimension (8 * S), and for an
+// MN-major B "leading byte offset" is the distance between its N panels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TileToLLVMPatterns.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// Where the elements of one operand live in shared memory.
+struct SharedOperand {
+  unsigned innerDim;  ///< tensor dimension stored contiguously
+  int64_t outer;      ///< extent of the other dimension
+  int64_t inner;      ///< extent of the contiguous dimension
+  int64_t elemBytes;  ///< bytes per element
+  int64_t swizzle;    ///< swizzle width S in bytes (32, 64 or 128)
+
+  int64_t panelBytes() const { return outer * swizzle; }
+  /// The (unswizzled) byte offset of the first byte of element (o, i).
+  int64_t offset(int64_t o, int64_t i) const {
+    int64_t byte = i * elemBytes;
+    return byte / swizzle * panelBytes() + o * swizzle + byte % swizzle;
+  }
+  /// Descriptor field for the swizzle width.
+  int64_t swizzleMode() const {
+    return swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+  }
+};
+
+/// The swizzle width for a contiguous extent of `bytes`.
+static int64_t chooseSwizzle(int64_t bytes) {
+  return std::min<int64_t>(128, bytes);
+}
+
+/// The PTX type name of a wgmma operand or accumulator element.
+static StringRef getPtxType(Type type, InputPrecision precision) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return precision == InputPrecision::IEEE ? "f32" : "tf32";
+  if (isa<Float8E4M3FNType>(type))
+    return "e4m3";
+  if (isa<Float8E5M2Type>(type))
+    return "e5m2";
+  if (type.isInteger(8))
+    return "s8";
+  if (type.isInteger(32))
+    return "s32";
+  return "";
+}
+
+/// `(value >> shift) & mask` on i32.
+static Value shiftAnd(OpBuilder &b, Location loc, Value value, int64_t shift,
+                      int64_t mask) {
+  if (shift)
+    value = LLVM::LShrOp::create(b, loc, value, i32Constant(b, loc, shift));
+  return LLVM::AndOp::create(b, loc, value, i32Constant(b, loc, mask));
+}
+
+/// Stores the registers of `tile` (of tensor type `type`) into the shared
+/// layout `smem` at byte address `base` (an i32 shared-window address),
+/// with vectors of up to 16 bytes along the contiguous dimension.
+static void storeOperand(OpBuilder &b, Location loc, Value tile,
+                         RankedTensorType type, const SharedOperand &smem,
+                         Value smemBase, int64_t baseOffset) {
+  std::optional<TileDistribution> dist = TileDistribution::get(type);
+  auto layout = cast<LayoutAttrInterface>(type.getEncoding());
+  unsigned inner = smem.innerDim, outer = 1 - inner;
+  // Consecutive registers along `inner` that stay within one 16-byte chunk
+  // in every thread (lane and warp offsets along `inner` are multiples).
+  int64_t vec = std::min<int64_t>(
+      layout.getContiguousRegisters(type.getShape(), inner),
+      16 / smem.elemBytes);
+  auto aligned = [&](ArrayRef<int64_t> basis) {
+    return basis[inner] % vec == 0;
+  };
+  for (unsigned bit = 0; bit < 5; ++bit)
+    if (!aligned(dist->getLaneBasis(bit)))
+      vec = 1;
+  for (unsigned bit = 0; bit < dist->getNumWarpBits(); ++bit)
+    if (!aligned(dist->getWarpBasis(bit)))
+      vec = 1;
+
+  SmallVector<Value> regs = unpackRegisters(b, loc, tile);
+  SmallVector<SmallVector<Value>> idx = emitIndices(b, loc, type);
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  int64_t chunkMask = smem.swizzle / 16 - 1;
+  for (int64_t r = 0; r < dist->getNumRegisters(); r += vec) {
+    if (dist->isDuplicateRegister(r))
+      continue;
+    // offset = panel * panelBytes + o * S + (i * eb) % S, then swizzled.
+    Value byte = LLVM::MulOp::create(b, loc, idx[r][inner],
+                                     i32Constant(b, loc, smem.elemBytes));
+    int64_t swizzleBits = llvm::Log2_64(smem.swizzle);
+    Value panel = LLVM::LShrOp::create(b, loc, byte,
+                                       i32Constant(b, loc, swizzleBits));
+    Value within = LLVM::AndOp::create(b, loc, byte,
+                                       i32Constant(b, loc, smem.swizzle - 1));
+    Value offset = LLVM::AddOp::create(
+        b, loc,
+        LLVM::MulOp::create(b, loc, panel,
+                            i32Constant(b, loc, smem.panelBytes())),
+        LLVM::AddOp::create(
+            b, loc,
+            LLVM::MulOp::create(b, loc, idx[r][outer],
+                                i32Constant(b, loc, smem.swizzle)),
+            within));
+    Value chunk = shiftAnd(b, loc, offset, 7, chunkMask);
+    offset = LLVM::XOrOp::create(
+        b, loc, offset,
+        LLVM::ShlOp::create(b, loc, chunk, i32Constant(b, loc, 4)));
+    Value address = LLVM::AddOp::create(
+        b, loc, smemBase,
+        LLVM::AddOp::create(b, loc, offset, i32Constant(b, loc, baseOffset)));
+    Value ptr = LLVM::IntToPtrOp::create(b, loc, ptrType, address);
+    Type elemType = regs[r].getType();
+    if (vec == 1) {
+      LLVM::StoreOp::create(b, loc, regs[r], ptr, /*alignment=*/
+                            smem.elemBytes);
+      continue;
+    }
+    auto vecType = VectorType::get({vec}, elemType);
+    Value vector = LLVM::UndefOp::create(b, loc, vecType);
+    for (int64_t j = 0; j < vec; ++j)
+      vector = LLVM::InsertElementOp::create(b, loc, vector, regs[r + j],
+                                             i32Constant(b, loc, j));
+    LLVM::StoreOp::create(b, loc, vector, ptr,
+                          /*alignment=*/vec * smem.elemBytes);
+  }
+}
+
+/// A side-effecting PTX statement without operands.
+static void emitPtx(OpBuilder &b, Location loc, StringRef text) {
+  LLVM::InlineAsmOp::create(b, loc, TypeRange(), ValueRange(), text, "",
+                            /*has_side_effects=*/true,
+                            /*is_align_stack=*/false, LLVM::TailCallKind::None,
+                            /*asm_dialect=*/nullptr,
+                            /*operand_attrs=*/nullptr);
+}
+
+/// Runs inline PTX `text` that reads and writes the accumulator registers
+/// `acc` (tied operands `$0..$n-1`) and reads `inputs` (`$n...`). Returns
+/// the new accumulator registers.
+static SmallVector<Value> emitAccumulatorPtx(OpBuilder &b, Location loc,
+                                             StringRef text, ValueRange acc,
+                                             ValueRange inputs) {
+  std::string constraints;
+  auto letter = [](Type t) { return t.isF32() ? "f" : "r"; };
+  for (Value v : acc)
+    constraints += std::string(constraints.empty() ? "" : ",") + "=" +
+                   letter(v.getType());
+  for (Value v : inputs)
+    constraints += std::string(",") +
+                   (v.getType().isInteger(64) ? "l" : "r");
+  for (size_t i = 0; i < acc.size(); ++i)
+    constraints += "," + std::to_string(i);
+  SmallVector<Value> operands(inputs.begin(), inputs.end());
+  operands.append(acc.begin(), acc.end());
+  SmallVector<Type> types(acc.getTypes());
+  Type result = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, result, operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  SmallVector<Value> out;
+  for (size_t i = 0; i < acc.size(); ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
+                                               ArrayRef<int64_t>{int64_t(i)}));
+  return out;
+}
+
+/// The list `{$first, ..., $first+n-1}` of inline-asm operands.
+static std::string operandList(size_t first, size_t n) {
+  std::string s = "{";
+  for (size_t i = 0; i < n; ++i)
+    s += (i ? ", $" : "$") + std::to_string(first + i);
+  return s + "}";
+}
+
+struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto cType = cast<RankedTensorType>(op.getC().getType());
+    auto mma = dyn_cast_or_null<MmaLayoutAttr>(cType.getEncoding());
+    if (!mma || mma.getVersionMajor() != 3)
+      return failure();
+    Location loc = op.getLoc();
+    auto aType = cast<RankedTensorType>(op.getA().getType());
+    auto bType = cast<RankedTensorType>(op.getB().getType());
+    Type inElem = aType.getElementType();
+    Type accElem = cType.getElementType();
+    StringRef inPtx = getPtxType(inElem, op.getInputPrecision());
+    StringRef accPtx = getPtxType(accElem, InputPrecision::IEEE);
+    if (inPtx.empty() || inPtx == "f32" || accPtx.empty() ||
+        !TileDistribution::get(aType) || !TileDistribution::get(bType))
+      return op.emitOpError("cannot run on wgmma: ")
+             << inElem << " operands into " << accElem;
+    if (failed(checkSharedMemory(op, getScratchBytes(op))))
+      return failure();
+
+    int64_t M = cType.getDimSize(0), N = cType.getDimSize(1);
+    int64_t K = aType.getDimSize(1);
+    int64_t eb = getStorageBytes(inElem);
+    int64_t kStep = 32 / eb; // K of one instruction: 32 bytes
+    int64_t n = mma.getInstrShape()[1];
+    int64_t warpsM = mma.getWarpsPerCTA()[0], warpsN = mma.getWarpsPerCTA()[1];
+    int64_t repM = mma.getRepetitions(cType.getShape(), 0);
+    int64_t repN = mma.getRepetitions(cType.getShape(), 1);
+
+    // A is stored K-major; B MN-major when its registers run along N and
+    // the type allows it (16-bit), else K-major.
+    SharedOperand aSmem{1, M, K, eb, chooseSwizzle(K * eb)};
+    bool bMNMajor =
+        eb == 2 && std::min(n, N) * eb >= 32 &&
+        cast<LayoutAttrInterface>(bType.getEncoding())
+                .getContiguousRegisters(bType.getShape(), 1) > 1;
+    SharedOperand bSmem =
+        bMNMajor ? SharedOperand{1, K, N, eb, chooseSwizzle(std::min(n, N) * eb)}
+                 : SharedOperand{0, N, K, eb, chooseSwizzle(K * eb)};
+
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    Value smemBase = LLVM::PtrToIntOp::create(
+        rewriter, loc, i32, getSharedMemoryBase(rewriter, loc));
+    int64_t bOffset = getDotOperandBOffset(op);
+    emitBarrier(rewriter, loc);
+    storeOperand(rewriter, loc, adaptor.getA(), aType, aSmem, smemBase, 0);
+    storeOperand(rewriter, loc, adaptor.getB(), bType, bSmem, smemBase,
+                 bOffset);
+    emitPtx(rewriter, loc, "fence.proxy.async.shared::cta;");
+    emitBarrier(rewriter, loc);
+
+    // The warp group's place: rows 64 * gm of each M repetition, columns
+    // n * gn of each N repetition.
+    Value warp = getWarpId(rewriter, loc);
+    Value wInM = LLVM::URemOp::create(rewriter, loc, warp,
+                                      i32Constant(rewriter, loc, warpsM));
+    Value gm = LLVM::UDivOp::create(rewriter, loc, wInM,
+                                    i32Constant(rewriter, loc, 4));
+    Value gn = LLVM::UDivOp::create(rewriter, loc, warp,
+                                    i32Constant(rewriter, loc, warpsM));
+    // Descriptor of the operand's first byte for this warp group (`group`
+    // times `groupBytes` in): the start address (>> 4) plus the constant
+    // fields.
+    auto baseDescriptor = [&](const SharedOperand &smem, int64_t offset,
+                              Value group, int64_t groupBytes,
+                              int64_t leading) {
+      Value address = LLVM::AddOp::create(
+          rewriter, loc, smemBase,
+          LLVM::AddOp::create(
+              rewriter, loc,
+              LLVM::MulOp::create(rewriter, loc, group,
+                                  i32Constant(rewriter, loc, groupBytes)),
+              i32Constant(rewriter, loc, offset)));
+      Value start = LLVM::ZExtOp::create(
+          rewriter, loc, i64,
+          LLVM::LShrOp::create(rewriter, loc, address,
+                               i32Constant(rewriter, loc, 4)));
+      uint64_t fields = (uint64_t(leading >> 4) << 16) |
+                        (uint64_t(8 * smem.swizzle >> 4) << 32) |
+                        (uint64_t(smem.swizzleMode()) << 62);
+      return LLVM::OrOp::create(
+          rewriter, loc, start,
+          LLVM::ConstantOp::create(rewriter, loc, i64,
+                                   rewriter.getI64IntegerAttr(fields)));
+    };
+    // The leading byte offset is unused by K-major swizzled layouts.
+    Value aDesc =
+        baseDescriptor(aSmem, 0, gm, aSmem.offset(64, 0), /*leading=*/16);
+    Value bDesc =
+        bMNMajor ? baseDescriptor(bSmem, bOffset, gn, bSmem.offset(0, n),
+                                  bSmem.panelBytes())
+                 : baseDescriptor(bSmem, bOffset, gn, bSmem.offset(n, 0),
+                                  /*leading=*/16);
+    auto plus = [&](Value desc, int64_t byteOffset) -> Value {
+      if (byteOffset == 0)
+        return desc;
+      return LLVM::AddOp::create(
+          rewriter, loc, desc,
+          LLVM::ConstantOp::create(
+              rewriter, loc, i64, rewriter.getI64IntegerAttr(byteOffset >> 4)));
+    };
+
+    // Accumulator registers: f16 pairs travel packed in 32-bit registers.
+    SmallVector<Value> acc = unpackRegisters(rewriter, loc, adaptor.getC());
+    bool packed = accElem.isF16();
+    auto pack = [&](ArrayRef<Value> regs) {
+      if (!packed)
+        return SmallVector<Value>(regs);
+      SmallVector<Value> out;
+      auto pair = VectorType::get({2}, regs.front().getType());
+      for (size_t i = 0; i < regs.size(); i += 2) {
+        Value v = LLVM::UndefOp::create(rewriter, loc, pair);
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, regs[i],
+                                          i32Constant(rewriter, loc, 0));
+        v = LLVM::InsertElementOp::create(rewriter, loc, v, regs[i + 1],
+                                          i32Constant(rewriter, loc, 1));
+        out.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, v));
+      }
+      return out;
+    };
+    SmallVector<Value> regs = pack(acc);
+    int64_t perInstr = regs.size() / (repM * repN);
+
+    std::string shape = llvm::formatv("m64n{0}k{1}", n, kStep).str();
+    std::string modifiers;
+    if (inPtx == "f16" || inPtx == "bf16")
+      modifiers = llvm::formatv(", 1, 1, 0, {0}", bMNMajor ? 1 : 0).str();
+    else if (inPtx != "s8")
+      modifiers = ", 1, 1";
+    std::string text = llvm::formatv(
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
+        "wgmma.mma_async.sync.aligned.{1}.{2}.{3}.{3} {4}, ${5}, ${6}, p{7};\n}",
+        perInstr + 2, shape, accPtx, inPtx, operandList(0, perInstr),
+        perInstr, perInstr + 1, modifiers);
+
+    // The accumulators pass through the fence, so that every register the
+    // instructions read is written before it (ptxas would otherwise
+    // serialize them with warpgroup.arrive).
+    regs = emitAccumulatorPtx(rewriter, loc, "wgmma.fence.sync.aligned;", regs,
+                              {});
+    Value one = i32Constant(rewriter, loc, 1);
+    for (int64_t s = 0; s < K / kStep; ++s) {
+      int64_t aK = aSmem.offset(0, s * kStep);
+      int64_t bK = bMNMajor ? bSmem.offset(s * kStep, 0)
+                            : bSmem.offset(0, s * kStep);
+      for (int64_t rm = 0; rm < repM; ++rm) {
+        Value a = plus(aDesc, aK + aSmem.offset(rm * 16 * warpsM, 0));
+        for (int64_t rn = 0; rn < repN; ++rn) {
+          int64_t col = rn * n * warpsN;
+          Value bDescRep =
+              plus(bDesc, bK + (bMNMajor ? bSmem.offset(0, col)
+                                         : bSmem.offset(col, 0)));
+          int64_t first = (rm * repN + rn) * perInstr;
+          SmallVector<Value> out = emitAccumulatorPtx(
+              rewriter, loc, text,
+              ArrayRef<Value>(regs).slice(first, perInstr),
+              ValueRange{a, bDescRep, one});
+          llvm::copy(out, regs.begin() + first);
+        }
+      }
+    }
+    emitPtx(rewriter, loc, "wgmma.commit_group.sync.aligned;");
+    regs = emitAccumulatorPtx(rewriter, loc,
+                              "wgmma.wait_group.sync.aligned 0;", regs, {});
+
+    if (packed) {
+      SmallVector<Value> unpacked;
+      auto pair = VectorType::get({2}, acc.front().getType());
+      for (Value r : regs) {
+        Value v = LLVM::BitcastOp::create(rewriter, loc, pair, r);
+        for (int64_t j = 0; j < 2; ++j)
+          unpacked.push_back(LLVM::ExtractElementOp::create(
+              rewriter, loc, v, i32Constant(rewriter, loc, j)));
+      }
+      regs = unpacked;
+    }
+    rewriter.replaceOp(
+        op, packRegisters(rewriter, loc,
+                          getTypeConverter()->convertType(cType), regs));
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::populateWgmmaDotOpToLLVMPatterns(TileTypeConverter &converter,
+                                             RewritePatternSet &patterns) {
+  patterns.add<WgmmaDotOpLowering>(converter, patterns.getContext());
+}

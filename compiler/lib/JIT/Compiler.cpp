@@ -1,0 +1,98 @@
+//===- Compiler.cpp - tilec as a JIT compiler -----------------------------===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/JIT/Compiler.h"
+
+#include "tilec/Driver/Driver.h"
+#include "tilec/Target/Cubin.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tilec;
+
+namespace {
+
+class InProcessCompiler : public rt::KernelCompiler {
+public:
+  explicit InProcessCompiler(jit::CompilerOptions options) {
+    // Only the configured ptxas: its version is in the cache keys.
+    if (options.Cubin && !configuredPtxas().empty() &&
+        llvm::sys::fs::can_execute(configuredPtxas()))
+      Ptxas = configuredPtxas().str();
+  }
+
+  rt::Expected<rt::CompiledKernel>
+  compile(const rt::CompileRequest &request) override;
+
+private:
+  std::string Ptxas;
+};
+
+} // namespace
+
+rt::Expected<rt::CompiledKernel>
+InProcessCompiler::compile(const rt::CompileRequest &request) {
+  std::string what = "compiling kernel '" + request.Kernel + "' of " +
+                     request.SourceName + " (" + request.Signature + "; " +
+                     request.Config.name() + ")";
+  CompileOptions options;
+  options.kernel.name = request.Kernel;
+  llvm::Expected<std::vector<SignatureEntry>> signature =
+      parseSignature(request.Signature);
+  if (!signature)
+    return rt::Status::invalidArgument(
+        what + ": " + llvm::toString(signature.takeError()));
+  options.kernel.signature = std::move(*signature);
+  for (const auto &[name, value] : request.Config.Constexprs)
+    options.kernel.defines[name] = value;
+  options.pipeline.numWarps = request.Config.NumWarps;
+  std::optional<unsigned> capability = parseComputeCapability(request.Arch);
+  if (!capability)
+    return rt::Status::invalidArgument(what + ": unknown architecture '" +
+                                       request.Arch + "'");
+  // As tilec does: wgmma needs the architecture-specific sm_90a.
+  if (*capability >= 90 && !llvm::StringRef(request.Arch).ends_with("a"))
+    capability = 80;
+  options.pipeline.computeCapability = *capability;
+  options.ptx.arch = request.Arch;
+
+  llvm::SourceMgr srcMgr;
+  srcMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(request.Source, request.SourceName),
+      llvm::SMLoc());
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticOS(diagnostics);
+  srcMgr.setDiagHandler(
+      [](const llvm::SMDiagnostic &diagnostic, void *os) {
+        diagnostic.print(nullptr, *static_cast<llvm::raw_ostream *>(os));
+      },
+      &diagnosticOS);
+  mlir::FailureOr<CompiledPTX> compiled =
+      compileToPTX(srcMgr, options, diagnosticOS);
+  if (mlir::failed(compiled))
+    return rt::Status::error(rt::ErrorCode::InvalidArgument,
+                             what + " failed:\n" + diagnostics);
+
+  rt::CompiledKernel result;
+  result.Ptx = std::move(compiled->ptx);
+  if (!Ptxas.empty()) {
+    llvm::Expected<std::string> cubin =
+        assembleCubin(result.Ptx, request.Arch, Ptxas);
+    if (!cubin)
+      return rt::Status::error(rt::ErrorCode::InvalidArgument,
+                               what + ": " + llvm::toString(cubin.takeError()));
+    result.Cubin = std::move(*cubin);
+  }
+  return result;
+}
+
+std::unique_ptr<rt::KernelCompiler>
+jit::createCompiler(CompilerOptions options) {
+  return std::make_unique<InProcessCompiler>(options);
+}

@@ -1,0 +1,199 @@
+//===- PrefetchLoads.cpp - Loads of the next iteration issued early -*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements tile-prefetch-loads. In a loop that multiplies tiles, each
+// iteration's loads are issued one iteration ahead, so that their latency
+// overlaps the previous iteration's product:
+//
+//   x0 = load(p(init), mask(init) & lb < ub)
+//   for i, args, x = x0:
+//     x' = load(p(next(args)), mask(next(args), i + step) & i + step < ub)
+//     ... uses of x instead of the original load ...
+//     yield next(args), x'
+//
+// where p and mask are the load's operands as functions of the loop's
+// iteration values, and next(args) the values the loop yields. A load
+// qualifies when its operands, and the yielded values they depend on, are
+// computed from the loop's arguments and values defined outside of it by
+// pure operations without regions (pointer increments, masks), so that
+// they can be recomputed for the next iteration at the top of the body.
+// The comparisons with the upper bound keep the loads of iterations that do
+// not exist from touching memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tilec::tile {
+#define GEN_PASS_DEF_TILEPREFETCHLOADS
+#include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tilec::tile
+
+using namespace mlir;
+using namespace tilec::tile;
+
+namespace {
+
+/// Collects into `slice` the operations of `body` that `values` depend on,
+/// stopping at block arguments and values defined outside; fails when one
+/// of them cannot be recomputed freely (side effects, regions, loads, dots).
+static LogicalResult collectSlice(Block *body, ValueRange values,
+                                  llvm::SetVector<Operation *> &slice) {
+  SmallVector<Value> worklist(values.begin(), values.end());
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val().getDefiningOp();
+    if (!op || op->getBlock() != body || slice.contains(op))
+      continue;
+    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
+        isa<LoadOp, DotOp>(op))
+      return failure();
+    slice.insert(op);
+    worklist.append(op->operand_begin(), op->operand_end());
+  }
+  return success();
+}
+
+/// Clones the operations of `slice` (in program order) with `mapping`.
+static void cloneSlice(OpBuilder &b, const llvm::SetVector<Operation *> &slice,
+                       IRMapping &mapping) {
+  SmallVector<Operation *> ops(slice.begin(), slice.end());
+  computeTopologicalSorting(ops);
+  for (Operation *op : ops)
+    b.clone(*op, mapping);
+}
+
+/// Clones `load` with `mapping`, its mask restricted to where `valid` holds.
+static Value cloneLoad(OpBuilder &b, LoadOp load, IRMapping &mapping,
+                       Value valid) {
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  Value mask = SplatOp::create(
+      b, loc, RankedTensorType::get(type.getShape(), b.getI1Type()), valid);
+  if (load.getMask())
+    mask = arith::AndIOp::create(b, loc, mapping.lookup(load.getMask()), mask);
+  Value other = load.getOther() ? mapping.lookup(load.getOther()) : Value();
+  auto clone = cast<LoadOp>(b.clone(*load, mapping));
+  clone.getMaskMutable().assign(mask);
+  if (other)
+    clone.getOtherMutable().assign(other);
+  return clone.getResult();
+}
+
+/// Issues the qualifying loads of `forOp` one iteration ahead.
+static void prefetch(scf::ForOp forOp) {
+  Block *body = forOp.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  if (!llvm::any_of(body->getOperations(), llvm::IsaPred<DotOp>))
+    return;
+
+  SmallVector<LoadOp> loads;
+  llvm::SetVector<Operation *> loadSlice, yieldSlice;
+  llvm::SetVector<unsigned> usedArgs;
+  for (auto load : body->getOps<LoadOp>()) {
+    if (!isa<RankedTensorType>(load.getType()))
+      continue;
+    llvm::SetVector<Operation *> slice = loadSlice;
+    if (failed(collectSlice(body, load->getOperands(), slice)))
+      continue;
+    // The loop values the operands depend on, and how the next iteration's
+    // are computed.
+    llvm::SetVector<unsigned> args = usedArgs;
+    auto noteArgs = [&](Operation *op) {
+      for (Value v : op->getOperands())
+        if (auto arg = dyn_cast<BlockArgument>(v);
+            arg && arg.getOwner() == body && arg.getArgNumber() > 0)
+          args.insert(arg.getArgNumber() - 1);
+    };
+    noteArgs(load);
+    for (Operation *op : slice)
+      noteArgs(op);
+    llvm::SetVector<Operation *> next = yieldSlice;
+    SmallVector<Value> yielded;
+    for (unsigned i : args)
+      yielded.push_back(yield.getOperand(i));
+    if (failed(collectSlice(body, yielded, next)))
+      continue;
+    loads.push_back(load);
+    loadSlice = std::move(slice);
+    usedArgs = std::move(args);
+    yieldSlice = std::move(next);
+  }
+  if (loads.empty())
+    return;
+
+  // The loads of the first iteration, before the loop.
+  OpBuilder b(forOp);
+  Location loc = forOp.getLoc();
+  Value iv = forOp.getInductionVar();
+  IRMapping first;
+  first.map(iv, forOp.getLowerBound());
+  for (auto [arg, init] :
+       llvm::zip_equal(forOp.getRegionIterArgs(), forOp.getInitArgs()))
+    first.map(arg, init);
+  cloneSlice(b, loadSlice, first);
+  Value firstValid =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                            forOp.getLowerBound(), forOp.getUpperBound());
+  SmallVector<Value> initial;
+  for (LoadOp load : loads)
+    initial.push_back(cloneLoad(b, load, first, firstValid));
+
+  // The loop carries them; the next iteration's are loaded at the top of
+  // the body. (The callback runs before the body moves to the new loop, so
+  // it builds in the old body, from the old loop's values.)
+  IRRewriter rewriter(forOp.getContext());
+  auto yieldNext = [&](OpBuilder &yb, Location, ArrayRef<BlockArgument>) {
+    yb.setInsertionPointToStart(body);
+    IRMapping identity;
+    cloneSlice(yb, yieldSlice, identity);
+    IRMapping next;
+    Value nextIv = arith::AddIOp::create(yb, loc, iv, forOp.getStep());
+    next.map(iv, nextIv);
+    for (unsigned i : usedArgs)
+      next.map(forOp.getRegionIterArgs()[i],
+               identity.lookupOrDefault(yield.getOperand(i)));
+    cloneSlice(yb, loadSlice, next);
+    Value valid = arith::CmpIOp::create(yb, loc, arith::CmpIPredicate::slt,
+                                        nextIv, forOp.getUpperBound());
+    SmallVector<Value> values;
+    for (LoadOp load : loads)
+      values.push_back(cloneLoad(yb, load, next, valid));
+    return values;
+  };
+  FailureOr<LoopLikeOpInterface> replaced =
+      cast<LoopLikeOpInterface>(forOp.getOperation())
+          .replaceWithAdditionalYields(rewriter, initial,
+                                       /*replaceInitOperandUsesInLoop=*/false,
+                                       yieldNext);
+  if (failed(replaced))
+    return;
+  auto newFor = cast<scf::ForOp>(replaced->getOperation());
+  unsigned firstNew = newFor.getNumRegionIterArgs() - loads.size();
+  for (auto [i, load] : llvm::enumerate(loads)) {
+    load.replaceAllUsesWith(newFor.getRegionIterArgs()[firstNew + i]);
+    load.erase();
+  }
+}
+
+struct PrefetchLoadsPass
+    : public tilec::tile::impl::TilePrefetchLoadsBase<PrefetchLoadsPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
+    for (scf::ForOp forOp : loops)
+      prefetch(forOp);
+  }
+};
+
+} // namespace

@@ -1,0 +1,68 @@
+//===- TensorCores.cpp - Which dots run on tensor cores ---------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// wgmma (mma version 3) needs sm_90a, warps in groups of four, 64-row
+// blocks of the accumulator, and K in steps of 32 bytes of the operand
+// type. Warps go along M first (as far as M allows), then along N; each warp
+// group's instruction then covers the widest power-of-two N up to 256 that
+// its share of the columns allows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/Transforms/TensorCores.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec::tile;
+
+/// Whether wgmma multiplies `in` operands into `acc` (with `precision` for
+/// f32 operands).
+static bool isWgmmaType(Type in, Type acc, InputPrecision precision) {
+  if (in.isF16())
+    return acc.isF32() || acc.isF16();
+  if (in.isBF16())
+    return acc.isF32();
+  if (in.isF32())
+    return acc.isF32() && precision == InputPrecision::TF32;
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(in))
+    return acc.isF32() || acc.isF16();
+  if (in.isInteger(8))
+    return acc.isInteger(32);
+  return false;
+}
+
+MmaLayoutAttr tilec::tile::chooseMmaLayout(DotOp dot, unsigned numWarps,
+                                           unsigned computeCapability) {
+  return chooseMmaLayout(cast<RankedTensorType>(dot.getA().getType()),
+                         cast<RankedTensorType>(dot.getC().getType()),
+                         dot.getInputPrecision(), numWarps, computeCapability);
+}
+
+MmaLayoutAttr tilec::tile::chooseMmaLayout(RankedTensorType a,
+                                           RankedTensorType c,
+                                           InputPrecision precision,
+                                           unsigned numWarps,
+                                           unsigned computeCapability) {
+  Type in = a.getElementType();
+  if (computeCapability < 90 || numWarps % 4 != 0 ||
+      !isWgmmaType(in, c.getElementType(), precision))
+    return {};
+  int64_t M = c.getDimSize(0), N = c.getDimSize(1), K = a.getDimSize(1);
+  int64_t kStep = 256 / in.getIntOrFloatBitWidth();
+  if (M % 64 != 0 || K % kStep != 0)
+    return {};
+  unsigned warpsM = 4;
+  while (warpsM < numWarps && M % (16 * warpsM * 2) == 0)
+    warpsM *= 2;
+  unsigned warpsN = numWarps / warpsM;
+  if (N % (8 * warpsN) != 0)
+    return {};
+  unsigned n = std::min<int64_t>(256, N / warpsN);
+  unsigned kInstr = kStep;
+  return MmaLayoutAttr::get(a.getContext(), 3, {warpsM, warpsN},
+                            {64, n, kInstr});
+}

@@ -1,0 +1,193 @@
+//===- Jit.h - Kernels compiled from source at run time ---------*- C++ -*-===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// A JitKernel is a kernel of a .tile source that is compiled when it is
+// launched, specialized on the arguments as Triton's JIT does:
+//
+//   tensor (TensorView)  -> "*<dtype>", with ":16" when its address is a
+//                           multiple of 16
+//   integer              -> "i32" when the value fits, else "i64" ("u64"
+//                           above INT64_MAX), with ":1" when it equals 1 and
+//                           ":16" when it is a multiple of 16
+//   float / double       -> "fp32" / "fp64"
+//
+// Each specialization, with the constexprs, num_warps and the target, is
+// compiled once: the PTX (and a cubin when ptxas was available) is kept in
+// memory per device and on disk in a DiskCache (Cache.h) under a key made of
+// all of that, the kernel's source text and this build's identity (tilec,
+// LLVM and ptxas versions), so a second run of a program compiles nothing.
+//
+// The compiler itself is not part of the runtime (it needs LLVM): a
+// KernelCompiler is passed in, and tilec::jit::createCompiler() of the
+// tilec::jit library (tilec/JIT/Compiler.h) makes one. Without a compiler a
+// JitKernel only loads from the disk cache, which lets a program built
+// without LLVM run kernels compiled into the cache elsewhere.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_JIT_H
+#define TILEC_RUNTIME_JIT_H
+
+#include "tilec/Runtime/Autotune.h"
+#include "tilec/Runtime/Cache.h"
+#include "tilec/Runtime/FunctionRef.h"
+#include "tilec/Runtime/Runtime.h"
+#include "tilec/Runtime/Tensor.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilec {
+namespace rt {
+
+/// This build of tilec, as it enters cache keys: "tilec 0.1.0, LLVM 22.1.8,
+/// ptxas V13.0.88".
+const char *buildIdentity();
+
+/// Constexpr bindings, num_warps and num_stages of one compilation.
+struct JitConfig {
+  /// NAME=VALUE bindings of constexpr parameters, VALUE as tilec's -D takes
+  /// it (64, 1.5, True, tl.float16).
+  std::vector<std::pair<std::string, std::string>> Constexprs;
+  unsigned NumWarps = 4;
+  /// Accepted for Triton compatibility; tilec has no software pipelining
+  /// yet, so it does not change the code (and is not part of cache keys).
+  unsigned NumStages = 3;
+
+  /// "BLOCK=1024,num_warps=4,num_stages=3", the name tuning files use.
+  std::string name() const;
+};
+
+/// What a JitKernel asks its compiler for.
+struct CompileRequest {
+  std::string SourceName;
+  std::string Source;
+  std::string Kernel;
+  /// The specialized signature, in Triton's grammar.
+  std::string Signature;
+  JitConfig Config;
+  std::string Arch;
+};
+
+/// A compiled kernel: PTX that starts with its "// tilec.kernel" line, and a
+/// cubin for the request's architecture (empty when none was made).
+struct CompiledKernel {
+  std::string Ptx;
+  std::string Cubin;
+};
+
+class KernelCompiler {
+public:
+  virtual ~KernelCompiler();
+  /// Compiles \p request; a failure's message holds the diagnostics.
+  virtual Expected<CompiledKernel> compile(const CompileRequest &request) = 0;
+};
+
+/// A launch argument of a JitKernel.
+class JitArg {
+public:
+  /// A tensor: its element type and alignment enter the specialization.
+  JitArg(const TensorView &view)
+      : Value(view.data()), IsTensor(true), DType(view.dtype()) {}
+  /// A scalar; the same conversions as KernelArg.
+  template <typename T,
+            std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
+                             int> = 0>
+  JitArg(T value) : Value(value) {}
+  /// A pointer without an element type cannot be specialized.
+  JitArg(const DeviceBuffer &) = delete;
+  JitArg(DevicePtr) = delete;
+
+  const KernelArg &value() const { return Value; }
+  /// Appends this argument's signature entry ("*fp16:16", "i32:1", ...).
+  void appendSpecialization(std::string &signature) const;
+
+private:
+  KernelArg Value;
+  bool IsTensor = false;
+  ScalarType DType = ScalarType::FP32;
+};
+
+/// How many kernels a JitKernel got from where.
+struct JitStats {
+  unsigned Compiled = 0;
+  unsigned FromDisk = 0;
+  unsigned FromMemory = 0;
+};
+
+class JitKernel {
+public:
+  /// The kernel \p kernel of \p source (named \p sourceName in messages).
+  /// \p compiler may be null (cache only); it must outlive this object.
+  JitKernel(std::string sourceName, std::string source, std::string kernel,
+            KernelCompiler *compiler, DiskCache cache = DiskCache(),
+            std::string arch = "sm_90a");
+  /// Reads the source from \p path.
+  static Expected<std::unique_ptr<JitKernel>>
+  fromFile(const std::string &path, std::string kernel,
+           KernelCompiler *compiler, DiskCache cache = DiskCache(),
+           std::string arch = "sm_90a");
+  ~JitKernel();
+
+  /// Compiles (or finds) and loads the kernel specialized for \p args on
+  /// \p ctx's device, without launching it (Triton's warmup).
+  Expected<const Kernel *> prepare(const Context &ctx,
+                                   std::initializer_list<JitArg> args,
+                                   const JitConfig &config = {});
+  Expected<const Kernel *> prepare(const Context &ctx, const JitArg *args,
+                                   std::size_t numArgs,
+                                   const JitConfig &config);
+
+  /// Launches the specialization for \p args on \p grid.
+  Status launch(const Context &ctx, Dim3 grid,
+                std::initializer_list<JitArg> args,
+                const JitConfig &config = {}, const Stream *stream = nullptr);
+  Status launch(const Context &ctx, Dim3 grid, const JitArg *args,
+                std::size_t numArgs, const JitConfig &config,
+                const Stream *stream);
+
+  /// Launches the configuration of \p configs that \p tuner (which must
+  /// name the same configurations, in order) chooses for \p key, with the
+  /// grid \p grid computes for it.
+  Status launchTuned(const Context &ctx,
+                     FunctionRef<Dim3(const JitConfig &)> grid,
+                     std::initializer_list<JitArg> args,
+                     const std::vector<JitConfig> &configs, Autotuner &tuner,
+                     std::string_view key, const Stream *stream = nullptr);
+
+  JitStats stats() const;
+  const std::string &kernelName() const { return KernelName; }
+  const DiskCache &cache() const { return Cache; }
+
+private:
+  struct Loaded;
+
+  /// The cache key of one specialization.
+  std::string cacheKey(const std::string &signature,
+                       const JitConfig &config) const;
+  Expected<CompiledKernel> compileOrLoad(const std::string &signature,
+                                         const JitConfig &config);
+
+  std::string SourceName;
+  std::string Source;
+  std::string KernelName;
+  KernelCompiler *Compiler;
+  DiskCache Cache;
+  std::string Arch;
+  mutable std::mutex Lock;
+  JitStats Stats;
+  /// Loaded kernels by device ordinal and cache key.
+  std::map<std::pair<int, std::string>, std::unique_ptr<Loaded>> Kernels;
+};
+
+} // namespace rt
+} // namespace tilec
+
+#endif // TILEC_RUNTIME_JIT_H

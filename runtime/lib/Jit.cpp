@@ -1,0 +1,264 @@
+//===- Jit.cpp - Kernels compiled from source at run time -----------------===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Specialization, the cache key, the disk-cache entry format and loading.
+// A disk-cache entry's value is
+//
+//   ptx <bytes>\n<PTX>cubin <bytes>\n<cubin>
+//
+// and the key lists everything the compiled code depends on (Jit.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/Jit.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#ifndef TILEC_BUILD_IDENTITY
+#error "TILEC_BUILD_IDENTITY must name this build (set by CMake)"
+#endif
+
+using namespace tilec::rt;
+
+const char *tilec::rt::buildIdentity() { return TILEC_BUILD_IDENTITY; }
+
+KernelCompiler::~KernelCompiler() = default;
+
+std::string JitConfig::name() const {
+  std::string text;
+  for (const auto &[name, value] : Constexprs)
+    text += name + "=" + value + ",";
+  return text + "num_warps=" + std::to_string(NumWarps) +
+         ",num_stages=" + std::to_string(NumStages);
+}
+
+void JitArg::appendSpecialization(std::string &signature) const {
+  if (!signature.empty())
+    signature += ", ";
+  std::uint64_t bits = Value.bits();
+  switch (Value.kind()) {
+  case KernelArg::Kind::Pointer:
+    signature += std::string("*") + scalarTypeName(DType);
+    if (bits % 16 == 0)
+      signature += ":16";
+    return;
+  case KernelArg::Kind::Signed:
+  case KernelArg::Kind::Unsigned: {
+    bool isSigned = Value.kind() == KernelArg::Kind::Signed;
+    std::int64_t s = static_cast<std::int64_t>(bits);
+    if (isSigned ? (s >= INT32_MIN && s <= INT32_MAX) : bits <= INT32_MAX)
+      signature += "i32";
+    else if (isSigned || bits <= static_cast<std::uint64_t>(INT64_MAX))
+      signature += "i64";
+    else
+      signature += "u64";
+    if (bits == 1)
+      signature += ":1";
+    else if (bits % 16 == 0)
+      signature += ":16";
+    return;
+  }
+  case KernelArg::Kind::Float32:
+    signature += "fp32";
+    return;
+  case KernelArg::Kind::Float64:
+    signature += "fp64";
+    return;
+  case KernelArg::Kind::Half:
+    signature += "fp16";
+    return;
+  case KernelArg::Kind::BFloat:
+    signature += "bf16";
+    return;
+  }
+}
+
+/// One specialization loaded on one device.
+struct JitKernel::Loaded {
+  Module Mod;
+  tilec::rt::Kernel Fn;
+};
+
+JitKernel::JitKernel(std::string sourceName, std::string source,
+                     std::string kernel, KernelCompiler *compiler,
+                     DiskCache cache, std::string arch)
+    : SourceName(std::move(sourceName)), Source(std::move(source)),
+      KernelName(std::move(kernel)), Compiler(compiler), Cache(std::move(cache)),
+      Arch(std::move(arch)) {}
+
+JitKernel::~JitKernel() = default;
+
+Expected<std::unique_ptr<JitKernel>>
+JitKernel::fromFile(const std::string &path, std::string kernel,
+                    KernelCompiler *compiler, DiskCache cache,
+                    std::string arch) {
+  std::string source;
+  if (Status read = readFile(path, source); !read.ok())
+    return read;
+  return std::make_unique<JitKernel>(path, std::move(source), std::move(kernel),
+                                     compiler, std::move(cache),
+                                     std::move(arch));
+}
+
+JitStats JitKernel::stats() const {
+  std::lock_guard<std::mutex> guard(Lock);
+  return Stats;
+}
+
+std::string JitKernel::cacheKey(const std::string &signature,
+                                const JitConfig &config) const {
+  std::string key = "tilec-jit 1\nbuild " + std::string(buildIdentity()) +
+                    "\nkernel " + KernelName + "\nsignature " + signature +
+                    "\narch " + Arch +
+                    "\nnum_warps " + std::to_string(config.NumWarps);
+  for (const auto &[name, value] : config.Constexprs)
+    key += "\nconstexpr " + name + "=" + value;
+  return key + "\nsource\n" + Source;
+}
+
+/// Splits a disk-cache value into the PTX and the cubin.
+static bool parseEntry(std::string_view value, CompiledKernel &out) {
+  auto section = [&value](std::string_view tag, std::string &into) {
+    if (value.substr(0, tag.size()) != tag)
+      return false;
+    value.remove_prefix(tag.size());
+    std::size_t newline = value.find('\n');
+    if (newline == std::string_view::npos)
+      return false;
+    std::string length(value.substr(0, newline));
+    char *end = nullptr;
+    unsigned long long bytes = std::strtoull(length.c_str(), &end, 10);
+    if (length.empty() || *end != '\0' || bytes > value.size() - newline - 1)
+      return false;
+    into.assign(value.substr(newline + 1, bytes));
+    value.remove_prefix(newline + 1 + bytes);
+    return true;
+  };
+  return section("ptx ", out.Ptx) && section("cubin ", out.Cubin) &&
+         value.empty();
+}
+
+Expected<CompiledKernel>
+JitKernel::compileOrLoad(const std::string &signature,
+                         const JitConfig &config) {
+  std::string key = cacheKey(signature, config);
+  if (std::optional<std::string> entry = Cache.lookup(key)) {
+    CompiledKernel compiled;
+    if (parseEntry(*entry, compiled)) {
+      ++Stats.FromDisk;
+      return compiled;
+    }
+  }
+  if (!Compiler)
+    return Status::error(
+        ErrorCode::NotFound,
+        "kernel '" + KernelName + "' of " + SourceName + " with signature '" +
+            signature + "' and " + config.name() + " is not in the cache '" +
+            Cache.directory() +
+            "' and this program has no compiler (link tilec::jit)");
+  CompileRequest request{SourceName, Source, KernelName, signature, config, Arch};
+  Expected<CompiledKernel> compiled = Compiler->compile(request);
+  if (!compiled)
+    return compiled;
+  ++Stats.Compiled;
+  std::string value = "ptx " + std::to_string(compiled->Ptx.size()) + "\n" +
+                      compiled->Ptx + "cubin " +
+                      std::to_string(compiled->Cubin.size()) + "\n" +
+                      compiled->Cubin;
+  // A cache that cannot be written costs a recompile next time, no more.
+  if (Status stored = Cache.store(key, value); !stored.ok())
+    std::fprintf(stderr, "tilec: warning: %s\n", stored.message().c_str());
+  return compiled;
+}
+
+Expected<const tilec::rt::Kernel *>
+JitKernel::prepare(const Context &ctx, std::initializer_list<JitArg> args,
+                   const JitConfig &config) {
+  return prepare(ctx, args.begin(), args.size(), config);
+}
+
+Expected<const tilec::rt::Kernel *>
+JitKernel::prepare(const Context &ctx, const JitArg *args, std::size_t numArgs,
+                   const JitConfig &config) {
+  std::string signature;
+  for (std::size_t i = 0; i < numArgs; ++i)
+    args[i].appendSpecialization(signature);
+  std::lock_guard<std::mutex> guard(Lock);
+  std::pair<int, std::string> slot(ctx.ordinal(), signature + "\n" +
+                                                      config.name());
+  auto found = Kernels.find(slot);
+  if (found != Kernels.end()) {
+    ++Stats.FromMemory;
+    return &found->second->Fn;
+  }
+
+  Expected<CompiledKernel> compiled = compileOrLoad(signature, config);
+  if (!compiled)
+    return compiled.status();
+  std::string display = SourceName + ":" + KernelName + " [" + signature + "]";
+  Expected<Module> module = [&]() -> Expected<Module> {
+    if (compiled->Cubin.empty())
+      return Module::loadPtx(ctx, compiled->Ptx, display);
+    std::size_t lineEnd = compiled->Ptx.find('\n');
+    Expected<KernelMetadata> meta =
+        parseMetadataLine(std::string_view(compiled->Ptx).substr(0, lineEnd));
+    if (!meta)
+      return meta.status().withContext(display);
+    return Module::loadImage(ctx, compiled->Cubin.data(), {meta.take()},
+                             display);
+  }();
+  if (!module)
+    return module.status();
+  Expected<tilec::rt::Kernel> kernel = module->getKernel(KernelName);
+  if (!kernel)
+    return kernel.status();
+  auto &loaded = Kernels[slot];
+  loaded.reset(new Loaded{module.take(), kernel.take()});
+  return &loaded->Fn;
+}
+
+Status JitKernel::launch(const Context &ctx, Dim3 grid,
+                         std::initializer_list<JitArg> args,
+                         const JitConfig &config, const Stream *stream) {
+  return launch(ctx, grid, args.begin(), args.size(), config, stream);
+}
+
+Status JitKernel::launch(const Context &ctx, Dim3 grid, const JitArg *args,
+                         std::size_t numArgs, const JitConfig &config,
+                         const Stream *stream) {
+  Expected<const tilec::rt::Kernel *> kernel =
+      prepare(ctx, args, numArgs, config);
+  if (!kernel)
+    return kernel.status();
+  std::vector<KernelArg> values;
+  values.reserve(numArgs);
+  for (std::size_t i = 0; i < numArgs; ++i)
+    values.push_back(args[i].value());
+  return (*kernel)->launch(grid, values.data(), values.size(), stream);
+}
+
+Status JitKernel::launchTuned(const Context &ctx,
+                              FunctionRef<Dim3(const JitConfig &)> grid,
+                              std::initializer_list<JitArg> args,
+                              const std::vector<JitConfig> &configs,
+                              Autotuner &tuner, std::string_view key,
+                              const Stream *stream) {
+  if (tuner.configNames().size() != configs.size())
+    return Status::invalidArgument(
+        "kernel '" + KernelName + "': the tuner has " +
+        std::to_string(tuner.configNames().size()) + " configurations, " +
+        std::to_string(configs.size()) + " were given");
+  auto run = [&](unsigned config) {
+    return launch(ctx, grid(configs[config]), args.begin(), args.size(),
+                  configs[config], stream);
+  };
+  Expected<unsigned> chosen = tuner.choose(ctx, key, run, stream);
+  if (!chosen)
+    return chosen.status();
+  return run(*chosen);
+}

@@ -1,0 +1,75 @@
+//===- Tensor.cpp - Tensor views and pointer arguments --------------------===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/Tensor.h"
+
+#include <cinttypes>
+#include <cstdio>
+
+using namespace tilec::rt;
+
+std::vector<std::int64_t>
+tilec::rt::contiguousStrides(const std::vector<std::int64_t> &shape) {
+  std::vector<std::int64_t> strides(shape.size(), 1);
+  for (std::size_t i = shape.size(); i > 1; --i)
+    strides[i - 2] = strides[i - 1] * shape[i - 1];
+  return strides;
+}
+
+TensorView::TensorView(DevicePtr data, ScalarType dtype,
+                       std::initializer_list<std::int64_t> shape)
+    : Data(data), DType(dtype), Shape(shape),
+      Strides(contiguousStrides(Shape)) {}
+
+TensorView::TensorView(DevicePtr data, ScalarType dtype,
+                       std::initializer_list<std::int64_t> shape,
+                       std::initializer_list<std::int64_t> strides)
+    : TensorView(data, dtype, std::vector<std::int64_t>(shape),
+                 std::vector<std::int64_t>(strides)) {}
+
+TensorView::TensorView(DevicePtr data, ScalarType dtype,
+                       std::vector<std::int64_t> shape,
+                       std::vector<std::int64_t> strides)
+    : Data(data), DType(dtype), Shape(std::move(shape)),
+      Strides(std::move(strides)) {
+  // A missing stride is taken as contiguous rather than read out of bounds.
+  if (Strides.size() != Shape.size())
+    Strides = contiguousStrides(Shape);
+}
+
+std::int64_t TensorView::numel() const {
+  std::int64_t n = 1;
+  for (std::int64_t size : Shape)
+    n *= size;
+  return n;
+}
+
+bool TensorView::isContiguous() const {
+  return Strides == contiguousStrides(Shape);
+}
+
+std::string TensorView::describe() const {
+  auto list = [](const std::vector<std::int64_t> &values) {
+    std::string text = "[";
+    for (std::size_t i = 0; i < values.size(); ++i)
+      text += (i ? ", " : "") + std::to_string(values[i]);
+    return text + "]";
+  };
+  char address[32];
+  std::snprintf(address, sizeof(address), "0x%" PRIx64, Data.Address);
+  return std::string(scalarTypeName(DType)) + list(Shape) + " strides " +
+         list(Strides) + " at " + address;
+}
+
+Status PointerArg::checkType(ScalarType expected, const char *kernel,
+                             const char *param) const {
+  if (!HasDType || DType == expected)
+    return Status::success();
+  return Status::invalidArgument(
+      std::string("kernel '") + kernel + "', argument '" + param +
+      "': a tensor of " + scalarTypeName(DType) + " was passed for *" +
+      scalarTypeName(expected));
+}

@@ -1,0 +1,73 @@
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts="num-warps=8 compute-capability=90" | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts="num-warps=8 compute-capability=80" | FileCheck %s --check-prefix=FMA
+
+// A K loop on sm_90a: the dot's accumulator and the loop value that carries
+// it take the wgmma layout (two warp groups along M, one m64n128 instruction
+// each); the zero initial value is converted once, before the loop, and the
+// result stays in that layout after it.
+// CHECK: #[[MMA:mma]] = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>
+// CHECK-LABEL: func.func @k_loop
+// CHECK: %[[INIT:.*]] = tile.convert_layout %{{.*}} -> tensor<128x128xf32, #[[MMA]]>
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<128x128xf32, #[[MMA]]>)
+// CHECK:   %[[D:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[ACC]] {{.*}} -> tensor<128x128xf32, #[[MMA]]>
+// CHECK:   scf.yield %[[D]] : tensor<128x128xf32, #[[MMA]]>
+// CHECK: arith.truncf {{.*}} : tensor<128x128xf32, #[[MMA]]> to tensor<128x128xf16, #[[MMA]]>
+// FMA-NOT: #tile.mma
+func.func @k_loop(%pa: !tile.ptr<f16>, %n: i32) {
+  %sa = tile.splat %pa : tensor<128x64x!tile.ptr<f16>>
+  %a = tile.load %sa : (tensor<128x64x!tile.ptr<f16>>) -> tensor<128x64xf16>
+  %sb = tile.splat %pa : tensor<64x128x!tile.ptr<f16>>
+  %b = tile.load %sb : (tensor<64x128x!tile.ptr<f16>>) -> tensor<64x128xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x128xf32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %acc = scf.for %i = %c0 to %n step %c1 iter_args(%c = %zero) -> (tensor<128x128xf32>) : i32 {
+    %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : tensor<128x64xf16>, tensor<64x128xf16> -> tensor<128x128xf32>
+    scf.yield %d : tensor<128x128xf32>
+  }
+  %h = arith.truncf %acc : tensor<128x128xf32> to tensor<128x128xf16>
+  %sc = tile.splat %pa : tensor<128x128x!tile.ptr<f16>>
+  tile.store %sc, %h : tensor<128x128x!tile.ptr<f16>>, tensor<128x128xf16>
+  return
+}
+
+// -----
+
+// Shapes and types wgmma cannot take stay on the FMA path: 32 rows (under
+// one 64-row block), fp32 with ieee precision, K of 8 fp16 elements (under
+// the 32 bytes of one instruction).
+// CHECK-LABEL: func.func @fma_fallbacks
+// CHECK-NOT: #tile.mma
+func.func @fma_fallbacks(%ph: !tile.ptr<f16>, %pf: !tile.ptr<f32>) {
+  %sa = tile.splat %ph : tensor<32x64x!tile.ptr<f16>>
+  %a = tile.load %sa : (tensor<32x64x!tile.ptr<f16>>) -> tensor<32x64xf16>
+  %sb = tile.splat %ph : tensor<64x128x!tile.ptr<f16>>
+  %b = tile.load %sb : (tensor<64x128x!tile.ptr<f16>>) -> tensor<64x128xf16>
+  %c = arith.constant dense<0.0> : tensor<32x128xf32>
+  %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : tensor<32x64xf16>, tensor<64x128xf16> -> tensor<32x128xf32>
+  %sx = tile.splat %pf : tensor<64x64x!tile.ptr<f32>>
+  %x = tile.load %sx : (tensor<64x64x!tile.ptr<f32>>) -> tensor<64x64xf32>
+  %e = tile.dot %x, %x, %x {inputPrecision = #tile<input_precision ieee>} : tensor<64x64xf32>, tensor<64x64xf32> -> tensor<64x64xf32>
+  %sp = tile.splat %ph : tensor<64x8x!tile.ptr<f16>>
+  %p = tile.load %sp : (tensor<64x8x!tile.ptr<f16>>) -> tensor<64x8xf16>
+  %sq = tile.splat %ph : tensor<8x64x!tile.ptr<f16>>
+  %q = tile.load %sq : (tensor<8x64x!tile.ptr<f16>>) -> tensor<8x64xf16>
+  %f = tile.dot %p, %q, %x {inputPrecision = #tile<input_precision tf32>} : tensor<64x8xf16>, tensor<8x64xf16> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+// Four warps along M make one warp group covering 64 rows, so the other
+// two go along N; each warp group's instruction covers its 256 columns.
+// CHECK: #tile.mma<versionMajor = 3, warpsPerCTA = [4, 2], instrShape = [64, 256, 8]>
+// CHECK-LABEL: func.func @tf32_wide
+func.func @tf32_wide(%pf: !tile.ptr<f32>) {
+  %sa = tile.splat %pf : tensor<64x32x!tile.ptr<f32>>
+  %a = tile.load %sa : (tensor<64x32x!tile.ptr<f32>>) -> tensor<64x32xf32>
+  %sb = tile.splat %pf : tensor<32x512x!tile.ptr<f32>>
+  %b = tile.load %sb : (tensor<32x512x!tile.ptr<f32>>) -> tensor<32x512xf32>
+  %c = arith.constant dense<0.0> : tensor<64x512xf32>
+  %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf32>, tensor<32x512xf32> -> tensor<64x512xf32>
+  return
+}

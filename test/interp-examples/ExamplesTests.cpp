@@ -1,0 +1,737 @@
+//===- ExamplesTests.cpp - Every example kernel in the interpreter -------===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// tilec-interpreter-examples [--only NAME,...] [--save DIR] [--list]
+//
+// Runs every configuration of the example and seed kernels that
+// examples/CMakeLists.txt compiles to PTX (same name, kernel, signature and
+// constexprs) in the interpreter, at ragged sizes, and checks every output
+// against the float64 references of test/gpu/Reference.h with the
+// tolerances of the GPU tests. No GPU needed.
+//
+// With --save DIR each case's launch, inputs and the interpreter's outputs
+// are written to DIR (cases.txt, then CASE.ARG.in / CASE.ARG.out for every
+// buffer argument); tilec-interp-compare runs the same PTX on a GPU from
+// them and compares the GPU's outputs with the interpreter's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reference.h"
+
+#include "tilec/Interpreter/Interpreter.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <functional>
+#include <random>
+
+using namespace llvm;
+using namespace tilec;
+using namespace tilec::interp;
+
+namespace {
+
+constexpr double ExactTol = 1e-5, Tf32Tol = 3e-3, Fp16Tol = 2e-3,
+                 Bf16Tol = 1e-2;
+
+uint64_t cdiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+/// One configuration of examples/CMakeLists.txt.
+struct Config;
+
+/// One (configuration, size) case being set up, run and checked.
+class Case {
+public:
+  Case(const Config &config, ArrayRef<uint64_t> size, unsigned seed)
+      : config(config), size(size), generator(seed) {}
+
+  /// The value of a constexpr of the configuration.
+  uint64_t constant(StringRef name) const;
+  /// A padded row stride for rows of `cols` elements: `cols + extra`, or
+  /// the next multiple of 16 after `cols` when the signature declares
+  /// integers multiples of 16.
+  uint64_t stride(uint64_t cols, uint64_t extra) const;
+
+  /// A rows x cols input with row stride ld (padding NaN), values uniform
+  /// in [-1, 1) rounded to `type`, and a zero-filled output.
+  Buffer &input(ScalarType type, uint64_t rows, uint64_t cols, uint64_t ld = 0);
+  Buffer &output(ScalarType type, uint64_t count);
+
+  /// The rows x cols matrix of `buffer` with row stride ld, as floats.
+  static std::vector<float> values(const Buffer &buffer, uint64_t rows,
+                                   uint64_t cols, uint64_t ld = 0);
+
+  /// Compares rows x cols of `buffer` (row stride ld) with `ref` under the
+  /// tolerance `rel` (on the norm; 10 * rel on every element).
+  void check(StringRef what, const Buffer &buffer, uint64_t rows, uint64_t cols,
+             uint64_t ld, const std::vector<double> &ref, double rel);
+
+  const Config &config;
+  std::vector<uint64_t> size;
+  std::array<unsigned, 3> grid = {1, 1, 1};
+  std::vector<Argument> args;
+  std::vector<std::unique_ptr<Buffer>> buffers;
+  /// The initial contents of each buffer (for --save).
+  std::vector<std::vector<uint8_t>> initial;
+  std::string failure;
+
+private:
+  std::mt19937 generator;
+};
+
+/// Sets up a case's buffers, arguments and grid; runs the reference checks
+/// after the run.
+using Setup = std::function<std::function<void()>(Case &)>;
+
+struct Config {
+  std::string name, source, kernel, signature;
+  std::vector<std::string> defines;
+  Setup setup;
+  std::vector<std::vector<uint64_t>> sizes;
+  double tol;
+};
+
+uint64_t Case::constant(StringRef name) const {
+  for (StringRef define : config.defines) {
+    auto [key, value] = define.split('=');
+    if (key == name)
+      return std::stoull(value.str());
+  }
+  return 0;
+}
+
+uint64_t Case::stride(uint64_t cols, uint64_t extra) const {
+  if (StringRef(config.signature).contains("i32:16"))
+    return (cols + 15) / 16 * 16 + 16;
+  return cols + extra;
+}
+
+Buffer &Case::input(ScalarType type, uint64_t rows, uint64_t cols,
+                    uint64_t ld) {
+  ld = ld ? ld : cols;
+  auto buffer = std::make_unique<Buffer>(type, rows * ld);
+  for (uint64_t r = 0; r < rows; ++r)
+    for (uint64_t c = 0; c < ld; ++c)
+      buffer->set(r * ld + c,
+                  c < cols ? (generator() >> 8) * 0x1p-23 - 1.0 : std::nan(""));
+  args.push_back(Argument::ofBuffer(*buffer));
+  buffers.push_back(std::move(buffer));
+  return *buffers.back();
+}
+
+Buffer &Case::output(ScalarType type, uint64_t count) {
+  buffers.push_back(std::make_unique<Buffer>(type, count));
+  args.push_back(Argument::ofBuffer(*buffers.back()));
+  return *buffers.back();
+}
+
+std::vector<float> Case::values(const Buffer &buffer, uint64_t rows,
+                                uint64_t cols, uint64_t ld) {
+  ld = ld ? ld : cols;
+  std::vector<float> v;
+  v.reserve(rows * cols);
+  for (uint64_t r = 0; r < rows; ++r)
+    for (uint64_t c = 0; c < cols; ++c)
+      v.push_back(static_cast<float>(buffer.get(r * ld + c)));
+  return v;
+}
+
+void Case::check(StringRef what, const Buffer &buffer, uint64_t rows,
+                 uint64_t cols, uint64_t ld, const std::vector<double> &ref,
+                 double rel) {
+  std::vector<float> out = values(buffer, rows, cols, ld);
+  double refSquares = 0, errorSquares = 0;
+  for (double r : ref)
+    refSquares += r * r;
+  double rms = ref.empty() ? 0 : std::sqrt(refSquares / ref.size());
+  for (size_t i = 0; i < out.size(); ++i) {
+    double diff = out[i] - ref[i];
+    errorSquares += diff * diff;
+    if (failure.empty() &&
+        (!std::isfinite(out[i]) ||
+         std::fabs(diff) > 10 * rel * (std::fabs(ref[i]) + rms)))
+      failure =
+          formatv("{0}[{1}, {2}] = {3}, expected {4}", what,
+                  cols ? i / cols : 0, cols ? i % cols : 0, out[i], ref[i])
+              .str();
+  }
+  double relError =
+      std::sqrt(errorSquares) / std::max(std::sqrt(refSquares), 1e-30);
+  if (failure.empty() && !(relError <= rel))
+    failure =
+        formatv("{0}: relative error {1:e} above {2:e}", what, relError, rel)
+            .str();
+}
+
+//===----------------------------------------------------------------------===//
+// The kernels' launches and references
+//===----------------------------------------------------------------------===//
+
+/// The element type of signature entry `index` (`*fp16:16` -> fp16).
+ScalarType argType(const Config &config, unsigned index) {
+  SmallVector<StringRef> entries;
+  StringRef(config.signature).split(entries, ',');
+  StringRef entry = entries[index].trim().split(':').first;
+  entry.consume_front("*");
+  return *parseScalarType(entry);
+}
+
+/// add_kernel / add_bp_kernel(x, y, out, n); size (n).
+std::function<void()> vectorAdd(Case &c) {
+  uint64_t n = c.size[0];
+  Buffer &x = c.input(ScalarType::F32, 1, n);
+  Buffer &y = c.input(ScalarType::F32, 1, n);
+  Buffer &out = c.output(ScalarType::F32, n);
+  c.args.push_back(Argument::ofInt(n));
+  c.grid[0] = cdiv(n, c.constant("BLOCK"));
+  return [&c, &x, &y, &out, n] {
+    std::vector<double> ref(n);
+    for (uint64_t i = 0; i < n; ++i)
+      ref[i] = static_cast<float>(x.get(i) + y.get(i));
+    c.check("out", out, 1, n, n, ref, 0.0);
+  };
+}
+
+/// softmax_kernel(out, in, in_stride, out_stride, n_rows, n_cols),
+/// softmax_where_kernel(x, out, M, N, stride), softmax_bp_kernel(x, out,
+/// M, N) (in place into x); size (rows, cols).
+enum class SoftmaxForm { Rows, Where, BlockPtr };
+Setup softmax(SoftmaxForm form) {
+  return [form](Case &c) -> std::function<void()> {
+    uint64_t rows = c.size[0], cols = c.size[1];
+    uint64_t ld = form == SoftmaxForm::BlockPtr ? cols : c.stride(cols, 3);
+    Buffer *x, *out;
+    if (form == SoftmaxForm::Rows) {
+      out = &c.output(ScalarType::F32, rows * ld);
+      x = &c.input(ScalarType::F32, rows, cols, ld);
+      for (uint64_t v : {ld, ld, rows, cols})
+        c.args.push_back(Argument::ofInt(v));
+      c.grid[0] = rows;
+    } else {
+      x = &c.input(ScalarType::F32, rows, cols, ld);
+      out = &c.output(ScalarType::F32, rows * ld);
+      c.args.push_back(Argument::ofInt(rows));
+      c.args.push_back(Argument::ofInt(cols));
+      if (form == SoftmaxForm::Where)
+        c.args.push_back(Argument::ofInt(ld));
+      else
+        out = x;
+      c.grid[0] = cdiv(rows, c.constant("BLOCK_M"));
+    }
+    std::vector<float> in = Case::values(*x, rows, ld);
+    return [&c, out, in, rows, cols, ld] {
+      std::vector<double> ref(rows * cols);
+      gpu::softmaxReference(in.data(), rows, cols, ld, ref.data());
+      c.check("out", *out, rows, cols, ld, ref, c.config.tol);
+    };
+  };
+}
+
+/// layer_norm_fwd(X, Y, W, B, Mean, Rstd, stride, N, eps); size (rows,
+/// cols).
+std::function<void()> layerNorm(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 5;
+  ScalarType type = argType(c.config, 0);
+  Buffer &x = c.input(type, rows, cols, ld);
+  Buffer &y = c.output(type, rows * ld);
+  Buffer &w = c.input(type, 1, cols);
+  Buffer &b = c.input(type, 1, cols);
+  Buffer &mean = c.output(ScalarType::F32, rows);
+  Buffer &rstd = c.output(ScalarType::F32, rows);
+  c.args.push_back(Argument::ofInt(ld));
+  c.args.push_back(Argument::ofInt(cols));
+  c.args.push_back(Argument::ofFloat(1e-5));
+  c.grid[0] = rows;
+  return [&, rows, cols, ld] {
+    std::vector<float> xs = Case::values(x, rows, ld);
+    std::vector<float> ws = Case::values(w, 1, cols);
+    std::vector<float> bs = Case::values(b, 1, cols);
+    std::vector<double> refY(rows * cols), refMean(rows), refRstd(rows);
+    gpu::layerNormReference(xs.data(), ws.data(), bs.data(), rows, cols, ld,
+                            static_cast<double>(1e-5f), refY.data(),
+                            refMean.data(), refRstd.data());
+    c.check("Y", y, rows, cols, ld, refY, c.config.tol);
+    c.check("Mean", mean, rows, 1, 1, refMean, ExactTol);
+    c.check("Rstd", rstd, rows, 1, 1, refRstd, ExactTol);
+  };
+}
+
+/// The matmul kernels: a, b, c, M, N, K, then all six strides (Strided,
+/// Grouped), none (BlockPtr, TransposedB) or the three row strides
+/// (Descriptor); size (M, N, K).
+enum class MatmulForm { Strided, Grouped, BlockPtr, TransposedB, Descriptor };
+Setup matmul(MatmulForm form) {
+  return [form](Case &c) -> std::function<void()> {
+    uint64_t m = c.size[0], n = c.size[1], k = c.size[2];
+    bool transB = form == MatmulForm::TransposedB;
+    // Padded rows where the kernel takes strides (16-byte rows for
+    // descriptors).
+    uint64_t pad = form == MatmulForm::Strided || form == MatmulForm::Grouped
+                       ? 3
+                   : form == MatmulForm::Descriptor ? 8
+                                                    : 0;
+    ScalarType in = argType(c.config, 0), out = argType(c.config, 2);
+    auto ld = [&](uint64_t cols) { return pad ? c.stride(cols, pad) : cols; };
+    uint64_t lda = ld(k), ldb = ld(transB ? k : n), ldc = ld(n);
+    Buffer &a = c.input(in, m, k, lda);
+    Buffer &b = transB ? c.input(in, n, k, ldb) : c.input(in, k, n, ldb);
+    Buffer &d = c.output(out, m * ldc);
+    std::vector<uint64_t> ints = {m, n, k};
+    if (form == MatmulForm::Strided || form == MatmulForm::Grouped)
+      ints.insert(ints.end(), {lda, 1, ldb, 1, ldc, 1});
+    else if (form == MatmulForm::Descriptor)
+      ints.insert(ints.end(), {lda, ldb, ldc});
+    for (uint64_t v : ints)
+      c.args.push_back(Argument::ofInt(v));
+    uint64_t tilesM = cdiv(m, c.constant("BLOCK_M"));
+    uint64_t tilesN = cdiv(n, c.constant("BLOCK_N"));
+    if (form == MatmulForm::Grouped)
+      c.grid[0] = tilesM * tilesN;
+    else
+      c.grid = {static_cast<unsigned>(tilesM), static_cast<unsigned>(tilesN),
+                1};
+    return [&c, &a, &b, &d, m, n, k, lda, ldb, ldc, transB] {
+      std::vector<float> av = Case::values(a, m, lda);
+      std::vector<float> bv = Case::values(b, transB ? n : k, ldb);
+      std::vector<double> ref(m * n);
+      gpu::matmulReference(av.data(), bv.data(), m, n, k, lda, 1,
+                           transB ? 1 : ldb, transB ? ldb : 1, ref.data());
+      c.check("C", d, m, n, ldc, ref, c.config.tol);
+    };
+  };
+}
+
+/// attention_fwd(Q, K, V, O, sm_scale, N_CTX); size (heads, N_CTX).
+std::function<void()> attention(Case &c) {
+  uint64_t heads = c.size[0], seq = c.size[1], dim = c.constant("HEAD_DIM");
+  Buffer &q = c.input(ScalarType::F16, heads * seq, dim);
+  Buffer &k = c.input(ScalarType::F16, heads * seq, dim);
+  Buffer &v = c.input(ScalarType::F16, heads * seq, dim);
+  Buffer &o = c.output(ScalarType::F16, heads * seq * dim);
+  c.args.push_back(Argument::ofFloat(0.5));
+  c.args.push_back(Argument::ofInt(seq));
+  c.grid = {static_cast<unsigned>(cdiv(seq, c.constant("BLOCK_M"))),
+            static_cast<unsigned>(heads), 1};
+  return [&c, &q, &k, &v, &o, heads, seq, dim] {
+    std::vector<float> qv = Case::values(q, heads * seq, dim);
+    std::vector<float> kv = Case::values(k, heads * seq, dim);
+    std::vector<float> vv = Case::values(v, heads * seq, dim);
+    std::vector<double> ref(heads * seq * dim);
+    gpu::attentionReference(qv.data(), kv.data(), vv.data(), heads, seq, dim,
+                            0.5, ref.data());
+    c.check("O", o, heads * seq, dim, dim, ref, c.config.tol);
+  };
+}
+
+/// The configurations of examples/CMakeLists.txt, with sizes small enough
+/// for the interpreter and ragged where the kernel allows it.
+std::vector<Config> configurations() {
+  const std::string mmInts = "i32, i32, i32, i32, i32, i32, i32, i32, i32";
+  const std::vector<std::string> mmBlocks = {"BLOCK_M=64", "BLOCK_N=64",
+                                             "BLOCK_K=32"};
+  auto with = [](std::vector<std::string> list,
+                 std::initializer_list<std::string> more) {
+    list.insert(list.end(), more);
+    return list;
+  };
+  const std::string bpSig = "*fp16:16, *fp16:16, *fp32:16, i32, i32, i32";
+  const std::string smSig = "*fp32:16, *fp32:16, i32, i32, i32, i32";
+  const std::string smSigH16 =
+      "*fp32:16, *fp32:16, i32:16, i32:16, i32:16, i32:16";
+  const std::string lnTail = "*fp32:16, *fp32:16, i32, i32, fp32";
+  Setup rows = softmax(SoftmaxForm::Rows);
+  std::vector<std::vector<uint64_t>> rows1024 = {{1, 1}, {3, 1000}, {9, 513}};
+  std::vector<std::vector<uint64_t>> rows4096 = {{2, 4000}, {1, 2049}};
+  return {
+      {"vector_add",
+       "vector_add.tile",
+       "add_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, i32",
+       {"BLOCK=1024"},
+       vectorAdd,
+       {{1}, {1000}, {1025}, {5000}},
+       0},
+      {"vector_add_n16",
+       "vector_add.tile",
+       "add_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, i32:16",
+       {"BLOCK=1024"},
+       vectorAdd,
+       {{16}, {1040}},
+       0},
+      {"block_ptr_1d",
+       "seeds/block_ptr_1d.tile",
+       "add_bp_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, i32",
+       {"BLOCK=1024"},
+       vectorAdd,
+       {{1}, {1000}, {1025}, {5000}},
+       0},
+      {"softmax_b1024_w4",
+       "softmax.tile",
+       "softmax_kernel",
+       smSig,
+       {"BLOCK_SIZE=1024"},
+       rows,
+       rows1024,
+       ExactTol},
+      {"softmax_b1024_w8",
+       "softmax.tile",
+       "softmax_kernel",
+       smSig,
+       {"BLOCK_SIZE=1024"},
+       rows,
+       rows1024,
+       ExactTol},
+      {"softmax_b4096_w8",
+       "softmax.tile",
+       "softmax_kernel",
+       smSig,
+       {"BLOCK_SIZE=4096"},
+       rows,
+       rows4096,
+       ExactTol},
+      {"softmax_b4096_w16",
+       "softmax.tile",
+       "softmax_kernel",
+       smSig,
+       {"BLOCK_SIZE=4096"},
+       rows,
+       rows4096,
+       ExactTol},
+      {"softmax_b4096_w8_h16",
+       "softmax.tile",
+       "softmax_kernel",
+       smSigH16,
+       {"BLOCK_SIZE=4096"},
+       rows,
+       {{16, 4000}},
+       ExactTol},
+      {"softmax_b4096_w16_h16",
+       "softmax.tile",
+       "softmax_kernel",
+       smSigH16,
+       {"BLOCK_SIZE=4096"},
+       rows,
+       {{16, 4000}},
+       ExactTol},
+      {"softmax_where",
+       "softmax.tile",
+       "softmax_where_kernel",
+       "*fp32:16, *fp32:16, i32, i32, i32",
+       {"BLOCK_M=4", "BLOCK_N=1024"},
+       softmax(SoftmaxForm::Where),
+       {{1, 1}, {7, 1000}},
+       ExactTol},
+      {"softmax_bp",
+       "seeds/softmax_block_ptr.tile",
+       "softmax_bp_kernel",
+       "*fp32:16, *fp32:16, i32, i32",
+       {"BLOCK_M=4", "BLOCK_N=1024"},
+       softmax(SoftmaxForm::BlockPtr),
+       {{1, 1}, {7, 1000}},
+       ExactTol},
+      {"layer_norm_fp32",
+       "layer_norm.tile",
+       "layer_norm_fwd",
+       "*fp32:16, *fp32:16, *fp32:16, *fp32:16, " + lnTail,
+       {"BLOCK_SIZE=1024"},
+       layerNorm,
+       {{1, 1}, {3, 1000}, {2, 3000}},
+       ExactTol},
+      {"layer_norm_fp16",
+       "layer_norm.tile",
+       "layer_norm_fwd",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, " + lnTail,
+       {"BLOCK_SIZE=1024"},
+       layerNorm,
+       {{1, 1}, {3, 1000}, {2, 3000}},
+       Fp16Tol},
+      {"matmul_ptr_fp16",
+       "seeds/matmul_ptr.tile",
+       "matmul_ptr_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, " + mmInts,
+       mmBlocks,
+       matmul(MatmulForm::Strided),
+       {{100, 130, 77}, {1, 1, 1}, {33, 17, 9}},
+       Fp16Tol},
+      {"matmul_ptr_fp16_h16",
+       "seeds/matmul_ptr.tile",
+       "matmul_ptr_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, i32, i32:16, i32:16, i32:16, i32:1, "
+       "i32:16, i32:1, i32:16, i32:1",
+       mmBlocks,
+       matmul(MatmulForm::Strided),
+       {{100, 144, 80}, {1, 16, 16}},
+       Fp16Tol},
+      {"matmul_ptr_bf16",
+       "seeds/matmul_ptr.tile",
+       "matmul_ptr_kernel",
+       "*bf16:16, *bf16:16, *bf16:16, " + mmInts,
+       mmBlocks,
+       matmul(MatmulForm::Strided),
+       {{100, 130, 77}, {33, 17, 9}},
+       Bf16Tol},
+      {"matmul_ptr_ieee_fp32",
+       "seeds/matmul_ptr.tile",
+       "matmul_ptr_ieee_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, " + mmInts,
+       mmBlocks,
+       matmul(MatmulForm::Strided),
+       {{100, 130, 77}, {33, 17, 9}},
+       ExactTol},
+      {"matmul_ptr_tf32",
+       "seeds/matmul_ptr.tile",
+       "matmul_ptr_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, " + mmInts,
+       mmBlocks,
+       matmul(MatmulForm::Strided),
+       {{100, 130, 77}, {33, 17, 9}},
+       Tf32Tol},
+      {"matmul_group_fp16",
+       "matmul.tile",
+       "matmul_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, " + mmInts,
+       with(mmBlocks, {"GROUP_M=8"}),
+       matmul(MatmulForm::Grouped),
+       {{100, 130, 77}, {600, 70, 40}},
+       Fp16Tol},
+      {"matmul_group_tf32",
+       "matmul.tile",
+       "matmul_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, " + mmInts,
+       with(mmBlocks, {"GROUP_M=8"}),
+       matmul(MatmulForm::Grouped),
+       {{100, 130, 77}},
+       Tf32Tol},
+      {"matmul_bp_fp16_it3",
+       "seeds/matmul_block_ptr.tile",
+       "matmul_bp_kernel",
+       bpSig,
+       with(mmBlocks, {"N_ITERS=3"}),
+       matmul(MatmulForm::BlockPtr),
+       {{100, 130, 77}, {33, 17, 65}},
+       ExactTol},
+      {"matmul_bp_fp16_it4",
+       "seeds/matmul_block_ptr.tile",
+       "matmul_bp_kernel",
+       bpSig,
+       with(mmBlocks, {"N_ITERS=4"}),
+       matmul(MatmulForm::BlockPtr),
+       {{100, 130, 100}, {1, 1, 128}},
+       ExactTol},
+      {"matmul_bp_fp16_it16",
+       "seeds/matmul_block_ptr.tile",
+       "matmul_bp_kernel",
+       bpSig,
+       with(mmBlocks, {"N_ITERS=16"}),
+       matmul(MatmulForm::BlockPtr),
+       {{70, 65, 500}},
+       ExactTol},
+      {"matmul_bp_tf32_it3",
+       "seeds/matmul_block_ptr.tile",
+       "matmul_bp_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, i32, i32, i32",
+       with(mmBlocks, {"N_ITERS=3"}),
+       matmul(MatmulForm::BlockPtr),
+       {{100, 130, 77}},
+       Tf32Tol},
+      {"matmul_bp_check_n_fp16_it4",
+       "seeds/matmul_block_ptr.tile",
+       "matmul_bp_check_n_kernel",
+       bpSig,
+       with(mmBlocks, {"N_ITERS=4"}),
+       matmul(MatmulForm::BlockPtr),
+       {{128, 130, 128}, {64, 1, 128}},
+       ExactTol},
+      {"matmul_bp_check_m_fp16_it4",
+       "seeds/matmul_block_ptr.tile",
+       "matmul_bp_check_m_kernel",
+       bpSig,
+       with(mmBlocks, {"N_ITERS=4"}),
+       matmul(MatmulForm::BlockPtr),
+       {{130, 128, 128}, {1, 64, 128}},
+       ExactTol},
+      {"matmul_bt_fp16_it3",
+       "seeds/matmul_block_ptr_bt.tile",
+       "matmul_bt_kernel",
+       bpSig,
+       with(mmBlocks, {"N_ITERS=3"}),
+       matmul(MatmulForm::TransposedB),
+       {{100, 130, 77}, {33, 17, 65}},
+       ExactTol},
+      {"matmul_bt_fp16_it4",
+       "seeds/matmul_block_ptr_bt.tile",
+       "matmul_bt_kernel",
+       bpSig,
+       with(mmBlocks, {"N_ITERS=4"}),
+       matmul(MatmulForm::TransposedB),
+       {{100, 130, 100}},
+       ExactTol},
+      {"matmul_bt_fp16_it4_h16",
+       "seeds/matmul_block_ptr_bt.tile",
+       "matmul_bt_kernel",
+       "*fp16:16, *fp16:16, *fp32:16, i32, i32:16, i32:16",
+       with(mmBlocks, {"N_ITERS=4"}),
+       matmul(MatmulForm::TransposedB),
+       {{100, 144, 112}},
+       ExactTol},
+      {"matmul_desc_fp16",
+       "seeds/matmul_desc.tile",
+       "matmul_desc_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, i32, i32, i32, i32, i32, i32",
+       mmBlocks,
+       matmul(MatmulForm::Descriptor),
+       {{100, 136, 72}, {1, 8, 8}},
+       Fp16Tol},
+      {"attention_fp16",
+       "attention.tile",
+       "attention_fwd",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, fp32, i32",
+       {"HEAD_DIM=64", "BLOCK_M=64", "BLOCK_N=32"},
+       attention,
+       {{1, 1}, {2, 100}, {1, 257}},
+       2e-3},
+  };
+}
+
+/// "100x130x77".
+std::string sizeString(ArrayRef<uint64_t> size) {
+  std::string text;
+  for (uint64_t d : size)
+    text += (text.empty() ? "" : "x") + std::to_string(d);
+  return text;
+}
+
+/// Appends the case to DIR/cases.txt and writes its buffers.
+bool save(StringRef dir, const Case &c, raw_ostream &cases) {
+  std::string id = c.config.name + "." + sizeString(c.size);
+  cases << id << " " << c.config.name << " " << c.config.kernel << " "
+        << c.grid[0] << " " << c.grid[1] << " " << c.grid[2] << " "
+        << c.config.tol << " " << c.args.size();
+  SmallVector<StringRef> types;
+  StringRef(c.config.signature).split(types, ',');
+  size_t buffer = 0;
+  for (auto [i, arg] : llvm::enumerate(c.args)) {
+    StringRef type = types[i].trim().split(':').first;
+    type.consume_front("*");
+    if (!arg.buffer) {
+      cases << " " << type << "=";
+      if (arg.isFloat)
+        cases << format("%.17g", arg.floatValue);
+      else
+        cases << arg.intValue;
+      continue;
+    }
+    cases << " " << type;
+    auto write = [&](StringRef suffix, const std::vector<uint8_t> &bytes) {
+      std::error_code ec;
+      raw_fd_ostream file((dir + "/" + id + "." + Twine(i) + suffix).str(), ec);
+      file.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+      return !ec;
+    };
+    if (!write(".in", c.initial[buffer]) ||
+        !write(".out", arg.buffer->getBytes()))
+      return false;
+    ++buffer;
+  }
+  cases << "\n";
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> only;
+  std::string saveDir;
+  bool list = false;
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg == "--only" && i + 1 < argc) {
+      SmallVector<StringRef> names;
+      StringRef(argv[++i]).split(names, ',');
+      for (StringRef name : names)
+        only.push_back(name.str());
+    } else if (arg == "--save" && i + 1 < argc) {
+      saveDir = argv[++i];
+    } else if (arg == "--list") {
+      list = true;
+    } else {
+      errs() << "usage: tilec-interpreter-examples [--only NAME,...] "
+                "[--save DIR] [--list]\n";
+      return 2;
+    }
+  }
+
+  std::vector<Config> configs = configurations();
+  if (list) {
+    for (const Config &config : configs)
+      outs() << config.name << "\n";
+    return 0;
+  }
+  std::unique_ptr<raw_fd_ostream> cases;
+  if (!saveDir.empty()) {
+    std::error_code ec = sys::fs::create_directories(saveDir);
+    if (!ec)
+      cases = std::make_unique<raw_fd_ostream>(saveDir + "/cases.txt", ec);
+    if (ec) {
+      errs() << "cannot write to '" << saveDir << "': " << ec.message() << "\n";
+      return 1;
+    }
+  }
+
+  unsigned numPassed = 0, numFailed = 0, seed = 1;
+  for (const Config &config : configs) {
+    if (!only.empty() && !llvm::is_contained(only, config.name))
+      continue;
+    std::string path = TILEC_EXAMPLES_DIR "/" + config.source;
+    auto file = MemoryBuffer::getFile(path, /*IsText=*/true);
+    if (!file) {
+      errs() << "cannot open '" << path << "'\n";
+      return 1;
+    }
+    SourceMgr srcMgr;
+    srcMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
+    KernelConfig kernelConfig;
+    kernelConfig.name = config.kernel;
+    kernelConfig.signature = cantFail(parseSignature(config.signature));
+    // The examples ask for tf32 on purpose.
+    kernelConfig.warnImplicitTf32 = false;
+    for (StringRef define : config.defines) {
+      auto [name, value] = define.split('=');
+      kernelConfig.defines[name] = value.str();
+    }
+    std::unique_ptr<Kernel> kernel =
+        Kernel::create(srcMgr, kernelConfig, errs());
+    for (const std::vector<uint64_t> &size : config.sizes) {
+      Case c(config, size, seed++);
+      std::function<void()> check = config.setup(c);
+      for (const auto &buffer : c.buffers)
+        c.initial.push_back(buffer->getBytes());
+      if (!kernel || failed(kernel->run(c.grid, c.args)))
+        c.failure = "the interpreter failed (see above)";
+      else
+        check();
+      if (c.failure.empty() && cases && !save(saveDir, c, *cases))
+        c.failure = "cannot write the case to '" + saveDir + "'";
+      outs() << formatv("| {0,-28} | {1,-11} | {2,-8} | {3}\n", config.name,
+                        sizeString(size),
+                        formatv("{0}x{1}x{2}", c.grid[0], c.grid[1], c.grid[2]),
+                        c.failure.empty() ? "PASS" : "FAIL " + c.failure);
+      ++(c.failure.empty() ? numPassed : numFailed);
+    }
+  }
+  outs() << "tilec-interpreter-examples: " << numPassed << " passed, "
+         << numFailed << " failed\n";
+  return numFailed ? 1 : 0;
+}

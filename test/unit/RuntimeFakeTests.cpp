@@ -1,0 +1,366 @@
+//===- RuntimeFakeTests.cpp - Launchers, tuning and JIT on the fake GPU ---===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// Runs with TILEC_CUDA_LIBRARY pointing at the fake driver of test/gpu,
+// which emulates examples/vector_add.tile's add_kernel (BLOCK=1024, four
+// warps) on the CPU. The launchers under test are generated at build time
+// by tilec_add_kernels (see CMakeLists.txt): add_kernel_aot.h (variants
+// i32:16, pointers :16, generic), add_kernel_tuned.h (two configurations
+// tuned on n) and add_kernel_baked.h (the same with a tuning file baked in).
+// The JIT tests compile vector_add.tile in process with tilec::jit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "add_kernel_aot.h"
+#include "add_kernel_baked.h"
+#include "add_kernel_tuned.h"
+
+#include "tilec/JIT/Compiler.h"
+#include "tilec/Runtime/Jit.h"
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+#include <vector>
+
+using namespace tilec::rt;
+using Catch::Matchers::Contains;
+
+namespace {
+
+/// x[i] = i, y[i] = 2i and a poisoned output, n floats each.
+struct Inputs {
+  Inputs(const Context &ctx, std::int32_t n) : N(n) {
+    std::vector<float> x(n), y(n);
+    for (std::int32_t i = 0; i < n; ++i) {
+      x[i] = static_cast<float>(i);
+      y[i] = 2.0f * i;
+    }
+    X = DeviceBuffer::allocate(ctx, n * sizeof(float)).take();
+    Y = DeviceBuffer::allocate(ctx, n * sizeof(float)).take();
+    Out = DeviceBuffer::allocate(ctx, n * sizeof(float)).take();
+    REQUIRE(X.copyFromHost(x).ok());
+    REQUIRE(Y.copyFromHost(y).ok());
+    REQUIRE(Out.fill(0xff).ok());
+  }
+
+  /// Checks out[i] = 3i for i in [first, N).
+  void checkOutput(std::int32_t first = 0) const {
+    std::vector<float> out(N);
+    REQUIRE(Out.copyToHost(out).ok());
+    std::int32_t wrong = 0;
+    for (std::int32_t i = first; i < N; ++i)
+      wrong += out[i] != 3.0f * i;
+    CHECK(wrong == 0);
+  }
+
+  TensorView view(const DeviceBuffer &buffer) const {
+    return TensorView(buffer, ScalarType::FP32, {N});
+  }
+
+  std::int32_t N;
+  DeviceBuffer X, Y, Out;
+};
+
+Context makeContext() {
+  Expected<Context> ctx = Context::create();
+  INFO(ctx.status().message());
+  REQUIRE(ctx.ok());
+  return ctx.take();
+}
+
+Dim3 blocksFor(std::int32_t n) { return Dim3((n + 1023) / 1024); }
+
+std::string freshPath(const std::string &name) {
+  std::filesystem::path path =
+      std::filesystem::temp_directory_path() /
+      ("tilec-fake-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(path);
+  return path.string();
+}
+
+DevicePtr offset(const DeviceBuffer &buffer, std::uint64_t bytes) {
+  return DevicePtr{buffer.ptr().Address + bytes};
+}
+
+} // namespace
+
+TEST_CASE("A generated launcher takes the most specialized variant",
+          "[fake][aot]") {
+  Context ctx = makeContext();
+  Inputs a(ctx, 4096), b(ctx, 4008);
+  CHECK(std::string(aot::add_kernel_variant(a.X, a.Y, a.Out, a.N)) ==
+        "0d1d2d3d");
+  CHECK(std::string(aot::add_kernel_variant(b.X, b.Y, b.Out, b.N)) ==
+        "0d1d2d");
+  CHECK(std::string(aot::add_kernel_variant(offset(b.X, 4), b.Y, b.Out,
+                                            b.N)) == "generic");
+
+  REQUIRE(aot::add_kernel(ctx, blocksFor(a.N), a.view(a.X), a.view(a.Y),
+                          a.view(a.Out), a.N)
+              .ok());
+  a.checkOutput();
+  REQUIRE(aot::add_kernel(ctx, blocksFor(b.N), b.X, b.Y, b.Out, b.N).ok());
+  b.checkOutput();
+
+  // Misaligned pointers (one element in) fall back to the generic kernel.
+  Inputs c(ctx, 3000);
+  REQUIRE(aot::add_kernel(ctx, blocksFor(c.N - 1), offset(c.X, 4),
+                          offset(c.Y, 4), offset(c.Out, 4), c.N - 1)
+              .ok());
+  c.checkOutput(1);
+  REQUIRE(ctx.synchronize().ok());
+}
+
+TEST_CASE("A variant's launcher checks every assumption", "[fake][aot]") {
+  Context ctx = makeContext();
+  Inputs in(ctx, 4008);
+  Status notMultiple =
+      aot::add_kernel_0d1d2d3d(ctx, blocksFor(in.N), in.X, in.Y, in.Out, in.N);
+  REQUIRE_FALSE(notMultiple.ok());
+  CHECK(notMultiple.message() ==
+        "kernel 'add_kernel' (variant '*fp32:16, *fp32:16, *fp32:16, "
+        "i32:16'): argument 'n' = 4008 is not a multiple of 16");
+
+  Status misaligned = aot::add_kernel_0d1d2d(ctx, blocksFor(in.N), in.X,
+                                             offset(in.Y, 8), in.Out, 16);
+  REQUIRE_FALSE(misaligned.ok());
+  CHECK_THAT(misaligned.message(),
+             Contains("argument 'y_ptr' = ") &&
+                 Contains(" is not 16-byte aligned"));
+
+  TensorView halves(in.X, ScalarType::FP16, {in.N});
+  Status wrongType = aot::add_kernel(ctx, blocksFor(in.N), halves, in.Y,
+                                     in.Out, in.N);
+  REQUIRE_FALSE(wrongType.ok());
+  CHECK(wrongType.message() == "kernel 'add_kernel', argument 'x_ptr': a "
+                               "tensor of fp16 was passed for *fp32");
+
+  // The generic variant assumes nothing.
+  CHECK(aot::add_kernel_generic(ctx, blocksFor(in.N), in.X, in.Y, in.Out, in.N)
+            .ok());
+  in.checkOutput();
+}
+
+TEST_CASE("Generated launchers load once and are thread-safe", "[fake][aot]") {
+  Context ctx = makeContext();
+  std::vector<Inputs> inputs;
+  for (int i = 0; i < 8; ++i)
+    inputs.emplace_back(ctx, 1000 + 16 * i);
+  std::vector<std::thread> threads;
+  for (Inputs &in : inputs)
+    threads.emplace_back([&ctx, &in] {
+      REQUIRE(ctx.makeCurrent().ok());
+      for (int j = 0; j < 20; ++j)
+        REQUIRE(aot::add_kernel(ctx, blocksFor(in.N), in.X, in.Y, in.Out, in.N)
+                    .ok());
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (Inputs &in : inputs)
+    in.checkOutput();
+}
+
+TEST_CASE("The autotuner keeps the fastest configuration", "[fake][tune]") {
+  Context ctx = makeContext();
+  std::string file = freshPath("tuner.tsv");
+  TuningOptions options;
+  options.Warmup = 1;
+  options.Rounds = 1;
+  options.LaunchesPerRound = 1;
+  options.Progress = false;
+  // The fake's events measure host time, so sleeping is "running".
+  auto sleepy = [](unsigned config) {
+    static const int millis[] = {6, 1, 3};
+    std::this_thread::sleep_for(std::chrono::milliseconds(millis[config]));
+    return Status::success();
+  };
+  Autotuner tuner("k", {"slow", "fast", "medium"}, {}, file, options);
+  Expected<unsigned> chosen = tuner.choose(ctx, "n=1", sleepy);
+  REQUIRE(chosen.ok());
+  CHECK(*chosen == 1);
+  CHECK(tuner.tunedCount() == 1);
+
+  // A later run reads the choice instead of timing again.
+  auto mustNotRun = [](unsigned) {
+    FAIL("a remembered choice was tuned again");
+    return Status::success();
+  };
+  Autotuner later("k", {"slow", "fast", "medium"}, {}, file, options);
+  chosen = later.choose(ctx, "n=1", mustNotRun);
+  REQUIRE(chosen.ok());
+  CHECK(*chosen == 1);
+  CHECK(later.tunedCount() == 0);
+  // A configuration the kernel no longer has is not taken from the file.
+  Autotuner renamed("k", {"slow", "medium"}, {}, file, options);
+  CHECK(renamed.choose(ctx, "n=1", sleepy).ok());
+  CHECK(renamed.tunedCount() == 1);
+
+  // A failing launch names the kernel, key and configuration.
+  Autotuner failing("k", {"only"}, {}, file, options);
+  Expected<unsigned> failed = failing.choose(ctx, "n=2", [](unsigned) {
+    return Status::invalidArgument("boom");
+  });
+  REQUIRE_FALSE(failed.ok());
+  CHECK(failed.status().message() ==
+        "tuning kernel 'k' for n=2, config only: boom");
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("A tuned launcher tunes once per key and remembers",
+          "[fake][tune][aot]") {
+  std::string file = freshPath("tuned.tsv");
+  ::setenv("TILEC_TUNING_FILE", file.c_str(), 1);
+  Context ctx = makeContext();
+  Inputs in(ctx, 4096);
+  auto grid = [&](const tuned::add_kernel_config &config) {
+    return Dim3((in.N + config.BLOCK - 1) / config.BLOCK);
+  };
+  REQUIRE(tuned::add_kernel(ctx, grid, in.X, in.Y, in.Out, in.N).ok());
+  in.checkOutput();
+  CHECK(tuned::add_kernel_tuner().tunedCount() == 1);
+  REQUIRE(tuned::add_kernel(ctx, grid, in.X, in.Y, in.Out, in.N).ok());
+  CHECK(tuned::add_kernel_tuner().tunedCount() == 1);
+
+  std::string contents;
+  REQUIRE(readFile(file, contents).ok());
+  CHECK_THAT(contents, Contains("add_kernel\tn=4096\tBLOCK=1024,num_warps=4,"
+                                "num_stages="));
+  // One configuration explicitly, whatever was tuned.
+  REQUIRE(tuned::add_kernel_0d1d2d(ctx, grid(tuned::add_kernel_configs[0]), 0,
+                               in.X, in.Y, in.Out, in.N)
+              .ok());
+  CHECK_FALSE(tuned::add_kernel_0d1d2d(ctx, Dim3(4), 2, in.X, in.Y, in.Out, in.N)
+                  .ok());
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("Choices baked into a launcher are not tuned again",
+          "[fake][tune][aot]") {
+  std::string file = freshPath("baked.tsv");
+  ::setenv("TILEC_TUNING_FILE", file.c_str(), 1);
+  Context ctx = makeContext();
+  Inputs in(ctx, 4096);
+  auto grid = [&](const baked::add_kernel_config &config) {
+    return Dim3((in.N + config.BLOCK - 1) / config.BLOCK);
+  };
+  // Inputs/add_kernel.tuning.tsv holds a choice for n=4096.
+  REQUIRE(baked::add_kernel(ctx, grid, in.X, in.Y, in.Out, in.N).ok());
+  in.checkOutput();
+  CHECK(baked::add_kernel_tuner().tunedCount() == 0);
+  CHECK_FALSE(std::filesystem::exists(file));
+  // Another key is tuned at run time.
+  REQUIRE(baked::add_kernel(ctx, grid, in.X, in.Y, in.Out, 2048).ok());
+  CHECK(baked::add_kernel_tuner().tunedCount() == 1);
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("The JIT compiles a specialization once, then reads the cache",
+          "[fake][jit]") {
+  Context ctx = makeContext();
+  std::string dir = freshPath("jit-cache");
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  JitConfig config;
+  config.Constexprs = {{"BLOCK", "1024"}};
+
+  auto kernel = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel",
+                                    compiler.get(), DiskCache(dir));
+  REQUIRE(kernel.ok());
+  Inputs in(ctx, 4008);
+  auto launch = [&](JitKernel &k, std::int32_t n) {
+    return k.launch(ctx, blocksFor(n), {in.view(in.X), in.view(in.Y),
+                                        in.view(in.Out), n},
+                    config);
+  };
+  Status first = launch(**kernel, in.N);
+  INFO(first.message());
+  REQUIRE(first.ok());
+  in.checkOutput();
+  REQUIRE(launch(**kernel, in.N).ok());
+  REQUIRE(launch(**kernel, 3968).ok()); // i32:16: another specialization
+  JitStats stats = (*kernel)->stats();
+  CHECK(stats.Compiled == 2);
+  CHECK(stats.FromMemory == 1);
+  CHECK(stats.FromDisk == 0);
+
+  // A new kernel object (as in a second run) compiles nothing.
+  auto again = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel",
+                                   compiler.get(), DiskCache(dir));
+  REQUIRE(again.ok());
+  REQUIRE(launch(**again, in.N).ok());
+  CHECK((*again)->stats().Compiled == 0);
+  CHECK((*again)->stats().FromDisk == 1);
+
+  // Without a compiler, the cache is all there is.
+  auto cacheOnly = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel",
+                                       nullptr, DiskCache(dir));
+  REQUIRE(cacheOnly.ok());
+  REQUIRE(launch(**cacheOnly, 3968).ok());
+  Status miss = launch(**cacheOnly, 1);
+  REQUIRE_FALSE(miss.ok());
+  CHECK(miss.code() == ErrorCode::NotFound);
+  CHECK_THAT(miss.message(),
+             Contains("with signature '*fp32:16, *fp32:16, *fp32:16, i32:1'") &&
+                 Contains("this program has no compiler"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("JIT compile errors carry the diagnostics", "[fake][jit]") {
+  Context ctx = makeContext();
+  std::string dir = freshPath("jit-errors");
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  JitKernel kernel("broken.tile",
+                   "import triton\nimport triton.language as tl\n\n"
+                   "@triton.jit\ndef broken(x_ptr):\n"
+                   "    tl.store(x_ptr, undefined_name)\n",
+                   "broken", compiler.get(), DiskCache(dir));
+  Inputs in(ctx, 16);
+  Status status = kernel.launch(ctx, Dim3(1), {in.view(in.X)});
+  REQUIRE_FALSE(status.ok());
+  CHECK_THAT(status.message(),
+             Contains("compiling kernel 'broken' of broken.tile (*fp32:16; "
+                      "num_warps=4,num_stages=3) failed:") &&
+                 Contains("broken.tile:6:") && Contains("error:"));
+  CHECK(kernel.stats().Compiled == 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("The JIT tunes over configurations", "[fake][jit][tune]") {
+  Context ctx = makeContext();
+  std::string dir = freshPath("jit-tune");
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  auto source = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel",
+                                    compiler.get(), DiskCache(dir));
+  REQUIRE(source.ok());
+  std::vector<JitConfig> configs(2);
+  for (unsigned i = 0; i < 2; ++i) {
+    configs[i].Constexprs = {{"BLOCK", "1024"}};
+    configs[i].NumStages = 2 + i;
+  }
+  TuningOptions options;
+  options.Progress = false;
+  Autotuner tuner("add_kernel", {configs[0].name(), configs[1].name()}, {},
+                  dir + "/tuning.tsv", options);
+  Inputs in(ctx, 2048);
+  auto grid = [](const JitConfig &) { return Dim3(2); };
+  for (int i = 0; i < 2; ++i)
+    REQUIRE((*source)
+                ->launchTuned(ctx, grid,
+                              {in.view(in.X), in.view(in.Y), in.view(in.Out),
+                               in.N},
+                              configs, tuner, "n=2048")
+                .ok());
+  in.checkOutput();
+  CHECK(tuner.tunedCount() == 1);
+  // num_stages is not in the cache key: both configurations share a kernel.
+  CHECK((*source)->stats().Compiled == 1);
+  std::filesystem::remove_all(dir);
+}
