@@ -69,13 +69,12 @@ double timeLaunches(const Context &ctx, long iters, Launch launch) {
     check(launch());
   auto end = std::chrono::steady_clock::now();
   check(ctx.synchronize());
-  return std::chrono::duration<double, std::micro>(end - start).count() /
-         iters;
+  return std::chrono::duration<double, std::micro>(end - start).count() / iters;
 }
 
 void report(const char *mode, double us, long iters) {
-  std::printf("BENCH launch impl=tilec-%s us_per_launch=%.3f iters=%ld\n",
-              mode, us, iters);
+  std::printf("BENCH launch impl=tilec-%s us_per_launch=%.3f iters=%ld\n", mode,
+              us, iters);
   std::fflush(stdout);
 }
 
@@ -114,29 +113,35 @@ int main(int argc, char **argv) {
     long iters = options.Iters;
 
     if (options.has("aot"))
-      report("aot", timeLaunches(*ctx, iters, [&] {
-               return tilec_kernels::empty_kernel(*ctx, Dim3(1), x, y, n);
-             }),
+      report("aot",
+             timeLaunches(*ctx, iters,
+                          [&] {
+                            return tilec_kernels::empty_kernel(*ctx, Dim3(1), x,
+                                                               y, n);
+                          }),
              iters);
 
     if (options.has("raw") || options.has("checked")) {
       // The kernel of the launcher's variant for these arguments.
-      Module module = value(
-          Module::loadFile(*ctx, options.PtxDir + "/empty_kernel.ptx"));
+      Module module =
+          value(Module::loadFile(*ctx, options.PtxDir + "/empty_kernel.ptx"));
       Kernel kernel = value(module.getKernel("empty_kernel"));
       if (options.has("raw")) {
         std::uint64_t xv = x.ptr().Address, yv = y.ptr().Address;
         std::int32_t nv = n;
         void *params[] = {&xv, &yv, &nv};
-        report("raw", timeLaunches(*ctx, iters, [&] {
-                 return kernel.launchUnchecked(Dim3(1), params);
-               }),
+        report("raw",
+               timeLaunches(
+                   *ctx, iters,
+                   [&] { return kernel.launchUnchecked(Dim3(1), params); }),
                iters);
       }
       if (options.has("checked"))
-        report("checked", timeLaunches(*ctx, iters, [&] {
-                 return kernel.launch(Dim3(1), {x, y, n});
-               }),
+        report("checked",
+               timeLaunches(*ctx, iters,
+                            [&] {
+                              return kernel.launch(Dim3(1), {x, y, n});
+                            }),
                iters);
     }
 
@@ -151,14 +156,16 @@ int main(int argc, char **argv) {
       JitConfig config;
       config.Constexprs = {{"BLOCK", "128"}};
       TensorView vx(x, ScalarType::FP32, {n}), vy(y, ScalarType::FP32, {n});
-      report("jit", timeLaunches(*ctx, iters, [&] {
-               return kernel->launch(*ctx, Dim3(1), {vx, vy, n}, config);
-             }),
+      report("jit",
+             timeLaunches(
+                 *ctx, iters,
+                 [&] {
+                   return kernel->launch(*ctx, Dim3(1), {vx, vy, n}, config);
+                 }),
              iters);
       JitStats stats = kernel->stats();
-      std::printf("jit: compiled %u, from disk %u (cache %s)\n",
-                  stats.Compiled, stats.FromDisk,
-                  kernel->cache().directory().c_str());
+      std::printf("jit: compiled %u, from disk %u (cache %s)\n", stats.Compiled,
+                  stats.FromDisk, kernel->cache().directory().c_str());
     }
   } catch (const Error &error) {
     std::printf("FAIL: %s\n", error.what());

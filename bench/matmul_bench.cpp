@@ -13,8 +13,8 @@
 // the same sources under Triton next to torch.matmul (cuBLAS):
 //
 //   file                        kernel                   blocks     warps
-//   matmul_ptr_fp16_tc_h16.ptx  matmul_ptr_kernel        128x128x64 8
-//   matmul_ptr_bf16_tc_h16.ptx  matmul_ptr_kernel        128x128x64 8
+//   matmul_ptr_fp16_tc_h16.ptx  matmul_ptr_kernel        128x128x32 8
+//   matmul_ptr_bf16_tc_h16.ptx  matmul_ptr_kernel        128x128x32 8
 //   matmul_tf32_tc.ptx          matmul_precision_kernel  128x128x32 8
 //
 // (the PTX metadata line holds no constexpr values, so the blocks are this
@@ -87,7 +87,7 @@ const std::vector<MatmulVariant> &variants() {
        "fp16",
        128,
        128,
-       64,
+       32,
        8,
        true,
        2e-3,
@@ -98,7 +98,7 @@ const std::vector<MatmulVariant> &variants() {
        "bf16",
        128,
        128,
-       64,
+       32,
        8,
        true,
        1e-2,

@@ -20,8 +20,9 @@ on dense row-major M x K and K x N matrices, grid (cdiv(M, BLOCK_M),
 cdiv(N, BLOCK_N)); fp16 and bf16 at 4096^3, 8192^3 and 4000^3, tf32 at
 4096^3 and 8192^3 (--size S: every dtype at S^3 only). Triton runs with its
 default num_stages (impl=triton) and with the other of 3 and 4 (impl=
-triton-s4 when the default is 3); torch.matmul runs with TF32 allowed for
-fp32 (impl=cublas).
+triton-s4 when the default is 3), and for fp16/bf16 also with BLOCK_K=64
+(impl=triton-k64, the tile Triton's Hopper configurations favour);
+torch.matmul runs with TF32 allowed for fp32 (impl=cublas).
 
 Inputs are uniform in [-1, 1) (made in fp32, then cast), outputs are
 poisoned with NaN before the first call, and every result is checked before
@@ -69,8 +70,8 @@ SAMPLED_ROWS = 64
 
 # dtype -> (blocks (M, N, K), num_warps, tolerance, default sizes)
 CONFIGS = {
-    "fp16": ((128, 128, 64), 8, 2e-3, (4096, 8192, 4000)),
-    "bf16": ((128, 128, 64), 8, 1e-2, (4096, 8192, 4000)),
+    "fp16": ((128, 128, 32), 8, 2e-3, (4096, 8192, 4000)),
+    "bf16": ((128, 128, 32), 8, 1e-2, (4096, 8192, 4000)),
     "tf32": ((128, 128, 32), 8, 3e-3, (4096, 8192)),
 }
 
@@ -139,9 +140,10 @@ def run(args):
         return triton.testing.do_bench(fn, warmup=25, rep=args.rep_ms,
                                        return_mode="median")
 
-    def launcher(dtype, a, b, c, num_stages=None):
+    def launcher(dtype, a, b, c, num_stages=None, block_k=None):
         """A call of the Triton kernel for dtype; returns what it returns."""
         (bm, bn, bk), num_warps, _, _ = CONFIGS[dtype]
+        bk = block_k or bk
         m, k = a.shape
         n = b.shape[1]
         grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
@@ -184,7 +186,7 @@ def run(args):
     call()
     torch.cuda.synchronize()
     warm = time.perf_counter() - start
-    print(f"triton compile: matmul_ptr_kernel fp16 128x128x64, 8 warps: "
+    print(f"triton compile: matmul_ptr_kernel fp16 128x128x32, 8 warps: "
           f"first call {first:.3f} s, warm call {warm * 1e3:.3f} ms",
           flush=True)
     print(f"BENCH compile impl=triton kernel=matmul_ptr "
@@ -251,6 +253,9 @@ def run(args):
                 if stages != default_stages:
                     variants.append((f"triton-s{stages}",
                                      launcher(dtype, a, b, c, stages)))
+            if dtype != "tf32":  # Triton's usual Hopper tile, 128x128x64.
+                variants.append(("triton-k64",
+                                 launcher(dtype, a, b, c, block_k=64)))
             print(f"triton {dtype}: default num_stages={default_stages}",
                   flush=True)
             for impl, fn in variants:

@@ -102,8 +102,8 @@ bool runVectorAdd(const Context &ctx) {
   check(dy.copyFromHost(y));
   TensorView vx(dx, ScalarType::FP32, {n}), vy(dy, ScalarType::FP32, {n}),
       vout(dout, ScalarType::FP32, {n});
-  check(tilec_kernels::add_kernel(ctx, Dim3((n + 1023) / 1024), vx, vy, vout,
-                                  n));
+  check(
+      tilec_kernels::add_kernel(ctx, Dim3((n + 1023) / 1024), vx, vy, vout, n));
   check(ctx.synchronize());
   check(dout.copyToHost(out));
   std::int32_t wrong = 0;
@@ -173,9 +173,9 @@ bool runAotMatmul(const Context &ctx, std::int32_t n) {
                 (n + config.BLOCK_N - 1) / config.BLOCK_N);
   };
   auto launch = [&] {
-    check(tilec_kernels::matmul_ptr_kernel(
-        ctx, grid, mm.view(mm.A), mm.view(mm.B), mm.view(mm.C), n, n, n, n, 1,
-        n, 1, n, 1));
+    check(tilec_kernels::matmul_ptr_kernel(ctx, grid, mm.view(mm.A),
+                                           mm.view(mm.B), mm.view(mm.C), n, n,
+                                           n, n, 1, n, 1, n, 1));
   };
   auto start = std::chrono::steady_clock::now();
   launch(); // Tunes, when (M, N, K) is new to the tuning file.
@@ -193,11 +193,10 @@ bool runAotMatmul(const Context &ctx, std::int32_t n) {
   std::printf("aot-matmul: %dx%dx%d variant %s, tuned now %u (file %s), "
               "first call %.3f ms, second %.3f ms, max rel error %.2g: %s\n",
               n, n, n,
-              tilec_kernels::matmul_ptr_kernel_variant(
-                  mm.A, mm.B, mm.C, n, n, n, n, 1, n, 1, n, 1),
-              tuned,
-              tilec_kernels::matmul_ptr_kernel_tuner().file().c_str(), firstMs,
-              secondMs, error, pass ? "PASS" : "FAIL");
+              tilec_kernels::matmul_ptr_kernel_variant(mm.A, mm.B, mm.C, n, n,
+                                                       n, n, 1, n, 1, n, 1),
+              tuned, tilec_kernels::matmul_ptr_kernel_tuner().file().c_str(),
+              firstMs, secondMs, error, pass ? "PASS" : "FAIL");
   return pass;
 }
 
@@ -253,10 +252,9 @@ int main(int argc, char **argv) {
     } else if (arg == "--jit-no-launch") {
       options.JitNoLaunch = true;
     } else {
-      std::fprintf(stderr,
-                   "usage: host-app [--steps aot-vector-add,aot-matmul,"
-                   "jit-matmul] [--size N] [--matmul-source FILE] "
-                   "[--jit-no-launch]\n");
+      std::fprintf(stderr, "usage: host-app [--steps aot-vector-add,aot-matmul,"
+                           "jit-matmul] [--size N] [--matmul-source FILE] "
+                           "[--jit-no-launch]\n");
       return 2;
     }
   }

@@ -6,7 +6,8 @@
 
 #include "tilec/Runtime/Aot.h"
 
-#include <cstring>
+#include <cinttypes>
+#include <cstdio>
 
 using namespace tilec::rt;
 
@@ -63,9 +64,15 @@ Expected<const Kernel *> EmbeddedKernel::load(const Context &ctx) const {
 
 Status tilec::rt::specializationFailure(const char *kernel,
                                         const char *variant, const char *param,
-                                        long long value, const char *what) {
+                                        std::uint64_t value, bool isAddress,
+                                        const char *what) {
+  char text[32];
+  if (isAddress)
+    std::snprintf(text, sizeof(text), "0x%" PRIx64, value);
+  else
+    std::snprintf(text, sizeof(text), "%" PRId64,
+                  static_cast<std::int64_t>(value));
   return Status::invalidArgument(std::string("kernel '") + kernel +
                                  "' (variant '" + variant + "'): argument '" +
-                                 param + "' = " + std::to_string(value) + " " +
-                                 what);
+                                 param + "' = " + text + " " + what);
 }

@@ -69,8 +69,9 @@ void Autotuner::loadFile() {
     if (config == ConfigNames.end())
       continue;
     // Presets (baked into the program) stay; later lines replace earlier.
-    Choices.insert_or_assign(std::string(fields[1]),
-                             static_cast<unsigned>(config - ConfigNames.begin()));
+    Choices.insert_or_assign(
+        std::string(fields[1]),
+        static_cast<unsigned>(config - ConfigNames.begin()));
   }
 }
 
@@ -110,7 +111,8 @@ Expected<unsigned> Autotuner::choose(const Context &ctx, std::string_view key,
   std::snprintf(ms, sizeof(ms), "%.6f", bestMs);
   std::string line = KernelName + "\t" + std::string(key) + "\t" +
                      ConfigNames[*best] + "\t" + ms + "\n";
-  int fd = ::open(File.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  int fd =
+      ::open(File.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   bool written = fd >= 0 && ::write(fd, line.data(), line.size()) ==
                                 static_cast<ssize_t>(line.size());
   if (fd >= 0)
@@ -140,7 +142,8 @@ Expected<unsigned> Autotuner::tune(const Context &ctx, std::string_view key,
   std::string keyText(key);
   for (unsigned config = 0; config < ConfigNames.size(); ++config) {
     if (progressLine) {
-      std::fprintf(stderr, "\rtilec: tuning %s for %s: config %u/%zu (%s)\x1b[K",
+      std::fprintf(stderr,
+                   "\rtilec: tuning %s for %s: config %u/%zu (%s)\x1b[K",
                    KernelName.c_str(), keyText.c_str(), config + 1,
                    ConfigNames.size(), ConfigNames[config].c_str());
       std::fflush(stderr);

@@ -129,9 +129,9 @@ Status DiskCache::store(std::string_view key, std::string_view value) const {
   std::error_code ec;
   fs::create_directories(Directory, ec);
   if (ec)
-    return Status::error(ErrorCode::IOError, "cannot create the cache folder '" +
-                                                 Directory +
-                                                 "': " + ec.message());
+    return Status::error(ErrorCode::IOError,
+                         "cannot create the cache folder '" + Directory +
+                             "': " + ec.message());
   static std::atomic<unsigned> counter{0};
   std::string path = entryPath(key);
   std::string temp = path + std::string(TempMarker) +

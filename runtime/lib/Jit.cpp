@@ -88,8 +88,8 @@ JitKernel::JitKernel(std::string sourceName, std::string source,
                      std::string kernel, KernelCompiler *compiler,
                      DiskCache cache, std::string arch)
     : SourceName(std::move(sourceName)), Source(std::move(source)),
-      KernelName(std::move(kernel)), Compiler(compiler), Cache(std::move(cache)),
-      Arch(std::move(arch)) {}
+      KernelName(std::move(kernel)), Compiler(compiler),
+      Cache(std::move(cache)), Arch(std::move(arch)) {}
 
 JitKernel::~JitKernel() = default;
 
@@ -114,8 +114,8 @@ std::string JitKernel::cacheKey(const std::string &signature,
                                 const JitConfig &config) const {
   std::string key = "tilec-jit 1\nbuild " + std::string(buildIdentity()) +
                     "\nkernel " + KernelName + "\nsignature " + signature +
-                    "\narch " + Arch +
-                    "\nnum_warps " + std::to_string(config.NumWarps);
+                    "\narch " + Arch + "\nnum_warps " +
+                    std::to_string(config.NumWarps);
   for (const auto &[name, value] : config.Constexprs)
     key += "\nconstexpr " + name + "=" + value;
   return key + "\nsource\n" + Source;
@@ -143,9 +143,8 @@ static bool parseEntry(std::string_view value, CompiledKernel &out) {
          value.empty();
 }
 
-Expected<CompiledKernel>
-JitKernel::compileOrLoad(const std::string &signature,
-                         const JitConfig &config) {
+Expected<CompiledKernel> JitKernel::compileOrLoad(const std::string &signature,
+                                                  const JitConfig &config) {
   std::string key = cacheKey(signature, config);
   if (std::optional<std::string> entry = Cache.lookup(key)) {
     CompiledKernel compiled;
@@ -161,7 +160,8 @@ JitKernel::compileOrLoad(const std::string &signature,
             signature + "' and " + config.name() + " is not in the cache '" +
             Cache.directory() +
             "' and this program has no compiler (link tilec::jit)");
-  CompileRequest request{SourceName, Source, KernelName, signature, config, Arch};
+  CompileRequest request{SourceName, Source, KernelName,
+                         signature,  config, Arch};
   Expected<CompiledKernel> compiled = Compiler->compile(request);
   if (!compiled)
     return compiled;
@@ -189,8 +189,8 @@ JitKernel::prepare(const Context &ctx, const JitArg *args, std::size_t numArgs,
   for (std::size_t i = 0; i < numArgs; ++i)
     args[i].appendSpecialization(signature);
   std::lock_guard<std::mutex> guard(Lock);
-  std::pair<int, std::string> slot(ctx.ordinal(), signature + "\n" +
-                                                      config.name());
+  std::pair<int, std::string> slot(ctx.ordinal(),
+                                   signature + "\n" + config.name());
   auto found = Kernels.find(slot);
   if (found != Kernels.end()) {
     ++Stats.FromMemory;
@@ -200,6 +200,9 @@ JitKernel::prepare(const Context &ctx, const JitArg *args, std::size_t numArgs,
   Expected<CompiledKernel> compiled = compileOrLoad(signature, config);
   if (!compiled)
     return compiled.status();
+  // The module must land on ctx's device, whichever context is current.
+  if (Status current = ctx.makeCurrent(); !current.ok())
+    return current;
   std::string display = SourceName + ":" + KernelName + " [" + signature + "]";
   Expected<Module> module = [&]() -> Expected<Module> {
     if (compiled->Cubin.empty())

@@ -28,6 +28,8 @@ const char *tilec::rt::errorCodeName(ErrorCode code) {
     return "io-error";
   case ErrorCode::NotFound:
     return "not-found";
+  case ErrorCode::CompileError:
+    return "compile-error";
   }
   return "unknown";
 }

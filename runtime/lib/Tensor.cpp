@@ -68,8 +68,8 @@ Status PointerArg::checkType(ScalarType expected, const char *kernel,
                              const char *param) const {
   if (!HasDType || DType == expected)
     return Status::success();
-  return Status::invalidArgument(
-      std::string("kernel '") + kernel + "', argument '" + param +
-      "': a tensor of " + scalarTypeName(DType) + " was passed for *" +
-      scalarTypeName(expected));
+  return Status::invalidArgument(std::string("kernel '") + kernel +
+                                 "', argument '" + param + "': a tensor of " +
+                                 scalarTypeName(DType) + " was passed for *" +
+                                 scalarTypeName(expected));
 }

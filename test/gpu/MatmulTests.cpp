@@ -348,8 +348,8 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                    runMatmulBt,
                    matmulConfig(F16, F32, ExactTol, 4)});
 
-  // Tensor cores (wgmma): 128x128 blocks, 8 warps (BLOCK_K 64 for the
-  // hinted builds, 32 for the others). 1000 x 777 x 515 is
+  // Tensor cores (wgmma): 128x128x32 blocks (128x128x16 for tf32x3), 8
+  // warps. 1000 x 777 x 515 is
   // ragged in every dimension; 4096^3 is the size the speed is judged at.
   std::vector<Shape> tcSizes = {
       {1000, 777, 515},         {128, 128, 128},        {257, 129, 200},
@@ -362,13 +362,13 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                    tensorCoreConfig(F16, F16, Fp16Tol, 32)});
   tests.push_back({"matmul_ptr_fp16_tc_h16", "matmul_ptr_fp16_tc_h16.ptx",
                    "matmul_ptr_kernel", tcHintedSizes, runMatmulStrided,
-                   tensorCoreConfig(F16, F16, Fp16Tol, 64)});
+                   tensorCoreConfig(F16, F16, Fp16Tol, 32)});
   tests.push_back({"matmul_ptr_bf16_tc", "matmul_ptr_bf16_tc.ptx",
                    "matmul_ptr_kernel", tcSizes, runMatmulStrided,
                    tensorCoreConfig(BF16, BF16, Bf16Tol, 32)});
   tests.push_back({"matmul_ptr_bf16_tc_h16", "matmul_ptr_bf16_tc_h16.ptx",
                    "matmul_ptr_kernel", tcHintedSizes, runMatmulStrided,
-                   tensorCoreConfig(BF16, BF16, Bf16Tol, 64)});
+                   tensorCoreConfig(BF16, BF16, Bf16Tol, 32)});
   tests.push_back({"matmul_tf32_tc", "matmul_tf32_tc.ptx",
                    "matmul_precision_kernel", tcSizes, runMatmulStrided,
                    tensorCoreConfig(F32, F32, Tf32Tol, 32)});
@@ -380,6 +380,14 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   tests.push_back({"matmul_int8_tc", "matmul_int8_tc.ptx",
                    "matmul_int8_kernel", tcSizes, runMatmulStrided,
                    tensorCoreConfig(ElemType::I8, ElemType::I32, 1e-9, 32)});
+
+  // mma.sync with ldmatrix (the sm_80 path), on the H200.
+  tests.push_back({"matmul_ptr_fp16_sm80", "matmul_ptr_fp16_sm80.ptx",
+                   "matmul_ptr_kernel", ptrSizesLarge, runMatmulStrided,
+                   matmulConfig(F16, F16, Fp16Tol)});
+  tests.push_back({"matmul_ptr_bf16_sm80", "matmul_ptr_bf16_sm80.ptx",
+                   "matmul_ptr_kernel", ptrSizes, runMatmulStrided,
+                   matmulConfig(BF16, BF16, Bf16Tol)});
 
   // Tensor descriptors: K and N multiples of 8 (fp16 rows 16-byte aligned);
   // K = 72 is not a multiple of BLOCK_K, M = 100 not of BLOCK_M.

@@ -62,8 +62,9 @@ public:
   /// integers multiples of 16.
   uint64_t stride(uint64_t cols, uint64_t extra) const;
 
-  /// A rows x cols input with row stride ld (padding NaN), values uniform
-  /// in [-1, 1) rounded to `type`, and a zero-filled output.
+  /// A rows x cols input with row stride ld, values uniform in [-1, 1)
+  /// rounded to `type` (padding NaN) or, for integer types, uniform in
+  /// [-8, 8] (padding 127, outside that range); and a zero-filled output.
   Buffer &input(ScalarType type, uint64_t rows, uint64_t cols, uint64_t ld = 0);
   Buffer &output(ScalarType type, uint64_t count);
 
@@ -120,10 +121,16 @@ Buffer &Case::input(ScalarType type, uint64_t rows, uint64_t cols,
                     uint64_t ld) {
   ld = ld ? ld : cols;
   auto buffer = std::make_unique<Buffer>(type, rows * ld);
+  bool isInt = !isFloat(type);
+  auto value = [&]() -> double {
+    if (isInt)
+      return static_cast<int>(generator() % 17) - 8;
+    return (generator() >> 8) * 0x1p-23 - 1.0;
+  };
+  double padding = isInt ? 127 : std::nan("");
   for (uint64_t r = 0; r < rows; ++r)
     for (uint64_t c = 0; c < ld; ++c)
-      buffer->set(r * ld + c,
-                  c < cols ? (generator() >> 8) * 0x1p-23 - 1.0 : std::nan(""));
+      buffer->set(r * ld + c, c < cols ? value() : padding);
   args.push_back(Argument::ofBuffer(*buffer));
   buffers.push_back(std::move(buffer));
   return *buffers.back();
@@ -337,7 +344,13 @@ std::function<void()> attention(Case &c) {
 /// for the interpreter and ragged where the kernel allows it.
 std::vector<Config> configurations() {
   const std::string mmInts = "i32, i32, i32, i32, i32, i32, i32, i32, i32";
+  // N, K and the row strides multiples of 16, unit column strides.
+  const std::string mmHintedInts =
+      "i32, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1";
   const std::vector<std::string> mmBlocks = {"BLOCK_M=64", "BLOCK_N=64",
+                                             "BLOCK_K=32"};
+  // The tensor-core configurations' 128 x 128 blocks (8 warps on the GPU).
+  const std::vector<std::string> tcBlocks = {"BLOCK_M=128", "BLOCK_N=128",
                                              "BLOCK_K=32"};
   auto with = [](std::vector<std::string> list,
                  std::initializer_list<std::string> more) {
@@ -352,6 +365,11 @@ std::vector<Config> configurations() {
   Setup rows = softmax(SoftmaxForm::Rows);
   std::vector<std::vector<uint64_t>> rows1024 = {{1, 1}, {3, 1000}, {9, 513}};
   std::vector<std::vector<uint64_t>> rows4096 = {{2, 4000}, {1, 2049}};
+  // Ragged in every dimension (K not a multiple of BLOCK_K); the hinted
+  // ones with N and K multiples of 16.
+  std::vector<std::vector<uint64_t>> mmSizes = {{200, 136, 72}, {130, 100, 48}};
+  std::vector<std::vector<uint64_t>> mmHintedSizes = {{200, 144, 80},
+                                                      {130, 112, 48}};
   return {
       {"vector_add",
        "vector_add.tile",
@@ -468,8 +486,7 @@ std::vector<Config> configurations() {
       {"matmul_ptr_fp16_h16",
        "seeds/matmul_ptr.tile",
        "matmul_ptr_kernel",
-       "*fp16:16, *fp16:16, *fp16:16, i32, i32:16, i32:16, i32:16, i32:1, "
-       "i32:16, i32:1, i32:16, i32:1",
+       "*fp16:16, *fp16:16, *fp16:16, " + mmHintedInts,
        mmBlocks,
        matmul(MatmulForm::Strided),
        {{100, 144, 80}, {1, 16, 16}},
@@ -594,6 +611,42 @@ std::vector<Config> configurations() {
        matmul(MatmulForm::Descriptor),
        {{100, 136, 72}, {1, 8, 8}},
        Fp16Tol},
+      {"matmul_ptr_fp16_tc", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, " + mmInts, tcBlocks,
+       matmul(MatmulForm::Strided), mmSizes, Fp16Tol},
+      {"matmul_ptr_fp16_tc_h16", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, " + mmHintedInts, tcBlocks,
+       matmul(MatmulForm::Strided), mmHintedSizes, Fp16Tol},
+      {"matmul_ptr_bf16_tc", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
+       "*bf16:16, *bf16:16, *bf16:16, " + mmInts, tcBlocks,
+       matmul(MatmulForm::Strided), mmSizes, Bf16Tol},
+      {"matmul_ptr_bf16_tc_h16", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
+       "*bf16:16, *bf16:16, *bf16:16, " + mmHintedInts, tcBlocks,
+       matmul(MatmulForm::Strided), mmHintedSizes, Bf16Tol},
+      {"matmul_tf32_tc", "matmul_dtypes.tile", "matmul_precision_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, " + mmInts,
+       with(tcBlocks, {"PRECISION=\"tf32\""}), matmul(MatmulForm::Strided),
+       mmSizes, Tf32Tol},
+      // tf32x3 holds the hi and lo parts of both tiles: BLOCK_K=16.
+      {"matmul_tf32x3_tc",
+       "matmul_dtypes.tile",
+       "matmul_precision_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, " + mmInts,
+       {"BLOCK_M=128", "BLOCK_N=128", "BLOCK_K=16", "PRECISION=\"tf32x3\""},
+       matmul(MatmulForm::Strided),
+       mmSizes,
+       ExactTol},
+      // Integers in [-8, 8] summed into int32: exact.
+      {"matmul_int8_tc", "matmul_dtypes.tile", "matmul_int8_kernel",
+       "*i8:16, *i8:16, *i32:16, " + mmInts, tcBlocks,
+       matmul(MatmulForm::Strided), mmSizes, 0},
+      // The sm_80 (mma.sync) configurations: the arch does not matter here.
+      {"matmul_ptr_fp16_sm80", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, " + mmInts, mmBlocks,
+       matmul(MatmulForm::Strided), mmSizes, Fp16Tol},
+      {"matmul_ptr_bf16_sm80", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
+       "*bf16:16, *bf16:16, *bf16:16, " + mmInts, mmBlocks,
+       matmul(MatmulForm::Strided), mmSizes, Bf16Tol},
       {"attention_fp16",
        "attention.tile",
        "attention_fwd",

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <thread>
@@ -99,10 +100,9 @@ TEST_CASE("A generated launcher takes the most specialized variant",
   Inputs a(ctx, 4096), b(ctx, 4008);
   CHECK(std::string(aot::add_kernel_variant(a.X, a.Y, a.Out, a.N)) ==
         "0d1d2d3d");
-  CHECK(std::string(aot::add_kernel_variant(b.X, b.Y, b.Out, b.N)) ==
-        "0d1d2d");
-  CHECK(std::string(aot::add_kernel_variant(offset(b.X, 4), b.Y, b.Out,
-                                            b.N)) == "generic");
+  CHECK(std::string(aot::add_kernel_variant(b.X, b.Y, b.Out, b.N)) == "0d1d2d");
+  CHECK(std::string(aot::add_kernel_variant(offset(b.X, 4), b.Y, b.Out, b.N)) ==
+        "generic");
 
   REQUIRE(aot::add_kernel(ctx, blocksFor(a.N), a.view(a.X), a.view(a.Y),
                           a.view(a.Out), a.N)
@@ -110,6 +110,15 @@ TEST_CASE("A generated launcher takes the most specialized variant",
   a.checkOutput();
   REQUIRE(aot::add_kernel(ctx, blocksFor(b.N), b.X, b.Y, b.Out, b.N).ok());
   b.checkOutput();
+
+  // On an explicit stream.
+  Stream stream = Stream::create(ctx).take();
+  Inputs onStream(ctx, 2048);
+  REQUIRE(aot::add_kernel(ctx, blocksFor(onStream.N), onStream.X, onStream.Y,
+                          onStream.Out, onStream.N, &stream)
+              .ok());
+  REQUIRE(stream.synchronize().ok());
+  onStream.checkOutput();
 
   // Misaligned pointers (one element in) fall back to the generic kernel.
   Inputs c(ctx, 3000);
@@ -133,13 +142,21 @@ TEST_CASE("A variant's launcher checks every assumption", "[fake][aot]") {
   Status misaligned = aot::add_kernel_0d1d2d(ctx, blocksFor(in.N), in.X,
                                              offset(in.Y, 8), in.Out, 16);
   REQUIRE_FALSE(misaligned.ok());
-  CHECK_THAT(misaligned.message(),
-             Contains("argument 'y_ptr' = ") &&
-                 Contains(" is not 16-byte aligned"));
+  char address[32];
+  std::snprintf(address, sizeof(address), "0x%llx",
+                static_cast<unsigned long long>(in.Y.ptr().Address + 8));
+  CHECK(misaligned.message() ==
+        std::string("kernel 'add_kernel' (variant '*fp32:16, *fp32:16, "
+                    "*fp32:16, i32'): argument 'y_ptr' = ") +
+            address + " is not 16-byte aligned");
+  // A negative integer prints as one.
+  Status negative = aot::add_kernel_0d1d2d3d(ctx, Dim3(1), in.X, in.Y, in.Out,
+                                             -8 + 1);
+  CHECK_THAT(negative.message(), Contains("argument 'n' = -7 is not"));
 
   TensorView halves(in.X, ScalarType::FP16, {in.N});
-  Status wrongType = aot::add_kernel(ctx, blocksFor(in.N), halves, in.Y,
-                                     in.Out, in.N);
+  Status wrongType =
+      aot::add_kernel(ctx, blocksFor(in.N), halves, in.Y, in.Out, in.N);
   REQUIRE_FALSE(wrongType.ok());
   CHECK(wrongType.message() == "kernel 'add_kernel', argument 'x_ptr': a "
                                "tensor of fp16 was passed for *fp32");
@@ -206,9 +223,8 @@ TEST_CASE("The autotuner keeps the fastest configuration", "[fake][tune]") {
 
   // A failing launch names the kernel, key and configuration.
   Autotuner failing("k", {"only"}, {}, file, options);
-  Expected<unsigned> failed = failing.choose(ctx, "n=2", [](unsigned) {
-    return Status::invalidArgument("boom");
-  });
+  Expected<unsigned> failed = failing.choose(
+      ctx, "n=2", [](unsigned) { return Status::invalidArgument("boom"); });
   REQUIRE_FALSE(failed.ok());
   CHECK(failed.status().message() ==
         "tuning kernel 'k' for n=2, config only: boom");
@@ -236,10 +252,10 @@ TEST_CASE("A tuned launcher tunes once per key and remembers",
                                 "num_stages="));
   // One configuration explicitly, whatever was tuned.
   REQUIRE(tuned::add_kernel_0d1d2d(ctx, grid(tuned::add_kernel_configs[0]), 0,
-                               in.X, in.Y, in.Out, in.N)
+                                   in.X, in.Y, in.Out, in.N)
               .ok());
-  CHECK_FALSE(tuned::add_kernel_0d1d2d(ctx, Dim3(4), 2, in.X, in.Y, in.Out, in.N)
-                  .ok());
+  CHECK_FALSE(
+      tuned::add_kernel_0d1d2d(ctx, Dim3(4), 2, in.X, in.Y, in.Out, in.N).ok());
   std::filesystem::remove(file);
 }
 
@@ -276,9 +292,8 @@ TEST_CASE("The JIT compiles a specialization once, then reads the cache",
   REQUIRE(kernel.ok());
   Inputs in(ctx, 4008);
   auto launch = [&](JitKernel &k, std::int32_t n) {
-    return k.launch(ctx, blocksFor(n), {in.view(in.X), in.view(in.Y),
-                                        in.view(in.Out), n},
-                    config);
+    return k.launch(ctx, blocksFor(n),
+                    {in.view(in.X), in.view(in.Y), in.view(in.Out), n}, config);
   };
   Status first = launch(**kernel, in.N);
   INFO(first.message());
@@ -325,6 +340,7 @@ TEST_CASE("JIT compile errors carry the diagnostics", "[fake][jit]") {
   Inputs in(ctx, 16);
   Status status = kernel.launch(ctx, Dim3(1), {in.view(in.X)});
   REQUIRE_FALSE(status.ok());
+  CHECK(status.code() == ErrorCode::CompileError);
   CHECK_THAT(status.message(),
              Contains("compiling kernel 'broken' of broken.tile (*fp32:16; "
                       "num_warps=4,num_stages=3) failed:") &&
@@ -352,12 +368,12 @@ TEST_CASE("The JIT tunes over configurations", "[fake][jit][tune]") {
   Inputs in(ctx, 2048);
   auto grid = [](const JitConfig &) { return Dim3(2); };
   for (int i = 0; i < 2; ++i)
-    REQUIRE((*source)
-                ->launchTuned(ctx, grid,
-                              {in.view(in.X), in.view(in.Y), in.view(in.Out),
-                               in.N},
-                              configs, tuner, "n=2048")
-                .ok());
+    REQUIRE(
+        (*source)
+            ->launchTuned(ctx, grid,
+                          {in.view(in.X), in.view(in.Y), in.view(in.Out), in.N},
+                          configs, tuner, "n=2048")
+            .ok());
   in.checkOutput();
   CHECK(tuner.tunedCount() == 1);
   // num_stages is not in the cache key: both configurations share a kernel.

@@ -302,7 +302,7 @@ if [ -n "$MATMUL_LINES" ]; then
                ratio(tilec[key], triton[key]), ratio(tilec[key], best[key])
       }
       print "(TFLOP/s = 2 * m * n * k / median time; triton: default " \
-            "num_stages, tr best: best of the num_stages tried)"
+            "num_stages, tr best: best of the num_stages and BLOCK_K tried)"
     }'
 fi
 COMPILE_LINE=$(cat "$LOGS"/*.log 2>/dev/null |

@@ -5,10 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // Command line: `tilec FILE.tile [-k NAME] [--signature SIG] [-D N=V]
-// [--num-warps W] [--arch sm_90a] [--emit ast|tile|tile-gpu|llvm-mlir|llvm|ptx]
-// [-o OUT|-]`. PTX goes to FILE.ptx in the current directory unless -o says
-// otherwise; every other stage goes to standard output. `tilec run` runs a
-// kernel instead (Run.cpp).
+// [--num-warps W] [--arch sm_90a]
+// [--emit ast|tile|tile-gpu|llvm-mlir|llvm|ptx|cubin|header]
+// [--ptxas-report] [--Werror=ptxas] [-o OUT|-]`. PTX goes to FILE.ptx (a
+// cubin to FILE.cubin) in the current directory unless -o says otherwise;
+// every other stage goes to standard output. `tilec run` runs a kernel
+// instead (Run.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +19,7 @@
 #include "tilec/Driver/Driver.h"
 #include "tilec/Driver/Launcher.h"
 #include "tilec/Target/Cubin.h"
+#include "tilec/Target/PtxasReport.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -80,6 +83,8 @@ static cl::opt<tilec::EmitKind> emit(
                           "the LLVM and NVVM dialects"),
                clEnumValN(tilec::EmitKind::LLVM, "llvm", "LLVM IR"),
                clEnumValN(tilec::EmitKind::PTX, "ptx", "PTX (default)"),
+               clEnumValN(tilec::EmitKind::Cubin, "cubin",
+                          "a cubin, the PTX assembled by ptxas"),
                clEnumValN(tilec::EmitKind::Header, "header",
                           "C++ launchers with the PTX embedded "
                           "(OUT.h and OUT.cpp)")),
@@ -88,6 +93,20 @@ static cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for "
                                                      "standard output)"),
                                        cl::value_desc("file"),
                                        cl::cat(category));
+
+static cl::opt<bool> ptxasReport(
+    "ptxas-report",
+    cl::desc("Run ptxas -v on the PTX and print, to standard error, one line "
+             "per kernel: registers, spill stores and loads, stack and shared "
+             "memory (static + tilec's dynamic) in bytes, barriers, then "
+             "ptxas's notes verbatim (with --emit=ptx or cubin)"),
+    cl::cat(category));
+static cl::list<std::string> werror(
+    "Werror", cl::CommaSeparated,
+    cl::desc("Turn warnings into errors: 'ptxas' fails the compilation when "
+             "ptxas spills registers or prints a note or warning (such as "
+             "wgmma serialization, 'Potential Performance Loss')"),
+    cl::value_desc("ptxas"), cl::cat(category));
 
 /// Reports a command-line error in the compiler's diagnostic style.
 static int usageError(const Twine &message) {
@@ -169,8 +188,8 @@ static int emitHeader(SourceMgr &srcMgr, const tilec::CompileOptions &options,
   if (failed(tilec::emitLaunchers(srcMgr, options, launcher, headerOS,
                                   sourceOS)))
     return 1;
-  for (auto [suffix, text] : {std::pair<StringRef, StringRef>(".h", header),
-                              std::pair<StringRef, StringRef>(".cpp", source)}) {
+  using Output = std::pair<StringRef, StringRef>;
+  for (auto [suffix, text] : {Output(".h", header), Output(".cpp", source)}) {
     std::string path = (outputBase + suffix).str();
     std::error_code ec;
     ToolOutputFile out(path, ec, sys::fs::OF_Text);
@@ -179,6 +198,53 @@ static int emitHeader(SourceMgr &srcMgr, const tilec::CompileOptions &options,
     out.os() << text;
     out.keep();
   }
+  return 0;
+}
+
+/// --emit=cubin, --ptxas-report and --Werror=ptxas: compiles to PTX, runs
+/// ptxas (with -v for a report), prints the report and writes the PTX or
+/// the cubin to `output`, unless --Werror=ptxas rejects the kernel.
+static int assembleWithPtxas(SourceMgr &srcMgr,
+                             const tilec::CompileOptions &options,
+                             StringRef output, bool werrorPtxas) {
+  std::string ptxas = tilec::findPtxas();
+  if (ptxas.empty()) {
+    StringRef what = emit == tilec::EmitKind::Cubin ? "--emit=cubin"
+                     : ptxasReport                  ? "--ptxas-report"
+                                                    : "--Werror=ptxas";
+    return usageError(what + " needs ptxas, which was not found (looked at "
+                             "$CUDA_HOME/bin, /usr/local/cuda/bin and PATH)");
+  }
+  FailureOr<tilec::CompiledPTX> compiled =
+      tilec::compileToPTX(srcMgr, options, errs());
+  if (failed(compiled))
+    return 1;
+  bool verbose = ptxasReport || werrorPtxas;
+  std::string log;
+  Expected<std::string> cubin = tilec::assembleCubin(
+      compiled->ptx, options.ptx.arch, ptxas, verbose ? &log : nullptr);
+  if (!cubin)
+    return usageError(toString(cubin.takeError()));
+  if (verbose) {
+    tilec::PtxasReport report = tilec::parsePtxasReport(log);
+    if (ptxasReport)
+      tilec::printPtxasReport(report, compiled->sharedBytes, errs());
+    if (werrorPtxas) {
+      std::vector<std::string> problems = tilec::ptxasReportProblems(report);
+      for (const std::string &problem : problems)
+        WithColor::error(errs(), "tilec") << problem << " (--Werror=ptxas)\n";
+      if (!problems.empty())
+        return 1;
+    }
+  }
+
+  bool binary = emit == tilec::EmitKind::Cubin;
+  std::error_code ec;
+  ToolOutputFile out(output, ec, binary ? sys::fs::OF_None : sys::fs::OF_Text);
+  if (ec)
+    return usageError("cannot write '" + output + "': " + ec.message());
+  out.os() << (binary ? *cubin : compiled->ptx);
+  out.keep();
   return 0;
 }
 
@@ -226,6 +292,16 @@ int main(int argc, char **argv) {
   options.ptx.features = ptxVersion;
   options.ptx.optLevel = optLevel;
   options.emit = emit;
+  bool werrorPtxas = false;
+  for (const std::string &kind : werror) {
+    if (kind != "ptxas")
+      return usageError("--Werror expects 'ptxas', not '" + kind + "'");
+    werrorPtxas = true;
+  }
+  if ((ptxasReport || werrorPtxas) && emit != tilec::EmitKind::PTX &&
+      emit != tilec::EmitKind::Cubin)
+    return usageError(
+        "--ptxas-report and --Werror=ptxas need --emit=ptx or --emit=cubin");
 
   auto buffer = MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
   if (std::error_code ec = buffer.getError())
@@ -243,7 +319,11 @@ int main(int argc, char **argv) {
   if (output.empty())
     output = emit == tilec::EmitKind::PTX
                  ? (sys::path::stem(inputFile) + ".ptx").str()
+             : emit == tilec::EmitKind::Cubin
+                 ? (sys::path::stem(inputFile) + ".cubin").str()
                  : "-";
+  if (emit == tilec::EmitKind::Cubin || ptxasReport || werrorPtxas)
+    return assembleWithPtxas(srcMgr, options, output, werrorPtxas);
   std::string text;
   raw_string_ostream os(text);
   if (failed(tilec::compile(srcMgr, options, os)))

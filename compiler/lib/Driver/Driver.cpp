@@ -134,7 +134,8 @@ LogicalResult tilec::compile(llvm::SourceMgr &srcMgr,
     return success();
   case EmitKind::LLVM:
     return emitLLVMIR(*module, options.ptx, os);
-  case EmitKind::PTX: {
+  case EmitKind::PTX:
+  case EmitKind::Cubin: { // The caller assembles the PTX.
     FailureOr<CompiledPTX> compiled =
         emitCompiledPTX(*module, options, std::move(info));
     if (failed(compiled))

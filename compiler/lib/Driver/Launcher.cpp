@@ -30,11 +30,11 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -75,8 +75,8 @@ tilec::parseLauncherConfig(StringRef text, const LauncherConfig &base) {
       (name == "num_warps" ? config.numWarps : config.numStages) = number;
       continue;
     }
-    auto existing = llvm::find_if(config.constexprs,
-                                  [&](const auto &c) { return c.first == name; });
+    auto existing = llvm::find_if(
+        config.constexprs, [&](const auto &c) { return c.first == name; });
     if (existing != config.constexprs.end())
       existing->second = value.str();
     else
@@ -98,12 +98,12 @@ struct ParamType {
 /// Maps a signature entry to its C++ types; fails for fp8 scalars.
 std::optional<ParamType> paramType(const SignatureEntry &entry) {
   static const std::pair<StringRef, StringRef> scalarTypes[] = {
-      {"i1", "I1"},         {"u1", "I1"},     {"i8", "I8"},
-      {"i16", "I16"},       {"i32", "I32"},   {"i64", "I64"},
-      {"u8", "U8"},         {"u16", "U16"},   {"u32", "U32"},
-      {"u64", "U64"},       {"fp8e4nv", "FP8E4NV"}, {"fp8e5", "FP8E5"},
-      {"fp16", "FP16"},     {"f16", "FP16"},  {"bf16", "BF16"},
-      {"fp32", "FP32"},     {"f32", "FP32"},  {"fp64", "FP64"},
+      {"i1", "I1"},     {"u1", "I1"},           {"i8", "I8"},
+      {"i16", "I16"},   {"i32", "I32"},         {"i64", "I64"},
+      {"u8", "U8"},     {"u16", "U16"},         {"u32", "U32"},
+      {"u64", "U64"},   {"fp8e4nv", "FP8E4NV"}, {"fp8e5", "FP8E5"},
+      {"fp16", "FP16"}, {"f16", "FP16"},        {"bf16", "BF16"},
+      {"fp32", "FP32"}, {"f32", "FP32"},        {"fp64", "FP64"},
       {"f64", "FP64"}};
   StringRef enumerator;
   for (const auto &[name, value] : scalarTypes)
@@ -115,10 +115,12 @@ std::optional<ParamType> paramType(const SignatureEntry &entry) {
     return ParamType{"tilec::rt::PointerArg", "std::uint64_t", "{0}.address()",
                      ("tilec::rt::ScalarType::" + enumerator).str()};
   static const std::pair<StringRef, StringRef> cppTypes[] = {
-      {"I1", "bool"},          {"I8", "std::int8_t"},   {"I16", "std::int16_t"},
-      {"I32", "std::int32_t"}, {"I64", "std::int64_t"}, {"U8", "std::uint8_t"},
+      {"I1", "bool"},           {"I8", "std::int8_t"},
+      {"I16", "std::int16_t"},  {"I32", "std::int32_t"},
+      {"I64", "std::int64_t"},  {"U8", "std::uint8_t"},
       {"U16", "std::uint16_t"}, {"U32", "std::uint32_t"},
-      {"U64", "std::uint64_t"}, {"FP32", "float"},       {"FP64", "double"}};
+      {"U64", "std::uint64_t"}, {"FP32", "float"},
+      {"FP64", "double"}};
   for (const auto &[name, cpp] : cppTypes)
     if (enumerator == name)
       return ParamType{cpp.str(), cpp.str(), "{0}", ""};
@@ -409,8 +411,12 @@ void Printer::printSource(llvm::raw_ostream &os) const {
 
   // The check of each specialized variant.
   for (size_t v = 0; v + 1 < numVariants; ++v) {
-    os << "tilec::rt::Status checkVariant" << v << "("
-       << valueList(/*typed=*/true) << ") {\n";
+    // Parameters the variant assumes nothing about are left unnamed.
+    os << "tilec::rt::Status checkVariant" << v << "(";
+    for (auto [i, entry] : llvm::enumerate(m.variants[v]))
+      os << (i ? ", " : "") << m.types[i].valueType
+         << (entry.hint ? " " + m.params[i] + "_v" : std::string());
+    os << ") {\n";
     for (auto [i, entry] : llvm::enumerate(m.variants[v])) {
       if (!entry.hint)
         continue;
@@ -421,8 +427,10 @@ void Printer::printSource(llvm::raw_ostream &os) const {
       os << "  if (!(" << condition(entry, i) << "))\n"
          << "    return tilec::rt::specializationFailure(" << cString(m.name)
          << ", " << cString(signatureText(m.variants[v])) << ", "
-         << cString(m.params[i]) << ", static_cast<long long>("
-         << m.params[i] << "_v), " << cString(what) << ");\n";
+         << cString(m.params[i]) << ", static_cast<std::uint64_t>("
+         << m.params[i] << "_v), "
+         << (entry.kind == SignatureEntry::Kind::Pointer ? "true" : "false")
+         << ", " << cString(what) << ");\n";
     }
     os << "  return tilec::rt::Status::success();\n}\n\n";
   }
@@ -578,8 +586,7 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
       same &= llvm::any_of(model.fields,
                            [&](const auto &f) { return f.first == name; });
     if (!same)
-      return fail("configuration " + llvm::Twine(index) + " (" +
-                  config.name() +
+      return fail("configuration " + llvm::Twine(index) + " (" + config.name() +
                   ") binds other constexprs than the first (" +
                   model.configs.front().name() + ")");
   }
@@ -638,8 +645,8 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
   }
 
   Printer printer(model, options);
-  StringRef sourceName = srcMgr.getMemoryBuffer(srcMgr.getMainFileID())
-                             ->getBufferIdentifier();
+  StringRef sourceName =
+      srcMgr.getMemoryBuffer(srcMgr.getMainFileID())->getBufferIdentifier();
   printer.printHeader(header, llvm::sys::path::filename(sourceName));
   printer.printSource(source);
   return success();

@@ -46,8 +46,8 @@ InProcessCompiler::compile(const rt::CompileRequest &request) {
   llvm::Expected<std::vector<SignatureEntry>> signature =
       parseSignature(request.Signature);
   if (!signature)
-    return rt::Status::invalidArgument(
-        what + ": " + llvm::toString(signature.takeError()));
+    return rt::Status::invalidArgument(what + ": " +
+                                       llvm::toString(signature.takeError()));
   options.kernel.signature = std::move(*signature);
   for (const auto &[name, value] : request.Config.Constexprs)
     options.kernel.defines[name] = value;
@@ -76,7 +76,7 @@ InProcessCompiler::compile(const rt::CompileRequest &request) {
   mlir::FailureOr<CompiledPTX> compiled =
       compileToPTX(srcMgr, options, diagnosticOS);
   if (mlir::failed(compiled))
-    return rt::Status::error(rt::ErrorCode::InvalidArgument,
+    return rt::Status::error(rt::ErrorCode::CompileError,
                              what + " failed:\n" + diagnostics);
 
   rt::CompiledKernel result;
@@ -85,7 +85,7 @@ InProcessCompiler::compile(const rt::CompileRequest &request) {
     llvm::Expected<std::string> cubin =
         assembleCubin(result.Ptx, request.Arch, Ptxas);
     if (!cubin)
-      return rt::Status::error(rt::ErrorCode::InvalidArgument,
+      return rt::Status::error(rt::ErrorCode::CompileError,
                                what + ": " + llvm::toString(cubin.takeError()));
     result.Cubin = std::move(*cubin);
   }

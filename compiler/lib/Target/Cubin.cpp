@@ -7,6 +7,7 @@
 #include "tilec/Target/Cubin.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -39,7 +40,7 @@ std::string tilec::findPtxas() {
 }
 
 Expected<std::string> tilec::assembleCubin(StringRef ptx, StringRef arch,
-                                           StringRef ptxas) {
+                                           StringRef ptxas, std::string *log) {
   SmallString<128> ptxPath, cubinPath, logPath;
   auto cleanup = [&] {
     for (const SmallString<128> &path : {ptxPath, cubinPath, logPath})
@@ -48,19 +49,19 @@ Expected<std::string> tilec::assembleCubin(StringRef ptx, StringRef arch,
   };
   if (std::error_code ec =
           sys::fs::createTemporaryFile("tilec", "ptx", ptxPath))
-    return createStringError(ec, "cannot create a temporary file: " +
-                                     ec.message());
+    return createStringError(ec,
+                             "cannot create a temporary file: " + ec.message());
   if (std::error_code ec =
           sys::fs::createTemporaryFile("tilec", "cubin", cubinPath)) {
     cleanup();
-    return createStringError(ec, "cannot create a temporary file: " +
-                                     ec.message());
+    return createStringError(ec,
+                             "cannot create a temporary file: " + ec.message());
   }
   if (std::error_code ec =
           sys::fs::createTemporaryFile("tilec", "log", logPath)) {
     cleanup();
-    return createStringError(ec, "cannot create a temporary file: " +
-                                     ec.message());
+    return createStringError(ec,
+                             "cannot create a temporary file: " + ec.message());
   }
   {
     std::error_code ec;
@@ -72,23 +73,27 @@ Expected<std::string> tilec::assembleCubin(StringRef ptx, StringRef arch,
     out << ptx;
   }
   std::string archFlag = ("-arch=" + arch).str();
-  StringRef args[] = {ptxas, archFlag, ptxPath, "-o", cubinPath};
+  SmallVector<StringRef, 6> args = {ptxas, archFlag, ptxPath, "-o", cubinPath};
+  if (log)
+    args.push_back("-v");
   std::optional<StringRef> redirects[] = {std::nullopt, StringRef(logPath),
                                           StringRef(logPath)};
   std::string error;
   int rc = sys::ExecuteAndWait(ptxas, args, std::nullopt, redirects,
                                /*SecondsToWait=*/0, /*MemoryLimit=*/0, &error);
+  std::string output;
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+          MemoryBuffer::getFile(logPath))
+    output = (*buffer)->getBuffer().str();
   if (rc != 0) {
-    std::string log;
-    if (ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-            MemoryBuffer::getFile(logPath))
-      log = (*buffer)->getBuffer().str();
     cleanup();
     return createStringError(inconvertibleErrorCode(),
                              ptxas + " failed" +
                                  (error.empty() ? "" : ": " + error) +
-                                 (log.empty() ? "" : "\n" + log));
+                                 (output.empty() ? "" : "\n" + output));
   }
+  if (log)
+    *log = std::move(output);
   ErrorOr<std::unique_ptr<MemoryBuffer>> cubin =
       MemoryBuffer::getFile(cubinPath, /*IsText=*/false,
                             /*RequiresNullTerminator=*/false);

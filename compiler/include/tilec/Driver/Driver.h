@@ -33,6 +33,7 @@ enum class EmitKind {
   LLVMMLIR, ///< the LLVM/NVVM dialects
   LLVM,    ///< LLVM IR after optimisation
   PTX,     ///< PTX, with tilec's metadata comment lines first
+  Cubin,   ///< the PTX assembled by ptxas (the tilec tool runs it)
   Header,  ///< C++ launchers with the PTX embedded (Launcher.h)
 };
 

@@ -32,7 +32,8 @@ struct CompilerOptions {
 
 /// A compiler that runs tilec in process. It is thread-safe: each request
 /// gets its own MLIR context. Diagnostics end up in the failure's message.
-std::unique_ptr<rt::KernelCompiler> createCompiler(CompilerOptions options = {});
+std::unique_ptr<rt::KernelCompiler>
+createCompiler(CompilerOptions options = {});
 
 } // namespace jit
 } // namespace tilec

@@ -29,10 +29,12 @@ std::string findPtxas();
 llvm::StringRef configuredPtxas();
 
 /// Assembles `ptx` for `arch` (sm_90a...) with the ptxas at `ptxas`; a
-/// failure's message holds ptxas's output.
+/// failure's message holds ptxas's output. With `log`, ptxas runs with -v
+/// and `log` receives its output (parsePtxasReport reads it).
 llvm::Expected<std::string> assembleCubin(llvm::StringRef ptx,
                                           llvm::StringRef arch,
-                                          llvm::StringRef ptxas);
+                                          llvm::StringRef ptxas,
+                                          std::string *log = nullptr);
 
 } // namespace tilec
 

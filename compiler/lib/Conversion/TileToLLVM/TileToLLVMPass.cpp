@@ -180,6 +180,7 @@ struct ConvertTileToLLVMPass
     populateScanOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateWgmmaDotOpToLLVMPatterns(converter, patterns);
+    populateMmaSyncDotOpToLLVMPatterns(converter, patterns);
     populateAtomicOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
     populateFp8OpToLLVMPatterns(converter, patterns);

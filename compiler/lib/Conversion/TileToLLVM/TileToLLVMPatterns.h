@@ -123,6 +123,22 @@ mlir::Value convertFp8(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value value, mlir::Type from, mlir::Type to);
 
 //===----------------------------------------------------------------------===//
+// Inline PTX
+//===----------------------------------------------------------------------===//
+
+/// Runs side-effecting inline PTX `text`. Its operands are the results
+/// (`$0...`, of `resultTypes`), then `inputs`; the first `tied.size()`
+/// results start with the values `tied` (read and written in place).
+/// Returns the results.
+llvm::SmallVector<mlir::Value>
+emitInlinePtx(mlir::OpBuilder &b, mlir::Location loc, llvm::StringRef text,
+              mlir::TypeRange resultTypes, mlir::ValueRange inputs,
+              mlir::ValueRange tied = {});
+
+/// The PTX vector operand `{$first, ..., $first+n-1}`.
+std::string ptxOperandList(size_t first, size_t n);
+
+//===----------------------------------------------------------------------===//
 // Populate functions, one per op family
 //===----------------------------------------------------------------------===//
 
@@ -143,6 +159,8 @@ void populateDotOpToLLVMPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateWgmmaDotOpToLLVMPatterns(TileTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
+void populateMmaSyncDotOpToLLVMPatterns(TileTypeConverter &converter,
+                                        mlir::RewritePatternSet &patterns);
 void populateAtomicOpToLLVMPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(TileTypeConverter &converter,

@@ -145,3 +145,58 @@ Value tilec::castScalar(OpBuilder &b, Location loc, Value value, Type type) {
     return LLVM::SIToFPOp::create(b, loc, type, value);
   return LLVM::FPToSIOp::create(b, loc, type, value);
 }
+
+//===----------------------------------------------------------------------===//
+// Inline PTX
+//===----------------------------------------------------------------------===//
+
+/// The inline-asm constraint letter of a register of `type`.
+static StringRef constraintLetter(Type type) {
+  if (type.isF32())
+    return "f";
+  if (type.isInteger(64))
+    return "l";
+  return "r";
+}
+
+SmallVector<Value> tilec::emitInlinePtx(OpBuilder &b, Location loc,
+                                        StringRef text, TypeRange resultTypes,
+                                        ValueRange inputs, ValueRange tied) {
+  std::string constraints;
+  auto add = [&](const std::string &c) {
+    constraints += (constraints.empty() ? "" : ",") + c;
+  };
+  for (Type t : resultTypes)
+    add("=" + constraintLetter(t).str());
+  for (Value v : inputs)
+    add(constraintLetter(v.getType()).str());
+  for (size_t i = 0; i < tied.size(); ++i)
+    add(std::to_string(i));
+  SmallVector<Value> operands(inputs.begin(), inputs.end());
+  operands.append(tied.begin(), tied.end());
+  Type result;
+  if (resultTypes.size() == 1)
+    result = resultTypes.front();
+  else if (!resultTypes.empty())
+    result = LLVM::LLVMStructType::getLiteral(
+        b.getContext(), SmallVector<Type>(resultTypes));
+  auto asmOp = LLVM::InlineAsmOp::create(
+      b, loc, result ? TypeRange(result) : TypeRange(), operands, text,
+      constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+      /*operand_attrs=*/nullptr);
+  if (resultTypes.size() <= 1)
+    return SmallVector<Value>(asmOp->getResults());
+  SmallVector<Value> out;
+  for (size_t i = 0; i < resultTypes.size(); ++i)
+    out.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
+                                               ArrayRef<int64_t>{int64_t(i)}));
+  return out;
+}
+
+std::string tilec::ptxOperandList(size_t first, size_t n) {
+  std::string s = "{";
+  for (size_t i = 0; i < n; ++i)
+    s += (i ? ", $" : "$") + std::to_string(first + i);
+  return s + "}";
+}

@@ -14,15 +14,8 @@
 //   wgmma.fence; wgmma.mma_async x (K steps x M reps x N reps);
 //   wgmma.commit_group; wgmma.wait_group 0
 //
-// Shared layout of an operand (PTX ISA, "matrix descriptor"): the dimension
-// stored contiguously ("inner": K for a K-major operand, N for an MN-major
-// B) is cut into panels of S bytes (the swizzle width, 32, 64 or 128); a
-// panel holds S bytes of every row of the other ("outer") dimension, rows S
-// bytes apart; panels follow each other. Within each 8 x S-byte atom the
-// 16-byte chunk `c` of row `r` is stored at chunk `c ^ (r % (S / 16))`, i.e.
-// byte offset `o` moves to `o ^ (((o >> 7) & (S / 16 - 1)) << 4)`, which is
-// the address-based swizzle the hardware undoes (so every operand starts
-// 1024-byte aligned).
+// The operands are stored in the swizzled layout of SharedOperand.h, with
+// K stored contiguously (K-major), or N for an MN-major B.
 //
 // One instruction reads 32 bytes of K of 64 rows of A and N rows of B: its
 // descriptor points at the first of them; "stride byte offset" is the
@@ -31,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SharedOperand.h"
 #include "TileToLLVMPatterns.h"
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
@@ -45,31 +39,6 @@ using namespace tilec;
 using namespace tilec::tile;
 
 namespace {
-
-/// Where the elements of one operand live in shared memory.
-struct SharedOperand {
-  unsigned innerDim;  ///< tensor dimension stored contiguously
-  int64_t outer;      ///< extent of the other dimension
-  int64_t inner;      ///< extent of the contiguous dimension
-  int64_t elemBytes;  ///< bytes per element
-  int64_t swizzle;    ///< swizzle width S in bytes (32, 64 or 128)
-
-  int64_t panelBytes() const { return outer * swizzle; }
-  /// The (unswizzled) byte offset of the first byte of element (o, i).
-  int64_t offset(int64_t o, int64_t i) const {
-    int64_t byte = i * elemBytes;
-    return byte / swizzle * panelBytes() + o * swizzle + byte % swizzle;
-  }
-  /// Descriptor field for the swizzle width.
-  int64_t swizzleMode() const {
-    return swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
-  }
-};
-
-/// The swizzle width for a contiguous extent of `bytes`.
-static int64_t chooseSwizzle(int64_t bytes) {
-  return std::min<int64_t>(128, bytes);
-}
 
 /// The PTX type name of a wgmma operand or accumulator element.
 static StringRef getPtxType(Type type, InputPrecision precision) {
@@ -88,135 +57,6 @@ static StringRef getPtxType(Type type, InputPrecision precision) {
   if (type.isInteger(32))
     return "s32";
   return "";
-}
-
-/// `(value >> shift) & mask` on i32.
-static Value shiftAnd(OpBuilder &b, Location loc, Value value, int64_t shift,
-                      int64_t mask) {
-  if (shift)
-    value = LLVM::LShrOp::create(b, loc, value, i32Constant(b, loc, shift));
-  return LLVM::AndOp::create(b, loc, value, i32Constant(b, loc, mask));
-}
-
-/// Stores the registers of `tile` (of tensor type `type`) into the shared
-/// layout `smem` at byte address `base` (an i32 shared-window address),
-/// with vectors of up to 16 bytes along the contiguous dimension.
-static void storeOperand(OpBuilder &b, Location loc, Value tile,
-                         RankedTensorType type, const SharedOperand &smem,
-                         Value smemBase, int64_t baseOffset) {
-  std::optional<TileDistribution> dist = TileDistribution::get(type);
-  auto layout = cast<LayoutAttrInterface>(type.getEncoding());
-  unsigned inner = smem.innerDim, outer = 1 - inner;
-  // Consecutive registers along `inner` that stay within one 16-byte chunk
-  // in every thread (lane and warp offsets along `inner` are multiples).
-  int64_t vec = std::min<int64_t>(
-      layout.getContiguousRegisters(type.getShape(), inner),
-      16 / smem.elemBytes);
-  auto aligned = [&](ArrayRef<int64_t> basis) {
-    return basis[inner] % vec == 0;
-  };
-  for (unsigned bit = 0; bit < 5; ++bit)
-    if (!aligned(dist->getLaneBasis(bit)))
-      vec = 1;
-  for (unsigned bit = 0; bit < dist->getNumWarpBits(); ++bit)
-    if (!aligned(dist->getWarpBasis(bit)))
-      vec = 1;
-
-  SmallVector<Value> regs = unpackRegisters(b, loc, tile);
-  SmallVector<SmallVector<Value>> idx = emitIndices(b, loc, type);
-  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  int64_t chunkMask = smem.swizzle / 16 - 1;
-  for (int64_t r = 0; r < dist->getNumRegisters(); r += vec) {
-    if (dist->isDuplicateRegister(r))
-      continue;
-    // offset = panel * panelBytes + o * S + (i * eb) % S, then swizzled.
-    Value byte = LLVM::MulOp::create(b, loc, idx[r][inner],
-                                     i32Constant(b, loc, smem.elemBytes));
-    int64_t swizzleBits = llvm::Log2_64(smem.swizzle);
-    Value panel = LLVM::LShrOp::create(b, loc, byte,
-                                       i32Constant(b, loc, swizzleBits));
-    Value within = LLVM::AndOp::create(b, loc, byte,
-                                       i32Constant(b, loc, smem.swizzle - 1));
-    Value offset = LLVM::AddOp::create(
-        b, loc,
-        LLVM::MulOp::create(b, loc, panel,
-                            i32Constant(b, loc, smem.panelBytes())),
-        LLVM::AddOp::create(
-            b, loc,
-            LLVM::MulOp::create(b, loc, idx[r][outer],
-                                i32Constant(b, loc, smem.swizzle)),
-            within));
-    Value chunk = shiftAnd(b, loc, offset, 7, chunkMask);
-    offset = LLVM::XOrOp::create(
-        b, loc, offset,
-        LLVM::ShlOp::create(b, loc, chunk, i32Constant(b, loc, 4)));
-    Value address = LLVM::AddOp::create(
-        b, loc, smemBase,
-        LLVM::AddOp::create(b, loc, offset, i32Constant(b, loc, baseOffset)));
-    Value ptr = LLVM::IntToPtrOp::create(b, loc, ptrType, address);
-    Type elemType = regs[r].getType();
-    if (vec == 1) {
-      LLVM::StoreOp::create(b, loc, regs[r], ptr, /*alignment=*/
-                            smem.elemBytes);
-      continue;
-    }
-    auto vecType = VectorType::get({vec}, elemType);
-    Value vector = LLVM::UndefOp::create(b, loc, vecType);
-    for (int64_t j = 0; j < vec; ++j)
-      vector = LLVM::InsertElementOp::create(b, loc, vector, regs[r + j],
-                                             i32Constant(b, loc, j));
-    LLVM::StoreOp::create(b, loc, vector, ptr,
-                          /*alignment=*/vec * smem.elemBytes);
-  }
-}
-
-/// A side-effecting PTX statement without operands.
-static void emitPtx(OpBuilder &b, Location loc, StringRef text) {
-  LLVM::InlineAsmOp::create(b, loc, TypeRange(), ValueRange(), text, "",
-                            /*has_side_effects=*/true,
-                            /*is_align_stack=*/false, LLVM::TailCallKind::None,
-                            /*asm_dialect=*/nullptr,
-                            /*operand_attrs=*/nullptr);
-}
-
-/// Runs inline PTX `text` that reads and writes the accumulator registers
-/// `acc` (tied operands `$0..$n-1`) and reads `inputs` (`$n...`). Returns
-/// the new accumulator registers.
-static SmallVector<Value> emitAccumulatorPtx(OpBuilder &b, Location loc,
-                                             StringRef text, ValueRange acc,
-                                             ValueRange inputs) {
-  std::string constraints;
-  auto letter = [](Type t) { return t.isF32() ? "f" : "r"; };
-  for (Value v : acc)
-    constraints += std::string(constraints.empty() ? "" : ",") + "=" +
-                   letter(v.getType());
-  for (Value v : inputs)
-    constraints += std::string(",") +
-                   (v.getType().isInteger(64) ? "l" : "r");
-  for (size_t i = 0; i < acc.size(); ++i)
-    constraints += "," + std::to_string(i);
-  SmallVector<Value> operands(inputs.begin(), inputs.end());
-  operands.append(acc.begin(), acc.end());
-  SmallVector<Type> types(acc.getTypes());
-  Type result = LLVM::LLVMStructType::getLiteral(b.getContext(), types);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, result, operands, text, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
-      /*operand_attrs=*/nullptr);
-  SmallVector<Value> out;
-  for (size_t i = 0; i < acc.size(); ++i)
-    out.push_back(LLVM::ExtractValueOp::create(b, loc, asmOp.getResult(0),
-                                               ArrayRef<int64_t>{int64_t(i)}));
-  return out;
-}
-
-/// The list `{$first, ..., $first+n-1}` of inline-asm operands.
-static std::string operandList(size_t first, size_t n) {
-  std::string s = "{";
-  for (size_t i = 0; i < n; ++i)
-    s += (i ? ", $" : "$") + std::to_string(first + i);
-  return s + "}";
 }
 
 struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
@@ -254,24 +94,25 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
 
     // A is stored K-major; B MN-major when its registers run along N and
     // the type allows it (16-bit), else K-major.
-    SharedOperand aSmem{1, M, K, eb, chooseSwizzle(K * eb)};
+    SharedOperand aSmem = SharedOperand::get(1, M, K, eb);
     bool bMNMajor =
         eb == 2 && std::min(n, N) * eb >= 32 &&
         cast<LayoutAttrInterface>(bType.getEncoding())
                 .getContiguousRegisters(bType.getShape(), 1) > 1;
     SharedOperand bSmem =
-        bMNMajor ? SharedOperand{1, K, N, eb, chooseSwizzle(std::min(n, N) * eb)}
-                 : SharedOperand{0, N, K, eb, chooseSwizzle(K * eb)};
+        bMNMajor ? SharedOperand::get(1, K, N, eb, std::min<int64_t>(128, n * eb))
+                 : SharedOperand::get(0, N, K, eb);
 
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
     Value smemBase = LLVM::PtrToIntOp::create(
         rewriter, loc, i32, getSharedMemoryBase(rewriter, loc));
     int64_t bOffset = getDotOperandBOffset(op);
     emitBarrier(rewriter, loc);
-    storeOperand(rewriter, loc, adaptor.getA(), aType, aSmem, smemBase, 0);
-    storeOperand(rewriter, loc, adaptor.getB(), bType, bSmem, smemBase,
-                 bOffset);
-    emitPtx(rewriter, loc, "fence.proxy.async.shared::cta;");
+    storeSharedOperand(rewriter, loc, adaptor.getA(), aType, aSmem, smemBase,
+                       0);
+    storeSharedOperand(rewriter, loc, adaptor.getB(), bType, bSmem, smemBase,
+                       bOffset);
+    emitInlinePtx(rewriter, loc, "fence.proxy.async.shared::cta;", {}, {});
     emitBarrier(rewriter, loc);
 
     // The warp group's place: rows 64 * gm of each M repetition, columns
@@ -355,14 +196,14 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
     std::string text = llvm::formatv(
         "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
         "wgmma.mma_async.sync.aligned.{1}.{2}.{3}.{3} {4}, ${5}, ${6}, p{7};\n}",
-        perInstr + 2, shape, accPtx, inPtx, operandList(0, perInstr),
+        perInstr + 2, shape, accPtx, inPtx, ptxOperandList(0, perInstr),
         perInstr, perInstr + 1, modifiers);
 
     // The accumulators pass through the fence, so that every register the
     // instructions read is written before it (ptxas would otherwise
     // serialize them with warpgroup.arrive).
-    regs = emitAccumulatorPtx(rewriter, loc, "wgmma.fence.sync.aligned;", regs,
-                              {});
+    regs = emitInlinePtx(rewriter, loc, "wgmma.fence.sync.aligned;",
+                         ValueRange(regs).getTypes(), {}, regs);
     Value one = i32Constant(rewriter, loc, 1);
     for (int64_t s = 0; s < K / kStep; ++s) {
       int64_t aK = aSmem.offset(0, s * kStep);
@@ -376,17 +217,17 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
               plus(bDesc, bK + (bMNMajor ? bSmem.offset(0, col)
                                          : bSmem.offset(col, 0)));
           int64_t first = (rm * repN + rn) * perInstr;
-          SmallVector<Value> out = emitAccumulatorPtx(
-              rewriter, loc, text,
-              ArrayRef<Value>(regs).slice(first, perInstr),
-              ValueRange{a, bDescRep, one});
+          ValueRange acc = ArrayRef<Value>(regs).slice(first, perInstr);
+          SmallVector<Value> out =
+              emitInlinePtx(rewriter, loc, text, acc.getTypes(),
+                            ValueRange{a, bDescRep, one}, acc);
           llvm::copy(out, regs.begin() + first);
         }
       }
     }
-    emitPtx(rewriter, loc, "wgmma.commit_group.sync.aligned;");
-    regs = emitAccumulatorPtx(rewriter, loc,
-                              "wgmma.wait_group.sync.aligned 0;", regs, {});
+    emitInlinePtx(rewriter, loc, "wgmma.commit_group.sync.aligned;", {}, {});
+    regs = emitInlinePtx(rewriter, loc, "wgmma.wait_group.sync.aligned 0;",
+                         ValueRange(regs).getTypes(), {}, regs);
 
     if (packed) {
       SmallVector<Value> unpacked;

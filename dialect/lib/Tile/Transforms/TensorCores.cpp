@@ -8,7 +8,9 @@
 // blocks of the accumulator, and K in steps of 32 bytes of the operand
 // type. Warps go along M first (as far as M allows), then along N; each warp
 // group's instruction then covers the widest power-of-two N up to 256 that
-// its share of the columns allows.
+// its share of the columns allows. Where wgmma does not apply (sm_80, or a
+// shape it cannot take), f16 and bf16 products into f32 use mma.sync
+// m16n8k16 (mma version 2); everything else takes the FMA path.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,25 +44,45 @@ MmaLayoutAttr tilec::tile::chooseMmaLayout(DotOp dot, unsigned numWarps,
                          dot.getInputPrecision(), numWarps, computeCapability);
 }
 
-MmaLayoutAttr tilec::tile::chooseMmaLayout(RankedTensorType a,
-                                           RankedTensorType c,
-                                           InputPrecision precision,
-                                           unsigned numWarps,
-                                           unsigned computeCapability) {
+/// The mma.sync (version 2) layout, m16n8k16 on f16/bf16 operands into f32:
+/// warps along M first, then along N.
+static MmaLayoutAttr chooseMmaSyncLayout(RankedTensorType a, RankedTensorType c,
+                                         unsigned numWarps) {
   Type in = a.getElementType();
-  if (computeCapability < 90 || numWarps % 4 != 0 ||
-      !isWgmmaType(in, c.getElementType(), precision))
+  if (!(in.isF16() || in.isBF16()) || !c.getElementType().isF32())
     return {};
   int64_t M = c.getDimSize(0), N = c.getDimSize(1), K = a.getDimSize(1);
-  int64_t kStep = 256 / in.getIntOrFloatBitWidth();
-  if (M % 64 != 0 || K % kStep != 0)
+  if (M % 16 != 0 || N % 8 != 0 || K % 16 != 0)
     return {};
-  unsigned warpsM = 4;
+  unsigned warpsM = 1;
   while (warpsM < numWarps && M % (16 * warpsM * 2) == 0)
     warpsM *= 2;
   unsigned warpsN = numWarps / warpsM;
   if (N % (8 * warpsN) != 0)
     return {};
+  return MmaLayoutAttr::get(a.getContext(), 2, {warpsM, warpsN}, {16, 8, 16});
+}
+
+MmaLayoutAttr tilec::tile::chooseMmaLayout(RankedTensorType a,
+                                           RankedTensorType c,
+                                           InputPrecision precision,
+                                           unsigned numWarps,
+                                           unsigned computeCapability) {
+  if (computeCapability < 80)
+    return {};
+  Type in = a.getElementType();
+  int64_t M = c.getDimSize(0), N = c.getDimSize(1), K = a.getDimSize(1);
+  int64_t kStep = 256 / in.getIntOrFloatBitWidth();
+  if (computeCapability < 90 || numWarps % 4 != 0 ||
+      !isWgmmaType(in, c.getElementType(), precision) || M % 64 != 0 ||
+      K % kStep != 0)
+    return chooseMmaSyncLayout(a, c, numWarps);
+  unsigned warpsM = 4;
+  while (warpsM < numWarps && M % (16 * warpsM * 2) == 0)
+    warpsM *= 2;
+  unsigned warpsN = numWarps / warpsM;
+  if (N % (8 * warpsN) != 0)
+    return chooseMmaSyncLayout(a, c, numWarps);
   unsigned n = std::min<int64_t>(256, N / warpsN);
   unsigned kInstr = kStep;
   return MmaLayoutAttr::get(a.getContext(), 3, {warpsM, warpsN},

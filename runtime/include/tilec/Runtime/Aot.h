@@ -69,11 +69,12 @@ private:
   mutable std::vector<std::unique_ptr<Loaded>> LoadedModules;
 };
 
-/// The message of a launch-time check that failed: "kernel 'k' (variant
-/// 'v'): argument 'a' = <value> <what>".
+/// The failure of a launch-time check of a variant's assumption: "kernel
+/// 'k' (variant 'v'): argument 'a' = <value> <what>", the value in hex when
+/// \p isAddress.
 Status specializationFailure(const char *kernel, const char *variant,
-                             const char *param, long long value,
-                             const char *what);
+                             const char *param, std::uint64_t value,
+                             bool isAddress, const char *what);
 
 } // namespace rt
 } // namespace tilec

@@ -24,11 +24,12 @@ template <typename Fn> class FunctionRef;
 
 template <typename Ret, typename... Params> class FunctionRef<Ret(Params...)> {
 public:
-  template <typename Callable,
-            std::enable_if_t<!std::is_same_v<std::remove_cv_t<
-                                                 std::remove_reference_t<Callable>>,
-                                             FunctionRef>,
-                             int> = 0>
+  template <
+      typename Callable,
+      std::enable_if_t<
+          !std::is_same_v<std::remove_cv_t<std::remove_reference_t<Callable>>,
+                          FunctionRef>,
+          int> = 0>
   FunctionRef(Callable &&callable)
       : Callback(&call<std::remove_reference_t<Callable>>),
         Target(reinterpret_cast<std::intptr_t>(&callable)) {}

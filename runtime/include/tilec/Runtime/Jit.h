@@ -98,8 +98,8 @@ public:
       : Value(view.data()), IsTensor(true), DType(view.dtype()) {}
   /// A scalar; the same conversions as KernelArg.
   template <typename T,
-            std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, bool>,
-                             int> = 0>
+            std::enable_if_t<
+                std::is_arithmetic_v<T> && !std::is_same_v<T, bool>, int> = 0>
   JitArg(T value) : Value(value) {}
   /// A pointer without an element type cannot be specialized.
   JitArg(const DeviceBuffer &) = delete;

@@ -40,6 +40,8 @@ enum class ErrorCode {
   IOError,
   /// A kernel or symbol that was asked for does not exist.
   NotFound,
+  /// The JIT compiler rejected a kernel (the message holds its diagnostics).
+  CompileError,
 };
 
 /// Returns a short lower-case name for \p code ("no-device", ...).

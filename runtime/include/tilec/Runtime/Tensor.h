@@ -70,7 +70,8 @@ private:
 };
 
 /// Returns the row-major strides of \p shape.
-std::vector<std::int64_t> contiguousStrides(const std::vector<std::int64_t> &shape);
+std::vector<std::int64_t>
+contiguousStrides(const std::vector<std::int64_t> &shape);
 
 /// A pointer argument of a generated launcher. Only a TensorView carries an
 /// element type, which the launcher checks.

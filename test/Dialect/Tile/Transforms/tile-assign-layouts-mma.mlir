@@ -1,5 +1,6 @@
 // RUN: tilec-opt %s -split-input-file -tile-assign-layouts="num-warps=8 compute-capability=90" | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts="num-warps=8 compute-capability=80" | FileCheck %s --check-prefix=FMA
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts="num-warps=8 compute-capability=80" | FileCheck %s --check-prefix=SM80
+// RUN: tilec-opt %s -split-input-file -tile-assign-layouts="num-warps=8 compute-capability=0" | FileCheck %s --check-prefix=FMA
 
 // A K loop on sm_90a: the dot's accumulator and the loop value that carries
 // it take the wgmma layout (two warp groups along M, one m64n128 instruction
@@ -12,6 +13,10 @@
 // CHECK:   %[[D:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[ACC]] {{.*}} -> tensor<128x128xf32, #[[MMA]]>
 // CHECK:   scf.yield %[[D]] : tensor<128x128xf32, #[[MMA]]>
 // CHECK: arith.truncf {{.*}} : tensor<128x128xf32, #[[MMA]]> to tensor<128x128xf16, #[[MMA]]>
+// On sm_80 the same loop uses mma.sync: eight warps along M, 16 rows each.
+// SM80: #tile.mma<versionMajor = 2, warpsPerCTA = [8, 1], instrShape = [16, 8, 16]>
+// SM80-LABEL: func.func @k_loop
+// SM80: scf.for {{.*}} -> (tensor<128x128xf32, #mma>)
 // FMA-NOT: #tile.mma
 func.func @k_loop(%pa: !tile.ptr<f16>, %n: i32) {
   %sa = tile.splat %pa : tensor<128x64x!tile.ptr<f16>>
@@ -33,11 +38,15 @@ func.func @k_loop(%pa: !tile.ptr<f16>, %n: i32) {
 
 // -----
 
-// Shapes and types wgmma cannot take stay on the FMA path: 32 rows (under
-// one 64-row block), fp32 with ieee precision, K of 8 fp16 elements (under
-// the 32 bytes of one instruction).
+// Shapes and types wgmma cannot take: 32 rows (under one 64-row block) of
+// fp16 go to mma.sync (two warps along M, four along N); fp32 with ieee
+// precision and K of 8 fp16 elements (under the 16 of one instruction)
+// stay on the FMA path.
+// CHECK: #[[V2:mma[0-9]*]] = #tile.mma<versionMajor = 2, warpsPerCTA = [2, 4], instrShape = [16, 8, 16]>
 // CHECK-LABEL: func.func @fma_fallbacks
-// CHECK-NOT: #tile.mma
+// CHECK: tile.dot {{.*}} -> tensor<32x128xf32, #[[V2]]>
+// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #blocked{{[0-9]*}}>
 func.func @fma_fallbacks(%ph: !tile.ptr<f16>, %pf: !tile.ptr<f32>) {
   %sa = tile.splat %ph : tensor<32x64x!tile.ptr<f16>>
   %a = tile.load %sa : (tensor<32x64x!tile.ptr<f16>>) -> tensor<32x64xf16>

@@ -18,8 +18,9 @@
 namespace tilec::tile {
 
 /// The accumulator layout `dot` gets on tensor cores of a GPU of compute
-/// capability `computeCapability` (90 for sm_90a) with `numWarps` warps, or
-/// null when it runs on the FMA path.
+/// capability `computeCapability` (90 for sm_90a, 80 for sm_80) with
+/// `numWarps` warps: wgmma (version 3) where it applies, else mma.sync
+/// (version 2) for f16/bf16 into f32, else null (the FMA path).
 MmaLayoutAttr chooseMmaLayout(DotOp dot, unsigned numWarps,
                               unsigned computeCapability);
 /// The same for a dot of `a` by a tile into `c` with `precision`.
