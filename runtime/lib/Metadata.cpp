@@ -370,6 +370,46 @@ bool tilec::rt::isMetadataLine(std::string_view line) {
   return splitMetadataLine(line, rest);
 }
 
+/// Parses the value of the "requires=" key: comma-separated
+/// NAME@INDEX:align16 and NAME@INDEX:bytes16/TYPE entries.
+static Expected<std::vector<LaunchRequirement>>
+parseRequirements(std::string_view text) {
+  std::vector<LaunchRequirement> requirements;
+  for (std::string_view entry : split(text, ',')) {
+    auto bad = [&](const std::string &why) {
+      return Status::parseError("requirement " + quoted(entry) + ": " + why);
+    };
+    std::size_t at = entry.find('@');
+    std::size_t colon = entry.find(':');
+    if (at == std::string_view::npos || colon == std::string_view::npos ||
+        colon < at)
+      return bad("expected NAME@INDEX:KIND");
+    LaunchRequirement requirement;
+    requirement.ArgName = std::string(entry.substr(0, at));
+    if (!isIdentifier(requirement.ArgName))
+      return bad("the argument name is not an identifier");
+    std::uint64_t index = 0;
+    if (!parseUnsigned(entry.substr(at + 1, colon - at - 1), index))
+      return bad("the argument index is not a number");
+    requirement.ArgIndex = static_cast<std::size_t>(index);
+    std::string_view kind = entry.substr(colon + 1);
+    if (kind == "align16") {
+      requirement.ReqKind = LaunchRequirement::Kind::Align16;
+    } else if (kind.substr(0, 8) == "bytes16/") {
+      Expected<ScalarType> elem = parseScalarType(kind.substr(8));
+      if (!elem)
+        return bad(elem.status().message());
+      requirement.ReqKind = LaunchRequirement::Kind::Bytes16;
+      requirement.Elem = *elem;
+    } else {
+      return bad("unknown kind " + quoted(kind) +
+                 " (expected align16 or bytes16/TYPE)");
+    }
+    requirements.push_back(std::move(requirement));
+  }
+  return requirements;
+}
+
 Expected<KernelMetadata> tilec::rt::parseMetadataLine(std::string_view line) {
   std::string_view rest;
   if (!splitMetadataLine(line, rest))
@@ -383,7 +423,7 @@ Expected<KernelMetadata> tilec::rt::parseMetadataLine(std::string_view line) {
 
   KernelMetadata meta;
   bool seenName = false, seenWarps = false, seenShared = false,
-       seenSignature = false;
+       seenSignature = false, seenRequires = false;
   for (std::string_view token : tokenize(rest)) {
     std::size_t eq = token.find('=');
     if (eq == std::string_view::npos || eq == 0)
@@ -425,6 +465,14 @@ Expected<KernelMetadata> tilec::rt::parseMetadataLine(std::string_view line) {
       if (!signature)
         return bad(signature.status().message());
       meta.Signature = signature.take();
+    } else if (key == "requires") {
+      if (!markSeen(seenRequires))
+        return bad("duplicate key 'requires'");
+      Expected<std::vector<LaunchRequirement>> requirements =
+          parseRequirements(value);
+      if (!requirements)
+        return bad(requirements.status().message());
+      meta.Requirements = requirements.take();
     }
     // Other keys are ignored so that tilec can add more later.
   }
@@ -436,6 +484,15 @@ Expected<KernelMetadata> tilec::rt::parseMetadataLine(std::string_view line) {
                                          : nullptr;
   if (missing)
     return bad(std::string("missing key '") + missing + "'");
+  for (const LaunchRequirement &requirement : meta.Requirements) {
+    bool align = requirement.ReqKind == LaunchRequirement::Kind::Align16;
+    if (requirement.ArgIndex >= meta.Signature.size() ||
+        meta.Signature[requirement.ArgIndex].IsPointer != align ||
+        (!align && !meta.Signature[requirement.ArgIndex].isInteger()))
+      return bad("requirement on argument " + quoted(requirement.ArgName) +
+                 " (" + std::to_string(requirement.ArgIndex) +
+                 ") does not match the signature");
+  }
   return meta;
 }
 
@@ -649,6 +706,41 @@ static bool integerFits(const KernelArg &arg, ScalarType type) {
   }
 }
 
+/// Checks the kernel's launch requirements on arguments that match the
+/// signature.
+static Status checkRequirements(const KernelMetadata &kernel,
+                                const KernelArg *args) {
+  for (const LaunchRequirement &requirement : kernel.Requirements) {
+    const KernelArg &arg = args[requirement.ArgIndex];
+    auto fail = [&](const std::string &value, const std::string &why) {
+      return Status::invalidArgument(
+          "kernel " + quoted(kernel.Name) + ": argument " +
+          quoted(requirement.ArgName) + " (" +
+          std::to_string(requirement.ArgIndex) + ") = " + value + ": " + why);
+    };
+    if (requirement.ReqKind == LaunchRequirement::Kind::Align16) {
+      if (arg.bits() % 16 != 0) {
+        char address[32];
+        std::snprintf(address, sizeof(address), "0x%" PRIx64, arg.bits());
+        return fail(address, "tensor descriptor base pointers must be "
+                             "16-byte aligned");
+      }
+      continue;
+    }
+    // Integer arguments were checked to fit a signed or unsigned type.
+    std::int64_t elements = 16 / scalarTypeSize(requirement.Elem);
+    bool isSigned = arg.kind() == KernelArg::Kind::Signed;
+    std::int64_t value = static_cast<std::int64_t>(arg.bits());
+    if (isSigned ? value % elements != 0
+                 : arg.bits() % static_cast<std::uint64_t>(elements) != 0)
+      return fail(isSigned ? std::to_string(value) : std::to_string(arg.bits()),
+                  "tensor descriptor strides must be multiples of 16 bytes (" +
+                      std::string(scalarTypeName(requirement.Elem)) + ": " +
+                      std::to_string(elements) + " elements)");
+  }
+  return Status::success();
+}
+
 Expected<PackedArguments> tilec::rt::packArguments(const KernelMetadata &kernel,
                                                    const KernelArg *args,
                                                    std::size_t numArgs) {
@@ -739,6 +831,8 @@ Expected<PackedArguments> tilec::rt::packArguments(const KernelMetadata &kernel,
       return fail("scalar arguments of this type are not supported");
     }
   }
+  if (Status check = checkRequirements(kernel, args); !check.ok())
+    return check;
   return packed;
 }
 

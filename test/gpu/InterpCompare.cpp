@@ -12,7 +12,7 @@
 //
 //   ID PTX KERNEL GX GY GZ TOL NARGS ARG...
 //
-// where each ARG is a buffer's element type (fp32, fp16, bf16, i32) or a
+// where each ARG is a buffer's element type (fp32, fp16, bf16, i8, i32) or a
 // scalar TYPE=VALUE, and ID.I.in / ID.I.out hold buffer I before and after
 // the interpreter ran. Each case is launched on the GPU from PTX_DIR/PTX.ptx
 // with the same inputs, and every buffer is compared with the
@@ -52,31 +52,39 @@ bool readFile(const std::string &path, std::vector<std::uint8_t> &bytes) {
   return true;
 }
 
-/// Element I of a buffer of `type` as a double; false for an unknown type.
-bool decode(const std::string &type, const std::vector<std::uint8_t> &bytes,
-            std::vector<double> &values) {
-  ElemType floatType;
-  if (type == "i32") {
-    values.resize(bytes.size() / 4);
+/// The buffer element type cases.txt spells `name`; false for another name.
+bool parseElemType(const std::string &name, ElemType &type) {
+  for (ElemType t : {ElemType::F32, ElemType::F16, ElemType::BF16, ElemType::I8,
+                     ElemType::I32}) {
+    if (name == elemName(t)) {
+      type = t;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool isInteger(ElemType type) {
+  return type == ElemType::I8 || type == ElemType::I32;
+}
+
+/// The elements of a buffer of `type` as doubles (integers exactly).
+std::vector<double> decode(ElemType type,
+                           const std::vector<std::uint8_t> &bytes) {
+  std::vector<double> values(bytes.size() / elemSize(type));
+  if (type == ElemType::I32) {
+    // Not through float: int32 values above 2^24 must stay exact.
     for (std::size_t i = 0; i < values.size(); ++i) {
       std::int32_t v;
       std::memcpy(&v, bytes.data() + 4 * i, 4);
       values[i] = v;
     }
-    return true;
+    return values;
   }
-  if (type == "fp32")
-    floatType = ElemType::F32;
-  else if (type == "fp16")
-    floatType = ElemType::F16;
-  else if (type == "bf16")
-    floatType = ElemType::BF16;
-  else
-    return false;
-  std::vector<float> floats(bytes.size() / elemSize(floatType));
-  decodeElements(floatType, bytes.data(), floats.size(), floats.data());
+  std::vector<float> floats(values.size());
+  decodeElements(type, bytes.data(), floats.size(), floats.data());
   values.assign(floats.begin(), floats.end());
-  return true;
+  return values;
 }
 
 /// Compares the GPU's values with the interpreter's; returns a description
@@ -145,7 +153,7 @@ std::string runCase(Context &ctx, const std::string &dir,
   std::vector<DeviceBuffer> buffers;
   buffers.reserve(numArgs);
   std::vector<KernelArg> args;
-  std::vector<std::pair<unsigned, std::string>> bufferArgs;
+  std::vector<std::pair<unsigned, ElemType>> bufferArgs;
   for (unsigned i = 0; i < numArgs; ++i) {
     std::string arg;
     line >> arg;
@@ -164,6 +172,9 @@ std::string runCase(Context &ctx, const std::string &dir,
         return "unsupported scalar type " + type;
       continue;
     }
+    ElemType type;
+    if (!parseElemType(arg, type))
+      return "unsupported buffer type " + arg;
     std::vector<std::uint8_t> bytes;
     std::string path = dir + "/" + id + "." + std::to_string(i) + ".in";
     if (!readFile(path, bytes))
@@ -176,7 +187,7 @@ std::string runCase(Context &ctx, const std::string &dir,
       return status.message();
     buffers.push_back(buffer.take());
     args.emplace_back(buffers.back());
-    bufferArgs.push_back({i, arg});
+    bufferArgs.push_back({i, type});
   }
   Status status = kernel->launch(Dim3(gx, gy, gz), args.data(), args.size());
   if (status.ok())
@@ -193,13 +204,9 @@ std::string runCase(Context &ctx, const std::string &dir,
     status = buffers[b].copyToHost(actual.data(), actual.size());
     if (!status.ok())
       return status.message();
-    std::vector<double> gpuValues, interpValues;
-    if (!decode(type, actual, gpuValues) ||
-        !decode(type, expected, interpValues))
-      return "unsupported buffer type " + type;
     double relError = 0;
-    std::string diff =
-        compare(gpuValues, interpValues, type == "i32" ? 0.0 : tol, relError);
+    std::string diff = compare(decode(type, actual), decode(type, expected),
+                               isInteger(type) ? 0.0 : tol, relError);
     worst = std::max(worst, relError);
     if (!diff.empty())
       return "argument " + std::to_string(index) + ": " + diff;

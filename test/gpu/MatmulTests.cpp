@@ -67,6 +67,8 @@ struct MatmulKind {
   /// Axes the kernel does not bounds-check: M (resp. N) and K must be
   /// multiples of their blocks.
   bool UncheckedM = false, UncheckedN = false;
+  /// The kernel multiplies its inputs scaled by this (fp8 of int8 / 8).
+  double InputScale = 1.0;
 };
 
 /// A row stride past \p cols that keeps rows 16-byte aligned.
@@ -143,6 +145,8 @@ CaseResult runMatmulKind(TestEnv &env, const GpuTest &test,
   std::vector<double> ref(m * n);
   matmulReference(a.Values.data(), b.Values.data(), m, n, k, strideAM, strideAK,
                   strideBK, strideBN, ref.data());
+  for (double &r : ref)
+    r *= kind.InputScale * kind.InputScale;
   bool ok = checkOutput(result, "C", c, ref, n, config.Tol);
   ok &= recordClobbered(result, "C", clobbered);
   result.Passed = ok;
@@ -152,6 +156,14 @@ CaseResult runMatmulKind(TestEnv &env, const GpuTest &test,
 CaseResult runMatmulStrided(TestEnv &env, const GpuTest &test,
                             const Kernel &kernel, const Shape &shape) {
   return runMatmulKind(env, test, kernel, shape, MatmulKind());
+}
+
+/// fp8 products of int8 inputs scaled by 1/8.
+CaseResult runMatmulFp8(TestEnv &env, const GpuTest &test,
+                        const Kernel &kernel, const Shape &shape) {
+  MatmulKind kind;
+  kind.InputScale = 0.125;
+  return runMatmulKind(env, test, kernel, shape, kind);
 }
 
 CaseResult runMatmulGrouped(TestEnv &env, const GpuTest &test,
@@ -263,8 +275,10 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   tests.push_back({"matmul_ptr_bf16", "matmul_ptr_bf16.ptx",
                    "matmul_ptr_kernel", ptrSizes, runMatmulStrided,
                    matmulConfig(BF16, BF16, Bf16Tol)});
+  std::vector<Shape> ieeeSizes = ptrSizes;
+  ieeeSizes.push_back({4096, 4096, 4096});
   tests.push_back({"matmul_ptr_ieee_fp32", "matmul_ptr_ieee_fp32.ptx",
-                   "matmul_ptr_ieee_kernel", ptrSizes, runMatmulStrided,
+                   "matmul_ptr_ieee_kernel", ieeeSizes, runMatmulStrided,
                    matmulConfig(F32, F32, ExactTol)});
   tests.push_back({"matmul_ptr_tf32", "matmul_ptr_tf32.ptx",
                    "matmul_ptr_kernel", ptrSizes, runMatmulStrided,
@@ -380,6 +394,14 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   tests.push_back({"matmul_int8_tc", "matmul_int8_tc.ptx",
                    "matmul_int8_kernel", tcSizes, runMatmulStrided,
                    tensorCoreConfig(ElemType::I8, ElemType::I32, 1e-9, 32)});
+
+  // fp8 (e4m3, e5m2) into fp32: int8 inputs in [-8, 8] divided by 8 are
+  // exact in both formats, and so are the sums.
+  for (const char *fp8 : {"e4m3", "e5m2"})
+    tests.push_back({std::string("matmul_") + fp8 + "_tc",
+                     std::string("matmul_") + fp8 + "_tc.ptx",
+                     "matmul_fp8_kernel", tcSizes, runMatmulFp8,
+                     tensorCoreConfig(ElemType::I8, F32, 1e-7, 32)});
 
   // mma.sync with ldmatrix (the sm_80 path), on the H200.
   tests.push_back({"matmul_ptr_fp16_sm80", "matmul_ptr_fp16_sm80.ptx",

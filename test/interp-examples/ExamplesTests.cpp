@@ -112,7 +112,10 @@ uint64_t Case::constant(StringRef name) const {
 }
 
 uint64_t Case::stride(uint64_t cols, uint64_t extra) const {
-  if (StringRef(config.signature).contains("i32:16"))
+  SmallVector<StringRef> entries;
+  StringRef(config.signature).split(entries, ',');
+  if (llvm::any_of(entries,
+                   [](StringRef entry) { return entry.trim() == "i32:16"; }))
     return (cols + 15) / 16 * 16 + 16;
   return cols + extra;
 }
@@ -760,6 +763,8 @@ int main(int argc, char **argv) {
     kernelConfig.signature = cantFail(parseSignature(config.signature));
     // The examples ask for tf32 on purpose.
     kernelConfig.warnImplicitTf32 = false;
+    // The seeds use block pointers on purpose.
+    kernelConfig.blockPtrPolicy = BlockPtrPolicy::Allow;
     for (StringRef define : config.defines) {
       auto [name, value] = define.split('=');
       kernelConfig.defines[name] = value.str();

@@ -380,3 +380,48 @@ TEST_CASE("The JIT tunes over configurations", "[fake][jit][tune]") {
   CHECK((*source)->stats().Compiled == 1);
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("Launch requirements of the metadata line are checked at launch",
+          "[fake][launch]") {
+  Context ctx = makeContext();
+  std::string source;
+  REQUIRE(readFile(TILEC_VECTOR_ADD_TILE, source).ok());
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  CompileRequest request;
+  request.SourceName = "vector_add.tile";
+  request.Source = source;
+  request.Kernel = "add_kernel";
+  request.Signature = "*fp32, *fp32, *fp32, i32";
+  request.Config.Constexprs = {{"BLOCK", "1024"}};
+  request.Arch = "sm_90a";
+  Expected<CompiledKernel> compiled = compiler->compile(request);
+  INFO(compiled.status().message());
+  REQUIRE(compiled.ok());
+  // Requirements as tilec writes them for a tensor descriptor whose base is
+  // out_ptr and whose first stride is n (fp16 elements).
+  std::string ptx = compiled->Ptx;
+  ptx.insert(ptx.find('\n'), " requires=out_ptr@2:align16,n@3:bytes16/fp16");
+  Expected<Module> module = Module::loadPtx(ctx, ptx);
+  REQUIRE(module.ok());
+  Expected<Kernel> kernel = module->getKernel("add_kernel");
+  REQUIRE(kernel.ok());
+  REQUIRE(kernel->metadata().Requirements.size() == 2);
+
+  Inputs in(ctx, 1024);
+  REQUIRE(kernel->launch(blocksFor(1024), {in.X, in.Y, in.Out, 1024}).ok());
+  in.checkOutput();
+
+  Status stride = kernel->launch(blocksFor(1001), {in.X, in.Y, in.Out, 1001});
+  CHECK(stride.code() == ErrorCode::InvalidArgument);
+  CHECK(stride.message() ==
+        "kernel 'add_kernel': argument 'n' (3) = 1001: tensor descriptor "
+        "strides must be multiples of 16 bytes (fp16: 8 elements)");
+
+  Status base =
+      kernel->launch(blocksFor(16), {in.X, in.Y, offset(in.Out, 4), 16});
+  CHECK(base.code() == ErrorCode::InvalidArgument);
+  CHECK_THAT(base.message(),
+             Contains("kernel 'add_kernel': argument 'out_ptr' (2) = 0x") &&
+                 Contains(": tensor descriptor base pointers must be 16-byte "
+                          "aligned"));
+}

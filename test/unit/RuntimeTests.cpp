@@ -540,3 +540,53 @@ TEST_CASE("readFile reports missing files", "[runtime]") {
   CHECK(status.code() == ErrorCode::IOError);
   CHECK_THAT(status.message(), Contains("/nonexistent/file.ptx"));
 }
+
+TEST_CASE("Launch requirements are parsed and checked", "[runtime][launch]") {
+  Expected<KernelMetadata> meta = parseMetadataLine(
+      "// tilec.kernel name=matmul_desc_kernel num_warps=4 shared=0 "
+      "signature=*fp16,i32,u64 "
+      "requires=a_ptr@0:align16,stride_am@1:bytes16/fp16,s@2:bytes16/fp32");
+  REQUIRE(meta.ok());
+  REQUIRE(meta->Requirements.size() == 3);
+  CHECK(meta->Requirements[0].ReqKind == LaunchRequirement::Kind::Align16);
+  CHECK(meta->Requirements[1].ArgName == "stride_am");
+  CHECK(meta->Requirements[1].ArgIndex == 1);
+  CHECK(meta->Requirements[1].Elem == ScalarType::FP16);
+
+  DevicePtr aligned{0x7f0000000000}, misaligned{0x7f0000000008};
+  KernelArg ok[] = {aligned, 1000, std::uint64_t(12)};
+  CHECK(packArguments(*meta, ok, 3).ok());
+  KernelArg negative[] = {aligned, -8, std::uint64_t(4)};
+  CHECK(packArguments(*meta, negative, 3).ok());
+
+  KernelArg badStride[] = {aligned, 1001, std::uint64_t(4)};
+  Expected<PackedArguments> packed = packArguments(*meta, badStride, 3);
+  REQUIRE_FALSE(packed.ok());
+  CHECK(packed.status().message() ==
+        "kernel 'matmul_desc_kernel': argument 'stride_am' (1) = 1001: "
+        "tensor descriptor strides must be multiples of 16 bytes (fp16: 8 "
+        "elements)");
+  KernelArg badUnsigned[] = {aligned, 8, std::uint64_t(6)};
+  packed = packArguments(*meta, badUnsigned, 3);
+  REQUIRE_FALSE(packed.ok());
+  CHECK_THAT(packed.status().message(),
+             Contains("argument 's' (2) = 6: ") && Contains("(fp32: 4 "));
+  KernelArg badBase[] = {misaligned, 8, std::uint64_t(4)};
+  packed = packArguments(*meta, badBase, 3);
+  REQUIRE_FALSE(packed.ok());
+  CHECK(packed.status().message() ==
+        "kernel 'matmul_desc_kernel': argument 'a_ptr' (0) = 0x7f0000000008: "
+        "tensor descriptor base pointers must be 16-byte aligned");
+
+  for (const char *bad :
+       {"a_ptr@0:align8", "a_ptr:align16", "a_ptr@x:align16",
+        "stride_am@1:bytes16/fp99", "a_ptr@1:align16",
+        "stride_am@0:bytes16/fp16", "a_ptr@7:align16"}) {
+    Expected<KernelMetadata> wrong = parseMetadataLine(
+        std::string("// tilec.kernel name=k num_warps=4 shared=0 "
+                    "signature=*fp16,i32,u64 requires=") +
+        bad);
+    INFO(bad);
+    CHECK_FALSE(wrong.ok());
+  }
+}

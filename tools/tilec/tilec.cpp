@@ -7,10 +7,12 @@
 // Command line: `tilec FILE.tile [-k NAME] [--signature SIG] [-D N=V]
 // [--num-warps W] [--arch sm_90a]
 // [--emit ast|tile|tile-gpu|llvm-mlir|llvm|ptx|cubin|header]
-// [--ptxas-report] [--Werror=ptxas] [-o OUT|-]`. PTX goes to FILE.ptx (a
+// [--ptxas-report] [--Werror=ptxas] [-Wno-tf32] [-Wno-block-ptr]
+// [--triton-compat=3.9] [-o OUT|-]`. PTX goes to FILE.ptx (a
 // cubin to FILE.cubin) in the current directory unless -o says otherwise;
 // every other stage goes to standard output. `tilec run` runs a kernel
-// instead (Run.cpp).
+// instead (Run.cpp); `tilec --rewrite-block-ptrs FILE.tile [-o OUT]` rewrites
+// the file's block pointers into tensor descriptors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,9 @@
 
 #include "tilec/Driver/Driver.h"
 #include "tilec/Driver/Launcher.h"
+#include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Parser.h"
+#include "tilec/Frontend/RewriteBlockPointers.h"
 #include "tilec/Target/Cubin.h"
 #include "tilec/Target/PtxasReport.h"
 
@@ -66,6 +71,21 @@ static cl::opt<std::string> arch("arch",
 static cl::opt<bool> noTf32Warning(
     "Wno-tf32",
     cl::desc("Do not warn where an fp32 tl.dot uses tf32 by default"),
+    cl::cat(category));
+static cl::opt<bool> noBlockPtrWarning(
+    "Wno-block-ptr",
+    cl::desc("Do not warn that Triton 3.9 removed tl.make_block_ptr"),
+    cl::cat(category));
+static cl::opt<std::string> tritonCompat(
+    "triton-compat",
+    cl::desc("Accept what this Triton version accepts: '3.9' makes "
+             "tl.make_block_ptr an error"),
+    cl::value_desc("version"), cl::cat(category));
+static cl::opt<bool> rewriteBlockPtrs(
+    "rewrite-block-ptrs",
+    cl::desc("Write the file with its block pointers rewritten into tensor "
+             "descriptors where that is exact (to -o, else standard output); "
+             "warn about each one left"),
     cl::cat(category));
 static cl::opt<std::string>
     ptxVersion("ptx-version", cl::desc("PTX ISA version feature (+ptx80)"),
@@ -248,6 +268,22 @@ static int assembleWithPtxas(SourceMgr &srcMgr,
   return 0;
 }
 
+/// --rewrite-block-ptrs: writes the file with its block pointers rewritten.
+static int rewriteFile(SourceMgr &srcMgr, StringRef output) {
+  std::unique_ptr<tilec::ModuleAST> module =
+      tilec::parseModule(srcMgr, srcMgr.getMainFileID());
+  if (!module)
+    return 1;
+  std::string text = tilec::rewriteBlockPointers(*module, srcMgr);
+  std::error_code ec;
+  ToolOutputFile out(output, ec, sys::fs::OF_Text);
+  if (ec)
+    return usageError("cannot write '" + output + "': " + ec.message());
+  out.os() << text;
+  out.keep();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -264,6 +300,14 @@ int main(int argc, char **argv) {
   tilec::CompileOptions options;
   options.kernel.name = kernelName;
   options.kernel.warnImplicitTf32 = !noTf32Warning;
+  if (!tritonCompat.empty() && tritonCompat != "3.9")
+    return usageError("--triton-compat expects '3.9', not '" + tritonCompat +
+                      "'");
+  options.kernel.blockPtrPolicy = !tritonCompat.empty()
+                                      ? tilec::BlockPtrPolicy::Reject
+                                  : noBlockPtrWarning
+                                      ? tilec::BlockPtrPolicy::Allow
+                                      : tilec::BlockPtrPolicy::Warn;
   if (!signature.empty()) {
     auto entries = tilec::parseSignature(signature);
     if (!entries)
@@ -308,6 +352,10 @@ int main(int argc, char **argv) {
     return usageError("cannot open '" + inputFile + "': " + ec.message());
   SourceMgr srcMgr;
   srcMgr.AddNewSourceBuffer(std::move(*buffer), SMLoc());
+
+  if (rewriteBlockPtrs)
+    return rewriteFile(srcMgr,
+                       outputFile.empty() ? "-" : outputFile.getValue());
 
   if (emit == tilec::EmitKind::Header)
     return emitHeader(srcMgr, options,

@@ -19,6 +19,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -31,9 +32,15 @@ std::string tilec::kernelMetadataLine(const KernelInfo &info,
   std::string sig;
   for (const SignatureEntry &entry : info.signature)
     sig += (sig.empty() ? "" : ",") + entry.str();
-  return "// tilec.kernel name=" + info.name +
-         " num_warps=" + std::to_string(numWarps) +
-         " shared=" + std::to_string(sharedBytes) + " signature=" + sig;
+  std::string line = "// tilec.kernel name=" + info.name +
+                     " num_warps=" + std::to_string(numWarps) +
+                     " shared=" + std::to_string(sharedBytes) +
+                     " signature=" + sig;
+  // Runtimes older than the key ignore it.
+  for (auto [i, requirement] : llvm::enumerate(info.requirements))
+    line += (i ? "," : " requires=") +
+            requirement.str(info.argNames[requirement.argIndex]);
+  return line;
 }
 
 /// Generates the tile IR of the kernel `options` selects and lowers it as

@@ -27,8 +27,10 @@
 #include "Generator.h"
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Frontend/RewriteBlockPointers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <cmath>
 
@@ -410,6 +412,77 @@ FailureOr<TValue> Generator::descriptorAttribute(const TValue &desc,
   return error(l) << desc.describe() << " has no attribute '" << attr << "'";
 }
 
+/// The note of tl.make_block_ptr's warning: the tensor-descriptor code that
+/// does the same, built from the call's source text, when the block pointer
+/// is row-major with a last stride of 1; why there is none otherwise.
+static std::string descriptorEquivalent(Generator &gen, const Binder &bind,
+                                        ArrayRef<TValue> strides,
+                                        ArrayRef<int64_t> order) {
+  std::string why;
+  const TValue &last = strides.back();
+  bool rowMajor = llvm::equal(
+      order, llvm::reverse(llvm::seq<int64_t>(0, int64_t(order.size()))));
+  if (!rowMajor)
+    why = "its 'order' is not the row-major " + rowMajorOrder(order.size());
+  else if (last.kind != TValue::Kind::Int || last.i != 1)
+    why = "its last stride is not the literal 1";
+  if (!why.empty())
+    return "no exact tensor descriptor equivalent: " + why +
+           "; a tensor descriptor describes a row-major tensor whose last "
+           "stride is 1 (describe the transposed tensor and transpose the "
+           "loaded block with tl.trans)";
+  auto text = [&](unsigned i) {
+    return tupleTextAsList(gen.sourceText(bind.ranges[i]));
+  };
+  std::string offsets = text(3);
+  return "the equivalent tensor descriptor: desc = tl.make_tensor_descriptor(" +
+         text(0) + ", shape=" + text(1) + ", strides=" + text(2) +
+         ", block_shape=" + text(4) + "), then desc.load(" + offsets +
+         ") and desc.store(" + offsets +
+         ", value) with the offsets carried as integers (tl.advance adds to "
+         "them); desc.load checks every dimension and pads with zeros "
+         "(tilec --rewrite-block-ptrs rewrites a file)";
+}
+
+/// The Triton name of an element type (`fp16`, `i32`...).
+static std::string tritonTypeName(Type t) {
+  if (t.isF16())
+    return "fp16";
+  if (t.isBF16())
+    return "bf16";
+  if (t.isF32())
+    return "fp32";
+  if (t.isF64())
+    return "fp64";
+  if (isa<Float8E4M3FNType>(t))
+    return "fp8e4nv";
+  if (isa<Float8E5M2Type>(t))
+    return "fp8e5";
+  return "i" + std::to_string(t.getIntOrFloatBitWidth());
+}
+
+std::optional<unsigned> Generator::kernelArgument(Value v,
+                                                  int64_t implied) const {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg)
+    return std::nullopt;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (!func)
+    return std::nullopt;
+  unsigned index = arg.getArgNumber();
+  // A ':16' hint, checked at launch, may imply the requirement.
+  if (auto hint =
+          func.getArgAttrOfType<IntegerAttr>(index, "tile.divisibility"))
+    if (hint.getInt() % implied == 0)
+      return std::nullopt;
+  return index;
+}
+
+void Generator::addRequirement(const LaunchRequirement &requirement) {
+  if (!llvm::is_contained(requirements, requirement))
+    requirements.push_back(requirement);
+}
+
 BuiltinResult Generator::callBlockPointerBuiltin(llvm::StringRef name,
                                                  CallArgs &args,
                                                  llvm::SMLoc callLoc) {
@@ -465,6 +538,22 @@ BuiltinResult Generator::callBlockPointerBuiltin(llvm::StringRef name,
                             << "'order' of tl.make_block_ptr must be a "
                                "permutation of 0.."
                             << rank - 1);
+    if (blockPtrPolicy != BlockPtrPolicy::Allow) {
+      std::string note = descriptorEquivalent(*this, bind, *strides, *order);
+      if (blockPtrPolicy == BlockPtrPolicy::Reject) {
+        InFlightDiagnostic diag =
+            error(callLoc) << "tl.make_block_ptr was removed in Triton 3.9 "
+                              "(--triton-compat=3.9); use "
+                              "tl.make_tensor_descriptor";
+        diag.attachNote(loc(callLoc)) << note;
+        return builtinFailure();
+      }
+      warning(callLoc,
+              "tl.make_block_ptr was removed in Triton 3.9; use "
+              "tl.make_tensor_descriptor (-Wno-block-ptr silences this "
+              "warning)",
+              note);
+    }
     bp->shape = std::move(*shape);
     bp->strides = std::move(*strides);
     bp->offsets = std::move(*offsets);
@@ -548,11 +637,25 @@ BuiltinResult Generator::callBlockPointerBuiltin(llvm::StringRef name,
                              "least 16 bytes in the last dimension, not "
                           << block->back() << " * " << bytes << " = "
                           << block->back() * bytes << " bytes");
-    TValue lastStride = asList(bind.get(2)).back();
-    if (lastStride.kind == TValue::Kind::Int && lastStride.i != 1)
+    std::vector<TValue> strideList = asList(bind.get(2));
+    const TValue &lastStride = strideList.back();
+    if (lastStride.kind != TValue::Kind::Int)
+      return builtinError(error(bind.locs[2])
+                          << "Tensor descriptor last dim must be 1 but got "
+                          << lastStride.describe()
+                          << "; the last stride must be the constexpr 1");
+    if (lastStride.i != 1)
       return builtinError(error(bind.locs[2])
                           << "Tensor descriptor last dim must be 1 but got "
                           << lastStride.i);
+    if (std::optional<unsigned> arg = kernelArgument(*base, 16))
+      addRequirement({LaunchRequirement::Kind::Align16, *arg, ""});
+    for (const TValue &stride : llvm::drop_end(strideList))
+      if (std::optional<unsigned> arg =
+              stride.isValue() ? kernelArgument(stride.value, 16 / bytes)
+                               : std::nullopt)
+        addRequirement(
+            {LaunchRequirement::Kind::Bytes16, *arg, tritonTypeName(elem)});
     FailureOr<std::vector<TValue>> shape =
         indexList(*this, bind.get(1), i32, bind.locs[1], "extent");
     if (failed(shape))

@@ -39,6 +39,7 @@ LogicalResult Binder::bind(ArrayRef<llvm::StringRef> names, unsigned required,
   params.assign(names.begin(), names.end());
   values.assign(params.size(), std::nullopt);
   locs.assign(params.size(), callLoc);
+  ranges.assign(params.size(), llvm::SMRange());
   if (args.positional.size() > params.size())
     return gen.error(callLoc)
            << "'" << function << "' takes at most " << params.size()
@@ -46,6 +47,7 @@ LogicalResult Binder::bind(ArrayRef<llvm::StringRef> names, unsigned required,
   for (size_t i = 0; i < args.positional.size(); ++i) {
     values[i] = args.positional[i];
     locs[i] = args.positionalRanges[i].Start;
+    ranges[i] = args.positionalRanges[i];
   }
   for (auto [i, kw] : llvm::enumerate(args.keywords)) {
     auto it = llvm::find(params, kw.first);
@@ -63,6 +65,7 @@ LogicalResult Binder::bind(ArrayRef<llvm::StringRef> names, unsigned required,
              << kw.first << "'";
     values[index] = kw.second;
     locs[index] = args.keywordRanges[i].Start;
+    ranges[index] = args.keywordValueRanges[i];
   }
   for (unsigned i = 0; i < required; ++i)
     if (!values[i])

@@ -41,6 +41,13 @@ std::string SignatureEntry::str() const {
   return s;
 }
 
+std::string LaunchRequirement::str(llvm::StringRef argName) const {
+  std::string s = argName.str() + "@" + std::to_string(argIndex) + ":";
+  if (kind == Kind::Align16)
+    return s + "align16";
+  return s + "bytes16/" + elementType;
+}
+
 llvm::Expected<std::vector<SignatureEntry>>
 tilec::parseSignature(llvm::StringRef text) {
   std::vector<SignatureEntry> entries;
@@ -113,9 +120,18 @@ InFlightDiagnostic Generator::error(llvm::SMLoc l) const {
   return mlir::emitError(loc(l));
 }
 
-void Generator::warning(llvm::SMLoc l, const std::string &text) {
-  if (warned.insert({l.getPointer(), text}).second)
-    mlir::emitWarning(loc(l)) << text;
+void Generator::warning(llvm::SMLoc l, const std::string &text,
+                        const std::string &note) {
+  if (!warned.insert({l.getPointer(), text}).second)
+    return;
+  InFlightDiagnostic diag = mlir::emitWarning(loc(l)) << text;
+  if (!note.empty())
+    diag.attachNote(loc(l)) << note;
+}
+
+llvm::StringRef Generator::sourceText(llvm::SMRange range) const {
+  return llvm::StringRef(range.Start.getPointer(),
+                         range.End.getPointer() - range.Start.getPointer());
 }
 
 void Generator::flushRemarks() const {
@@ -291,6 +307,7 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   // module-level expression creates (only to be rejected as not constant) go
   // into a scratch module that is destroyed with this function.
   warnImplicitTf32 = config.warnImplicitTf32;
+  blockPtrPolicy = config.blockPtrPolicy;
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(builder.getUnknownLoc());
   builder.setInsertionPointToEnd(scratch->getBody());
   std::vector<const FunctionDefAST *> kernels;
@@ -528,6 +545,12 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   func::ReturnOp::create(builder, loc(kernel->getRange().End));
   if (failed(mlir::verify(*module)))
     return nullptr;
+  info.requirements = requirements;
+  llvm::sort(info.requirements, [](const LaunchRequirement &a,
+                                   const LaunchRequirement &b) {
+    return std::tie(a.argIndex, a.kind, a.elementType) <
+           std::tie(b.argIndex, b.kind, b.elementType);
+  });
   return module;
 }
 
@@ -755,6 +778,7 @@ FailureOr<CallArgs> Generator::genArgs(const CallExprAST &expr) {
       return failure();
     args.keywords.push_back({kw.name, *v});
     args.keywordRanges.push_back(kw.nameRange);
+    args.keywordValueRanges.push_back(kw.value->getRange());
   }
   return args;
 }

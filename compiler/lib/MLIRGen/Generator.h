@@ -177,7 +177,8 @@ struct CallArgs {
   std::vector<TValue> positional;
   std::vector<llvm::SMRange> positionalRanges;
   std::vector<std::pair<std::string, TValue>> keywords;
-  std::vector<llvm::SMRange> keywordRanges;
+  /// The ranges of the keywords' names and of their values.
+  std::vector<llvm::SMRange> keywordRanges, keywordValueRanges;
 };
 
 /// The variables of the function being generated.
@@ -207,6 +208,8 @@ struct Binder {
   llvm::SmallVector<llvm::StringRef> params;
   llvm::SmallVector<std::optional<TValue>> values;
   llvm::SmallVector<llvm::SMLoc> locs;
+  /// The source range of each given argument's value (empty when absent).
+  llvm::SmallVector<llvm::SMRange> ranges;
 
   Binder(Generator &gen, llvm::StringRef function, CallArgs &args,
          llvm::SMLoc callLoc)
@@ -268,9 +271,12 @@ public:
   mlir::Location loc(llvm::SMLoc l) const;
   /// Starts an error at `l` (pending static_print remarks go first).
   mlir::InFlightDiagnostic error(llvm::SMLoc l) const;
-  /// Reports warning `text` at `l`, once even if the code around it is
-  /// generated twice.
-  void warning(llvm::SMLoc l, const std::string &text);
+  /// Reports warning `text` at `l` (with `note` attached when not empty),
+  /// once even if the code around it is generated twice.
+  void warning(llvm::SMLoc l, const std::string &text,
+               const std::string &note = "");
+  /// The source text of `range`.
+  llvm::StringRef sourceText(llvm::SMRange range) const;
 
   // Expressions (Generator.cpp).
   /// Evaluates an expression.
@@ -416,6 +422,12 @@ public:
                                                llvm::StringRef name,
                                                CallArgs &args,
                                                llvm::SMLoc callLoc);
+  /// The index of the kernel argument `v` is, unless it is none or its
+  /// ':16' hint makes it a multiple of `implied` (then the runtime checks
+  /// it already).
+  std::optional<unsigned> kernelArgument(mlir::Value v, int64_t implied) const;
+  /// Records a launch requirement (once).
+  void addRequirement(const LaunchRequirement &requirement);
   /// desc.dtype, desc.block_shape, desc.shape, desc.strides and methods.
   mlir::FailureOr<TValue>
   descriptorAttribute(const TValue &desc, llvm::StringRef attr, llvm::SMLoc l);
@@ -472,6 +484,10 @@ public:
   std::set<std::pair<const char *, std::string>> warned;
   /// Whether fp32 dots that use tf32 without asking get a warning.
   bool warnImplicitTf32 = true;
+  /// What tl.make_block_ptr gets: a warning, nothing, or an error.
+  BlockPtrPolicy blockPtrPolicy = BlockPtrPolicy::Warn;
+  /// Launch requirements found so far (KernelInfo::requirements).
+  std::vector<LaunchRequirement> requirements;
 
 private:
   const ModuleAST &moduleAST;

@@ -70,7 +70,9 @@ mlir::FailureOr<CompiledPTX> compileToPTX(llvm::SourceMgr &srcMgr,
                                           llvm::raw_ostream &diagnosticOS);
 
 /// The metadata comment line tilec puts at the top of the PTX for a kernel,
-/// which the runtime reads to launch it.
+/// which the runtime reads to launch it. A kernel with launch requirements
+/// gets a `requires=` key (see LaunchRequirement::str), e.g.
+/// `requires=a_ptr@0:align16,stride_am@6:bytes16/fp16`.
 std::string kernelMetadataLine(const KernelInfo &info, unsigned numWarps,
                                unsigned sharedBytes);
 

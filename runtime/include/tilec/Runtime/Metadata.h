@@ -89,6 +89,23 @@ Expected<std::vector<ArgType>> parseSignature(std::string_view text);
 /// Returns the comma-separated Triton spelling of \p signature.
 std::string signatureString(const std::vector<ArgType> &signature);
 
+/// A property of one launch argument that tilec could not check at compile
+/// time, from the metadata line's "requires=" key: a kernel argument used
+/// directly as a tensor descriptor's base ("a_ptr@0:align16") or as one of
+/// its strides other than the last ("stride_am@6:bytes16/fp16").
+struct LaunchRequirement {
+  enum class Kind {
+    Align16, ///< the pointer is 16-byte aligned
+    Bytes16, ///< the integer times sizeof(Elem) is a multiple of 16 bytes
+  };
+  Kind ReqKind = Kind::Align16;
+  /// The argument's index in the signature and its parameter name.
+  std::size_t ArgIndex = 0;
+  std::string ArgName;
+  /// Bytes16: the descriptor's element type.
+  ScalarType Elem = ScalarType::I8;
+};
+
 /// What tilec records about one kernel.
 struct KernelMetadata {
   std::string Name;
@@ -96,6 +113,8 @@ struct KernelMetadata {
   /// Dynamic shared memory in bytes.
   unsigned SharedBytes = 0;
   std::vector<ArgType> Signature;
+  /// Checked at every launch (packArguments).
+  std::vector<LaunchRequirement> Requirements;
 
   /// Threads per block (in x).
   unsigned blockSize() const { return NumWarps * 32; }
@@ -104,8 +123,8 @@ struct KernelMetadata {
 /// True when \p line is a "// tilec.kernel" metadata line (leading blanks
 /// allowed).
 bool isMetadataLine(std::string_view line);
-/// Parses one metadata line. Keys other than name, num_warps, shared and
-/// signature are ignored; those four are required.
+/// Parses one metadata line. Keys other than name, num_warps, shared,
+/// signature and requires are ignored; the first four are required.
 Expected<KernelMetadata> parseMetadataLine(std::string_view line);
 /// Parses every metadata line of a PTX text. Errors name the line number.
 /// Two lines for the same kernel are an error.
@@ -207,7 +226,10 @@ private:
 /// the parameter type; fp32 takes a float; fp64 a float or double; fp16 and
 /// bf16 take their own bits or a float (rounded to nearest even). A ":16"
 /// hint requires the value (or address) to be a multiple of 16, ":1"
-/// requires the value 1.
+/// requires the value 1. Then every launch requirement of the kernel must
+/// hold; a violation names the kernel and the argument, e.g. "kernel
+/// 'matmul_desc_kernel': argument 'stride_am' (6) = 1001: tensor descriptor
+/// strides must be multiples of 16 bytes (fp16: 8 elements)".
 Expected<PackedArguments> packArguments(const KernelMetadata &kernel,
                                         const KernelArg *args,
                                         std::size_t numArgs);
