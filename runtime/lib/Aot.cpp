@@ -62,10 +62,9 @@ Expected<const Kernel *> EmbeddedKernel::load(const Context &ctx) const {
   return result;
 }
 
-Status tilec::rt::specializationFailure(const char *kernel,
-                                        const char *variant, const char *param,
-                                        std::uint64_t value, bool isAddress,
-                                        const char *what) {
+Status tilec::rt::specializationFailure(const char *kernel, const char *variant,
+                                        const char *param, std::uint64_t value,
+                                        bool isAddress, const char *what) {
   char text[32];
   if (isAddress)
     std::snprintf(text, sizeof(text), "0x%" PRIx64, value);

@@ -289,7 +289,10 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image,
                                     void **optionValues) {
   FAKE_CHECK_INIT();
   const unsigned char *bytes = static_cast<const unsigned char *>(image);
-  if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
+  if (std::memcmp(bytes,
+                  "\x7f"
+                  "ELF",
+                  4) == 0) {
     // A cubin: kept whole; functions are found in its string table.
     *module = new CUmod_st{
         std::string(reinterpret_cast<const char *>(bytes), elfSize(bytes)),
@@ -330,7 +333,6 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image,
   *module = new CUmod_st{ptx};
   return CUDA_SUCCESS;
 }
-
 
 CUresult CUDAAPI cuModuleUnload(CUmodule module) {
   delete module;

@@ -159,8 +159,8 @@ CaseResult runMatmulStrided(TestEnv &env, const GpuTest &test,
 }
 
 /// fp8 products of int8 inputs scaled by 1/8.
-CaseResult runMatmulFp8(TestEnv &env, const GpuTest &test,
-                        const Kernel &kernel, const Shape &shape) {
+CaseResult runMatmulFp8(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                        const Shape &shape) {
   MatmulKind kind;
   kind.InputScale = 0.125;
   return runMatmulKind(env, test, kernel, shape, kind);
@@ -365,10 +365,10 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   // Tensor cores (wgmma): 128x128x32 blocks (128x128x16 for tf32x3), 8
   // warps. 1000 x 777 x 515 is
   // ragged in every dimension; 4096^3 is the size the speed is judged at.
-  std::vector<Shape> tcSizes = {
-      {1000, 777, 515},         {128, 128, 128},        {257, 129, 200},
-      {{1000, 777, 515}, BT},   {{300, 200, 100}, Pad}, {1, 1, 1},
-      {4096, 4096, 4096}};
+  std::vector<Shape> tcSizes = {{1000, 777, 515},       {128, 128, 128},
+                                {257, 129, 200},        {{1000, 777, 515}, BT},
+                                {{300, 200, 100}, Pad}, {1, 1, 1},
+                                {4096, 4096, 4096}};
   std::vector<Shape> tcHintedSizes = {
       {1000, 784, 528}, {128, 128, 128}, {4096, 4096, 4096}};
   tests.push_back({"matmul_ptr_fp16_tc", "matmul_ptr_fp16_tc.ptx",
@@ -391,8 +391,8 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                    "matmul_precision_kernel", tcSizes, runMatmulStrided,
                    tensorCoreConfig(F32, F32, ExactTol, 16)});
   // int8 into int32: integers in [-8, 8], summed exactly.
-  tests.push_back({"matmul_int8_tc", "matmul_int8_tc.ptx",
-                   "matmul_int8_kernel", tcSizes, runMatmulStrided,
+  tests.push_back({"matmul_int8_tc", "matmul_int8_tc.ptx", "matmul_int8_kernel",
+                   tcSizes, runMatmulStrided,
                    tensorCoreConfig(ElemType::I8, ElemType::I32, 1e-9, 32)});
 
   // fp8 (e4m3, e5m2) into fp32: int8 inputs in [-8, 8] divided by 8 are

@@ -150,8 +150,8 @@ TEST_CASE("A variant's launcher checks every assumption", "[fake][aot]") {
                     "*fp32:16, i32'): argument 'y_ptr' = ") +
             address + " is not 16-byte aligned");
   // A negative integer prints as one.
-  Status negative = aot::add_kernel_0d1d2d3d(ctx, Dim3(1), in.X, in.Y, in.Out,
-                                             -8 + 1);
+  Status negative =
+      aot::add_kernel_0d1d2d3d(ctx, Dim3(1), in.X, in.Y, in.Out, -8 + 1);
   CHECK_THAT(negative.message(), Contains("argument 'n' = -7 is not"));
 
   TensorView halves(in.X, ScalarType::FP16, {in.N});

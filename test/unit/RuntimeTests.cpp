@@ -578,10 +578,9 @@ TEST_CASE("Launch requirements are parsed and checked", "[runtime][launch]") {
         "kernel 'matmul_desc_kernel': argument 'a_ptr' (0) = 0x7f0000000008: "
         "tensor descriptor base pointers must be 16-byte aligned");
 
-  for (const char *bad :
-       {"a_ptr@0:align8", "a_ptr:align16", "a_ptr@x:align16",
-        "stride_am@1:bytes16/fp99", "a_ptr@1:align16",
-        "stride_am@0:bytes16/fp16", "a_ptr@7:align16"}) {
+  for (const char *bad : {"a_ptr@0:align8", "a_ptr:align16", "a_ptr@x:align16",
+                          "stride_am@1:bytes16/fp99", "a_ptr@1:align16",
+                          "stride_am@0:bytes16/fp16", "a_ptr@7:align16"}) {
     Expected<KernelMetadata> wrong = parseMetadataLine(
         std::string("// tilec.kernel name=k num_warps=4 shared=0 "
                     "signature=*fp16,i32,u64 requires=") +

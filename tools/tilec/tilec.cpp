@@ -93,24 +93,25 @@ static cl::opt<std::string>
 static cl::opt<unsigned> optLevel("O", cl::Prefix,
                                   cl::desc("LLVM optimisation level (0-3)"),
                                   cl::init(3), cl::cat(category));
-static cl::opt<tilec::EmitKind> emit(
-    "emit", cl::desc("Stage to output"), cl::init(tilec::EmitKind::PTX),
-    cl::values(clEnumValN(tilec::EmitKind::AST, "ast", "the syntax tree"),
-               clEnumValN(tilec::EmitKind::Tile, "tile", "tile IR"),
-               clEnumValN(tilec::EmitKind::TileGPU, "tile-gpu",
-                          "tile IR with layouts"),
-               clEnumValN(tilec::EmitKind::LLVMMLIR, "llvm-mlir",
-                          "the LLVM and NVVM dialects"),
-               clEnumValN(tilec::EmitKind::LLVM, "llvm", "LLVM IR"),
-               clEnumValN(tilec::EmitKind::PTX, "ptx", "PTX (default)"),
-               clEnumValN(tilec::EmitKind::Cubin, "cubin",
-                          "a cubin, the PTX assembled by ptxas"),
-               clEnumValN(tilec::EmitKind::Header, "header",
-                          "C++ launchers with the PTX embedded "
-                          "(OUT.h and OUT.cpp)")),
-    cl::cat(category));
-static cl::opt<std::string> outputFile("o", cl::desc("Output file ('-' for "
-                                                     "standard output)"),
+static cl::opt<tilec::EmitKind>
+    emit("emit", cl::desc("Stage to output"), cl::init(tilec::EmitKind::PTX),
+         cl::values(clEnumValN(tilec::EmitKind::AST, "ast", "the syntax tree"),
+                    clEnumValN(tilec::EmitKind::Tile, "tile", "tile IR"),
+                    clEnumValN(tilec::EmitKind::TileGPU, "tile-gpu",
+                               "tile IR with layouts"),
+                    clEnumValN(tilec::EmitKind::LLVMMLIR, "llvm-mlir",
+                               "the LLVM and NVVM dialects"),
+                    clEnumValN(tilec::EmitKind::LLVM, "llvm", "LLVM IR"),
+                    clEnumValN(tilec::EmitKind::PTX, "ptx", "PTX (default)"),
+                    clEnumValN(tilec::EmitKind::Cubin, "cubin",
+                               "a cubin, the PTX assembled by ptxas"),
+                    clEnumValN(tilec::EmitKind::Header, "header",
+                               "C++ launchers with the PTX embedded "
+                               "(OUT.h and OUT.cpp)")),
+         cl::cat(category));
+static cl::opt<std::string> outputFile("o",
+                                       cl::desc("Output file ('-' for "
+                                                "standard output)"),
                                        cl::value_desc("file"),
                                        cl::cat(category));
 
@@ -205,8 +206,8 @@ static int emitHeader(SourceMgr &srcMgr, const tilec::CompileOptions &options,
 
   std::string header, source;
   raw_string_ostream headerOS(header), sourceOS(source);
-  if (failed(tilec::emitLaunchers(srcMgr, options, launcher, headerOS,
-                                  sourceOS)))
+  if (failed(
+          tilec::emitLaunchers(srcMgr, options, launcher, headerOS, sourceOS)))
     return 1;
   using Output = std::pair<StringRef, StringRef>;
   for (auto [suffix, text] : {Output(".h", header), Output(".cpp", source)}) {
@@ -303,11 +304,10 @@ int main(int argc, char **argv) {
   if (!tritonCompat.empty() && tritonCompat != "3.9")
     return usageError("--triton-compat expects '3.9', not '" + tritonCompat +
                       "'");
-  options.kernel.blockPtrPolicy = !tritonCompat.empty()
-                                      ? tilec::BlockPtrPolicy::Reject
-                                  : noBlockPtrWarning
-                                      ? tilec::BlockPtrPolicy::Allow
-                                      : tilec::BlockPtrPolicy::Warn;
+  options.kernel.blockPtrPolicy =
+      !tritonCompat.empty() ? tilec::BlockPtrPolicy::Reject
+      : noBlockPtrWarning   ? tilec::BlockPtrPolicy::Allow
+                            : tilec::BlockPtrPolicy::Warn;
   if (!signature.empty()) {
     auto entries = tilec::parseSignature(signature);
     if (!entries)
@@ -359,9 +359,8 @@ int main(int argc, char **argv) {
 
   if (emit == tilec::EmitKind::Header)
     return emitHeader(srcMgr, options,
-                      outputFile.empty()
-                          ? sys::path::stem(inputFile).str()
-                          : outputFile.getValue());
+                      outputFile.empty() ? sys::path::stem(inputFile).str()
+                                         : outputFile.getValue());
 
   std::string output = outputFile;
   if (output.empty())

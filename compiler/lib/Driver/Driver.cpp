@@ -26,8 +26,7 @@
 using namespace mlir;
 using namespace tilec;
 
-std::string tilec::kernelMetadataLine(const KernelInfo &info,
-                                      unsigned numWarps,
+std::string tilec::kernelMetadataLine(const KernelInfo &info, unsigned numWarps,
                                       unsigned sharedBytes) {
   std::string sig;
   for (const SignatureEntry &entry : info.signature)
@@ -88,8 +87,7 @@ static FailureOr<CompiledPTX> emitCompiledPTX(ModuleOp module,
 FailureOr<CompiledPTX> tilec::compileToPTX(llvm::SourceMgr &srcMgr,
                                            const CompileOptions &options,
                                            llvm::raw_ostream &diagnosticOS) {
-  std::unique_ptr<ModuleAST> ast =
-      parseModule(srcMgr, srcMgr.getMainFileID());
+  std::unique_ptr<ModuleAST> ast = parseModule(srcMgr, srcMgr.getMainFileID());
   if (!ast)
     return failure();
   DialectRegistry registry;
@@ -112,8 +110,7 @@ FailureOr<CompiledPTX> tilec::compileToPTX(llvm::SourceMgr &srcMgr,
 LogicalResult tilec::compile(llvm::SourceMgr &srcMgr,
                              const CompileOptions &options,
                              llvm::raw_ostream &os) {
-  std::unique_ptr<ModuleAST> ast =
-      parseModule(srcMgr, srcMgr.getMainFileID());
+  std::unique_ptr<ModuleAST> ast = parseModule(srcMgr, srcMgr.getMainFileID());
   if (!ast)
     return failure();
   if (options.emit == EmitKind::AST) {

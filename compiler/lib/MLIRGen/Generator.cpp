@@ -546,11 +546,11 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   if (failed(mlir::verify(*module)))
     return nullptr;
   info.requirements = requirements;
-  llvm::sort(info.requirements, [](const LaunchRequirement &a,
-                                   const LaunchRequirement &b) {
-    return std::tie(a.argIndex, a.kind, a.elementType) <
-           std::tie(b.argIndex, b.kind, b.elementType);
-  });
+  llvm::sort(info.requirements,
+             [](const LaunchRequirement &a, const LaunchRequirement &b) {
+               return std::tie(a.argIndex, a.kind, a.elementType) <
+                      std::tie(b.argIndex, b.kind, b.elementType);
+             });
   return module;
 }
 

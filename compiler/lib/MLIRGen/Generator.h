@@ -31,9 +31,9 @@
 #include "llvm/Support/SourceMgr.h"
 
 #include <map>
-#include <set>
 #include <memory>
 #include <optional>
+#include <set>
 
 namespace tilec {
 

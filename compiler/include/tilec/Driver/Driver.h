@@ -27,14 +27,14 @@ namespace tilec {
 
 /// The stage whose output the driver writes.
 enum class EmitKind {
-  AST,     ///< the parsed syntax tree
-  Tile,    ///< tile IR as generated from the source, simplified
-  TileGPU, ///< tile IR with layouts
+  AST,      ///< the parsed syntax tree
+  Tile,     ///< tile IR as generated from the source, simplified
+  TileGPU,  ///< tile IR with layouts
   LLVMMLIR, ///< the LLVM/NVVM dialects
-  LLVM,    ///< LLVM IR after optimisation
-  PTX,     ///< PTX, with tilec's metadata comment lines first
-  Cubin,   ///< the PTX assembled by ptxas (the tilec tool runs it)
-  Header,  ///< C++ launchers with the PTX embedded (Launcher.h)
+  LLVM,     ///< LLVM IR after optimisation
+  PTX,      ///< PTX, with tilec's metadata comment lines first
+  Cubin,    ///< the PTX assembled by ptxas (the tilec tool runs it)
+  Header,   ///< C++ launchers with the PTX embedded (Launcher.h)
 };
 
 struct CompileOptions {

@@ -1,4 +1,5 @@
-//===- MLIRGen.h - From the AST to the tile dialect --------------*- C++ -*-===//
+//===- MLIRGen.h - From the AST to the tile dialect --------------*- C++
+//-*-===//
 //
 // Part of tilec.
 //

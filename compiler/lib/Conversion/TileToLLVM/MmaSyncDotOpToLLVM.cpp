@@ -83,8 +83,8 @@ struct MmaSyncDotOpLowering : public OpConversionPattern<DotOp> {
     // column 8 * (l / 16) for A.
     Value lane = getLaneId(rewriter, loc);
     Value warp = getWarpId(rewriter, loc);
-    Value laneRow =
-        LLVM::URemOp::create(rewriter, loc, lane, i32Constant(rewriter, loc, 16));
+    Value laneRow = LLVM::URemOp::create(rewriter, loc, lane,
+                                         i32Constant(rewriter, loc, 16));
     Value laneCol = LLVM::MulOp::create(
         rewriter, loc,
         LLVM::UDivOp::create(rewriter, loc, lane,
@@ -148,9 +148,9 @@ struct MmaSyncDotOpLowering : public OpConversionPattern<DotOp> {
         }
       }
     }
-    rewriter.replaceOp(
-        op, packRegisters(rewriter, loc,
-                          getTypeConverter()->convertType(cType), acc));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc,
+                                         getTypeConverter()->convertType(cType),
+                                         acc));
     return success();
   }
 };

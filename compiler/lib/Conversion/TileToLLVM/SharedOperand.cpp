@@ -1,4 +1,5 @@
-//===- SharedOperand.cpp - Tensor-core operands in shared memory -*- C++ -*-===//
+//===- SharedOperand.cpp - Tensor-core operands in shared memory -*- C++
+//-*-===//
 //
 // Part of tilec.
 //
@@ -29,8 +30,8 @@ Value tilec::emitSwizzledOffset(OpBuilder &b, Location loc,
       LLVM::MulOp::create(b, loc, inner, i32Constant(b, loc, smem.elemBytes));
   Value panel = LLVM::LShrOp::create(
       b, loc, byte, i32Constant(b, loc, llvm::Log2_64(smem.swizzle)));
-  Value within = LLVM::AndOp::create(b, loc, byte,
-                                     i32Constant(b, loc, smem.swizzle - 1));
+  Value within =
+      LLVM::AndOp::create(b, loc, byte, i32Constant(b, loc, smem.swizzle - 1));
   Value offset = LLVM::AddOp::create(
       b, loc,
       LLVM::MulOp::create(b, loc, panel,
@@ -43,7 +44,8 @@ Value tilec::emitSwizzledOffset(OpBuilder &b, Location loc,
       b, loc, LLVM::LShrOp::create(b, loc, offset, i32Constant(b, loc, 7)),
       i32Constant(b, loc, smem.swizzle / 16 - 1));
   return LLVM::XOrOp::create(
-      b, loc, offset, LLVM::ShlOp::create(b, loc, chunk, i32Constant(b, loc, 4)));
+      b, loc, offset,
+      LLVM::ShlOp::create(b, loc, chunk, i32Constant(b, loc, 4)));
 }
 
 void tilec::storeSharedOperand(OpBuilder &b, Location loc, Value tile,

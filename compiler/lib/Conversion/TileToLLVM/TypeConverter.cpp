@@ -162,9 +162,10 @@ emitBlockedIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 /// Indices of an mma accumulator layout: warp `w` starts at row
 /// 16 * (w % warpsM) and column n * (w / warpsM), lane `l` at row l / 4 and
 /// column 2 * (l % 4); registers add their own offsets.
-static SmallVector<SmallVector<Value>>
-emitMmaIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-               MmaLayoutAttr layout) {
+static SmallVector<SmallVector<Value>> emitMmaIndices(OpBuilder &b,
+                                                      Location loc,
+                                                      ArrayRef<int64_t> shape,
+                                                      MmaLayoutAttr layout) {
   Value lane = getLaneId(b, loc);
   Value warp = getWarpId(b, loc);
   Value warpsM = i32Constant(b, loc, layout.getWarpsPerCTA()[0]);
@@ -203,9 +204,8 @@ emitLayoutIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
       .Case<BlockedLayoutAttr>([&](BlockedLayoutAttr blocked) {
         return emitBlockedIndices(b, loc, shape, blocked);
       })
-      .Case<MmaLayoutAttr>([&](MmaLayoutAttr mma) {
-        return emitMmaIndices(b, loc, shape, mma);
-      })
+      .Case<MmaLayoutAttr>(
+          [&](MmaLayoutAttr mma) { return emitMmaIndices(b, loc, shape, mma); })
       .Case<SliceLayoutAttr>([&](SliceLayoutAttr slice) {
         // The parent's indices for the shape with a unit dimension
         // inserted, restricted to the registers the slice keeps, with that

@@ -178,8 +178,8 @@ SmallVector<Value> tilec::emitInlinePtx(OpBuilder &b, Location loc,
   if (resultTypes.size() == 1)
     result = resultTypes.front();
   else if (!resultTypes.empty())
-    result = LLVM::LLVMStructType::getLiteral(
-        b.getContext(), SmallVector<Type>(resultTypes));
+    result = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                              SmallVector<Type>(resultTypes));
   auto asmOp = LLVM::InlineAsmOp::create(
       b, loc, result ? TypeRange(result) : TypeRange(), operands, text,
       constraints, /*has_side_effects=*/true, /*is_align_stack=*/false,

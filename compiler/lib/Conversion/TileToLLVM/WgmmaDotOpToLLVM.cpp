@@ -1,4 +1,5 @@
-//===- WgmmaDotOpToLLVM.cpp - Matrix products on Hopper tensor cores -*- C++ -*-===//
+//===- WgmmaDotOpToLLVM.cpp - Matrix products on Hopper tensor cores -*- C++
+//-*-===//
 //
 // Part of tilec.
 //
@@ -95,13 +96,13 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
     // A is stored K-major; B MN-major when its registers run along N and
     // the type allows it (16-bit), else K-major.
     SharedOperand aSmem = SharedOperand::get(1, M, K, eb);
-    bool bMNMajor =
-        eb == 2 && std::min(n, N) * eb >= 32 &&
-        cast<LayoutAttrInterface>(bType.getEncoding())
-                .getContiguousRegisters(bType.getShape(), 1) > 1;
+    bool bMNMajor = eb == 2 && std::min(n, N) * eb >= 32 &&
+                    cast<LayoutAttrInterface>(bType.getEncoding())
+                            .getContiguousRegisters(bType.getShape(), 1) > 1;
     SharedOperand bSmem =
-        bMNMajor ? SharedOperand::get(1, K, N, eb, std::min<int64_t>(128, n * eb))
-                 : SharedOperand::get(0, N, K, eb);
+        bMNMajor
+            ? SharedOperand::get(1, K, N, eb, std::min<int64_t>(128, n * eb))
+            : SharedOperand::get(0, N, K, eb);
 
     Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
     Value smemBase = LLVM::PtrToIntOp::create(
@@ -152,11 +153,11 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
     // The leading byte offset is unused by K-major swizzled layouts.
     Value aDesc =
         baseDescriptor(aSmem, 0, gm, aSmem.offset(64, 0), /*leading=*/16);
-    Value bDesc =
-        bMNMajor ? baseDescriptor(bSmem, bOffset, gn, bSmem.offset(0, n),
-                                  bSmem.panelBytes())
-                 : baseDescriptor(bSmem, bOffset, gn, bSmem.offset(n, 0),
-                                  /*leading=*/16);
+    Value bDesc = bMNMajor
+                      ? baseDescriptor(bSmem, bOffset, gn, bSmem.offset(0, n),
+                                       bSmem.panelBytes())
+                      : baseDescriptor(bSmem, bOffset, gn, bSmem.offset(n, 0),
+                                       /*leading=*/16);
     auto plus = [&](Value desc, int64_t byteOffset) -> Value {
       if (byteOffset == 0)
         return desc;
@@ -195,7 +196,8 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
       modifiers = ", 1, 1";
     std::string text = llvm::formatv(
         "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
-        "wgmma.mma_async.sync.aligned.{1}.{2}.{3}.{3} {4}, ${5}, ${6}, p{7};\n}",
+        "wgmma.mma_async.sync.aligned.{1}.{2}.{3}.{3} {4}, ${5}, ${6}, "
+        "p{7};\n}",
         perInstr + 2, shape, accPtx, inPtx, ptxOperandList(0, perInstr),
         perInstr, perInstr + 1, modifiers);
 
@@ -207,15 +209,14 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
     Value one = i32Constant(rewriter, loc, 1);
     for (int64_t s = 0; s < K / kStep; ++s) {
       int64_t aK = aSmem.offset(0, s * kStep);
-      int64_t bK = bMNMajor ? bSmem.offset(s * kStep, 0)
-                            : bSmem.offset(0, s * kStep);
+      int64_t bK =
+          bMNMajor ? bSmem.offset(s * kStep, 0) : bSmem.offset(0, s * kStep);
       for (int64_t rm = 0; rm < repM; ++rm) {
         Value a = plus(aDesc, aK + aSmem.offset(rm * 16 * warpsM, 0));
         for (int64_t rn = 0; rn < repN; ++rn) {
           int64_t col = rn * n * warpsN;
-          Value bDescRep =
-              plus(bDesc, bK + (bMNMajor ? bSmem.offset(0, col)
-                                         : bSmem.offset(col, 0)));
+          Value bDescRep = plus(bDesc, bK + (bMNMajor ? bSmem.offset(0, col)
+                                                      : bSmem.offset(col, 0)));
           int64_t first = (rm * repN + rn) * perInstr;
           ValueRange acc = ArrayRef<Value>(regs).slice(first, perInstr);
           SmallVector<Value> out =
@@ -240,9 +241,9 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
       }
       regs = unpacked;
     }
-    rewriter.replaceOp(
-        op, packRegisters(rewriter, loc,
-                          getTypeConverter()->convertType(cType), regs));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc,
+                                         getTypeConverter()->convertType(cType),
+                                         regs));
     return success();
   }
 };

@@ -39,12 +39,10 @@ void TileDialect::registerAttributes() {
 // BlockedLayoutAttr
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-BlockedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                          ArrayRef<unsigned> sizePerThread,
-                          ArrayRef<unsigned> threadsPerWarp,
-                          ArrayRef<unsigned> warpsPerCTA,
-                          ArrayRef<unsigned> order) {
+LogicalResult BlockedLayoutAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> threadsPerWarp,
+    ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order) {
   size_t rank = sizePerThread.size();
   if (rank == 0)
     return emitError() << "blocked layout must have rank at least 1";
@@ -94,9 +92,10 @@ int64_t BlockedLayoutAttr::getNumWarps() const {
   return n;
 }
 
-SmallVector<int64_t>
-BlockedLayoutAttr::getCoordinates(ArrayRef<int64_t> shape, int64_t reg,
-                                  int64_t lane, int64_t warp) const {
+SmallVector<int64_t> BlockedLayoutAttr::getCoordinates(ArrayRef<int64_t> shape,
+                                                       int64_t reg,
+                                                       int64_t lane,
+                                                       int64_t warp) const {
   SmallVector<int64_t> coords(shape.size());
   for (unsigned d : getOrder()) {
     int64_t regs = regsAlong(*this, shape, d);
@@ -108,8 +107,8 @@ BlockedLayoutAttr::getCoordinates(ArrayRef<int64_t> shape, int64_t reg,
     warp /= getWarpsPerCTA()[d];
     int64_t spt = getSizePerThread()[d];
     int64_t covered = spt * getThreadsPerWarp()[d] * getWarpsPerCTA()[d];
-    int64_t c = (r / spt) * covered + (w * getThreadsPerWarp()[d] + l) * spt +
-                r % spt;
+    int64_t c =
+        (r / spt) * covered + (w * getThreadsPerWarp()[d] + l) * spt + r % spt;
     coords[d] = c % shape[d];
   }
   return coords;
@@ -225,8 +224,9 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 int64_t MmaLayoutAttr::getRepetitions(ArrayRef<int64_t> shape,
                                       unsigned dim) const {
-  int64_t covered = dim == 0 ? 16 * int64_t(getWarpsPerCTA()[0])
-                             : int64_t(getInstrShape()[1]) * getWarpsPerCTA()[1];
+  int64_t covered = dim == 0
+                        ? 16 * int64_t(getWarpsPerCTA()[0])
+                        : int64_t(getInstrShape()[1]) * getWarpsPerCTA()[1];
   return std::max<int64_t>(1, shape[dim] / covered);
 }
 
@@ -248,8 +248,8 @@ SmallVector<int64_t> MmaLayoutAttr::getCoordinates(ArrayRef<int64_t> shape,
   int64_t f = reg % fragment, rep = reg / fragment;
   int64_t repN = rep % getRepetitions(shape, 1);
   int64_t repM = rep / getRepetitions(shape, 1);
-  int64_t row = repM * 16 * warpsM + 16 * (warp % warpsM) + lane / 4 +
-                8 * ((f / 2) % 2);
+  int64_t row =
+      repM * 16 * warpsM + 16 * (warp % warpsM) + lane / 4 + 8 * ((f / 2) % 2);
   int64_t col = repN * n * warpsN + n * (warp / warpsM) + 8 * (f / 4) +
                 2 * (lane % 4) + f % 2;
   return {row % shape[0], col % shape[1]};

@@ -26,8 +26,8 @@ using namespace tilec::tile;
 #include "tilec/Dialect/Tile/IR/TileOpsTypes.cpp.inc"
 
 namespace {
-/// Prints layouts as aliases (`#blocked`, `#blocked1`, `#mma`...) at the top of the
-/// module, as Triton does, so that tile types stay readable.
+/// Prints layouts as aliases (`#blocked`, `#blocked1`, `#mma`...) at the top of
+/// the module, as Triton does, so that tile types stay readable.
 struct TileOpAsmInterface : public OpAsmDialectInterface {
   using OpAsmDialectInterface::OpAsmDialectInterface;
   AliasResult getAlias(Attribute attr, raw_ostream &os) const override {

@@ -1,4 +1,5 @@
-//===- PrefetchLoads.cpp - Loads of the next iteration issued early -*- C++ -*-===//
+//===- PrefetchLoads.cpp - Loads of the next iteration issued early -*- C++
+//-*-===//
 //
 // Part of tilec.
 //
