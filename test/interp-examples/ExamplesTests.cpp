@@ -278,10 +278,11 @@ std::function<void()> layerNorm(Case &c) {
 
 /// The matmul kernels: a, b, c, M, N, K, then all six strides (Strided,
 /// Grouped), none (BlockPtr, TransposedB) or the three row strides
-/// (Descriptor); size (M, N, K).
+/// (Descriptor); size (M, N, K). The kernel multiplies its inputs scaled by
+/// `inputScale` (the fp8 kernel: int8 / 8).
 enum class MatmulForm { Strided, Grouped, BlockPtr, TransposedB, Descriptor };
-Setup matmul(MatmulForm form) {
-  return [form](Case &c) -> std::function<void()> {
+Setup matmul(MatmulForm form, double inputScale = 1.0) {
+  return [form, inputScale](Case &c) -> std::function<void()> {
     uint64_t m = c.size[0], n = c.size[1], k = c.size[2];
     bool transB = form == MatmulForm::TransposedB;
     // Padded rows where the kernel takes strides (16-byte rows for
@@ -310,12 +311,14 @@ Setup matmul(MatmulForm form) {
     else
       c.grid = {static_cast<unsigned>(tilesM), static_cast<unsigned>(tilesN),
                 1};
-    return [&c, &a, &b, &d, m, n, k, lda, ldb, ldc, transB] {
+    return [&c, &a, &b, &d, m, n, k, lda, ldb, ldc, transB, inputScale] {
       std::vector<float> av = Case::values(a, m, lda);
       std::vector<float> bv = Case::values(b, transB ? n : k, ldb);
       std::vector<double> ref(m * n);
       gpu::matmulReference(av.data(), bv.data(), m, n, k, lda, 1,
                            transB ? 1 : ldb, transB ? ldb : 1, ref.data());
+      for (double &r : ref)
+        r *= inputScale * inputScale;
       c.check("C", d, m, n, ldc, ref, c.config.tol);
     };
   };
@@ -643,6 +646,15 @@ std::vector<Config> configurations() {
       {"matmul_int8_tc", "matmul_dtypes.tile", "matmul_int8_kernel",
        "*i8:16, *i8:16, *i32:16, " + mmInts, tcBlocks,
        matmul(MatmulForm::Strided), mmSizes, 0},
+      // fp8 products of int8 inputs / 8 (exact in e4m3 and e5m2).
+      {"matmul_e4m3_tc", "matmul_dtypes.tile", "matmul_fp8_kernel",
+       "*i8:16, *i8:16, *fp32:16, " + mmInts,
+       with(tcBlocks, {"FP8=tl.float8e4nv"}),
+       matmul(MatmulForm::Strided, 0.125), mmSizes, 1e-7},
+      {"matmul_e5m2_tc", "matmul_dtypes.tile", "matmul_fp8_kernel",
+       "*i8:16, *i8:16, *fp32:16, " + mmInts,
+       with(tcBlocks, {"FP8=tl.float8e5"}), matmul(MatmulForm::Strided, 0.125),
+       mmSizes, 1e-7},
       // The sm_80 (mma.sync) configurations: the arch does not matter here.
       {"matmul_ptr_fp16_sm80", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
        "*fp16:16, *fp16:16, *fp16:16, " + mmInts, mmBlocks,

@@ -9,7 +9,8 @@
 // runs a kernel in the interpreter, one ARG per non-constexpr parameter:
 //
 //   TYPE[N]          a buffer of N elements, zeros (fp32[1000], i32[16])
-//   TYPE[N]:INIT     INIT is zeros, rand (uniform in [-1, 1)), iota (0, 1,
+//   TYPE[N]:INIT     INIT is zeros, rand (uniform in [-1, 1), integers in
+//                    [-8, 8)), iota (0, 1,
 //                    2, ...), a number (every element), or @FILE (its raw
 //                    little-endian elements; the size must match)
 //   TYPE=VALUE       a scalar (i32=1000, fp32=0.5)
@@ -34,6 +35,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <random>
 
 using namespace llvm;
@@ -119,8 +121,12 @@ static Error initialize(Buffer &buffer, StringRef init, unsigned stream) {
     return Error::success();
   if (init == "rand") {
     std::mt19937 generator(seed * 7919u + stream);
-    for (size_t i = 0; i < buffer.size(); ++i)
-      buffer.set(i, (generator() >> 8) * 0x1p-23 - 1.0);
+    // Floats uniform in [-1, 1), integers uniform in [-8, 8).
+    bool floats = isFloat(buffer.getType());
+    for (size_t i = 0; i < buffer.size(); ++i) {
+      double u = (generator() >> 8) * 0x1p-23 - 1.0;
+      buffer.set(i, floats ? u : std::floor(8.0 * u));
+    }
     return Error::success();
   }
   if (init == "iota") {
