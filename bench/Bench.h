@@ -38,6 +38,9 @@ struct BenchOptions {
   std::uint64_t Cols = 4096;
   /// matmul: 0 for the default sizes, else S x S x S for every dtype.
   std::uint64_t Size = 0;
+  /// matmul: block sizes of the PTX when they differ from the table's
+  /// (0: the table's), to time other tile shapes built into the same files.
+  unsigned BlockM = 0, BlockN = 0, BlockK = 0;
   unsigned Iters = 200;
   unsigned Warmup = 20;
   /// Whether --iters / --warmup were given (matmul's defaults are lower).

@@ -12,7 +12,8 @@
 //   BENCH matmul impl=tilec dtype=fp16 m=M n=N k=K median_ms=T tflops=R
 //
 //   tilec-bench [--kernel vector_add|softmax|matmul] [--ptx-dir DIR] [--n N]
-//               [--rows R] [--cols C] [--size S] [--iters K] [--warmup W]
+//               [--rows R] [--cols C] [--size S] [--block MxNxK]
+//               [--iters K] [--warmup W]
 //
 // This file parses the options, creates the CUDA context and runs the
 // family --kernel names (vector_add_bench.cpp, softmax_bench.cpp,
@@ -66,6 +67,10 @@ bool parseOptions(int argc, char **argv, BenchOptions &options) {
     } else if (arg == "--size" && parseNumber(value, number) && number > 0 &&
                number <= 32768) {
       options.Size = number;
+    } else if (arg == "--block" && std::sscanf(value, "%ux%ux%u",
+                                               &options.BlockM, &options.BlockN,
+                                               &options.BlockK) == 3 &&
+               options.BlockM && options.BlockN && options.BlockK) {
     } else if (arg == "--iters" && parseNumber(value, number) && number >= 1 &&
                number <= 100000) {
       options.Iters = static_cast<unsigned>(number);
@@ -90,13 +95,15 @@ int main(int argc, char **argv) {
     std::fprintf(
         stderr,
         "usage: %s [--kernel vector_add|softmax|matmul] [--ptx-dir DIR]\n"
-        "          [--n N] [--rows R] [--cols C] [--size S] [--iters K]\n"
-        "          [--warmup W]\n"
+        "          [--n N] [--rows R] [--cols C] [--size S] [--block MxNxK]\n"
+        "          [--iters K] [--warmup W]\n"
         "  defaults: --kernel vector_add --ptx-dir %s --n 268435456\n"
         "            --rows 8192 --cols 4096 (softmax; cols <= 4096)\n"
         "            --iters 200 --warmup 20 (matmul: 100 and 10)\n"
         "  matmul: fp16/bf16 at 4096^3, 8192^3, 4000^3 and tf32 at 4096^3,\n"
-        "          8192^3, or every dtype at S^3 with --size S\n",
+        "          8192^3, or every dtype at S^3 with --size S; --block\n"
+        "          gives the blocks the PTX was built with when they are not\n"
+        "          the table's (to time other tile shapes)\n",
         argv[0], TILEC_EXAMPLES_PTX_DIR);
     return 2;
   }

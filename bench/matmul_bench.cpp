@@ -422,8 +422,14 @@ int tilec::bench::benchMatmul(Context &ctx, const BenchOptions &options) {
         fillUniform(inputs.B.data(), size * size, seed,
                     static_cast<std::uint32_t>(2 * size + 1));
       }
+      MatmulVariant blocks = variant;
+      if (options.BlockM) {
+        blocks.BlockM = options.BlockM;
+        blocks.BlockN = options.BlockN;
+        blocks.BlockK = options.BlockK;
+      }
       // Keep going after a failure so that every case is reported.
-      if (benchCase(ctx, options, variant, inputs, seed, starts, stops, iters,
+      if (benchCase(ctx, options, blocks, inputs, seed, starts, stops, iters,
                     warmup))
         rc = 1;
     }

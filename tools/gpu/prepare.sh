@@ -4,8 +4,9 @@
 # tilec-interp-compare), the examples' PTX, and in .device/interp/ every
 # example case run in the interpreter (inputs and outputs), which
 # tilec-interp-compare runs again on the GPU; and what prepare-runtime.sh
-# adds (host-app, tilec-launch-bench, a kernel cache). The GPU machine has no
-# LLVM, so nothing is compiled there.
+# adds (host-app, tilec-launch-bench, a kernel cache); and tilec's compile
+# time of the seed matmul (.device/compile-times.txt: BENCH compile lines,
+# measured here since the GPU machine has no LLVM and compiles nothing).
 # Then, with the device tool: run `bash tools/gpu/run.sh .device` there,
 # carrying `.device`.
 set -euo pipefail
@@ -24,6 +25,26 @@ for prog in tilec-gpu-tests vector-add tilec-bench tilec-interp-compare; do
 done
 cp "$build"/examples/*.ptx "$out/examples/"
 bash "$root/tools/gpu/prepare-runtime.sh" "$build" "$out"
+# tilec's compile time of the seed matmul (the benchmark's fp16 build):
+# source to PTX and to cubin, the median of 5 runs of the whole process.
+compile_seconds() {
+  local times=() i start end
+  for i in 1 2 3 4 5; do
+    start=$(date +%s%N)
+    "$build/bin/tilec" "$root/examples/seeds/matmul_ptr.tile" \
+      -k matmul_ptr_kernel -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32 -w 8 \
+      -s '*fp16:16, *fp16:16, *fp16:16, i32, i32:16, i32:16, i32:16, i32:1, i32:16, i32:1, i32:16, i32:1' \
+      "$@" -o /dev/null
+    end=$(date +%s%N)
+    times+=($(((end - start) / 1000000)))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | sed -n 3p
+}
+{
+  echo "BENCH compile impl=tilec-ptx kernel=matmul_ptr ms=$(compile_seconds)"
+  echo "BENCH compile impl=tilec-cubin kernel=matmul_ptr ms=$(compile_seconds --emit=cubin)"
+} > "$out/compile-times.txt"
+cat "$out/compile-times.txt"
 "$build/bin/tilec-interpreter-examples" --save "$out/interp" | tail -n 1 ||
   echo "prepare: some interpreter cases failed; they are not in $out/interp"
 du -sh "$out"

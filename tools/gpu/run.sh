@@ -310,6 +310,11 @@ COMPILE_LINE=$(cat "$LOGS"/*.log 2>/dev/null |
 [ -n "$COMPILE_LINE" ] &&
   echo "Triton first-call compile of matmul_ptr_kernel (fp16, empty cache):" \
     "${COMPILE_LINE##*seconds=} s"
+# tilec's, measured where tools/gpu/prepare.sh built it.
+if [ -f "$DIR/compile-times.txt" ]; then
+  sed -n 's/^BENCH compile impl=tilec-\([a-z]*\) kernel=matmul_ptr ms=\(.*\)/tilec compile of matmul_ptr_kernel, source to \1 (whole process, build machine): \2 ms/p' \
+    "$DIR/compile-times.txt"
+fi
 
 HOST_LINES=$(grep -h -E '^(aot-|jit-)' "$LOGS"/host-app-*.log 2>/dev/null)
 if [ -n "$HOST_LINES" ]; then
