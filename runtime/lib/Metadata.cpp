@@ -706,10 +706,23 @@ static bool integerFits(const KernelArg &arg, ScalarType type) {
   }
 }
 
-/// Checks the kernel's launch requirements on arguments that match the
-/// signature.
-static Status checkRequirements(const KernelMetadata &kernel,
-                                const KernelArg *args) {
+/// The error for an argument count other than the signature's.
+static Status argumentCountError(const KernelMetadata &kernel,
+                                 std::size_t numArgs) {
+  return Status::invalidArgument("kernel " + quoted(kernel.Name) + " expects " +
+                                 std::to_string(kernel.Signature.size()) +
+                                 " argument(s) (signature " +
+                                 quoted(signatureString(kernel.Signature)) +
+                                 "), got " + std::to_string(numArgs));
+}
+
+Status tilec::rt::checkLaunchRequirements(const KernelMetadata &kernel,
+                                          const KernelArg *args,
+                                          std::size_t numArgs) {
+  if (kernel.Requirements.empty())
+    return Status::success();
+  if (numArgs != kernel.Signature.size())
+    return argumentCountError(kernel, numArgs);
   for (const LaunchRequirement &requirement : kernel.Requirements) {
     const KernelArg &arg = args[requirement.ArgIndex];
     auto fail = [&](const std::string &value, const std::string &why) {
@@ -746,11 +759,7 @@ Expected<PackedArguments> tilec::rt::packArguments(const KernelMetadata &kernel,
                                                    std::size_t numArgs) {
   const std::vector<ArgType> &signature = kernel.Signature;
   if (numArgs != signature.size())
-    return Status::invalidArgument(
-        "kernel " + quoted(kernel.Name) + " expects " +
-        std::to_string(signature.size()) + " argument(s) (signature " +
-        quoted(signatureString(signature)) + "), got " +
-        std::to_string(numArgs));
+    return argumentCountError(kernel, numArgs);
 
   PackedArguments packed;
   for (std::size_t i = 0; i < numArgs; ++i) {
@@ -831,7 +840,8 @@ Expected<PackedArguments> tilec::rt::packArguments(const KernelMetadata &kernel,
       return fail("scalar arguments of this type are not supported");
     }
   }
-  if (Status check = checkRequirements(kernel, args); !check.ok())
+  if (Status check = checkLaunchRequirements(kernel, args, numArgs);
+      !check.ok())
     return check;
   return packed;
 }

@@ -9,7 +9,9 @@
 // warps) on the CPU. The launchers under test are generated at build time
 // by tilec_add_kernels (see CMakeLists.txt): add_kernel_aot.h (variants
 // i32:16, pointers :16, generic), add_kernel_tuned.h (two configurations
-// tuned on n) and add_kernel_baked.h (the same with a tuning file baked in).
+// tuned on n), add_kernel_baked.h (the same with a tuning file baked in)
+// and matmul_desc_aot.h (examples/seeds/matmul_desc.tile, whose launch
+// requirements the launchers check; the fake does not run it).
 // The JIT tests compile vector_add.tile in process with tilec::jit.
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +19,7 @@
 #include "add_kernel_aot.h"
 #include "add_kernel_baked.h"
 #include "add_kernel_tuned.h"
+#include "matmul_desc_aot.h"
 
 #include "tilec/JIT/Compiler.h"
 #include "tilec/Runtime/Jit.h"
@@ -424,4 +427,55 @@ TEST_CASE("Launch requirements of the metadata line are checked at launch",
              Contains("kernel 'add_kernel': argument 'out_ptr' (2) = 0x") &&
                  Contains(": tensor descriptor base pointers must be 16-byte "
                           "aligned"));
+}
+
+TEST_CASE("Generated launchers check the launch requirements",
+          "[fake][aot][launch]") {
+  Context ctx = makeContext();
+  // Row-major fp16 matrices: M x K, K x N and M x N, leading strides K, N, N.
+  const std::int32_t M = 64, N = 64, K = 64;
+  Expected<DeviceBuffer> a = DeviceBuffer::allocate(ctx, M * K * 2 + 64);
+  Expected<DeviceBuffer> b = DeviceBuffer::allocate(ctx, K * N * 2 + 64);
+  Expected<DeviceBuffer> c = DeviceBuffer::allocate(ctx, M * N * 2 + 64);
+  REQUIRE((a.ok() && b.ok() && c.ok()));
+  Dim3 grid(1);
+
+  // A leading stride of 1001 fp16 elements is not a multiple of 16 bytes:
+  // the dispatcher, the variant's launcher and Kernel::launch all say so.
+  const char *stride =
+      "kernel 'matmul_desc_kernel': argument 'stride_am' (6) = 1001: tensor "
+      "descriptor strides must be multiples of 16 bytes (fp16: 8 elements)";
+  Status dispatched =
+      desc::matmul_desc_kernel(ctx, grid, *a, *b, *c, M, N, K, 1001, N, N);
+  CHECK(dispatched.code() == ErrorCode::InvalidArgument);
+  CHECK(dispatched.message() == stride);
+  Status variant = desc::matmul_desc_kernel_0d1d2d(ctx, grid, *a, *b, *c, M, N,
+                                                   K, 1001, N, N);
+  CHECK(variant.code() == ErrorCode::InvalidArgument);
+  CHECK(variant.message() == stride);
+  Status generic = desc::matmul_desc_kernel_generic(ctx, grid, *a, *b, *c, M, N,
+                                                    K, K, N, 12);
+  CHECK(generic.message() ==
+        "kernel 'matmul_desc_kernel': argument 'stride_cm' (8) = 12: tensor "
+        "descriptor strides must be multiples of 16 bytes (fp16: 8 elements)");
+
+  // A misaligned base takes the generic variant, which requires the
+  // alignment itself.
+  CHECK(std::string(desc::matmul_desc_kernel_variant(
+            offset(*a, 2), *b, *c, M, N, K, K, N, N)) == "generic");
+  Status base = desc::matmul_desc_kernel(ctx, grid, offset(*a, 2), *b, *c, M, N,
+                                         K, K, N, N);
+  CHECK(base.code() == ErrorCode::InvalidArgument);
+  CHECK_THAT(base.message(),
+             Contains("kernel 'matmul_desc_kernel': argument 'a_ptr' (0) = "
+                      "0x") &&
+                 Contains(": tensor descriptor base pointers must be 16-byte "
+                          "aligned"));
+
+  // Arguments that meet them get past the checks to the driver, which
+  // emulates add_kernel only.
+  Status launched =
+      desc::matmul_desc_kernel(ctx, grid, *a, *b, *c, M, N, K, K, N, N);
+  CHECK_THAT(launched.message(), Contains("add_kernel only"));
+  CHECK_THAT(launched.message(), !Contains("tensor descriptor"));
 }

@@ -20,6 +20,10 @@
 // with several. The dispatcher takes the first (most specialized) variant
 // whose assumptions the arguments satisfy; the per-variant launchers check
 // them and fail with a message naming the kernel, variant and argument.
+// When an image has launch requirements (the "requires=" key of its
+// metadata line), every launcher also passes its arguments as KernelArgs
+// to tilec::rt::checkLaunchRequirements, with the loaded kernel's metadata,
+// before launchUnchecked: the check and messages of Kernel::launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +97,8 @@ struct ParamType {
   std::string valueType;  ///< what goes into the parameter buffer
   std::string conversion; ///< expression from the parameter, {0} = name
   std::string scalarType; ///< tilec::rt::ScalarType enumerator (pointers)
+  /// The tilec::rt::KernelArg of the value, {0} = the value's name.
+  std::string kernelArg;
 };
 
 /// Maps a signature entry to its C++ types; fails for fp8 scalars.
@@ -113,7 +119,8 @@ std::optional<ParamType> paramType(const SignatureEntry &entry) {
     return std::nullopt;
   if (entry.kind == SignatureEntry::Kind::Pointer)
     return ParamType{"tilec::rt::PointerArg", "std::uint64_t", "{0}.address()",
-                     ("tilec::rt::ScalarType::" + enumerator).str()};
+                     ("tilec::rt::ScalarType::" + enumerator).str(),
+                     "tilec::rt::DevicePtr{{{0}}"};
   static const std::pair<StringRef, StringRef> cppTypes[] = {
       {"I1", "bool"},           {"I8", "std::int8_t"},
       {"I16", "std::int16_t"},  {"I32", "std::int32_t"},
@@ -121,15 +128,22 @@ std::optional<ParamType> paramType(const SignatureEntry &entry) {
       {"U16", "std::uint16_t"}, {"U32", "std::uint32_t"},
       {"U64", "std::uint64_t"}, {"FP32", "float"},
       {"FP64", "double"}};
+  // KernelArg takes no bool; no requirement concerns one.
+  if (enumerator == "I1")
+    return ParamType{"bool", "bool", "{0}", "",
+                     "tilec::rt::KernelArg(static_cast<std::uint8_t>({0}))"};
   for (const auto &[name, cpp] : cppTypes)
     if (enumerator == name)
-      return ParamType{cpp.str(), cpp.str(), "{0}", ""};
+      return ParamType{cpp.str(), cpp.str(), "{0}", "",
+                       "tilec::rt::KernelArg({0})"};
   if (enumerator == "FP16")
     return ParamType{"float", "std::uint16_t",
-                     "tilec::rt::floatToHalfBits({0})", ""};
+                     "tilec::rt::floatToHalfBits({0})", "",
+                     "tilec::rt::KernelArg::fp16Bits({0})"};
   if (enumerator == "BF16")
     return ParamType{"float", "std::uint16_t",
-                     "tilec::rt::floatToBFloat16Bits({0})", ""};
+                     "tilec::rt::floatToBFloat16Bits({0})", "",
+                     "tilec::rt::KernelArg::bf16Bits({0})"};
   return std::nullopt;
 }
 
@@ -213,6 +227,9 @@ struct KernelModel {
   std::vector<std::string> cubins;
   std::vector<unsigned> keyParams;
   std::vector<std::pair<std::string, unsigned>> presets;
+  /// Whether an image has launch requirements (a "requires=" key), which
+  /// launchImage then checks with tilec::rt::checkLaunchRequirements.
+  bool hasRequirements = false;
 
   bool multiConfig() const { return configs.size() > 1; }
 };
@@ -247,8 +264,14 @@ private:
               m.params[i] + "_v";
     return text;
   }
+  /// launchImage's arguments after the grid: "params, " and, with launch
+  /// requirements, "checkedArgs, ".
+  std::string launchArgs() const {
+    return m.hasRequirements ? "params, checkedArgs, " : "params, ";
+  }
   /// The statements that check pointer element types and compute the
-  /// parameter values and the kernelParams array.
+  /// parameter values and the kernelParams array (and, with launch
+  /// requirements, the KernelArg array launchImage checks them on).
   void printPrologue(llvm::raw_ostream &os, bool withParams) const;
   std::string condition(const SignatureEntry &entry, size_t index) const;
 
@@ -284,6 +307,14 @@ void Printer::printPrologue(llvm::raw_ostream &os, bool withParams) const {
   os << "  void *params[] = {";
   for (size_t i = 0; i < m.params.size(); ++i)
     os << (i ? ", " : "") << "&" << m.params[i] << "_v";
+  os << "};\n";
+  // A kernel with requirements has parameters (they name one).
+  if (!m.hasRequirements)
+    return;
+  os << "  const tilec::rt::KernelArg checkedArgs[] = {";
+  for (size_t i = 0; i < m.params.size(); ++i)
+    os << (i ? ", " : "")
+       << llvm::formatv(m.types[i].kernelArg.c_str(), m.params[i] + "_v").str();
   os << "};\n";
 }
 
@@ -388,12 +419,20 @@ void Printer::printSource(llvm::raw_ostream &os) const {
 
   os << "tilec::rt::Status launchImage(const tilec::rt::Context &ctx, "
         "unsigned index,\n"
-     << "                              tilec::rt::Dim3 grid, void **params,\n"
-     << "                              const tilec::rt::Stream *stream) {\n"
+     << "                              tilec::rt::Dim3 grid, void **params,\n";
+  if (m.hasRequirements)
+    os << "                              const tilec::rt::KernelArg *args,\n";
+  os << "                              const tilec::rt::Stream *stream) {\n"
      << "  tilec::rt::Expected<const tilec::rt::Kernel *> loaded =\n"
      << "      kernel(index).get(ctx);\n"
-     << "  if (!loaded)\n    return loaded.status();\n"
-     << "  return (*loaded)->launchUnchecked(grid, params, stream);\n}\n\n";
+     << "  if (!loaded)\n    return loaded.status();\n";
+  // The image's "requires=" key, checked as Kernel::launch checks it.
+  if (m.hasRequirements)
+    os << "  if (tilec::rt::Status status = "
+          "tilec::rt::checkLaunchRequirements(\n"
+       << "          (*loaded)->metadata(), args, " << m.params.size()
+       << ");\n      !status.ok())\n    return status;\n";
+  os << "  return (*loaded)->launchUnchecked(grid, params, stream);\n}\n\n";
 
   // The dispatch rule: the first variant whose conditions hold.
   os << "unsigned selectVariant(" << valueList(/*typed=*/true) << ") {\n";
@@ -455,7 +494,8 @@ void Printer::printSource(llvm::raw_ostream &os) const {
   printPrologue(os, /*withParams=*/true);
   os << "  unsigned variant = selectVariant(" << valueList(false) << ");\n";
   if (!m.multiConfig()) {
-    os << "  return launchImage(ctx, variant, grid, params, stream);\n}\n\n";
+    os << "  return launchImage(ctx, variant, grid, " << launchArgs()
+       << "stream);\n}\n\n";
   } else {
     os << "  std::string key;\n";
     for (auto [i, param] : llvm::enumerate(m.keyParams))
@@ -464,7 +504,7 @@ void Printer::printSource(llvm::raw_ostream &os) const {
     os << "  auto launch = [&](unsigned config) {\n"
        << "    return launchImage(ctx, config * " << numVariants
        << " + variant, grid(" << m.name << "_configs[config]),\n"
-       << "                       params, stream);\n  };\n"
+       << "                       " << launchArgs() << "stream);\n  };\n"
        << "  tilec::rt::Expected<unsigned> config =\n"
        << "      " << m.name << "_tuner().choose(ctx, key, launch, stream);\n"
        << "  if (!config)\n    return config.status();\n"
@@ -500,7 +540,7 @@ void Printer::printSource(llvm::raw_ostream &os) const {
     os << "  return launchImage(ctx, "
        << (m.multiConfig() ? "config * " + std::to_string(numVariants) + " + "
                            : std::string())
-       << v << ", grid, params, stream);\n}\n\n";
+       << v << ", grid, " << launchArgs() << "stream);\n}\n\n";
   }
   os << "} // namespace " << options.cppNamespace << "\n";
 }
@@ -615,6 +655,9 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
   }
 
   const KernelInfo &info = model.compiled.front().info;
+  model.hasRequirements = llvm::any_of(model.compiled, [](const auto &c) {
+    return !c.info.requirements.empty();
+  });
   model.name = info.name;
   for (auto [index, entry] : llvm::enumerate(info.signature)) {
     std::optional<ParamType> type = paramType(entry);

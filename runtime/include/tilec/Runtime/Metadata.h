@@ -113,7 +113,7 @@ struct KernelMetadata {
   /// Dynamic shared memory in bytes.
   unsigned SharedBytes = 0;
   std::vector<ArgType> Signature;
-  /// Checked at every launch (packArguments).
+  /// Checked at every launch (packArguments, checkLaunchRequirements).
   std::vector<LaunchRequirement> Requirements;
 
   /// Threads per block (in x).
@@ -233,6 +233,14 @@ private:
 Expected<PackedArguments> packArguments(const KernelMetadata &kernel,
                                         const KernelArg *args,
                                         std::size_t numArgs);
+
+/// Checks only the kernel's launch requirements (KernelMetadata::
+/// Requirements) on \p args, with packArguments' messages; the arguments
+/// are taken to match the signature otherwise (their count is checked).
+/// Succeeds at once for a kernel without requirements. The launchers that
+/// `tilec --emit=header` generates call it before launchUnchecked.
+Status checkLaunchRequirements(const KernelMetadata &kernel,
+                               const KernelArg *args, std::size_t numArgs);
 
 /// Rounds \p value to IEEE binary16 (nearest even).
 std::uint16_t floatToHalfBits(float value);
