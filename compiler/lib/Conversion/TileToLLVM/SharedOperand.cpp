@@ -1,5 +1,4 @@
-//===- SharedOperand.cpp - Tensor-core operands in shared memory -*- C++
-//-*-===//
+//===- SharedOperand.cpp - Tensor-core operands in smem ---------*- C++ -*-===//
 //
 // Part of tilec.
 //

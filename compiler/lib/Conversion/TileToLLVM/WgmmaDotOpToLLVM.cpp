@@ -1,5 +1,4 @@
-//===- WgmmaDotOpToLLVM.cpp - Matrix products on Hopper tensor cores -*- C++
-//-*-===//
+//===- WgmmaDotOpToLLVM.cpp - Products on Hopper tensor cores ---*- C++ -*-===//
 //
 // Part of tilec.
 //

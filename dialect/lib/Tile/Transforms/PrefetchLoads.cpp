@@ -1,5 +1,4 @@
-//===- PrefetchLoads.cpp - Loads of the next iteration issued early -*- C++
-//-*-===//
+//===- PrefetchLoads.cpp - Next iteration's loads issued early --*- C++ -*-===//
 //
 // Part of tilec.
 //
