@@ -1,5 +1,4 @@
-//===- MLIRGen.h - From the AST to the tile dialect --------------*- C++
-//-*-===//
+//===- MLIRGen.h - From the AST to the tile dialect -------------*- C++ -*-===//
 //
 // Part of tilec.
 //
