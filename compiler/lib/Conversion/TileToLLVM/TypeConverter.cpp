@@ -111,6 +111,28 @@ Value tilec::emitOwnerPredicate(OpBuilder &b, Location loc,
   return pred;
 }
 
+/// The coordinates of every register of a layout whose thread part
+/// (`threadPart`, per dimension) and register part (known at compile time)
+/// add without carries: `(registerPart(r) + threadPart) mod shape`. Shapes
+/// are powers of two (checked when layouts are assigned), so the modulo is a
+/// mask.
+static SmallVector<SmallVector<Value>>
+addRegisterParts(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                 LayoutAttrInterface layout, ArrayRef<Value> threadPart) {
+  int64_t n = layout.getElemsPerThread(shape);
+  SmallVector<SmallVector<Value>> indices(n);
+  for (int64_t r = 0; r < n; ++r) {
+    SmallVector<int64_t> regPart = layout.getCoordinates(shape, r, 0, 0);
+    for (unsigned d = 0; d < shape.size(); ++d) {
+      Value sum = LLVM::AddOp::create(b, loc, threadPart[d],
+                                      i32Constant(b, loc, regPart[d]));
+      indices[r].push_back(
+          LLVM::AndOp::create(b, loc, sum, i32Constant(b, loc, shape[d] - 1)));
+    }
+  }
+  return indices;
+}
+
 /// Coordinates for a blocked layout: the element held by register `r` is at
 /// `(registerPart(r) + threadPart(lane, warp)) mod shape` along each
 /// dimension, where the register part is known at compile time.
@@ -143,20 +165,7 @@ emitBlockedIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
     warpStride *= wpc;
   }
 
-  // Shapes are powers of two (checked when layouts are assigned), so the
-  // modulo is a mask.
-  int64_t n = layout.getElemsPerThread(shape);
-  SmallVector<SmallVector<Value>> indices(n);
-  for (int64_t r = 0; r < n; ++r) {
-    SmallVector<int64_t> regPart = layout.getCoordinates(shape, r, 0, 0);
-    for (unsigned d = 0; d < rank; ++d) {
-      Value sum = LLVM::AddOp::create(b, loc, threadPart[d],
-                                      i32Constant(b, loc, regPart[d]));
-      indices[r].push_back(
-          LLVM::AndOp::create(b, loc, sum, i32Constant(b, loc, shape[d] - 1)));
-    }
-  }
-  return indices;
+  return addRegisterParts(b, loc, shape, layout, threadPart);
 }
 
 /// Indices of an mma accumulator layout: warp `w` starts at row
@@ -181,19 +190,7 @@ static SmallVector<SmallVector<Value>> emitMmaIndices(OpBuilder &b,
       LLVM::MulOp::create(
           b, loc, LLVM::URemOp::create(b, loc, lane, i32Constant(b, loc, 4)),
           i32Constant(b, loc, 2)));
-  SmallVector<Value> threadPart{row, col};
-  int64_t n = layout.getElemsPerThread(shape);
-  SmallVector<SmallVector<Value>> indices(n);
-  for (int64_t r = 0; r < n; ++r) {
-    SmallVector<int64_t> regPart = layout.getCoordinates(shape, r, 0, 0);
-    for (unsigned d = 0; d < 2; ++d) {
-      Value sum = LLVM::AddOp::create(b, loc, threadPart[d],
-                                      i32Constant(b, loc, regPart[d]));
-      indices[r].push_back(
-          LLVM::AndOp::create(b, loc, sum, i32Constant(b, loc, shape[d] - 1)));
-    }
-  }
-  return indices;
+  return addRegisterParts(b, loc, shape, layout, {row, col});
 }
 
 /// Indices of a layout for `shape`.

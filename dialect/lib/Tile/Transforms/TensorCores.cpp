@@ -44,6 +44,15 @@ MmaLayoutAttr tilec::tile::chooseMmaLayout(DotOp dot, unsigned numWarps,
                          dot.getInputPrecision(), numWarps, computeCapability);
 }
 
+/// Warps along M, from `first` (a power of two) up, doubling while they
+/// still cover whole 16-row blocks of M and there are warps left.
+static unsigned getWarpsAlongM(int64_t M, unsigned numWarps, unsigned first) {
+  unsigned warpsM = first;
+  while (warpsM < numWarps && M % (16 * warpsM * 2) == 0)
+    warpsM *= 2;
+  return warpsM;
+}
+
 /// The mma.sync (version 2) layout, m16n8k16 on f16/bf16 operands into f32:
 /// warps along M first, then along N.
 static MmaLayoutAttr chooseMmaSyncLayout(RankedTensorType a, RankedTensorType c,
@@ -54,9 +63,7 @@ static MmaLayoutAttr chooseMmaSyncLayout(RankedTensorType a, RankedTensorType c,
   int64_t M = c.getDimSize(0), N = c.getDimSize(1), K = a.getDimSize(1);
   if (M % 16 != 0 || N % 8 != 0 || K % 16 != 0)
     return {};
-  unsigned warpsM = 1;
-  while (warpsM < numWarps && M % (16 * warpsM * 2) == 0)
-    warpsM *= 2;
+  unsigned warpsM = getWarpsAlongM(M, numWarps, 1);
   unsigned warpsN = numWarps / warpsM;
   if (N % (8 * warpsN) != 0)
     return {};
@@ -77,9 +84,7 @@ MmaLayoutAttr tilec::tile::chooseMmaLayout(RankedTensorType a,
       !isWgmmaType(in, c.getElementType(), precision) || M % 64 != 0 ||
       K % kStep != 0)
     return chooseMmaSyncLayout(a, c, numWarps);
-  unsigned warpsM = 4;
-  while (warpsM < numWarps && M % (16 * warpsM * 2) == 0)
-    warpsM *= 2;
+  unsigned warpsM = getWarpsAlongM(M, numWarps, 4);
   unsigned warpsN = numWarps / warpsM;
   if (N % (8 * warpsN) != 0)
     return chooseMmaSyncLayout(a, c, numWarps);
