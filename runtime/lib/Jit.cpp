@@ -115,7 +115,8 @@ std::string JitKernel::cacheKey(const std::string &signature,
   std::string key = "tilec-jit 1\nbuild " + std::string(buildIdentity()) +
                     "\nkernel " + KernelName + "\nsignature " + signature +
                     "\narch " + Arch + "\nnum_warps " +
-                    std::to_string(config.NumWarps);
+                    std::to_string(config.NumWarps) + "\nnum_stages " +
+                    std::to_string(config.NumStages);
   for (const auto &[name, value] : config.Constexprs)
     key += "\nconstexpr " + name + "=" + value;
   return key + "\nsource\n" + Source;

@@ -386,6 +386,12 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   tests.push_back({"matmul_tf32_tc", "matmul_tf32_tc.ptx",
                    "matmul_precision_kernel", tcSizes, runMatmulStrided,
                    tensorCoreConfig(F32, F32, Tf32Tol, 32)});
+  tests.push_back({"matmul_tf32_tc_h16", "matmul_tf32_tc_h16.ptx",
+                   "matmul_precision_kernel", tcHintedSizes, runMatmulStrided,
+                   tensorCoreConfig(F32, F32, Tf32Tol, 32)});
+  tests.push_back({"matmul_ptr_fp16_tc_k64s4", "matmul_ptr_fp16_tc_k64s4.ptx",
+                   "matmul_ptr_kernel", tcHintedSizes, runMatmulStrided,
+                   tensorCoreConfig(F16, F16, Fp16Tol, 64)});
   // tf32x3: three tf32 products on hi/lo splits, about fp32 accuracy.
   tests.push_back({"matmul_tf32x3_tc", "matmul_tf32x3_tc.ptx",
                    "matmul_precision_kernel", tcSizes, runMatmulStrided,

@@ -65,6 +65,11 @@ static cl::opt<unsigned> numWarps("num-warps",
                                   cl::init(4), cl::cat(category));
 static cl::alias numWarpsShort("w", cl::aliasopt(numWarps),
                                cl::desc("Alias for --num-warps"));
+static cl::opt<unsigned>
+    numStages("num-stages",
+              cl::desc("Shared-memory stages of pipelined tl.dot loops on "
+                       "sm_90a (default 3; 0 or 1: not pipelined)"),
+              cl::init(3), cl::cat(category));
 static cl::opt<std::string> arch("arch",
                                  cl::desc("GPU architecture (default sm_90a)"),
                                  cl::init("sm_90a"), cl::cat(category));
@@ -180,6 +185,7 @@ static int emitHeader(SourceMgr &srcMgr, const tilec::CompileOptions &options,
   }
   tilec::LauncherConfig base;
   base.numWarps = options.pipeline.numWarps;
+  base.numStages = options.pipeline.numStages;
   for (const std::string &define : defines) {
     auto [name, value] = StringRef(define).split('=');
     base.constexprs.emplace_back(name.trim().str(), value.trim().str());
@@ -323,6 +329,7 @@ int main(int argc, char **argv) {
   if (numWarps == 0 || numWarps > 32 || (numWarps & (numWarps - 1)))
     return usageError("--num-warps must be a power of two from 1 to 32");
   options.pipeline.numWarps = numWarps;
+  options.pipeline.numStages = numStages;
   std::optional<unsigned> capability = tilec::parseComputeCapability(arch);
   if (!capability)
     return usageError("--arch expects sm_XY or sm_XYa (such as sm_90a), not '" +

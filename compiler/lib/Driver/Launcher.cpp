@@ -639,6 +639,7 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
       for (const auto &[name, value] : config.constexprs)
         compileOptions.kernel.defines[name] = value;
       compileOptions.pipeline.numWarps = config.numWarps;
+      compileOptions.pipeline.numStages = config.numStages;
       FailureOr<CompiledPTX> compiled =
           compileToPTX(srcMgr, compileOptions, llvm::errs());
       if (failed(compiled))

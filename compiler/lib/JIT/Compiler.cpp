@@ -52,6 +52,7 @@ InProcessCompiler::compile(const rt::CompileRequest &request) {
   for (const auto &[name, value] : request.Config.Constexprs)
     options.kernel.defines[name] = value;
   options.pipeline.numWarps = request.Config.NumWarps;
+  options.pipeline.numStages = request.Config.NumStages;
   std::optional<unsigned> capability = parseComputeCapability(request.Arch);
   if (!capability)
     return rt::Status::invalidArgument(what + ": unknown architecture '" +

@@ -50,13 +50,18 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   splitOptions.numWarps = options.numWarps;
   splitOptions.computeCapability = options.computeCapability;
   pm.addPass(tile::createTileSplitTf32x3(splitOptions));
-  pm.addPass(tile::createTilePrefetchLoads());
   tile::TileAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.computeCapability = options.computeCapability;
   pm.addPass(tile::createTileAssignLayouts(layoutOptions));
   pm.addPass(tile::createTileCoalesce());
   pm.addPass(tile::createTileRemoveLayoutConversions());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  tile::TilePipelineOptions pipelineOptions;
+  pipelineOptions.numStages = options.numStages;
+  pm.addPass(tile::createTilePipeline(pipelineOptions));
+  pm.addPass(tile::createTilePrefetchLoads());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tile::createTileAllocateSharedMemory());
@@ -84,6 +89,10 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
       *this, "compute-capability",
       llvm::cl::desc("Compute capability of the target (0: no tensor cores)"),
       llvm::cl::init(90)};
+  Option<unsigned> numStages{
+      *this, "num-stages",
+      llvm::cl::desc("Slots of each operand ring of a pipelined wgmma loop"),
+      llvm::cl::init(3)};
 };
 } // namespace
 
@@ -97,6 +106,7 @@ void tilec::registerTilecPasses() {
         PipelineOptions pipelineOptions;
         pipelineOptions.numWarps = options.numWarps;
         pipelineOptions.computeCapability = options.computeCapability;
+        pipelineOptions.numStages = options.numStages;
         buildTileSimplifyPipeline(pm);
         buildTileToGPUPipeline(pm, pipelineOptions);
         buildGPUToLLVMPipeline(pm);

@@ -24,6 +24,9 @@ struct PipelineOptions {
   /// Compute capability of the target GPU (90 for sm_90a); decides which
   /// dots run on tensor cores (0: none).
   unsigned computeCapability = 90;
+  /// Shared-memory slots of each operand ring of a pipelined wgmma loop
+  /// (tile-pipeline); below 2, loops are not pipelined.
+  unsigned numStages = 3;
 };
 
 /// The compute capability of an `sm_XY` or `sm_XYa` architecture name

@@ -182,7 +182,7 @@ struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {
             olds[r] = olds[s];
 
     if (broadcast) {
-      Value base = getSharedMemoryBase(rewriter, loc);
+      Value base = getScratchBase(rewriter, loc, op);
       SmallVector<Value> at;
       if (tensor) {
         for (const SmallVector<Value> &coords :

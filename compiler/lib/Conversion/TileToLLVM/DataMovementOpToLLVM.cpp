@@ -91,7 +91,7 @@ struct DataMovementOpLowering : public OpConversionPattern<OpTy> {
     if (failed(checkSharedMemory(op, getScratchBytes(op))))
       return failure();
 
-    Value base = getSharedMemoryBase(rewriter, loc);
+    Value base = getScratchBase(rewriter, loc, op);
     SmallVector<SmallVector<Value>> srcIndices =
         emitIndices(rewriter, loc, srcType);
     SmallVector<SmallVector<Value>> dstIndices =

@@ -112,8 +112,8 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
     int64_t K = aType.getDimSize(1);
 
     // Stage the operands in shared memory.
-    Value aBase = getSharedMemoryBase(rewriter, loc);
-    Value bBase = getSharedMemoryBase(rewriter, loc, getDotOperandBOffset(op));
+    Value aBase = getScratchBase(rewriter, loc, op);
+    Value bBase = getScratchBase(rewriter, loc, op, getDotOperandBOffset(op));
     SmallVector<Value> aRegs = unpackRegisters(rewriter, loc, adaptor.getA());
     SmallVector<Value> bRegs = unpackRegisters(rewriter, loc, adaptor.getB());
     SmallVector<SmallVector<Value>> aIdx = emitIndices(rewriter, loc, aType);

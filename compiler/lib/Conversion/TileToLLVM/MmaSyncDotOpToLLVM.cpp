@@ -70,7 +70,7 @@ struct MmaSyncDotOpLowering : public OpConversionPattern<DotOp> {
 
     Type i32 = rewriter.getI32Type();
     Value smemBase = LLVM::PtrToIntOp::create(
-        rewriter, loc, i32, getSharedMemoryBase(rewriter, loc));
+        rewriter, loc, i32, getScratchBase(rewriter, loc, op));
     int64_t bOffset = getDotOperandBOffset(op);
     emitBarrier(rewriter, loc);
     storeSharedOperand(rewriter, loc, adaptor.getA(), aType, aSmem, smemBase,

@@ -221,9 +221,9 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
     if (warpsAlong > 1) {
       if (failed(checkSharedMemory(op, getScratchBytes(op))))
         return failure();
-      Value valueBase = getSharedMemoryBase(rewriter, loc);
+      Value valueBase = getScratchBase(rewriter, loc, op);
       Value indexBase =
-          getSharedMemoryBase(rewriter, loc, getReduceIndexOffset(op));
+          getScratchBase(rewriter, loc, op, getReduceIndexOffset(op));
       Value warp = getWarpId(rewriter, loc);
       Value slot = i32Constant(rewriter, loc, 0);
       for (auto [k, bit] : llvm::enumerate(axisWarpBits)) {

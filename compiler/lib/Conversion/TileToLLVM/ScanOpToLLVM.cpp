@@ -108,7 +108,7 @@ struct ScanOpLowering : public OpConversionPattern<ScanOp> {
       indices = emitIndices(rewriter, loc, type);
     Value lane = getLaneId(rewriter, loc);
     Value warp = getWarpId(rewriter, loc);
-    Value base = usesWarps ? getSharedMemoryBase(rewriter, loc) : Value();
+    Value base = usesWarps ? getScratchBase(rewriter, loc, op) : Value();
 
     // Whether the running thread's position has bit `bit` of `id` set
     // (clear for a reverse scan): the condition to add the partner total.

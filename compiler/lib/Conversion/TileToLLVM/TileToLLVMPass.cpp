@@ -57,6 +57,19 @@ static VectorWidths chooseVectorWidths(ModuleOp module) {
   module.walk([&](func::FuncOp func) {
     AxisInfoAnalysis axisInfo;
     func.walk([&](Operation *op) {
+      if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
+        // Copies run along the dimension their buffer stores contiguously.
+        auto tensor = cast<RankedTensorType>(copy.getPtr().getType());
+        unsigned dim = copy.getDst().getType().getLayout().getContiguousDim();
+        int64_t bytes =
+            getStorageBytes(copy.getDst().getType().getElementType());
+        int64_t maxElems = std::min(
+            kMaxAccessBytes / bytes,
+            getLayout(tensor).getContiguousRegisters(tensor.getShape(), dim));
+        widths[op] = axisInfo.getVectorWidth(copy.getPtr(), copy.getMask(), dim,
+                                             maxElems);
+        return;
+      }
       if (!isa<LoadOp, StoreOp>(op))
         return;
       Value ptr = op->getOperand(0);
@@ -174,6 +187,7 @@ struct ConvertTileToLLVMPass
     RewritePatternSet patterns(ctx);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateLoadStoreOpToLLVMPatterns(converter, patterns, widths);
+    populateAsyncCopyOpToLLVMPatterns(converter, patterns, widths);
     populateProgramIdOpToLLVMPatterns(converter, patterns);
     populateDataMovementOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);

@@ -19,8 +19,9 @@
 
 namespace tilec {
 
-/// Converts `!tile.ptr<T>` to a global-memory `!llvm.ptr<1>` and a tensor with
-/// a layout to an LLVM struct of the registers one thread holds.
+/// Converts `!tile.ptr<T>` to a global-memory `!llvm.ptr<1>`, `!tile.smem` to
+/// the shared-memory `!llvm.ptr<3>` of its first byte, and a tensor with a
+/// layout to an LLVM struct of the registers one thread holds.
 class TileTypeConverter : public mlir::LLVMTypeConverter {
 public:
   explicit TileTypeConverter(mlir::MLIRContext *ctx);
@@ -76,13 +77,19 @@ mlir::Value emitOwnerPredicate(mlir::OpBuilder &b, mlir::Location loc,
 // Shared memory, barriers and shuffles
 //===----------------------------------------------------------------------===//
 
-/// Fails with an error on `op` unless the module reserves at least `bytes`
-/// bytes of shared memory (`tile.shared`).
+/// Fails with an error on `op` unless the module reserves its scratch buffer
+/// of `bytes` bytes (at the op's scratch offset) in shared memory
+/// (`tile.shared`).
 mlir::LogicalResult checkSharedMemory(mlir::Operation *op, int64_t bytes);
 
-/// The address (`!llvm.ptr<3>`) of byte `offset` of the shared scratch.
+/// The address (`!llvm.ptr<3>`) of byte `offset` of the shared memory.
 mlir::Value getSharedMemoryBase(mlir::OpBuilder &b, mlir::Location loc,
                                 int64_t offset = 0);
+
+/// The address of byte `offset` of the scratch buffer of `op` (which
+/// tile-allocate-shared-memory places after the buffers live across `op`).
+mlir::Value getScratchBase(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Operation *op, int64_t offset = 0);
 
 /// The type an element of converted type `type` has in memory (i1 → i8).
 mlir::Type getMemoryType(mlir::Type type);
@@ -157,6 +164,9 @@ void populateScanOpToLLVMPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateDotOpToLLVMPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
+void populateAsyncCopyOpToLLVMPatterns(TileTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns,
+                                       const VectorWidths &widths);
 void populateWgmmaDotOpToLLVMPatterns(TileTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 void populateMmaSyncDotOpToLLVMPatterns(TileTypeConverter &converter,

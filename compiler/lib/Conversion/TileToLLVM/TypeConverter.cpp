@@ -29,6 +29,10 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx)
   addConversion([ctx](PtrType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
   });
+  // A shared-memory buffer is the address of its first byte.
+  addConversion([ctx](SmemType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3);
+  });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     LayoutAttrInterface layout = getLayout(type);
     if (!layout)

@@ -26,6 +26,7 @@ LogicalResult tilec::checkSharedMemory(Operation *op, int64_t bytes) {
   auto module = op->getParentOfType<ModuleOp>();
   auto reserved =
       module->getAttrOfType<IntegerAttr>(tile::kSharedMemoryAttrName);
+  bytes += tile::getScratchOffset(op);
   if (reserved && reserved.getInt() >= bytes)
     return success();
   return op->emitOpError("needs ")
@@ -43,6 +44,11 @@ Value tilec::getSharedMemoryBase(OpBuilder &b, Location loc, int64_t offset) {
     return base;
   return LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), base,
                              ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+}
+
+Value tilec::getScratchBase(OpBuilder &b, Location loc, Operation *op,
+                            int64_t offset) {
+  return getSharedMemoryBase(b, loc, tile::getScratchOffset(op) + offset);
 }
 
 Type tilec::getMemoryType(Type type) {
@@ -154,7 +160,7 @@ Value tilec::castScalar(OpBuilder &b, Location loc, Value value, Type type) {
 static StringRef constraintLetter(Type type) {
   if (type.isF32())
     return "f";
-  if (type.isInteger(64))
+  if (type.isInteger(64) || isa<LLVM::LLVMPointerType>(type))
     return "l";
   return "r";
 }

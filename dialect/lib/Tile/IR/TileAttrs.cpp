@@ -259,3 +259,17 @@ int64_t MmaLayoutAttr::getContiguousRegisters(ArrayRef<int64_t> shape,
                                               unsigned dim) const {
   return dim == 1 ? std::min<int64_t>(2, shape[1]) : 1;
 }
+
+//===----------------------------------------------------------------------===//
+// SharedLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         unsigned contiguousDim, unsigned swizzle) {
+  if (contiguousDim > 1)
+    return emitError() << "contiguousDim must be 0 or 1";
+  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "swizzle must be 32, 64 or 128 bytes";
+  return success();
+}

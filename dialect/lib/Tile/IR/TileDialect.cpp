@@ -39,6 +39,10 @@ struct TileOpAsmInterface : public OpAsmDialectInterface {
       os << "mma";
       return AliasResult::FinalAlias;
     }
+    if (isa<SharedLayoutAttr>(attr)) {
+      os << "shared";
+      return AliasResult::FinalAlias;
+    }
     return AliasResult::NoAlias;
   }
 };
@@ -80,4 +84,54 @@ LayoutAttrInterface tilec::tile::getLayout(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return dyn_cast_or_null<LayoutAttrInterface>(tensor.getEncoding());
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// SmemType
+//===----------------------------------------------------------------------===//
+
+Type SmemType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  SharedLayoutAttr layout;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parser.parseAttribute(layout) || parser.parseGreater())
+    return {};
+  return parser.getChecked<SmemType>(parser.getContext(), shape, elementType,
+                                     layout);
+}
+
+void SmemType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t dim : getShape())
+    printer << dim << "x";
+  printer << getElementType() << ", " << getLayout() << ">";
+}
+
+LogicalResult SmemType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               ArrayRef<int64_t> shape, Type elementType,
+                               SharedLayoutAttr layout) {
+  if (shape.size() < 2 || shape.size() > 3)
+    return emitError() << "a shared-memory buffer holds one matrix or a ring "
+                          "of them (rank 2 or 3)";
+  if (llvm::any_of(shape, [](int64_t d) { return d <= 0; }))
+    return emitError() << "dimensions must be positive";
+  if (!elementType.isIntOrFloat())
+    return emitError() << "elements must be integers or floats";
+  return success();
+}
+
+SmemType SmemType::cloneWith(std::optional<ArrayRef<int64_t>> shape,
+                             Type elementType) const {
+  return SmemType::get(getContext(), shape ? *shape : getShape(), elementType,
+                       getLayout());
+}
+
+int64_t SmemType::getSlotBytes() const {
+  ArrayRef<int64_t> matrix = getShape().take_back(2);
+  int64_t bytes = matrix[0] * matrix[1] *
+                  std::max<int64_t>(1, getElementTypeBitWidth() / 8);
+  return llvm::alignTo(bytes, 1024);
 }

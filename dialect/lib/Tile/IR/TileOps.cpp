@@ -31,11 +31,10 @@ LogicalResult MakeRangeOp::verify() {
   if (type.getRank() != 1)
     return emitOpError("result must be a 1-D tensor");
   if (end <= start)
-    return emitOpError("end (") << end << ") must be greater than start ("
-                                << start << ")";
+    return emitOpError("end (")
+           << end << ") must be greater than start (" << start << ")";
   if (!llvm::isPowerOf2_64(end - start))
-    return emitOpError("length ")
-           << end - start << " must be a power of two";
+    return emitOpError("length ") << end - start << " must be a power of two";
   if (type.getDimSize(0) != end - start)
     return emitOpError("result has ")
            << type.getDimSize(0) << " elements, expected " << end - start;
@@ -161,8 +160,8 @@ LogicalResult ExpandDimsOp::verify() {
   auto result = cast<RankedTensorType>(getType());
   int64_t axis = getAxis();
   if (axis < 0 || axis > src.getRank())
-    return emitOpError("axis ") << axis << " is out of range for rank "
-                                << src.getRank();
+    return emitOpError("axis ")
+           << axis << " is out of range for rank " << src.getRank();
   SmallVector<int64_t> expected(src.getShape());
   expected.insert(expected.begin() + axis, 1);
   if (result.getShape() != ArrayRef<int64_t>(expected) ||
@@ -179,10 +178,10 @@ LogicalResult BroadcastOp::verify() {
     return emitOpError("operand and result must have the same rank");
   for (auto [s, r] : llvm::zip_equal(src.getShape(), result.getShape()))
     if (s != r && s != 1)
-      return printShape(printShape(emitOpError("cannot broadcast shape "),
-                                   src.getShape())
-                            << " to ",
-                        result.getShape());
+      return printShape(
+          printShape(emitOpError("cannot broadcast shape "), src.getShape())
+              << " to ",
+          result.getShape());
   return success();
 }
 
@@ -246,12 +245,11 @@ LogicalResult ReduceOp::verify() {
   auto src = cast<RankedTensorType>(getSrc().getType());
   int64_t axis = getAxis();
   if (axis < 0 || axis >= src.getRank())
-    return emitOpError("axis ") << axis << " is out of range for rank "
-                                << src.getRank();
-  bool isArg = getKind() == ReduceKind::ArgMax ||
-               getKind() == ReduceKind::ArgMin;
-  Type elem = isArg ? IntegerType::get(getContext(), 32)
-                    : src.getElementType();
+    return emitOpError("axis ")
+           << axis << " is out of range for rank " << src.getRank();
+  bool isArg =
+      getKind() == ReduceKind::ArgMax || getKind() == ReduceKind::ArgMin;
+  Type elem = isArg ? IntegerType::get(getContext(), 32) : src.getElementType();
   if (isa<PtrType>(src.getElementType()))
     return emitOpError("cannot reduce pointers");
   Type resultElem = getElementTypeOrSelf(getType());
@@ -260,9 +258,9 @@ LogicalResult ReduceOp::verify() {
   SmallVector<int64_t> expected(src.getShape());
   expected.erase(expected.begin() + axis);
   auto result = dyn_cast<RankedTensorType>(getType());
-  if (expected.empty() ? bool(result)
-                       : (!result || result.getShape() !=
-                                         ArrayRef<int64_t>(expected)))
+  if (expected.empty()
+          ? bool(result)
+          : (!result || result.getShape() != ArrayRef<int64_t>(expected)))
     return printShape(emitOpError("result must have shape "), expected)
            << (expected.empty() ? " (a scalar)" : "");
   return success();
@@ -271,8 +269,8 @@ LogicalResult ReduceOp::verify() {
 LogicalResult ScanOp::verify() {
   auto src = cast<RankedTensorType>(getSrc().getType());
   if (getAxis() < 0 || getAxis() >= src.getRank())
-    return emitOpError("axis ") << getAxis() << " is out of range for rank "
-                                << src.getRank();
+    return emitOpError("axis ")
+           << getAxis() << " is out of range for rank " << src.getRank();
   if (!src.getElementType().isIntOrFloat())
     return emitOpError("can only scan integers and floats");
   return success();
@@ -285,14 +283,13 @@ LogicalResult DotOp::verify() {
   if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
     return emitOpError("operands must be 2-D tiles");
   if (a.getDimSize(1) != b.getDimSize(0) ||
-      c.getDimSize(0) != a.getDimSize(0) ||
-      c.getDimSize(1) != b.getDimSize(1))
-    return printShape(printShape(printShape(emitOpError("incompatible shapes "),
-                                            a.getShape())
-                                     << " @ ",
-                                 b.getShape())
-                          << " + ",
-                      c.getShape());
+      c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
+    return printShape(
+        printShape(printShape(emitOpError("incompatible shapes "), a.getShape())
+                       << " @ ",
+                   b.getShape())
+            << " + ",
+        c.getShape());
   if (getType() != c)
     return emitOpError("result type must be the accumulator's type ") << c;
   if (a.getElementType() != b.getElementType())
@@ -315,4 +312,68 @@ void AtomicRMWOp::getEffects(
                        SideEffects::DefaultResource::get());
   effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(),
                        SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// Shared memory and asynchronous copies
+//===----------------------------------------------------------------------===//
+
+LogicalResult LocalAllocOp::verify() {
+  if (std::optional<int64_t> offset = getOffset();
+      offset && *offset % 1024 != 0)
+    return emitOpError("offset must be a multiple of 1024, not ") << *offset;
+  return success();
+}
+
+LogicalResult SmemSlotOp::verify() {
+  SmemType src = getSrc().getType(), result = getResult().getType();
+  if (src.getRank() != result.getRank() + 1 ||
+      src.getShape().drop_front() != result.getShape() ||
+      src.getElementType() != result.getElementType() ||
+      src.getLayout() != result.getLayout())
+    return emitOpError("result must be one slot of the buffer: ")
+           << SmemType::get(getContext(), src.getShape().drop_front(),
+                            src.getElementType(), src.getLayout());
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  auto ptr = cast<RankedTensorType>(getPtr().getType());
+  SmemType dst = getDst().getType();
+  if (dst.getRank() != 2 || ptr.getShape() != dst.getShape())
+    return printShape(emitOpError("destination must be one matrix of shape "),
+                      ptr.getShape());
+  Type pointee = cast<PtrType>(ptr.getElementType()).getPointeeType();
+  if (pointee != dst.getElementType())
+    return emitOpError("copies ") << pointee << " elements into a "
+                                  << dst.getElementType() << " buffer";
+  return verifyMask(*this, ptr, getMask());
+}
+
+LogicalResult WarpGroupDotOp::verify() {
+  SmemType a = getA().getType(), b = getB().getType();
+  auto c = cast<RankedTensorType>(getC().getType());
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return emitOpError("operands must be matrices");
+  if (a.getDimSize(1) != b.getDimSize(0) ||
+      c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
+    return printShape(
+        printShape(printShape(emitOpError("incompatible shapes "), a.getShape())
+                       << " @ ",
+                   b.getShape())
+            << " + ",
+        c.getShape());
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("operands must have the same element type, not ")
+           << a.getElementType() << " and " << b.getElementType();
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
+  if (!mma || mma.getVersionMajor() != 3)
+    return emitOpError(
+        "accumulator must be in a #tile.mma layout of version 3");
+  if (a.getLayout().getContiguousDim() != 1)
+    return emitOpError("a must be stored with K contiguous");
+  if (b.getLayout().getContiguousDim() == 1 && b.getElementTypeBitWidth() != 16)
+    return emitOpError("b can be stored with N contiguous only for 16-bit "
+                       "elements");
+  return success();
 }

@@ -4,11 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Implements the tile-allocate-shared-memory pass: the program's dynamic
-// shared memory is the largest scratch buffer of any op (SharedMemory.h says
-// why the buffers may overlap). A liveness-based allocator becomes necessary
-// once buffers live across ops (pipelined loads, wgmma operands); the
-// attribute and the lowering's single base symbol stay the same then.
+// Implements the tile-allocate-shared-memory pass. Buffers of
+// `tile.local_alloc` (the rings of pipelined loops) are placed one after
+// the other from byte 0, each on a 1024-byte boundary; they live from the
+// alloc to its last use. Scratch buffers of single ops (SharedMemory.h) are
+// used between barriers, so they may overlap each other: one that is used
+// while a ring lives starts after the rings, the others at byte 0. The
+// program needs the largest end of any of them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,7 @@
 #include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace tilec::tile {
 #define GEN_PASS_DEF_TILEALLOCATESHAREDMEMORY
@@ -27,15 +30,51 @@ using namespace tilec::tile;
 
 namespace {
 
+/// Whether the buffer of `alloc` is live while `op` runs: `op` is (or is
+/// nested in) an op of the alloc's block between the alloc and its last
+/// use.
+static bool isLive(LocalAllocOp alloc, Operation *op) {
+  Block *block = alloc->getBlock();
+  Operation *at = block->findAncestorOpInBlock(*op);
+  if (!at || at->isBeforeInBlock(alloc))
+    return false;
+  Operation *last = alloc;
+  for (Operation *user : alloc->getUsers())
+    if (Operation *u = block->findAncestorOpInBlock(*user);
+        u && last->isBeforeInBlock(u))
+      last = u;
+  return !last->isBeforeInBlock(at);
+}
+
 struct AllocateSharedMemoryPass
     : public tilec::tile::impl::TileAllocateSharedMemoryBase<
           AllocateSharedMemoryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    int64_t bytes = 0;
-    Operation *largest = nullptr;
+    MLIRContext *ctx = &getContext();
+    int64_t allocEnd = 0;
+    SmallVector<LocalAllocOp> allocs;
+    module.walk([&](LocalAllocOp alloc) {
+      SmemType type = alloc.getType();
+      alloc.setOffsetAttr(
+          IntegerAttr::get(IntegerType::get(ctx, 64), allocEnd));
+      allocEnd +=
+          type.getSlotBytes() * (type.getRank() == 3 ? type.getDimSize(0) : 1);
+      allocs.push_back(alloc);
+    });
+    int64_t bytes = allocEnd;
+    Operation *largest = allocs.empty() ? nullptr : allocs.back();
     module.walk([&](Operation *op) {
       int64_t need = getScratchBytes(op);
+      if (need == 0)
+        return;
+      if (llvm::any_of(allocs,
+                       [&](LocalAllocOp alloc) { return isLive(alloc, op); })) {
+        int64_t offset = llvm::alignTo(allocEnd, 1024);
+        op->setAttr(kScratchOffsetAttrName,
+                    IntegerAttr::get(IntegerType::get(ctx, 64), offset));
+        need += offset;
+      }
       if (need > bytes) {
         bytes = need;
         largest = op;

@@ -25,15 +25,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoopSlice.h"
+
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
-#include "mlir/Analysis/TopologicalSortUtils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace tilec::tile {
 #define GEN_PASS_DEF_TILEPREFETCHLOADS
@@ -45,41 +45,12 @@ using namespace tilec::tile;
 
 namespace {
 
-/// Collects into `slice` the operations of `body` that `values` depend on,
-/// stopping at block arguments and values defined outside; fails when one
-/// of them cannot be recomputed freely (side effects, regions, loads, dots).
-static LogicalResult collectSlice(Block *body, ValueRange values,
-                                  llvm::SetVector<Operation *> &slice) {
-  SmallVector<Value> worklist(values.begin(), values.end());
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val().getDefiningOp();
-    if (!op || op->getBlock() != body || slice.contains(op))
-      continue;
-    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
-        isa<LoadOp, DotOp>(op))
-      return failure();
-    slice.insert(op);
-    worklist.append(op->operand_begin(), op->operand_end());
-  }
-  return success();
-}
-
-/// Clones the operations of `slice` (in program order) with `mapping`.
-static void cloneSlice(OpBuilder &b, const llvm::SetVector<Operation *> &slice,
-                       IRMapping &mapping) {
-  SmallVector<Operation *> ops(slice.begin(), slice.end());
-  computeTopologicalSorting(ops);
-  for (Operation *op : ops)
-    b.clone(*op, mapping);
-}
-
 /// Clones `load` with `mapping`, its mask restricted to where `valid` holds.
 static Value cloneLoad(OpBuilder &b, LoadOp load, IRMapping &mapping,
                        Value valid) {
   Location loc = load.getLoc();
   auto type = cast<RankedTensorType>(load.getType());
-  Value mask = SplatOp::create(
-      b, loc, RankedTensorType::get(type.getShape(), b.getI1Type()), valid);
+  Value mask = SplatOp::create(b, loc, type.clone(b.getI1Type()), valid);
   if (load.getMask())
     mask = arith::AndIOp::create(b, loc, mapping.lookup(load.getMask()), mask);
   Value other = load.getOther() ? mapping.lookup(load.getOther()) : Value();
@@ -109,15 +80,8 @@ static void prefetch(scf::ForOp forOp) {
     // The loop values the operands depend on, and how the next iteration's
     // are computed.
     llvm::SetVector<unsigned> args = usedArgs;
-    auto noteArgs = [&](Operation *op) {
-      for (Value v : op->getOperands())
-        if (auto arg = dyn_cast<BlockArgument>(v);
-            arg && arg.getOwner() == body && arg.getArgNumber() > 0)
-          args.insert(arg.getArgNumber() - 1);
-    };
-    noteArgs(load);
-    for (Operation *op : slice)
-      noteArgs(op);
+    collectIterArgs(forOp, load.getOperation(), args);
+    collectIterArgs(forOp, slice.getArrayRef(), args);
     llvm::SetVector<Operation *> next = yieldSlice;
     SmallVector<Value> yielded;
     for (unsigned i : args)

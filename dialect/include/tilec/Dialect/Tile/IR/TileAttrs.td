@@ -144,6 +144,29 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout",
   }];
 }
 
+def Tile_SharedLayoutAttr : AttrDef<Tile_Dialect, "SharedLayout"> {
+  let mnemonic = "shared";
+  let summary = "A matrix in shared memory in the swizzled tensor-core layout.";
+  let description = [{
+    The layout of a matrix (the last two dimensions of a `!tile.smem` buffer)
+    that tensor cores read through matrix descriptors. Dimension
+    `contiguousDim` (0 or 1) is stored contiguously, cut into panels of
+    `swizzle` bytes (32, 64 or 128) that hold those bytes of every row of the
+    other dimension; within each 8-row atom the 16-byte chunk `c` of row `r`
+    sits at chunk `c ^ (r % (swizzle / 16))`. Each matrix of a buffer starts
+    on a 1024-byte boundary.
+
+    ```mlir
+    !tile.smem<3x128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>
+    ```
+  }];
+  let parameters = (ins "unsigned":$contiguousDim, "unsigned":$swizzle);
+  let assemblyFormat = [{
+    `<` `contiguousDim` `=` $contiguousDim `,` `swizzle` `=` $swizzle `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 def Tile_ReduceKindAttr
     : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">;
 def Tile_InputPrecisionAttr

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Declares the tile dialect, its pointer type and its layout attributes.
+// Declares the tile dialect, its types and its layout attributes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,13 +20,13 @@
 
 #include "tilec/Dialect/Tile/IR/TileEnums.h.inc"
 
-#define GET_TYPEDEF_CLASSES
-#include "tilec/Dialect/Tile/IR/TileOpsTypes.h.inc"
-
 #include "tilec/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/Tile/IR/TileAttrs.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/Tile/IR/TileOpsTypes.h.inc"
 
 namespace tilec::tile {
 

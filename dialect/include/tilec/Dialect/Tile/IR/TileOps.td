@@ -317,4 +317,122 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Shared memory and asynchronous copies (GPU level, made by tile-pipeline)
+//===----------------------------------------------------------------------===//
+
+def Tile_LocalAllocOp : Tile_Op<"local_alloc", [MemoryEffects<[MemAlloc]>]> {
+  let summary = "Reserves a shared-memory buffer.";
+  let description = [{
+    A buffer of the program's shared memory, live from here to its last use.
+    `tile-allocate-shared-memory` places it: `offset` is its first byte.
+
+    ```mlir
+    %buf = tile.local_alloc {offset = 0 : i64}
+        : !tile.smem<3x128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs Tile_SmemType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_SmemSlotOp : Tile_Op<"smem_slot", [Pure]> {
+  let summary = "One matrix of a ring of shared-memory matrices.";
+  let description = [{
+    The matrix at `index` along the leading dimension of `src`.
+
+    ```mlir
+    %slot = tile.smem_slot %buf[%i]
+        : !tile.smem<3x128x32xf16, #shared> -> !tile.smem<128x32xf16, #shared>
+    ```
+  }];
+  let arguments = (ins Tile_SmemType:$src, I32:$index);
+  let results = (outs Tile_SmemType:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Starts copying a tile from global into shared memory.";
+  let description = [{
+    Each thread starts copying the elements its registers of `ptr` address
+    into their places in the matrix `dst` (PTX `cp.async`, up to 16 bytes at
+    a time); elements where `mask` is false are filled with zeros without
+    reading memory. The copies complete asynchronously: they belong to the
+    group the next `tile.async_commit_group` closes, and are visible to the
+    program after a `tile.async_wait` that covers that group.
+
+    ```mlir
+    tile.async_copy %ptrs, %slot, %mask
+        : tensor<128x32x!tile.ptr<f16>, #blocked>, !tile.smem<128x32xf16, #shared>, tensor<128x32xi1, #blocked>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[Tile_PtrType]>:$ptr, Tile_SmemType:$dst,
+                   Optional<RankedTensorOf<[I1]>>:$mask);
+  let assemblyFormat = [{
+    $ptr `,` $dst (`,` $mask^)? attr-dict `:` type($ptr) `,` type($dst)
+    (`,` type($mask)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AsyncCommitGroupOp : Tile_Op<"async_commit_group", [
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "Closes the group of the copies started so far.";
+  let description = [{
+    The `tile.async_copy` operations this thread started since the previous
+    commit form one group, which `tile.async_wait` counts.
+
+    ```mlir
+    tile.async_commit_group
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncWaitOp : Tile_Op<"async_wait", [MemoryEffects<[MemRead,
+                                                            MemWrite]>]> {
+  let summary = "Waits for copy groups and makes their data visible.";
+  let description = [{
+    Waits until at most `pending` of the groups this thread committed are
+    still in flight, then makes every thread's completed copies visible to
+    the whole program, tensor-core reads included (a proxy fence and a
+    barrier): after it, the matrices of the older groups can be read.
+
+    ```mlir
+    tile.async_wait {pending = 1 : i32}
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending);
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
+    MemoryEffects<[MemRead]>, AllTypesMatch<["c", "result"]>]> {
+  let summary = "a @ b + c on Hopper tensor cores, operands in shared memory.";
+  let description = [{
+    `tile.dot` for `wgmma.mma_async`, reading `a` [M, K] and `b` [K, N]
+    directly from shared memory; `c` and the result are in a
+    `#tile.mma<versionMajor = 3>` layout. `a` must be stored with K
+    contiguous; `b` with K contiguous, or (16-bit elements) N.
+
+    ```mlir
+    %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>}
+        : !tile.smem<128x32xf16, #sa>, !tile.smem<32x128xf16, #sb> -> tensor<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins Tile_SmemType:$a, Tile_SmemType:$b, Tile_Tensor:$c,
+                   Tile_InputPrecisionAttr:$inputPrecision);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // TILEC_DIALECT_TILE_IR_TILEOPS_TD

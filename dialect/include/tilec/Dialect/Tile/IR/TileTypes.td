@@ -27,6 +27,37 @@ def Tile_PtrType : Tile_Type<"Ptr", "ptr"> {
   let assemblyFormat = "`<` $pointeeType `>`";
 }
 
+def Tile_SmemType : Tile_Type<"Smem", "smem", [ShapedTypeInterface]> {
+  let summary = "A buffer of matrices in shared memory.";
+  let description = [{
+    Shared memory that asynchronous copies write and tensor cores read,
+    laid out as `layout` (a `#tile.shared` attribute) says. The last two
+    dimensions are a matrix; a leading dimension, if any, indexes the slots
+    of a ring of such matrices (`tile.smem_slot`).
+
+    ```mlir
+    !tile.smem<3x128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        "::mlir::Type":$elementType,
+                        "::tilec::tile::SharedLayoutAttr":$layout);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    using ::mlir::ShapedType::Trait<SmemType>::getElementTypeBitWidth;
+    using ::mlir::ShapedType::Trait<SmemType>::getRank;
+    using ::mlir::ShapedType::Trait<SmemType>::getNumElements;
+    using ::mlir::ShapedType::Trait<SmemType>::getDimSize;
+    bool hasRank() const { return true; }
+    SmemType cloneWith(std::optional<::llvm::ArrayRef<int64_t>> shape,
+                       ::mlir::Type elementType) const;
+    /// Bytes between consecutive matrices of the buffer (each starts on a
+    /// 1024-byte boundary).
+    int64_t getSlotBytes() const;
+  }];
+}
+
 /// A scalar type a tile element may have.
 def Tile_Scalar : AnyTypeOf<[AnyInteger, AnyFloat, Index, Tile_PtrType]>;
 def Tile_PtrLike : AnyTypeOf<[Tile_PtrType, RankedTensorOf<[Tile_PtrType]>]>;

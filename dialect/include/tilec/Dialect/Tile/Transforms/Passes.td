@@ -125,6 +125,55 @@ def TilePrefetchLoads : Pass<"tile-prefetch-loads", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
+  let summary = "Stages the operands of wgmma loops through a ring of "
+                "shared-memory slots filled by asynchronous copies.";
+  let description = [{
+    For each `scf.for` whose body holds one `tile.dot` computed on wgmma
+    (a `#tile.mma` version 3 result) whose operands are tiles the body loads
+    for it alone (zero padding, addresses and masks computed by pure ops
+    from the loop's values), and whose loads AxisInfo shows can move in
+    copies of 4 to 16 bytes into the swizzled layout wgmma reads: each
+    operand gets a `tile.local_alloc` ring of `num-stages` slots; the loads
+    become `tile.async_copy` issued `num-stages - 1` iterations ahead (the
+    first ones before the loop, masked off past the last iteration); each
+    iteration waits for its stage (`tile.async_wait`) and multiplies with
+    `tile.warp_group_dot` straight from its slots. A second `tile.async_wait`
+    after the loop drains the copies. Loops that do not qualify are left
+    alone (tile-prefetch-loads then handles them).
+
+    Before (schematically):
+    ```mlir
+    scf.for %i = %lb to %ub step %s iter_args(%acc = %c, %pa = %a0, %pb = %b0) {
+      %a = tile.load %pa : ...
+      %b = tile.load %pb : ...
+      %d = tile.dot %a, %b, %acc : ...
+      scf.yield %d, next(%pa), next(%pb)
+    }
+    ```
+    After (`num-stages=3`):
+    ```mlir
+    %ra = tile.local_alloc : !tile.smem<3x128x32xf16, #shared>
+    tile.async_copy %a0, slot 0 of %ra ... ; tile.async_commit_group
+    tile.async_copy next(%a0), slot 1 of %ra ... ; tile.async_commit_group
+    scf.for %i ... iter_args(..., %qa = next(next(%a0)), ..., %read = 0, %write = 2) {
+      tile.async_wait {pending = 1 : i32}
+      tile.async_copy %qa, slot %write of %ra, mask(%i + 2 * %s < %ub) ...
+      tile.async_commit_group
+      %d = tile.warp_group_dot slot %read of %ra, slot %read of %rb, %acc
+      scf.yield ..., next(%qa), ..., (%read + 1) % 3, (%write + 1) % 3
+    }
+    tile.async_wait {pending = 0 : i32}
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"numStages", "num-stages", "int64_t", /*default=*/"3",
+           "Slots of each ring (stages in flight plus the one being "
+           "multiplied); below 2, no loop is pipelined">,
+  ];
+}
+
 def TileCoalesce : Pass<"tile-coalesce", "::mlir::ModuleOp"> {
   let summary = "Lays out each global access along its contiguous dimension.";
   let description = [{

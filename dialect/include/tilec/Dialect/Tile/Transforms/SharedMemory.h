@@ -29,6 +29,13 @@ constexpr int64_t kMaxSharedMemoryBytes = 232448;
 /// Name of the module attribute holding the scratch bytes (i32).
 constexpr llvm::StringLiteral kSharedMemoryAttrName = "tile.shared";
 
+/// Name of the attribute of an op whose scratch buffer does not start at
+/// byte 0 of shared memory: its offset (i64).
+constexpr llvm::StringLiteral kScratchOffsetAttrName = "tile.scratch_offset";
+
+/// Where the scratch buffer of `op` starts (0 unless the op is marked).
+int64_t getScratchOffset(mlir::Operation *op);
+
 /// Bytes one element of `type` occupies in memory: i1 takes a byte, pointers
 /// and indices eight, other integers and floats their width rounded up to
 /// bytes.

@@ -1,0 +1,341 @@
+//===- Pipeline.cpp - Shared-memory rings of K loops -----------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements tile-pipeline. A loop whose body multiplies two tiles it loads
+// on wgmma (a dot with a `#tile.mma` version 3 result) gets a ring of
+// `R = num-stages` shared-memory slots per operand; the loads become
+// asynchronous copies issued `D = R - 1` iterations ahead, and the product
+// reads its operands from the ring:
+//
+//   for s in [0, D): copy stage s into slot s; commit
+//   for i, args, ahead = args(D), read = 0, write = D:
+//     wait until stage i has landed (at most D - 1 groups in flight)
+//     copy stage i + D (from `ahead`) into slot `write`; commit
+//     acc = warp_group_dot(slot `read` of A, slot `read` of B, acc)
+//     yield args', ahead', read + 1 mod R, write + 1 mod R
+//   wait for every group
+//
+// The wait ends with a barrier, after which every warp group has finished
+// the product of iteration i - 1, so slot `write` (stage i - 1's) is free.
+// Copies of stages past the last iteration are masked off (zero-filled
+// without reading memory); the wait after the loop keeps those writes from
+// landing in memory the code after the loop reuses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoopSlice.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/AxisInfo.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tilec::tile {
+#define GEN_PASS_DEF_TILEPIPELINE
+#include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tilec::tile
+
+using namespace mlir;
+using namespace tilec::tile;
+
+namespace {
+
+/// How one operand of the product reaches shared memory.
+struct OperandPlan {
+  LoadOp load;
+  SharedLayoutAttr layout;
+};
+
+/// Bytes one asynchronous copy of `load` moves when its matrix is stored
+/// with dimension `dim` contiguous (0 when a copy cannot be that small).
+static int64_t getCopyBytes(LoadOp load, unsigned dim,
+                            AxisInfoAnalysis &axisInfo) {
+  auto type = cast<RankedTensorType>(load.getPtr().getType());
+  LayoutAttrInterface layout = getLayout(type);
+  int64_t elemBytes =
+      getStorageBytes(cast<PtrType>(type.getElementType()).getPointeeType());
+  int64_t maxElems = std::min(
+      16 / elemBytes, layout.getContiguousRegisters(type.getShape(), dim));
+  int64_t bytes =
+      axisInfo.getVectorWidth(load.getPtr(), load.getMask(), dim, maxElems) *
+      elemBytes;
+  return bytes >= 4 ? bytes : 0;
+}
+
+/// Whether the elements `load` reads where its mask is false are zeros.
+static bool padsWithZeros(LoadOp load) {
+  Value other = load.getOther();
+  return !other || matchPattern(other, m_Zero()) ||
+         matchPattern(other, m_AnyZeroFloat());
+}
+
+/// The plan for operand `index` (0: a, 1: b) of `dot`, if it is a tile the
+/// loop loads for the product alone and copies can store it the way wgmma
+/// reads it.
+static std::optional<OperandPlan> planOperand(DotOp dot, unsigned index,
+                                              AxisInfoAnalysis &axisInfo) {
+  Value operand = dot->getOperand(index);
+  auto load = operand.getDefiningOp<LoadOp>();
+  if (!load || load->getBlock() != dot->getBlock() || !operand.hasOneUse() ||
+      !padsWithZeros(load) || !getLayout(load.getPtr().getType()))
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(operand.getType());
+  auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
+  int64_t elemBytes = getStorageBytes(type.getElementType());
+  int64_t k = index == 0 ? type.getDimSize(1) : type.getDimSize(0);
+  // A and (any type) B are stored K-major; a 16-bit B may be stored N-major
+  // when an instruction's N spans a 32-byte swizzle.
+  unsigned kDim = index == 0 ? 1 : 0;
+  unsigned dim = kDim;
+  int64_t bytes = getCopyBytes(load, kDim, axisInfo);
+  int64_t n = std::min<int64_t>(mma.getInstrShape()[1], type.getDimSize(1));
+  if (index == 1 && elemBytes == 2 && n * elemBytes >= 32) {
+    int64_t nBytes = getCopyBytes(load, 1, axisInfo);
+    if (nBytes > bytes) {
+      dim = 1;
+      bytes = nBytes;
+    }
+  }
+  if (bytes == 0)
+    return std::nullopt;
+  int64_t swizzle =
+      std::min<int64_t>(128, dim == kDim ? k * elemBytes : n * elemBytes);
+  return OperandPlan{
+      load, SharedLayoutAttr::get(dot.getContext(), dim, unsigned(swizzle))};
+}
+
+/// Starts copying the tile `load` reads (its operands mapped by `mapping`),
+/// where `valid` holds, into `slot`.
+static void emitCopy(OpBuilder &b, LoadOp load, IRMapping &mapping, Value valid,
+                     Value slot) {
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getPtr().getType());
+  Value mask = SplatOp::create(b, loc, type.clone(b.getI1Type()), valid);
+  if (load.getMask())
+    mask = arith::AndIOp::create(b, loc, mapping.lookup(load.getMask()), mask);
+  AsyncCopyOp::create(b, loc, mapping.lookup(load.getPtr()), slot, mask);
+}
+
+/// `iv + stages * step`.
+static Value ivAhead(OpBuilder &b, Location loc, Value iv, Value step,
+                     int64_t stages) {
+  if (stages == 0)
+    return iv;
+  Value n = arith::ConstantOp::create(b, loc,
+                                      b.getIntegerAttr(step.getType(), stages));
+  return arith::AddIOp::create(b, loc, iv,
+                               arith::MulIOp::create(b, loc, step, n));
+}
+
+static Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
+}
+
+/// Makes each iteration argument of `forOp` that only feeds its own next
+/// value (the pointers of the loads the copies replaced) yield itself, so
+/// that canonicalization drops it and the ops computing it.
+static void forgetDeadIterArgs(scf::ForOp forOp) {
+  auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+  for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
+    if (!forOp.getResult(i).use_empty())
+      continue;
+    // The ops `arg` flows into must be pure and reach nothing but the
+    // yield of `arg` itself.
+    llvm::SetVector<Operation *> users;
+    SmallVector<Value> worklist = {arg};
+    bool dead = true;
+    while (!worklist.empty() && dead) {
+      for (OpOperand &use : worklist.pop_back_val().getUses()) {
+        Operation *user = use.getOwner();
+        if (user == yield) {
+          dead = use.getOperandNumber() == i;
+          if (!dead)
+            break;
+          continue;
+        }
+        if (!isMemoryEffectFree(user) || user->getNumRegions() != 0) {
+          dead = false;
+          break;
+        }
+        if (users.insert(user))
+          llvm::append_range(worklist, user->getResults());
+      }
+    }
+    if (dead)
+      yield->setOperand(i, arg);
+  }
+}
+
+/// Pipelines `forOp` through rings of `numStages` slots, if it qualifies.
+static void pipeline(scf::ForOp forOp, int64_t numStages) {
+  Block *body = forOp.getBody();
+  auto dots = llvm::to_vector(body->getOps<DotOp>());
+  if (dots.size() != 1)
+    return;
+  DotOp dot = dots.front();
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding());
+  if (!mma || mma.getVersionMajor() != 3)
+    return;
+  AxisInfoAnalysis axisInfo;
+  std::optional<OperandPlan> planA = planOperand(dot, 0, axisInfo);
+  std::optional<OperandPlan> planB = planOperand(dot, 1, axisInfo);
+  if (!planA || !planB)
+    return;
+  OperandPlan plans[2] = {*planA, *planB};
+
+  // The ops computing the copies' operands, the loop values they use, and
+  // the ops computing those values for the next iteration (closed over the
+  // values these use in turn).
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  llvm::SetVector<Operation *> loadSlice, yieldSlice;
+  for (const OperandPlan &plan : plans)
+    if (failed(collectSlice(body, plan.load->getOperands(), loadSlice)))
+      return;
+  llvm::SetVector<unsigned> usedArgs;
+  SmallVector<Operation *> loads = {plans[0].load, plans[1].load};
+  collectIterArgs(forOp, loads, usedArgs);
+  collectIterArgs(forOp, loadSlice.getArrayRef(), usedArgs);
+  for (size_t seen = 0; seen != usedArgs.size();) {
+    seen = usedArgs.size();
+    SmallVector<Value> yielded;
+    for (unsigned i : usedArgs)
+      yielded.push_back(yield.getOperand(i));
+    if (failed(collectSlice(body, yielded, yieldSlice)))
+      return;
+    collectIterArgs(forOp, yieldSlice.getArrayRef(), usedArgs);
+    for (Value v : yielded)
+      if (auto arg = dyn_cast<BlockArgument>(v);
+          arg && arg.getOwner() == body && arg.getArgNumber() > 0)
+        usedArgs.insert(arg.getArgNumber() - 1);
+  }
+
+  int64_t ahead = numStages - 1;
+  Location loc = forOp.getLoc();
+  OpBuilder b(forOp);
+  Value iv = forOp.getInductionVar();
+  Value lb = forOp.getLowerBound(), ub = forOp.getUpperBound(),
+        step = forOp.getStep();
+  Value rings[2];
+  for (auto [i, plan] : llvm::enumerate(plans)) {
+    auto type = cast<RankedTensorType>(plan.load.getType());
+    SmallVector<int64_t> shape = {numStages};
+    llvm::append_range(shape, type.getShape());
+    rings[i] =
+        LocalAllocOp::create(b, loc,
+                             SmemType::get(b.getContext(), shape,
+                                           type.getElementType(), plan.layout),
+                             IntegerAttr());
+  }
+  auto slotOf = [&](OpBuilder &sb, Value ring, Value index) -> Value {
+    auto type = cast<SmemType>(ring.getType());
+    return SmemSlotOp::create(
+        sb, loc,
+        SmemType::get(sb.getContext(), type.getShape().drop_front(),
+                      type.getElementType(), type.getLayout()),
+        ring, index);
+  };
+  // Copies the stage whose induction variable is `stageIv`, with the loop
+  // values in `mapping`, into slot `index`; returns the next stage's loop
+  // values.
+  auto copyStage = [&](OpBuilder &sb, IRMapping &mapping, Value stageIv,
+                       Value index) {
+    mapping.map(iv, stageIv);
+    cloneSlice(sb, loadSlice, mapping);
+    Value valid =
+        arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::slt, stageIv, ub);
+    for (auto [i, plan] : llvm::enumerate(plans))
+      emitCopy(sb, plan.load, mapping, valid, slotOf(sb, rings[i], index));
+    AsyncCommitGroupOp::create(sb, loc);
+    cloneSlice(sb, yieldSlice, mapping);
+    SmallVector<Value> next;
+    for (unsigned i : usedArgs)
+      next.push_back(mapping.lookupOrDefault(yield.getOperand(i)));
+    return next;
+  };
+
+  // The prologue: stages 0 .. D - 1, and the loop values of stage D.
+  SmallVector<Value> args;
+  for (unsigned i : usedArgs)
+    args.push_back(forOp.getInitArgs()[i]);
+  for (int64_t s = 0; s < ahead; ++s) {
+    IRMapping mapping;
+    for (auto [i, arg] : llvm::zip_equal(usedArgs, args))
+      mapping.map(forOp.getRegionIterArgs()[i], arg);
+    args = copyStage(b, mapping, ivAhead(b, loc, lb, step, s),
+                     i32Constant(b, loc, s));
+  }
+  SmallVector<Value> inits = args;
+  inits.push_back(i32Constant(b, loc, 0));
+  inits.push_back(i32Constant(b, loc, ahead % numStages));
+
+  Value slots[2];
+  IRRewriter rewriter(forOp.getContext());
+  auto yieldNext = [&](OpBuilder &yb, Location,
+                       ArrayRef<BlockArgument> newArgs) {
+    yb.setInsertionPointToStart(body);
+    AsyncWaitOp::create(yb, loc, yb.getI32IntegerAttr(ahead - 1));
+    Value read = newArgs[usedArgs.size()], write = newArgs[usedArgs.size() + 1];
+    IRMapping mapping;
+    for (auto [i, arg] : llvm::enumerate(usedArgs))
+      mapping.map(forOp.getRegionIterArgs()[arg], newArgs[i]);
+    SmallVector<Value> next =
+        copyStage(yb, mapping, ivAhead(yb, loc, iv, step, ahead), write);
+    for (auto [i, ring] : llvm::enumerate(rings))
+      slots[i] = slotOf(yb, ring, read);
+    auto advance = [&](Value index) -> Value {
+      Value plus =
+          arith::AddIOp::create(yb, loc, index, i32Constant(yb, loc, 1));
+      Value wraps =
+          arith::CmpIOp::create(yb, loc, arith::CmpIPredicate::eq, plus,
+                                i32Constant(yb, loc, numStages));
+      return arith::SelectOp::create(yb, loc, wraps, i32Constant(yb, loc, 0),
+                                     plus);
+    };
+    next.push_back(advance(read));
+    next.push_back(advance(write));
+    return next;
+  };
+  FailureOr<LoopLikeOpInterface> replaced =
+      cast<LoopLikeOpInterface>(forOp.getOperation())
+          .replaceWithAdditionalYields(rewriter, inits,
+                                       /*replaceInitOperandUsesInLoop=*/false,
+                                       yieldNext);
+  if (failed(replaced))
+    return;
+  auto newFor = cast<scf::ForOp>(replaced->getOperation());
+
+  OpBuilder db(dot);
+  Value product =
+      WarpGroupDotOp::create(db, dot.getLoc(), dot.getType(), slots[0],
+                             slots[1], dot.getC(), dot.getInputPrecision());
+  dot.replaceAllUsesWith(product);
+  dot.erase();
+  for (OperandPlan &plan : plans)
+    plan.load.erase();
+  b.setInsertionPointAfter(newFor);
+  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
+  forgetDeadIterArgs(newFor);
+}
+
+struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
+  using TilePipelineBase::TilePipelineBase;
+  void runOnOperation() override {
+    if (numStages < 2)
+      return;
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
+    for (scf::ForOp forOp : loops)
+      pipeline(forOp, numStages);
+  }
+};
+
+} // namespace
