@@ -13,8 +13,8 @@
 // the same sources under Triton next to torch.matmul (cuBLAS):
 //
 //   file                        kernel                   blocks     warps
-//   matmul_ptr_fp16_tc_h16.ptx  matmul_ptr_kernel        128x128x32 8
-//   matmul_ptr_bf16_tc_h16.ptx  matmul_ptr_kernel        128x128x32 8
+//   matmul_ptr_fp16_tc_n256.ptx matmul_ptr_kernel        128x256x64 8
+//   matmul_ptr_bf16_tc_n256.ptx matmul_ptr_kernel        128x256x64 8
 //   matmul_tf32_tc_h16.ptx      matmul_precision_kernel  128x128x32 8
 //
 // (the PTX metadata line holds no constexpr values, so the blocks are this
@@ -81,24 +81,24 @@ struct MatmulVariant {
 
 const std::vector<MatmulVariant> &variants() {
   static const std::vector<MatmulVariant> table = {
-      {"matmul_ptr_fp16_tc_h16.ptx",
+      {"matmul_ptr_fp16_tc_n256.ptx",
        "matmul_ptr_kernel",
        ElemType::F16,
        "fp16",
        128,
-       128,
-       32,
+       256,
+       64,
        8,
        true,
        2e-3,
        {4096, 8192, 4000}},
-      {"matmul_ptr_bf16_tc_h16.ptx",
+      {"matmul_ptr_bf16_tc_n256.ptx",
        "matmul_ptr_kernel",
        ElemType::BF16,
        "bf16",
        128,
-       128,
-       32,
+       256,
+       64,
        8,
        true,
        1e-2,

@@ -10,19 +10,20 @@ The .tile files are Python/Triton source, so they are imported as modules
 (their text is not copied here), and the kernels run with the configurations
 tilec-bench --kernel matmul times tilec's PTX of:
 
-  dtype  kernel (file)                                     blocks      warps
-  fp16   matmul_ptr_kernel (examples/seeds/matmul_ptr.tile) 128x128x64  8
-  bf16   matmul_ptr_kernel (examples/seeds/matmul_ptr.tile) 128x128x64  8
+  dtype  kernel (file)                                     blocks     warps stages
+  fp16   matmul_ptr_kernel (examples/seeds/matmul_ptr.tile) 128x256x64 8     4
+  bf16   matmul_ptr_kernel (examples/seeds/matmul_ptr.tile) 128x256x64 8     4
   tf32   matmul_precision_kernel (examples/matmul_dtypes.tile,
-         PRECISION="tf32", fp32 data)                       128x128x32  8
+         PRECISION="tf32", fp32 data)                       128x128x32 8     3
 
 on dense row-major M x K and K x N matrices, grid (cdiv(M, BLOCK_M),
 cdiv(N, BLOCK_N)); fp16 and bf16 at 4096^3, 8192^3 and 4000^3, tf32 at
-4096^3 and 8192^3 (--size S: every dtype at S^3 only). Triton runs with its
-default num_stages (impl=triton) and with the other of 3 and 4 (impl=
-triton-s4 when the default is 3), and for fp16/bf16 also with BLOCK_K=64
-(impl=triton-k64, the tile Triton's Hopper configurations favour);
-torch.matmul runs with TF32 allowed for fp32 (impl=cublas).
+4096^3 and 8192^3 (--size S: every dtype at S^3 only). Triton runs with the
+same blocks, warps and stages (impl=triton), with its default num_stages
+(impl=triton-sD), and for fp16/bf16 also with 128x128x64 blocks and its
+default stages (impl=triton-128x128x64, the tile Triton's Hopper
+configurations favour); torch.matmul runs with TF32 allowed for fp32
+(impl=cublas).
 
 Inputs are uniform in [-1, 1) (made in fp32, then cast), outputs are
 poisoned with NaN before the first call, and every result is checked before
@@ -68,11 +69,12 @@ VECTOR_ADD_TILE = ROOT / "examples" / "vector_add.tile"
 SKIP = 77
 SAMPLED_ROWS = 64
 
-# dtype -> (blocks (M, N, K), num_warps, tolerance, default sizes)
+# dtype -> (blocks (M, N, K), num_warps, tolerance, default sizes,
+#           num_stages)
 CONFIGS = {
-    "fp16": ((128, 128, 32), 8, 2e-3, (4096, 8192, 4000)),
-    "bf16": ((128, 128, 32), 8, 1e-2, (4096, 8192, 4000)),
-    "tf32": ((128, 128, 32), 8, 3e-3, (4096, 8192)),
+    "fp16": ((128, 256, 64), 8, 2e-3, (4096, 8192, 4000), 4),
+    "bf16": ((128, 256, 64), 8, 1e-2, (4096, 8192, 4000), 4),
+    "tf32": ((128, 128, 32), 8, 3e-3, (4096, 8192), 3),
 }
 
 
@@ -140,10 +142,12 @@ def run(args):
         return triton.testing.do_bench(fn, warmup=25, rep=args.rep_ms,
                                        return_mode="median")
 
-    def launcher(dtype, a, b, c, num_stages=None, block_k=None):
-        """A call of the Triton kernel for dtype; returns what it returns."""
-        (bm, bn, bk), num_warps, _, _ = CONFIGS[dtype]
-        bk = block_k or bk
+    def launcher(dtype, a, b, c, num_stages=None, blocks=None):
+        """A call of the Triton kernel for dtype (num_stages None: Triton's
+        default); returns what it returns."""
+        (bm, bn, bk), num_warps, _, _, _ = CONFIGS[dtype]
+        if blocks:
+            bm, bn, bk = blocks
         m, k = a.shape
         n = b.shape[1]
         grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
@@ -243,19 +247,20 @@ def run(args):
 
             c = torch.empty(m, n, device="cuda", dtype=torch_dtypes[dtype])
             c.fill_(float("nan"))  # Poison: every element must be written.
-            call = launcher(dtype, a, b, c)
-            compiled = call()
+            stages = CONFIGS[dtype][4]
+            call = launcher(dtype, a, b, c, stages)
+            default_call = launcher(dtype, a, b, c)
+            compiled = default_call()
             torch.cuda.synchronize()
             default_stages = getattr(getattr(compiled, "metadata", None),
                                      "num_stages", None)
             variants = [("triton", call)]
-            for stages in (3, 4):
-                if stages != default_stages:
-                    variants.append((f"triton-s{stages}",
-                                     launcher(dtype, a, b, c, stages)))
+            if default_stages != stages:
+                variants.append((f"triton-s{default_stages}", default_call))
             if dtype != "tf32":  # Triton's usual Hopper tile, 128x128x64.
-                variants.append(("triton-k64",
-                                 launcher(dtype, a, b, c, block_k=64)))
+                variants.append(("triton-128x128x64",
+                                 launcher(dtype, a, b, c,
+                                          blocks=(128, 128, 64))))
             print(f"triton {dtype}: default num_stages={default_stages}",
                   flush=True)
             for impl, fn in variants:

@@ -41,6 +41,8 @@
 #include "Reference.h"
 #include "TestUtil.h"
 
+#include <tuple>
+
 using namespace tilec::rt;
 using namespace tilec::gpu;
 
@@ -392,6 +394,15 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   tests.push_back({"matmul_ptr_fp16_tc_k64s4", "matmul_ptr_fp16_tc_k64s4.ptx",
                    "matmul_ptr_kernel", tcHintedSizes, runMatmulStrided,
                    tensorCoreConfig(F16, F16, Fp16Tol, 64)});
+  // 128x256x64 blocks, 4 stages, products in flight.
+  for (auto [name, type, tol] :
+       {std::tuple{"matmul_ptr_fp16_tc_n256", F16, Fp16Tol},
+        std::tuple{"matmul_ptr_bf16_tc_n256", BF16, Bf16Tol}}) {
+    TestConfig config = tensorCoreConfig(type, type, tol, 64);
+    config.BlockN = 256;
+    tests.push_back({name, std::string(name) + ".ptx", "matmul_ptr_kernel",
+                     tcHintedSizes, runMatmulStrided, config});
+  }
   // tf32x3: three tf32 products on hi/lo splits, about fp32 accuracy.
   tests.push_back({"matmul_tf32x3_tc", "matmul_tf32x3_tc.ptx",
                    "matmul_precision_kernel", tcSizes, runMatmulStrided,

@@ -27,7 +27,7 @@
 #
 # DIR (default .device) holds the binaries and the PTX (vector_add.ptx and,
 # for the softmax benchmark, softmax_b4096_w8.ptx and softmax_b4096_w16.ptx,
-# for the matmul one matmul_ptr_fp16_tc_h16.ptx and its neighbours);
+# for the matmul one matmul_ptr_fp16_tc_n256.ptx and its neighbours);
 # each is looked for in DIR, DIR/bin and DIR/examples. TILEC_GPU_TESTS_ONLY,
 # when set, is passed to tilec-gpu-tests as --only (e.g. "vector_add*").
 # Exit status: 0 when no step failed (skips are not failures), 1 otherwise.
@@ -135,12 +135,12 @@ else
   missing tilec-bench-softmax "tilec-bench or softmax_b4096_w8.ptx"
 fi
 
-MATMUL_PTX=$(find_in_dir matmul_ptr_fp16_tc_h16.ptx) || MATMUL_PTX=""
+MATMUL_PTX=$(find_in_dir matmul_ptr_fp16_tc_n256.ptx) || MATMUL_PTX=""
 if [ -n "$BENCH" ] && [ -n "$MATMUL_PTX" ]; then
   step tilec-bench-matmul "$BENCH" --kernel matmul \
     --ptx-dir "$(dirname "$MATMUL_PTX")"
 else
-  missing tilec-bench-matmul "tilec-bench or matmul_ptr_fp16_tc_h16.ptx"
+  missing tilec-bench-matmul "tilec-bench or matmul_ptr_fp16_tc_n256.ptx"
 fi
 
 step triton-bench python3 "$ROOT/bench/triton_vector_add.py"
@@ -260,8 +260,9 @@ if [ -n "$SOFTMAX_LINES" ]; then
     }'
 fi
 
-# matmul: TFLOP/s per dtype and size of tilec, Triton (default num_stages
-# and the best of those tried) and cuBLAS, and tilec's ratios to them.
+# matmul: TFLOP/s per dtype and size of tilec, Triton (same blocks, warps
+# and stages, and the best of the configurations tried) and cuBLAS, and
+# tilec's ratios to them.
 MATMUL_LINES=$(cat "$LOGS"/*.log 2>/dev/null | grep '^BENCH matmul ')
 if [ -n "$MATMUL_LINES" ]; then
   echo
@@ -301,8 +302,9 @@ if [ -n "$MATMUL_LINES" ]; then
                show(cublas[key]), ratio(tilec[key], cublas[key]),
                ratio(tilec[key], triton[key]), ratio(tilec[key], best[key])
       }
-      print "(TFLOP/s = 2 * m * n * k / median time; triton: default " \
-            "num_stages, tr best: best of the num_stages and BLOCK_K tried)"
+      print "(TFLOP/s = 2 * m * n * k / median time; triton: same " \
+            "blocks, warps and stages as tilec, tr best: best of the " \
+            "Triton configurations tried)"
     }'
 fi
 COMPILE_LINE=$(cat "$LOGS"/*.log 2>/dev/null |

@@ -7,8 +7,9 @@
 // Lowers the shared-memory buffers of pipelined loops and the asynchronous
 // copies that fill them:
 //
-// - tile.local_alloc is the address of its offset in the shared array, and
-//   tile.smem_slot that address plus the slot's byte offset;
+// - tile.local_alloc is the address of its offset in the shared array,
+//   after a barrier (ops before it may have used those bytes as scratch),
+//   and tile.smem_slot that address plus the slot's byte offset;
 // - tile.async_copy is one `cp.async` per group of `width` consecutive
 //   registers (chosen by AxisInfo before conversion) of 4, 8 or 16 bytes,
 //   into the element's swizzled place (SharedOperand.h); a false mask makes
@@ -52,6 +53,10 @@ struct LocalAllocOpLowering : public OpConversionPattern<LocalAllocOp> {
         type.getSlotBytes() * (type.getRank() == 3 ? type.getDimSize(0) : 1);
     if (failed(checkSharedMemory(op, *offset + bytes)))
       return failure();
+    // Ops before the buffer may have used its bytes as scratch (one barrier
+    // serves consecutive allocations).
+    if (!isa_and_nonnull<LocalAllocOp>(op->getPrevNode()))
+      emitBarrier(rewriter, op.getLoc());
     rewriter.replaceOp(op, getSharedMemoryBase(rewriter, op.getLoc(), *offset));
     return success();
   }

@@ -65,12 +65,14 @@ static StringRef getPtxType(Type type, InputPrecision precision) {
 /// tensor type `cType` in an `#tile.mma` version 3 layout) with operands in
 /// shared memory: `a` at the shared address `aAddr` (i32) in layout `aSmem`,
 /// `b` at `bAddr` in `bSmem` (K-major, or N-major when its inner dimension
-/// is 1). Returns the result's registers, packed into the converted type.
+/// is 1). Returns the result's registers, packed into the converted type;
+/// unless `inFlight`, after waiting for the product to complete.
 static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
                        const TypeConverter &converter, Value aAddr,
                        const SharedOperand &aSmem, Value bAddr,
                        const SharedOperand &bSmem, Value c,
-                       RankedTensorType cType, StringRef inPtx) {
+                       RankedTensorType cType, StringRef inPtx,
+                       bool inFlight = false) {
   auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
   Type accElem = cType.getElementType();
   StringRef accPtx = getPtxType(accElem, InputPrecision::IEEE);
@@ -189,8 +191,9 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
     }
   }
   emitInlinePtx(rewriter, loc, "wgmma.commit_group.sync.aligned;", {}, {});
-  regs = emitInlinePtx(rewriter, loc, "wgmma.wait_group.sync.aligned 0;",
-                       ValueRange(regs).getTypes(), {}, regs);
+  if (!inFlight)
+    regs = emitInlinePtx(rewriter, loc, "wgmma.wait_group.sync.aligned 0;",
+                         ValueRange(regs).getTypes(), {}, regs);
 
   if (packed) {
     SmallVector<Value> unpacked;
@@ -280,6 +283,29 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
   }
 };
 
+/// tile.warp_group_dot_wait: `wgmma.wait_group`, with the accumulator's
+/// registers passing through it (so that nothing reads them before).
+struct WarpGroupDotWaitOpLowering
+    : public OpConversionPattern<WarpGroupDotWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(WarpGroupDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> regs =
+        unpackRegisters(rewriter, loc, adaptor.getInput());
+    regs = emitInlinePtx(
+        rewriter, loc,
+        llvm::formatv("wgmma.wait_group.sync.aligned {0};", op.getPending())
+            .str(),
+        ValueRange(regs).getTypes(), {}, regs);
+    rewriter.replaceOp(
+        op, packRegisters(rewriter, loc, adaptor.getInput().getType(), regs));
+    return success();
+  }
+};
+
 /// The layout of a `!tile.smem` matrix as a SharedOperand.
 static SharedOperand getSharedOperand(SmemType type) {
   SharedLayoutAttr layout = type.getLayout();
@@ -309,7 +335,8 @@ struct WarpGroupDotOpLowering : public OpConversionPattern<WarpGroupDotOp> {
     rewriter.replaceOp(op, emitWgmma(rewriter, loc, *getTypeConverter(), aAddr,
                                      getSharedOperand(aType), bAddr,
                                      getSharedOperand(op.getB().getType()),
-                                     adaptor.getC(), cType, inPtx));
+                                     adaptor.getC(), cType, inPtx,
+                                     op.getIsAsync()));
     return success();
   }
 };
@@ -318,6 +345,6 @@ struct WarpGroupDotOpLowering : public OpConversionPattern<WarpGroupDotOp> {
 
 void tilec::populateWgmmaDotOpToLLVMPatterns(TileTypeConverter &converter,
                                              RewritePatternSet &patterns) {
-  patterns.add<WgmmaDotOpLowering, WarpGroupDotOpLowering>(
-      converter, patterns.getContext());
+  patterns.add<WgmmaDotOpLowering, WarpGroupDotOpLowering,
+               WarpGroupDotWaitOpLowering>(converter, patterns.getContext());
 }

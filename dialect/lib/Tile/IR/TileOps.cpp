@@ -375,5 +375,18 @@ LogicalResult WarpGroupDotOp::verify() {
   if (b.getLayout().getContiguousDim() == 1 && b.getElementTypeBitWidth() != 16)
     return emitOpError("b can be stored with N contiguous only for 16-bit "
                        "elements");
+  if (getIsAsync() && c.getElementTypeBitWidth() != 32)
+    return emitOpError("can be left in flight only with 32-bit accumulators");
+  return success();
+}
+
+LogicalResult WarpGroupDotWaitOp::verify() {
+  auto type = cast<RankedTensorType>(getInput().getType());
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(type.getEncoding());
+  if (!mma || mma.getVersionMajor() != 3)
+    return emitOpError("waits for an accumulator in a #tile.mma layout of "
+                       "version 3");
+  if (type.getElementType().getIntOrFloatBitWidth() != 32)
+    return emitOpError("waits for 32-bit accumulators only");
   return success();
 }

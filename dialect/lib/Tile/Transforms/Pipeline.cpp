@@ -140,6 +140,26 @@ static Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
 }
 
+/// Whether a program running `dot` through rings of `numStages` slots
+/// leaves no room for a second program on its SM: its 32-bit accumulator
+/// takes more than a quarter of the registers (the rest of the kernel
+/// needs about as many again) or its rings more than half the shared
+/// memory.
+static bool hasSMAlone(DotOp dot, ArrayRef<OperandPlan> plans,
+                       int64_t numStages) {
+  constexpr int64_t kRegistersPerSM = 65536;
+  int64_t threads = 32 * getLayout(dot.getType()).getNumWarps();
+  int64_t accRegs = dot.getType().getNumElements() / threads;
+  int64_t ringBytes = 0;
+  for (const OperandPlan &plan : plans) {
+    auto type = cast<RankedTensorType>(plan.load->getResult(0).getType());
+    ringBytes += numStages * type.getNumElements() *
+                 getStorageBytes(type.getElementType());
+  }
+  return accRegs * threads > kRegistersPerSM / 4 ||
+         ringBytes > kMaxSharedMemoryBytes / 2;
+}
+
 /// Makes each iteration argument of `forOp` that only feeds its own next
 /// value (the pointers of the loads the copies replaced) yield itself, so
 /// that canonicalization drops it and the ops computing it.
@@ -218,7 +238,21 @@ static void pipeline(scf::ForOp forOp, int64_t numStages) {
         usedArgs.insert(arg.getArgNumber() - 1);
   }
 
-  int64_t ahead = numStages - 1;
+  // The product may stay in flight during the next iteration's copies when
+  // its only use is the next product's accumulator; the copies then refill
+  // the slots of two iterations before, one fewer stage ahead. That pays
+  // when the program has its SM alone; two programs on one SM overlap each
+  // other's products instead (measured on the H200, docs/performance.md).
+  int64_t accArg = -1;
+  if (auto arg = dyn_cast<BlockArgument>(dot.getC());
+      arg && arg.getOwner() == body && arg.getArgNumber() > 0 &&
+      dot->hasOneUse() && *dot->getUsers().begin() == yield &&
+      yield.getOperand(arg.getArgNumber() - 1) == dot.getResult())
+    accArg = arg.getArgNumber() - 1;
+  bool inFlight = accArg >= 0 && numStages >= 3 &&
+                  dot.getType().getElementTypeBitWidth() == 32 &&
+                  hasSMAlone(dot, plans, numStages);
+  int64_t ahead = inFlight ? numStages - 2 : numStages - 1;
   Location loc = forOp.getLoc();
   OpBuilder b(forOp);
   Value iv = forOp.getInductionVar();
@@ -226,7 +260,7 @@ static void pipeline(scf::ForOp forOp, int64_t numStages) {
         step = forOp.getStep();
   Value rings[2];
   for (auto [i, plan] : llvm::enumerate(plans)) {
-    auto type = cast<RankedTensorType>(plan.load.getType());
+    auto type = cast<RankedTensorType>(plan.load->getResult(0).getType());
     SmallVector<int64_t> shape = {numStages};
     llvm::append_range(shape, type.getShape());
     rings[i] =
@@ -314,14 +348,22 @@ static void pipeline(scf::ForOp forOp, int64_t numStages) {
   auto newFor = cast<scf::ForOp>(replaced->getOperation());
 
   OpBuilder db(dot);
-  Value product =
-      WarpGroupDotOp::create(db, dot.getLoc(), dot.getType(), slots[0],
-                             slots[1], dot.getC(), dot.getInputPrecision());
+  Value product = WarpGroupDotOp::create(db, dot.getLoc(), dot.getType(),
+                                         slots[0], slots[1], dot.getC(),
+                                         dot.getInputPrecision(), inFlight);
+  if (inFlight)
+    product = WarpGroupDotWaitOp::create(db, dot.getLoc(), product,
+                                         db.getI32IntegerAttr(1));
   dot.replaceAllUsesWith(product);
   dot.erase();
   for (OperandPlan &plan : plans)
     plan.load.erase();
   b.setInsertionPointAfter(newFor);
+  if (inFlight) {
+    Value acc = newFor.getResult(accArg);
+    auto done = WarpGroupDotWaitOp::create(b, loc, acc, b.getI32IntegerAttr(0));
+    acc.replaceAllUsesExcept(done, done);
+  }
   AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
   forgetDeadIterArgs(newFor);
 }

@@ -419,7 +419,10 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
     `tile.dot` for `wgmma.mma_async`, reading `a` [M, K] and `b` [K, N]
     directly from shared memory; `c` and the result are in a
     `#tile.mma<versionMajor = 3>` layout. `a` must be stored with K
-    contiguous; `b` with K contiguous, or (16-bit elements) N.
+    contiguous; `b` with K contiguous, or (16-bit elements) N. With
+    `isAsync`, the product is left in flight: its registers may only feed
+    the accumulator of further products until a `tile.warp_group_dot_wait`
+    has waited for it.
 
     ```mlir
     %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>}
@@ -427,11 +430,32 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
     ```
   }];
   let arguments = (ins Tile_SmemType:$a, Tile_SmemType:$b, Tile_Tensor:$c,
-                   Tile_InputPrecisionAttr:$inputPrecision);
+                   Tile_InputPrecisionAttr:$inputPrecision, UnitAttr:$isAsync);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)
   }];
+  let hasVerifier = 1;
+}
+
+def Tile_WarpGroupDotWaitOp : Tile_Op<"warp_group_dot_wait", [
+    MemoryEffects<[MemRead, MemWrite]>, AllTypesMatch<["input", "result"]>]> {
+  let summary = "Waits until at most `pending` products are in flight.";
+  let description = [{
+    Waits until at most `pending` of the asynchronous `tile.warp_group_dot`
+    products this warp group started are still running, and returns
+    `input` (the accumulator of the latest one): with `pending = 0` its
+    values are final; with `pending = 1` only the product before it is
+    complete, and the result may only feed the next product's accumulator.
+
+    ```mlir
+    %r = tile.warp_group_dot_wait %d {pending = 0 : i32} : tensor<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$input,
+                   ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 
