@@ -144,3 +144,276 @@ func.func @mma_v3_n(%t: tensor<64x64xf32, #tile.mma<versionMajor = 3, warpsPerCT
 func.func @mma_version(%t: tensor<64x64xf32, #tile.mma<versionMajor = 1, warpsPerCTA = [4, 1], instrShape = [16, 8, 16]>>) {
   return
 }
+
+// -----
+
+// Shared-memory buffers start on 1024-byte boundaries (swizzle atoms).
+func.func @local_alloc_offset() {
+  // expected-error @+1 {{offset must be a multiple of 1024, not 512}}
+  %b = tile.local_alloc {offset = 512 : i64} : !tile.smem<2x64x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>
+  return
+}
+
+// -----
+
+func.func @smem_rank() {
+  // expected-error @+1 {{a shared-memory buffer holds one matrix or a ring of them (rank 2 or 3)}}
+  %b = tile.local_alloc : !tile.smem<64xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>
+  return
+}
+
+// -----
+
+func.func @smem_zero_dim() {
+  // expected-error @+1 {{dimensions must be positive}}
+  %b = tile.local_alloc : !tile.smem<3x0x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>
+  return
+}
+
+// -----
+
+func.func @smem_element() {
+  // expected-error @+1 {{elements must be integers or floats}}
+  %b = tile.local_alloc : !tile.smem<64x32x!tile.ptr<f16>, #tile.shared<contiguousDim = 1, swizzle = 64>>
+  return
+}
+
+// -----
+
+func.func @shared_contiguous_dim() {
+  // expected-error @+1 {{contiguousDim must be 0 or 1}}
+  %b = tile.local_alloc : !tile.smem<64x32xf16, #tile.shared<contiguousDim = 2, swizzle = 64>>
+  return
+}
+
+// -----
+
+func.func @shared_swizzle() {
+  // expected-error @+1 {{swizzle must be 32, 64 or 128 bytes}}
+  %b = tile.local_alloc : !tile.smem<64x32xf16, #tile.shared<contiguousDim = 1, swizzle = 16>>
+  return
+}
+
+// -----
+
+#s = #tile.shared<contiguousDim = 1, swizzle = 64>
+func.func @smem_slot_shape(%i: i32) {
+  %b = tile.local_alloc : !tile.smem<3x64x32xf16, #s>
+  // expected-error @+1 {{result must be one slot of the buffer: '!tile.smem<64x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>'}}
+  %s = tile.smem_slot %b[%i] : !tile.smem<3x64x32xf16, #s> -> !tile.smem<32x64xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tile.shared<contiguousDim = 1, swizzle = 64>
+#t = #tile.shared<contiguousDim = 1, swizzle = 128>
+func.func @smem_slot_layout(%i: i32) {
+  %b = tile.local_alloc : !tile.smem<3x64x64xf16, #s>
+  // expected-error @+1 {{result must be one slot of the buffer: '!tile.smem<64x64xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>'}}
+  %s = tile.smem_slot %b[%i] : !tile.smem<3x64x64xf16, #s> -> !tile.smem<64x64xf16, #t>
+  return
+}
+
+// -----
+
+// A copy fills one matrix: a slot, not the ring.
+#s = #tile.shared<contiguousDim = 1, swizzle = 64>
+func.func @async_copy_ring(%p: tensor<64x32x!tile.ptr<f16>>) {
+  %b = tile.local_alloc : !tile.smem<3x64x32xf16, #s>
+  // expected-error @+1 {{destination must be one matrix of shape [64, 32]}}
+  tile.async_copy %p, %b : tensor<64x32x!tile.ptr<f16>>, !tile.smem<3x64x32xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tile.shared<contiguousDim = 1, swizzle = 64>
+func.func @async_copy_shape(%p: tensor<64x32x!tile.ptr<f16>>) {
+  %b = tile.local_alloc : !tile.smem<32x64xf16, #s>
+  // expected-error @+1 {{destination must be one matrix of shape [64, 32]}}
+  tile.async_copy %p, %b : tensor<64x32x!tile.ptr<f16>>, !tile.smem<32x64xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tile.shared<contiguousDim = 1, swizzle = 64>
+func.func @async_copy_element(%p: tensor<64x32x!tile.ptr<f32>>) {
+  %b = tile.local_alloc : !tile.smem<64x32xf16, #s>
+  // expected-error @+1 {{copies 'f32' elements into a 'f16' buffer}}
+  tile.async_copy %p, %b : tensor<64x32x!tile.ptr<f32>>, !tile.smem<64x32xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tile.shared<contiguousDim = 1, swizzle = 64>
+func.func @async_copy_mask(%p: tensor<64x32x!tile.ptr<f16>>, %m: tensor<32x64xi1>) {
+  %b = tile.local_alloc : !tile.smem<64x32xf16, #s>
+  // expected-error @+1 {{mask type 'tensor<32x64xi1>' does not match pointer type 'tensor<64x32x!tile.ptr<f16>>' (expected 'tensor<64x32xi1>')}}
+  tile.async_copy %p, %b, %m : tensor<64x32x!tile.ptr<f16>>, !tile.smem<64x32xf16, #s>, tensor<32x64xi1>
+  return
+}
+
+// -----
+
+func.func @async_wait_negative() {
+  // expected-error @+1 {{attribute 'pending' failed to satisfy constraint}}
+  tile.async_wait {pending = -1 : i32}
+  return
+}
+
+// -----
+
+#sa = #tile.shared<contiguousDim = 1, swizzle = 64>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+func.func @warp_group_dot_rank(%c: tensor<64x64xf32, #mma>) {
+  %a = tile.local_alloc : !tile.smem<3x64x32xf16, #sa>
+  %b = tile.local_alloc : !tile.smem<32x64xf16, #sa>
+  // expected-error @+1 {{operands must be matrices}}
+  %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : !tile.smem<3x64x32xf16, #sa>, !tile.smem<32x64xf16, #sa> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<contiguousDim = 1, swizzle = 64>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+func.func @warp_group_dot_shapes(%c: tensor<64x64xf32, #mma>) {
+  %a = tile.local_alloc : !tile.smem<64x32xf16, #sa>
+  %b = tile.local_alloc : !tile.smem<16x64xf16, #sa>
+  // expected-error @+1 {{incompatible shapes [64, 32] @ [16, 64] + [64, 64]}}
+  %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf16, #sa>, !tile.smem<16x64xf16, #sa> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<contiguousDim = 1, swizzle = 64>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+func.func @warp_group_dot_elements(%c: tensor<64x64xf32, #mma>) {
+  %a = tile.local_alloc : !tile.smem<64x32xf16, #sa>
+  %b = tile.local_alloc : !tile.smem<32x64xbf16, #sa>
+  // expected-error @+1 {{operands must have the same element type, not 'f16' and 'bf16'}}
+  %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf16, #sa>, !tile.smem<32x64xbf16, #sa> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<contiguousDim = 1, swizzle = 64>
+#mma = #tile.mma<versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8, 16]>
+func.func @warp_group_dot_mma_v2(%c: tensor<64x64xf32, #mma>) {
+  %a = tile.local_alloc : !tile.smem<64x32xf16, #sa>
+  %b = tile.local_alloc : !tile.smem<32x64xf16, #sa>
+  // expected-error @+1 {{accumulator must be in a #tile.mma layout of version 3}}
+  %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf16, #sa>, !tile.smem<32x64xf16, #sa> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<contiguousDim = 1, swizzle = 64>
+func.func @warp_group_dot_no_layout(%c: tensor<64x64xf32>) {
+  %a = tile.local_alloc : !tile.smem<64x32xf16, #sa>
+  %b = tile.local_alloc : !tile.smem<32x64xf16, #sa>
+  // expected-error @+1 {{accumulator must be in a #tile.mma layout of version 3}}
+  %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf16, #sa>, !tile.smem<32x64xf16, #sa> -> tensor<64x64xf32>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<contiguousDim = 1, swizzle = 64>
+#m = #tile.shared<contiguousDim = 0, swizzle = 128>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+func.func @warp_group_dot_a_m_major(%c: tensor<64x64xf32, #mma>) {
+  %a = tile.local_alloc : !tile.smem<64x32xf16, #m>
+  %b = tile.local_alloc : !tile.smem<32x64xf16, #sa>
+  // expected-error @+1 {{a must be stored with K contiguous}}
+  %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf16, #m>, !tile.smem<32x64xf16, #sa> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+// Only 16-bit B may be stored N-major (wgmma's transpose bit); fp32 (tf32)
+// B must be K-major.
+#sa = #tile.shared<contiguousDim = 1, swizzle = 128>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 8]>
+func.func @warp_group_dot_b_n_major_f32(%c: tensor<64x64xf32, #mma>) {
+  %a = tile.local_alloc : !tile.smem<64x32xf32, #sa>
+  %b = tile.local_alloc : !tile.smem<32x64xf32, #sa>
+  // expected-error @+1 {{b can be stored with N contiguous only for 16-bit elements}}
+  %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf32, #sa>, !tile.smem<32x64xf32, #sa> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+// wgmma leaves only 32-bit accumulators in flight.
+#sa = #tile.shared<contiguousDim = 1, swizzle = 64>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+func.func @warp_group_dot_async_f16(%c: tensor<64x64xf16, #mma>) {
+  %a = tile.local_alloc : !tile.smem<64x32xf16, #sa>
+  %b = tile.local_alloc : !tile.smem<32x64xf16, #sa>
+  // expected-error @+1 {{can be left in flight only with 32-bit accumulators}}
+  %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision ieee>, isAsync} : !tile.smem<64x32xf16, #sa>, !tile.smem<32x64xf16, #sa> -> tensor<64x64xf16, #mma>
+  return
+}
+
+// -----
+
+#mma = #tile.mma<versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8, 16]>
+func.func @warp_group_dot_wait_mma_v2(%t: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{waits for an accumulator in a #tile.mma layout of version 3}}
+  %r = tile.warp_group_dot_wait %t {pending = 0 : i32} : tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#blocked = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @warp_group_dot_wait_blocked(%t: tensor<64x64xf32, #blocked>) {
+  // expected-error @+1 {{waits for an accumulator in a #tile.mma layout of version 3}}
+  %r = tile.warp_group_dot_wait %t {pending = 0 : i32} : tensor<64x64xf32, #blocked>
+  return
+}
+
+// -----
+
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+func.func @warp_group_dot_wait_f16(%t: tensor<64x64xf16, #mma>) {
+  // expected-error @+1 {{waits for 32-bit accumulators only}}
+  %r = tile.warp_group_dot_wait %t {pending = 1 : i32} : tensor<64x64xf16, #mma>
+  return
+}
+
+// -----
+
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+func.func @warp_group_dot_wait_negative(%t: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{attribute 'pending' failed to satisfy constraint}}
+  %r = tile.warp_group_dot_wait %t {pending = -1 : i32} : tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+func.func @wait_pointer_accumulator(%t: tensor<64x64x!tile.ptr<f32>, #mma>) {
+  // expected-error @+1 {{waits for 32-bit accumulators only}}
+  %r = tile.warp_group_dot_wait %t {pending = 0 : i32} : tensor<64x64x!tile.ptr<f32>, #mma>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<contiguousDim = 1, swizzle = 64>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+func.func @dot_pointer_accumulator(%a: !tile.smem<64x32xf16, #sa>, %b: !tile.smem<32x64xf16, #sa>, %c: tensor<64x64x!tile.ptr<f32>, #mma>) {
+  // expected-error @+1 {{accumulates into integers or floats only}}
+  %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf16, #sa>, !tile.smem<32x64xf16, #sa> -> tensor<64x64x!tile.ptr<f32>, #mma>
+  return
+}

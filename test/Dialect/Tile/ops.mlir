@@ -3,6 +3,8 @@
 // Layouts print as aliases.
 // CHECK: #[[B:blocked]] = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 // CHECK: #mma = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>
+// CHECK: #[[SA:shared]] = #tile.shared<contiguousDim = 1, swizzle = 64>
+// CHECK: #[[SB:shared1]] = #tile.shared<contiguousDim = 0, swizzle = 32>
 
 // CHECK-LABEL: func.func @ops
 func.func @ops(%p: !tile.ptr<f16>, %n: i32) {
@@ -74,4 +76,43 @@ func.func @slice_layout(%t: tensor<16xf32, #tile.slice<dim = 1, parent = #tile.b
 func.func @mma_layout(%t: tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>,
                       %s: tensor<128xf32, #tile.slice<dim = 1, parent = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>>) {
   return
+}
+
+// The GPU-level ops of pipelined loops: shared-memory buffers (a ring and a
+// single matrix), a slot of the ring, asynchronous copies with and without
+// a mask, commit and wait, and the product of two shared matrices: waited
+// for, or left in flight (isAsync) until warp_group_dot_wait (one product
+// still pending, then none). Inside tile ops !tile.smem prints without its
+// prefix; #tile.shared as an alias.
+// CHECK-LABEL: func.func @shared_memory
+// CHECK-SAME: %[[ARG:[^:]*]]: !tile.smem<128x32xf16, #[[SA]]>
+func.func @shared_memory(%p: tensor<128x32x!tile.ptr<f16>, #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]>>,
+                         %m: tensor<128x32xi1, #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]>>,
+                         %i: i32,
+                         %arg: !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>,
+                         %acc: tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>) -> tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>> {
+  // CHECK: %[[RA:.*]] = tile.local_alloc {offset = 0 : i64} : <3x128x32xf16, #[[SA]]>
+  %ra = tile.local_alloc {offset = 0 : i64} : !tile.smem<3x128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>
+  // CHECK: %[[RB:.*]] = tile.local_alloc : <32x128xf16, #[[SB]]>
+  %rb = tile.local_alloc : !tile.smem<32x128xf16, #tile.shared<contiguousDim = 0, swizzle = 32>>
+  // CHECK: %[[SLOT:.*]] = tile.smem_slot %[[RA]][%{{.*}}] : <3x128x32xf16, #[[SA]]> -> <128x32xf16, #[[SA]]>
+  %slot = tile.smem_slot %ra[%i] : !tile.smem<3x128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>> -> !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>
+  // CHECK: tile.async_copy %{{.*}}, %[[SLOT]], %{{.*}} : tensor<128x32x!tile.ptr<f16>, #[[BL:blocked[0-9]*]]>, <128x32xf16, #[[SA]]>, tensor<128x32xi1, #[[BL]]>
+  tile.async_copy %p, %slot, %m : tensor<128x32x!tile.ptr<f16>, #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]>>, !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>, tensor<128x32xi1, #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]>>
+  // CHECK: tile.async_copy %{{.*}}, %[[ARG]] : tensor<128x32x!tile.ptr<f16>, #[[BL]]>, <128x32xf16, #[[SA]]>{{$}}
+  tile.async_copy %p, %arg : tensor<128x32x!tile.ptr<f16>, #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]>>, !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>
+  // CHECK: tile.async_commit_group
+  tile.async_commit_group
+  // CHECK: tile.async_wait {pending = 2 : i32}
+  tile.async_wait {pending = 2 : i32}
+  // CHECK: %[[D:.*]] = tile.warp_group_dot %[[SLOT]], %[[RB]], %{{.*}} {inputPrecision = #tile<input_precision tf32>} : <128x32xf16, #[[SA]]>, <32x128xf16, #[[SB]]> -> tensor<128x128xf32, #mma>
+  %d = tile.warp_group_dot %slot, %rb, %acc {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>, !tile.smem<32x128xf16, #tile.shared<contiguousDim = 0, swizzle = 32>> -> tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>
+  // CHECK: %[[E:.*]] = tile.warp_group_dot %[[SLOT]], %[[RB]], %[[D]] {inputPrecision = #tile<input_precision ieee>, isAsync} : <128x32xf16, #[[SA]]>, <32x128xf16, #[[SB]]> -> tensor<128x128xf32, #mma>
+  %e = tile.warp_group_dot %slot, %rb, %d {inputPrecision = #tile<input_precision ieee>, isAsync} : !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>, !tile.smem<32x128xf16, #tile.shared<contiguousDim = 0, swizzle = 32>> -> tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>
+  // CHECK: %[[W:.*]] = tile.warp_group_dot_wait %[[E]] {pending = 1 : i32} : tensor<128x128xf32, #mma>
+  %w = tile.warp_group_dot_wait %e {pending = 1 : i32} : tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>
+  // CHECK: %[[F:.*]] = tile.warp_group_dot_wait %[[W]] {pending = 0 : i32} : tensor<128x128xf32, #mma>
+  %f = tile.warp_group_dot_wait %w {pending = 0 : i32} : tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>
+  // CHECK: return %[[F]]
+  return %f : tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>
 }

@@ -375,6 +375,8 @@ LogicalResult WarpGroupDotOp::verify() {
   if (b.getLayout().getContiguousDim() == 1 && b.getElementTypeBitWidth() != 16)
     return emitOpError("b can be stored with N contiguous only for 16-bit "
                        "elements");
+  if (!c.getElementType().isIntOrFloat())
+    return emitOpError("accumulates into integers or floats only");
   if (getIsAsync() && c.getElementTypeBitWidth() != 32)
     return emitOpError("can be left in flight only with 32-bit accumulators");
   return success();
@@ -386,7 +388,8 @@ LogicalResult WarpGroupDotWaitOp::verify() {
   if (!mma || mma.getVersionMajor() != 3)
     return emitOpError("waits for an accumulator in a #tile.mma layout of "
                        "version 3");
-  if (type.getElementType().getIntOrFloatBitWidth() != 32)
+  if (!type.getElementType().isIntOrFloat() ||
+      type.getElementType().getIntOrFloatBitWidth() != 32)
     return emitOpError("waits for 32-bit accumulators only");
   return success();
 }

@@ -20,6 +20,13 @@
 //
 // The wait ends with a barrier, after which every warp group has finished
 // the product of iteration i - 1, so slot `write` (stage i - 1's) is free.
+//
+// When the program has its SM alone and the accumulator only flows from
+// one product to the next, the product stays in flight instead
+// (`isAsync`, then `warp_group_dot_wait {pending = 1}`: the previous
+// product is complete) and D = R - 2: after the barrier every warp group has
+// finished the product of iteration i - 2, whose slot `write` then is. After
+// the loop, `warp_group_dot_wait {pending = 0}` completes the last one.
 // Copies of stages past the last iteration are masked off (zero-filled
 // without reading memory); the wait after the loop keeps those writes from
 // landing in memory the code after the loop reuses.
@@ -246,7 +253,8 @@ static void pipeline(scf::ForOp forOp, int64_t numStages) {
   int64_t accArg = -1;
   if (auto arg = dyn_cast<BlockArgument>(dot.getC());
       arg && arg.getOwner() == body && arg.getArgNumber() > 0 &&
-      dot->hasOneUse() && *dot->getUsers().begin() == yield &&
+      arg.hasOneUse() && dot->hasOneUse() &&
+      *dot->getUsers().begin() == yield &&
       yield.getOperand(arg.getArgNumber() - 1) == dot.getResult())
     accArg = arg.getArgNumber() - 1;
   bool inFlight = accArg >= 0 && numStages >= 3 &&

@@ -70,3 +70,80 @@ module {
     return
   }
 }
+
+// -----
+
+#d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#big = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#col = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
+#bl = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sa = #tile.shared<contiguousDim = 1, swizzle = 32>
+#sb = #tile.shared<contiguousDim = 1, swizzle = 128>
+// The rings of a pipelined loop are placed one after the other: the first
+// (3 slots of 16x24 f16, 768 bytes each, every slot on a 1024-byte
+// boundary: 3072 bytes) at 0, the second (3 x 4096 bytes) at 3072, ending
+// at 15360. A conversion in the loop that reads the rings runs while they
+// live, so its 256-byte scratch starts after them (15360); a conversion
+// after their last use (the loop, whose copies the wait drains) overlaps
+// them at 0 and gets no attribute. The program needs the largest end: the
+// 16384 bytes of the conversion after the loop (not 15360 + 16384, not the
+// 15616 of the one inside).
+// CHECK: module attributes {tile.shared = 16384 : i32}
+// CHECK-LABEL: func.func @rings
+// CHECK: tile.local_alloc {offset = 0 : i64} : <3x16x24xf16, #{{.*}}>
+// CHECK: tile.local_alloc {offset = 3072 : i64} : <3x32x64xf16, #{{.*}}>
+// CHECK: scf.for
+// CHECK:   tile.convert_layout %{{.*}} {tile.scratch_offset = 15360 : i64} : tensor<64xf32
+// CHECK: }
+// CHECK: tile.async_wait {pending = 0 : i32}
+// CHECK: tile.convert_layout %{{[^{]*}} : tensor<64x64xf32
+module {
+  func.func @rings(%p: !tile.ptr<f32>, %q: !tile.ptr<f16>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>
+    %ra = tile.local_alloc : !tile.smem<3x16x24xf16, #sa>
+    %rb = tile.local_alloc : !tile.smem<3x32x64xf16, #sb>
+    %qs = tile.splat %q : tensor<32x64x!tile.ptr<f16>, #bl>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %sa = tile.smem_slot %ra[%i] : !tile.smem<3x16x24xf16, #sa> -> !tile.smem<16x24xf16, #sa>
+      %sb = tile.smem_slot %rb[%i] : !tile.smem<3x32x64xf16, #sb> -> !tile.smem<32x64xf16, #sb>
+      tile.async_copy %qs, %sb : tensor<32x64x!tile.ptr<f16>, #bl>, !tile.smem<32x64xf16, #sb>
+      tile.async_commit_group
+      %x = tile.load %ps : (tensor<64x!tile.ptr<f32>, #d1>) -> tensor<64xf32, #d1>
+      %c = tile.convert_layout %x : tensor<64xf32, #d1> -> tensor<64xf32, #tile.slice<dim = 1, parent = #d2>>
+    }
+    tile.async_wait {pending = 0 : i32}
+    %pb = tile.splat %p : tensor<64x64x!tile.ptr<f32>, #big>
+    %y = tile.load %pb : (tensor<64x64x!tile.ptr<f32>, #big>) -> tensor<64x64xf32, #big>
+    %z = tile.convert_layout %y : tensor<64x64xf32, #big> -> tensor<64x64xf32, #col>
+    return
+  }
+}
+
+// -----
+
+#d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#sb = #tile.shared<contiguousDim = 1, swizzle = 128>
+// One ring (3 x 4096 bytes) and a conversion that runs while it lives: the
+// program needs the end of that conversion's scratch, 12288 + 256.
+// CHECK: module attributes {tile.shared = 12544 : i32}
+// CHECK-LABEL: func.func @ring_then_scratch
+// CHECK: tile.local_alloc {offset = 0 : i64}
+// CHECK: tile.convert_layout %{{.*}} {tile.scratch_offset = 12288 : i64}
+module {
+  func.func @ring_then_scratch(%p: !tile.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %rb = tile.local_alloc : !tile.smem<3x32x64xf16, #sb>
+    %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %x = tile.load %ps : (tensor<64x!tile.ptr<f32>, #d1>) -> tensor<64xf32, #d1>
+      %c = tile.convert_layout %x : tensor<64xf32, #d1> -> tensor<64xf32, #tile.slice<dim = 1, parent = #d2>>
+      %sb = tile.smem_slot %rb[%i] : !tile.smem<3x32x64xf16, #sb> -> !tile.smem<32x64xf16, #sb>
+    }
+    return
+  }
+}
