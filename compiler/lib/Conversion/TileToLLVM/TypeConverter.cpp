@@ -51,9 +51,26 @@ SmallVector<Value> tilec::unpackRegisters(OpBuilder &b, Location loc,
   auto structType = dyn_cast<LLVM::LLVMStructType>(value.getType());
   if (!structType)
     return {value};
-  SmallVector<Value> regs;
-  for (int64_t i = 0, e = structType.getBody().size(); i < e; ++i)
-    regs.push_back(LLVM::ExtractValueOp::create(b, loc, value, i));
+  // A struct packRegisters built: its registers are the inserted values
+  // (extracting them again would only give the canonicalizer work).
+  int64_t size = structType.getBody().size();
+  SmallVector<Value> regs(size);
+  int64_t found = 0;
+  Value chain = value;
+  while (auto insert = chain.getDefiningOp<LLVM::InsertValueOp>()) {
+    ArrayRef<int64_t> position = insert.getPosition();
+    if (position.size() != 1)
+      break;
+    if (!regs[position[0]]) {
+      regs[position[0]] = insert.getValue();
+      ++found;
+    }
+    chain = insert.getContainer();
+  }
+  if (found == size)
+    return regs;
+  for (int64_t i = 0; i < size; ++i)
+    regs[i] = LLVM::ExtractValueOp::create(b, loc, value, i);
   return regs;
 }
 
