@@ -16,6 +16,12 @@
 //   matmul_ptr_fp16_tc_n256.ptx matmul_ptr_kernel        128x256x64 8
 //   matmul_ptr_bf16_tc_n256.ptx matmul_ptr_kernel        128x256x64 8
 //   matmul_tf32_tc_h16.ptx      matmul_precision_kernel  128x128x32 8
+//   matmul_desc_fp16_tc.ptx     matmul_desc_kernel       128x128x64 8
+//   matmul_desc_bf16_tc.ptx     matmul_desc_kernel       128x256x64 8
+//
+// (the last two, examples/seeds/matmul_desc.tile, load their operands
+// through tensor descriptors: TMA on the H200; reported as dtype
+// fp16-desc / bf16-desc).
 //
 // (the PTX metadata line holds no constexpr values, so the blocks are this
 // table's; the _h16 builds declare N, K and the row strides multiples of 16
@@ -74,6 +80,9 @@ struct MatmulVariant {
   unsigned BlockM, BlockN, BlockK, NumWarps;
   /// Built with N, K and the row strides declared multiples of 16.
   bool Hinted;
+  /// matmul_desc_kernel(a, b, c, M, N, K, stride_am, stride_bk, stride_cm)
+  /// rather than the six strides of the pointer matmuls.
+  bool Descriptor;
   double Tolerance;
   /// The square sizes it runs at by default.
   std::vector<std::uint64_t> Sizes;
@@ -90,6 +99,7 @@ const std::vector<MatmulVariant> &variants() {
        64,
        8,
        true,
+       false,
        2e-3,
        {4096, 8192, 4000}},
       {"matmul_ptr_bf16_tc_n256.ptx",
@@ -101,6 +111,7 @@ const std::vector<MatmulVariant> &variants() {
        64,
        8,
        true,
+       false,
        1e-2,
        {4096, 8192, 4000}},
       {"matmul_tf32_tc_h16.ptx",
@@ -112,7 +123,32 @@ const std::vector<MatmulVariant> &variants() {
        32,
        8,
        true,
+       false,
        3e-3,
+       {4096, 8192}},
+      {"matmul_desc_fp16_tc.ptx",
+       "matmul_desc_kernel",
+       ElemType::F16,
+       "fp16-desc",
+       128,
+       128,
+       64,
+       8,
+       true,
+       true,
+       2e-3,
+       {4096, 8192}},
+      {"matmul_desc_bf16_tc.ptx",
+       "matmul_desc_kernel",
+       ElemType::BF16,
+       "bf16-desc",
+       128,
+       256,
+       64,
+       8,
+       true,
+       true,
+       1e-2,
        {4096, 8192}},
   };
   return table;
@@ -242,12 +278,13 @@ int benchCase(Context &ctx, const BenchOptions &options,
       variant.Type == ElemType::F16    ? ScalarType::FP16
       : variant.Type == ElemType::BF16 ? ScalarType::BF16
                                        : ScalarType::FP32;
-  if (meta.Signature.size() != 12 || !meta.Signature[0].IsPointer ||
+  const std::size_t integers = variant.Descriptor ? 6 : 9;
+  if (meta.Signature.size() != 3 + integers || !meta.Signature[0].IsPointer ||
       meta.Signature[0].Elem != expectedElem || !meta.Signature[2].IsPointer ||
       meta.Signature[2].Elem != expectedElem)
     return failCase("unexpected signature " + signatureString(meta.Signature) +
-                    " (expected *" + elemName(variant.Type) +
-                    " A, B, C and 9 integers)");
+                    " (expected *" + elemName(variant.Type) + " A, B, C and " +
+                    std::to_string(integers) + " integers)");
   if (meta.NumWarps != variant.NumWarps)
     std::fprintf(stderr,
                  "tilec-bench: warning: %s has num_warps=%u, the bench's "
@@ -282,6 +319,8 @@ int benchCase(Context &ctx, const BenchOptions &options,
   const Dim3 grid(cdiv(m, variant.BlockM), cdiv(n, variant.BlockN));
   const std::int64_t M = m, N = n, K = k, one = 1;
   auto launch = [&] {
+    if (variant.Descriptor)
+      return kernel->launch(grid, {da, db, dc, M, N, K, K, N, N});
     return kernel->launch(grid, {da, db, dc, M, N, K, K, one, N, one, N, one});
   };
   for (unsigned i = 0; status.ok() && i < warmup; ++i)

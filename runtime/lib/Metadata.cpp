@@ -410,6 +410,87 @@ parseRequirements(std::string_view text) {
   return requirements;
 }
 
+unsigned TensorMapSpec::elementBytes() const {
+  switch (Elem) {
+  case Element::F16:
+  case Element::BF16:
+    return 2;
+  case Element::F32:
+    return 4;
+  case Element::U8:
+    return 1;
+  }
+  return 1;
+}
+
+/// Parses a scalar of a tensor map: "@N" or a non-negative number.
+static bool parseMapScalar(std::string_view text, TensorMapSpec::Scalar &out) {
+  std::uint64_t value = 0;
+  out.IsArg = !text.empty() && text.front() == '@';
+  if (!parseUnsigned(out.IsArg ? text.substr(1) : text, value))
+    return false;
+  if (out.IsArg)
+    out.Arg = static_cast<std::size_t>(value);
+  else
+    out.Value = static_cast<std::int64_t>(value);
+  return true;
+}
+
+/// Parses the value of the "tma=" key: ';'-separated
+/// PARAM:@BASE:ELEMENT:ROWS,COLS:ROW_STRIDE:BOXROWSxBOXCOLS:SWIZZLE.
+static Expected<std::vector<TensorMapSpec>>
+parseTensorMaps(std::string_view text) {
+  std::vector<TensorMapSpec> maps;
+  for (std::string_view entry : split(text, ';')) {
+    auto bad = [&](const std::string &why) {
+      return Status::parseError("tensor map " + quoted(entry) + ": " + why);
+    };
+    std::vector<std::string_view> fields = split(entry, ':');
+    if (fields.size() != 7)
+      return bad("expected PARAM:@BASE:ELEMENT:ROWS,COLS:ROW_STRIDE:"
+                 "BOXROWSxBOXCOLS:SWIZZLE");
+    TensorMapSpec map;
+    std::uint64_t param = 0, swizzle = 0;
+    TensorMapSpec::Scalar base;
+    if (!parseUnsigned(fields[0], param) || !parseMapScalar(fields[1], base) ||
+        !base.IsArg)
+      return bad("expected a parameter number and @BASE");
+    map.ParamIndex = static_cast<std::size_t>(param);
+    map.BaseArg = base.Arg;
+    if (fields[2] == "f16")
+      map.Elem = TensorMapSpec::Element::F16;
+    else if (fields[2] == "bf16")
+      map.Elem = TensorMapSpec::Element::BF16;
+    else if (fields[2] == "f32")
+      map.Elem = TensorMapSpec::Element::F32;
+    else if (fields[2] == "u8")
+      map.Elem = TensorMapSpec::Element::U8;
+    else
+      return bad("unknown element type " + quoted(fields[2]));
+    std::vector<std::string_view> dims = split(fields[3], ',');
+    std::size_t x = fields[5].find('x');
+    std::uint64_t boxRows = 0, boxCols = 0;
+    if (dims.size() != 2 || !parseMapScalar(dims[0], map.Rows) ||
+        !parseMapScalar(dims[1], map.Cols) ||
+        !parseMapScalar(fields[4], map.RowStride) ||
+        x == std::string_view::npos ||
+        !parseUnsigned(fields[5].substr(0, x), boxRows) ||
+        !parseUnsigned(fields[5].substr(x + 1), boxCols) ||
+        !parseUnsigned(fields[6], swizzle))
+      return bad("malformed extents, stride, box or swizzle");
+    if (boxRows == 0 || boxRows > 256 || boxCols == 0 || boxCols > 256 ||
+        (swizzle != 32 && swizzle != 64 && swizzle != 128) ||
+        boxCols * map.elementBytes() != swizzle)
+      return bad("the box must be at most 256 x 256 elements with rows of "
+                 "the swizzle's 32, 64 or 128 bytes");
+    map.BoxRows = static_cast<unsigned>(boxRows);
+    map.BoxCols = static_cast<unsigned>(boxCols);
+    map.Swizzle = static_cast<unsigned>(swizzle);
+    maps.push_back(map);
+  }
+  return maps;
+}
+
 Expected<KernelMetadata> tilec::rt::parseMetadataLine(std::string_view line) {
   std::string_view rest;
   if (!splitMetadataLine(line, rest))
@@ -473,6 +554,13 @@ Expected<KernelMetadata> tilec::rt::parseMetadataLine(std::string_view line) {
       if (!requirements)
         return bad(requirements.status().message());
       meta.Requirements = requirements.take();
+    } else if (key == "tma") {
+      if (!meta.TensorMaps.empty())
+        return bad("duplicate key 'tma'");
+      Expected<std::vector<TensorMapSpec>> maps = parseTensorMaps(value);
+      if (!maps)
+        return bad(maps.status().message());
+      meta.TensorMaps = maps.take();
     }
     // Other keys are ignored so that tilec can add more later.
   }
@@ -484,6 +572,20 @@ Expected<KernelMetadata> tilec::rt::parseMetadataLine(std::string_view line) {
                                          : nullptr;
   if (missing)
     return bad(std::string("missing key '") + missing + "'");
+  for (std::size_t i = 0; i < meta.TensorMaps.size(); ++i) {
+    const TensorMapSpec &map = meta.TensorMaps[i];
+    auto integerArg = [&](const TensorMapSpec::Scalar &s) {
+      return !s.IsArg || (s.Arg < meta.Signature.size() &&
+                          meta.Signature[s.Arg].isInteger());
+    };
+    if (map.ParamIndex != meta.Signature.size() + i ||
+        map.BaseArg >= meta.Signature.size() ||
+        !meta.Signature[map.BaseArg].IsPointer || !integerArg(map.Rows) ||
+        !integerArg(map.Cols) || !integerArg(map.RowStride))
+      return bad("tensor map " + std::to_string(i) +
+                 " does not follow the signature's parameters or names "
+                 "arguments of the wrong kind");
+  }
   for (const LaunchRequirement &requirement : meta.Requirements) {
     bool align = requirement.ReqKind == LaunchRequirement::Kind::Align16;
     if (requirement.ArgIndex >= meta.Signature.size() ||
@@ -575,14 +677,24 @@ tilec::rt::checkMetadataAgainstPtx(const std::vector<KernelMetadata> &kernels,
         parsePtxEntryParamSizes(ptx, meta.Name);
     if (!sizes)
       return sizes.status().withContext(prefix + ": tilec.kernel line");
-    if (sizes->size() != meta.Signature.size())
-      return Status::parseError(prefix + ": the tilec.kernel signature " +
-                                quoted(signatureString(meta.Signature)) +
-                                " has " +
-                                std::to_string(meta.Signature.size()) +
-                                " parameter(s) but the PTX entry has " +
-                                std::to_string(sizes->size()));
-    for (std::size_t i = 0; i < sizes->size(); ++i) {
+    std::size_t expectedCount = meta.Signature.size() + meta.TensorMaps.size();
+    if (sizes->size() != expectedCount)
+      return Status::parseError(
+          prefix + ": the tilec.kernel signature " +
+          quoted(signatureString(meta.Signature)) + " has " +
+          std::to_string(meta.Signature.size()) + " parameter(s)" +
+          (meta.TensorMaps.empty()
+               ? std::string()
+               : " and " + std::to_string(meta.TensorMaps.size()) +
+                     " tensor map(s)") +
+          " but the PTX entry has " + std::to_string(sizes->size()));
+    for (std::size_t i = meta.Signature.size(); i < sizes->size(); ++i)
+      if ((*sizes)[i] != 128)
+        return Status::parseError(prefix + ": parameter " + std::to_string(i) +
+                                  " is a 128-byte tensor map but " +
+                                  std::to_string((*sizes)[i]) +
+                                  " bytes in the PTX entry");
+    for (std::size_t i = 0; i < meta.Signature.size(); ++i) {
       unsigned expected = meta.Signature[i].sizeInBytes();
       if ((*sizes)[i] != expected)
         return Status::parseError(
@@ -658,12 +770,23 @@ void PackedArguments::push(std::uint64_t value, unsigned size) {
     value &= (std::uint64_t(1) << (8 * size)) - 1;
   Slots.push_back(value);
   Sizes.push_back(size);
+  MapIndex.push_back(-1);
+}
+
+void PackedArguments::pushTensorMap(TensorMapRequest request) {
+  MapStorage.push_back(std::make_unique<TensorMapBytes>());
+  request.Dest = MapStorage.back()->Bytes;
+  Maps.push_back(request);
+  Slots.push_back(0);
+  Sizes.push_back(sizeof(TensorMapBytes));
+  MapIndex.push_back(static_cast<int>(MapStorage.size() - 1));
 }
 
 void **PackedArguments::kernelParams() {
   Pointers.resize(Slots.size());
   for (std::size_t i = 0; i < Slots.size(); ++i)
-    Pointers[i] = &Slots[i];
+    Pointers[i] = MapIndex[i] < 0 ? static_cast<void *>(&Slots[i])
+                                  : MapStorage[MapIndex[i]]->Bytes;
   return Pointers.empty() ? nullptr : Pointers.data();
 }
 
@@ -843,6 +966,31 @@ Expected<PackedArguments> tilec::rt::packArguments(const KernelMetadata &kernel,
   if (Status check = checkLaunchRequirements(kernel, args, numArgs);
       !check.ok())
     return check;
+  for (const TensorMapSpec &map : kernel.TensorMaps) {
+    auto value = [&](const TensorMapSpec::Scalar &s) -> std::int64_t {
+      return s.IsArg ? static_cast<std::int64_t>(args[s.Arg].bits()) : s.Value;
+    };
+    PackedArguments::TensorMapRequest request;
+    request.Elem = map.Elem;
+    request.Base = args[map.BaseArg].bits();
+    std::int64_t rows = value(map.Rows), cols = value(map.Cols),
+                 stride = value(map.RowStride);
+    if (rows <= 0 || cols <= 0 || stride < cols)
+      return Status::invalidArgument(
+          "kernel " + quoted(kernel.Name) +
+          ": a tensor descriptor needs positive extents and a row stride "
+          "of at least its row length, not shape (" +
+          std::to_string(rows) + ", " + std::to_string(cols) +
+          ") and row stride " + std::to_string(stride));
+    request.Rows = static_cast<std::uint64_t>(rows);
+    request.Cols = static_cast<std::uint64_t>(cols);
+    request.RowStrideBytes =
+        static_cast<std::uint64_t>(stride) * map.elementBytes();
+    request.BoxRows = map.BoxRows;
+    request.BoxCols = map.BoxCols;
+    request.Swizzle = map.Swizzle;
+    packed.pushTensorMap(request);
+  }
   return packed;
 }
 

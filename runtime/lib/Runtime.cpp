@@ -450,7 +450,59 @@ Status Kernel::launch(Dim3 grid, const KernelArg *args, std::size_t numArgs,
   Expected<PackedArguments> packed = packArguments(Meta, args, numArgs);
   if (!packed)
     return packed.status();
+  if (Status maps = encodeTensorMaps(*packed); !maps.ok())
+    return maps;
   return launchUnchecked(grid, packed->kernelParams(), stream);
+}
+
+Status Kernel::encodeTensorMaps(const PackedArguments &packed) const {
+  if (packed.tensorMaps().empty())
+    return Status::success();
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  for (const PackedArguments::TensorMapRequest &map : packed.tensorMaps()) {
+    CUtensorMapDataType type = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+    switch (map.Elem) {
+    case TensorMapSpec::Element::F16:
+      type = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+      break;
+    case TensorMapSpec::Element::BF16:
+      type = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+      break;
+    case TensorMapSpec::Element::F32:
+      type = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+      break;
+    case TensorMapSpec::Element::U8:
+      break;
+    }
+    CUtensorMapSwizzle swizzle = map.Swizzle == 128 ? CU_TENSOR_MAP_SWIZZLE_128B
+                                 : map.Swizzle == 64
+                                     ? CU_TENSOR_MAP_SWIZZLE_64B
+                                     : CU_TENSOR_MAP_SWIZZLE_32B;
+    // Innermost dimension first.
+    cuuint64_t dims[2] = {map.Cols, map.Rows};
+    cuuint64_t strides[1] = {map.RowStrideBytes};
+    cuuint32_t box[2] = {map.BoxCols, map.BoxRows};
+    cuuint32_t elementStrides[2] = {1, 1};
+    CUresult result = api->cuTensorMapEncodeTiled(
+        static_cast<CUtensorMap *>(map.Dest), type, 2,
+        reinterpret_cast<void *>(static_cast<std::uintptr_t>(map.Base)), dims,
+        strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+        CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS)
+      return Status::error(
+          ErrorCode::CudaError,
+          cudaFailure(api, "cuTensorMapEncodeTiled", result, Meta.Name)
+                  .message() +
+              " [tensor " + std::to_string(map.Rows) + " x " +
+              std::to_string(map.Cols) + ", row stride " +
+              std::to_string(map.RowStrideBytes) + " bytes, box " +
+              std::to_string(map.BoxRows) + " x " +
+              std::to_string(map.BoxCols) + "]");
+  }
+  return Status::success();
 }
 
 Status Kernel::launchUnchecked(Dim3 grid, void **params,

@@ -92,3 +92,43 @@ module attributes {tile.num_warps = 1 : i32} {
     return
   }
 }
+
+// -----
+
+// mbarriers need the offset tile-allocate-shared-memory gives them, inside
+// the shared memory the module reserves.
+module attributes {tile.num_warps = 4 : i32, tile.shared = 1024 : i32} {
+  func.func @barrier_no_offset() {
+    // expected-error @+2 {{has no offset: run tile-allocate-shared-memory first}}
+    // expected-error @+1 {{failed to legalize operation 'tile.barrier_alloc'}}
+    %bars = tile.barrier_alloc : !tile.barriers<2>
+    return
+  }
+}
+
+// -----
+
+module attributes {tile.num_warps = 4 : i32, tile.shared = 1024 : i32} {
+  func.func @barrier_past_shared() {
+    // expected-error @+2 {{needs 1040 bytes of shared memory but the module reserves 1024: run tile-allocate-shared-memory first}}
+    // expected-error @+1 {{failed to legalize operation 'tile.barrier_alloc'}}
+    %bars = tile.barrier_alloc {offset = 1024 : i64} : !tile.barriers<2>
+    return
+  }
+}
+
+// -----
+
+// TMA writes the tensor's rows contiguously: it cannot fill a matrix stored
+// column by column (contiguousDim 0).
+#k = #tile.shared<contiguousDim = 0, swizzle = 128>
+module attributes {tile.num_warps = 4 : i32, tile.shared = 8208 : i32} {
+  func.func @tma_column_major(%map: !tile.tensormap, %i: i32, %valid: i1) {
+    %slot = tile.local_alloc {offset = 0 : i64} : !tile.smem<64x64xf16, #k>
+    %bars = tile.barrier_alloc {offset = 8192 : i64} : !tile.barriers<1>
+    // expected-error @+2 {{TMA writes rows of the tensor contiguously: the destination must store dimension 1 contiguously}}
+    // expected-error @+1 {{failed to legalize operation 'tile.async_tma_copy'}}
+    tile.async_tma_copy %map[%i, %i], %slot, %bars[%i], %valid : !tile.tensormap, !tile.smem<64x64xf16, #k>, !tile.barriers<1>
+    return
+  }
+}

@@ -425,6 +425,28 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX,
   return CUDA_ERROR_NOT_SUPPORTED; // An unknown kernel: refuse it cleanly.
 }
 
+/// Checks what the driver checks of a 2-D tiled tensor map and fills the
+/// map with a pattern; the fake kernels never read it.
+CUresult CUDAAPI cuTensorMapEncodeTiled(
+    CUtensorMap *tensorMap, CUtensorMapDataType, cuuint32_t tensorRank,
+    void *globalAddress, const cuuint64_t *globalDim,
+    const cuuint64_t *globalStrides, const cuuint32_t *boxDim,
+    const cuuint32_t *elementStrides, CUtensorMapInterleave,
+    CUtensorMapSwizzle swizzle, CUtensorMapL2promotion,
+    CUtensorMapFloatOOBfill) {
+  FAKE_CHECK_INIT();
+  if (!tensorMap || reinterpret_cast<std::uintptr_t>(tensorMap) % 64 != 0 ||
+      tensorRank != 2 ||
+      reinterpret_cast<std::uintptr_t>(globalAddress) % 16 != 0 ||
+      globalDim[0] == 0 || globalDim[1] == 0 || globalStrides[0] % 16 != 0 ||
+      boxDim[0] == 0 || boxDim[0] > 256 || boxDim[1] == 0 || boxDim[1] > 256 ||
+      elementStrides[0] != 1 || elementStrides[1] != 1 ||
+      swizzle == CU_TENSOR_MAP_SWIZZLE_NONE)
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memset(tensorMap, 0x7e, sizeof(CUtensorMap));
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {
   FAKE_CHECK_INIT();
   if (bytesize == 0)

@@ -440,4 +440,23 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                     {512, 512, 512}},
                    runMatmulDesc,
                    matmulConfig(F16, F16, Fp16Tol)});
+  // Through TMA: ragged in M, N and K, and a 4096^3 product.
+  std::vector<Shape> descTcSizes = {{128, 128, 128},
+                                    {1000, 776, 520},
+                                    {1, 8, 8},
+                                    {{300, 200, 104}, Pad},
+                                    {4096, 4096, 4096}};
+  tests.push_back({"matmul_desc_fp16_tc", "matmul_desc_fp16_tc.ptx",
+                   "matmul_desc_kernel", descTcSizes, runMatmulDesc,
+                   tensorCoreConfig(F16, F16, Fp16Tol, 64)});
+  // Built with N and C's row stride multiples of 16.
+  TestConfig bf16Wide = tensorCoreConfig(BF16, BF16, Bf16Tol, 64);
+  bf16Wide.BlockN = 256;
+  tests.push_back(
+      {"matmul_desc_bf16_tc",
+       "matmul_desc_bf16_tc.ptx",
+       "matmul_desc_kernel",
+       {{128, 128, 128}, {1000, 784, 520}, {1, 16, 8}, {4096, 4096, 4096}},
+       runMatmulDesc,
+       bf16Wide});
 }

@@ -430,6 +430,40 @@ TEST_CASE("Launch requirements of the metadata line are checked at launch",
                           "aligned"));
 }
 
+TEST_CASE("Kernel::launch builds the TMA tensor maps of the metadata line",
+          "[fake][launch]") {
+  Context ctx = makeContext();
+  // A kernel whose third parameter receives the tensor map of an n x n fp32
+  // matrix at its first argument (the fake driver knows no such kernel: the
+  // launch itself fails after the maps are built).
+  const char *ptx = "// tilec.kernel name=tma_kernel num_warps=4 shared=0 "
+                    "signature=*fp32:16,i32 tma=2:@0:f32:@1,@1:@1:8x32:128\n"
+                    ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                    ".visible .entry tma_kernel(\n"
+                    "  .param .u64 tma_kernel_param_0,\n"
+                    "  .param .u32 tma_kernel_param_1,\n"
+                    "  .param .align 64 .b8 tma_kernel_param_2[128]\n"
+                    ")\n{\n  ret;\n}\n";
+  Expected<Module> module = Module::loadPtx(ctx, ptx);
+  INFO(module.status().message());
+  REQUIRE(module.ok());
+  Expected<Kernel> kernel = module->getKernel("tma_kernel");
+  REQUIRE(kernel.ok());
+  REQUIRE(kernel->metadata().TensorMaps.size() == 1);
+  Inputs in(ctx, 1024);
+  // Rows of 32 fp32 (128 bytes): the map is built, the launch refused.
+  Status launched = kernel->launch(Dim3(1), {in.X, 32});
+  CHECK_THAT(launched.message(),
+             Contains("cuLaunchKernel") && Contains("tma_kernel"));
+  // Rows of 30 fp32 (120 bytes) are no multiple of 16 bytes: the driver
+  // rejects the map, and the error names the call and the kernel.
+  Status rejected = kernel->launch(Dim3(1), {in.X, 30});
+  CHECK(rejected.code() == ErrorCode::CudaError);
+  CHECK_THAT(rejected.message(), Contains("cuTensorMapEncodeTiled") &&
+                                     Contains("tma_kernel") &&
+                                     Contains("row stride 120 bytes"));
+}
+
 TEST_CASE("Generated launchers check the launch requirements",
           "[fake][aot][launch]") {
   Context ctx = makeContext();

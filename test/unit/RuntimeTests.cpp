@@ -541,6 +541,66 @@ TEST_CASE("readFile reports missing files", "[runtime]") {
   CHECK_THAT(status.message(), Contains("/nonexistent/file.ptx"));
 }
 
+TEST_CASE("Tensor maps are parsed and packed after the signature",
+          "[runtime][launch]") {
+  Expected<KernelMetadata> meta = parseMetadataLine(
+      "// tilec.kernel name=matmul_desc_kernel num_warps=8 shared=0 "
+      "signature=*fp16,*bf16,i32,i32,i32 "
+      "tma=5:@0:f16:@2,@4:@3:128x64:128;6:@1:bf16:32,100:104:16x16:32");
+  INFO(meta.status().message());
+  REQUIRE(meta.ok());
+  REQUIRE(meta->TensorMaps.size() == 2);
+  const TensorMapSpec &a = meta->TensorMaps[0];
+  CHECK(a.ParamIndex == 5);
+  CHECK(a.BaseArg == 0);
+  CHECK(a.Elem == TensorMapSpec::Element::F16);
+  CHECK((a.Rows.IsArg && a.Rows.Arg == 2));
+  CHECK((a.Cols.IsArg && a.Cols.Arg == 4));
+  CHECK((a.RowStride.IsArg && a.RowStride.Arg == 3));
+  CHECK((a.BoxRows == 128 && a.BoxCols == 64 && a.Swizzle == 128));
+  const TensorMapSpec &b = meta->TensorMaps[1];
+  CHECK(b.Elem == TensorMapSpec::Element::BF16);
+  CHECK((!b.Rows.IsArg && b.Rows.Value == 32 && b.Cols.Value == 100));
+  CHECK(b.RowStride.Value == 104);
+
+  DevicePtr x{0x7f0000000000}, y{0x7f0000010000};
+  KernelArg args[] = {x, y, 1000, 784, 776};
+  Expected<PackedArguments> packed = packArguments(*meta, args, 5);
+  REQUIRE(packed.ok());
+  REQUIRE(packed->size() == 7);
+  CHECK(packed->slotSize(5) == 128);
+  CHECK(packed->slotSize(6) == 128);
+  REQUIRE(packed->tensorMaps().size() == 2);
+  const PackedArguments::TensorMapRequest &ra = packed->tensorMaps()[0];
+  CHECK((ra.Base == x.Address && ra.Rows == 1000 && ra.Cols == 776));
+  CHECK(ra.RowStrideBytes == 1568);
+  void **params = packed->kernelParams();
+  CHECK(params[5] == ra.Dest);
+  CHECK(reinterpret_cast<std::uintptr_t>(params[5]) % 64 == 0);
+  CHECK(params[6] == packed->tensorMaps()[1].Dest);
+
+  KernelArg shortRows[] = {x, y, 1000, 500, 776};
+  Expected<PackedArguments> bad = packArguments(*meta, shortRows, 5);
+  REQUIRE_FALSE(bad.ok());
+  CHECK_THAT(bad.status().message(),
+             Contains("kernel 'matmul_desc_kernel': a tensor descriptor "
+                      "needs positive extents and a row stride of at least "
+                      "its row length"));
+
+  for (const char *wrong :
+       {"5:@0:f16:@2,@4:@3:128x64", "5:@0:f99:@2,@4:@3:128x64:128",
+        "5:0:f16:@2,@4:@3:128x64:128", "5:@0:f16:@2,@4:@3:128x32:128",
+        "5:@0:f16:@2,@4:@3:512x64:128", "4:@0:f16:@2,@4:@3:128x64:128",
+        "5:@2:f16:@2,@4:@3:128x64:128", "5:@0:f16:@1,@4:@3:128x64:128"}) {
+    Expected<KernelMetadata> malformed = parseMetadataLine(
+        std::string("// tilec.kernel name=k num_warps=8 shared=0 "
+                    "signature=*fp16,*bf16,i32,i32,i32 tma=") +
+        wrong);
+    INFO(wrong);
+    CHECK_FALSE(malformed.ok());
+  }
+}
+
 TEST_CASE("Launch requirements are parsed and checked", "[runtime][launch]") {
   Expected<KernelMetadata> meta = parseMetadataLine(
       "// tilec.kernel name=matmul_desc_kernel num_warps=4 shared=0 "

@@ -12,6 +12,7 @@
 
 #include "tilec/Driver/Driver.h"
 
+#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Parser.h"
 
@@ -66,6 +67,34 @@ static OwningOpRef<ModuleOp> generateAndLower(llvm::SourceMgr &srcMgr,
   return module;
 }
 
+/// The metadata key of the TMA tensor maps tile-pipeline added (the
+/// module's `tile.tma`), or nothing: " tma=MAP;MAP..." with each MAP
+/// `ARG:BASE:ELEMENT:ROWS,COLS:ROW_STRIDE:BOX_ROWSxBOX_COLS:SWIZZLE`, the
+/// scalars as "@N" (kernel argument N) or numbers.
+static std::string tensorMapsKey(ModuleOp module) {
+  auto maps = module->getAttrOfType<ArrayAttr>(tile::kTensorMapsAttrName);
+  if (!maps)
+    return "";
+  std::string key;
+  for (auto map : maps.getAsRange<DictionaryAttr>()) {
+    auto str = [&](StringRef name) {
+      return map.getAs<StringAttr>(name).getValue().str();
+    };
+    auto shape = map.getAs<ArrayAttr>("shape").getAsValueRange<StringAttr>();
+    auto box = map.getAs<ArrayAttr>("box").getAsValueRange<IntegerAttr>();
+    SmallVector<std::string> dims(shape.begin(), shape.end());
+    SmallVector<APInt> boxDims(box.begin(), box.end());
+    key += (key.empty() ? " tma=" : ";") +
+           std::to_string(map.getAs<IntegerAttr>("arg").getInt()) + ":" +
+           str("base") + ":" + str("element") + ":" + dims[0] + "," + dims[1] +
+           ":" + str("row_stride") + ":" +
+           std::to_string(boxDims[0].getSExtValue()) + "x" +
+           std::to_string(boxDims[1].getSExtValue()) + ":" +
+           std::to_string(map.getAs<IntegerAttr>("swizzle").getInt());
+  }
+  return key;
+}
+
 /// Emits the PTX of a lowered module, metadata line first.
 static FailureOr<CompiledPTX> emitCompiledPTX(ModuleOp module,
                                               const CompileOptions &options,
@@ -79,7 +108,7 @@ static FailureOr<CompiledPTX> emitCompiledPTX(ModuleOp module,
     result.sharedBytes = shared.getInt();
   result.numWarps = options.pipeline.numWarps;
   result.ptx = kernelMetadataLine(info, result.numWarps, result.sharedBytes) +
-               "\n" + result.ptx;
+               tensorMapsKey(module) + "\n" + result.ptx;
   result.info = std::move(info);
   return result;
 }

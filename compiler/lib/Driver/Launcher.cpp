@@ -640,6 +640,9 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
         compileOptions.kernel.defines[name] = value;
       compileOptions.pipeline.numWarps = config.numWarps;
       compileOptions.pipeline.numStages = config.numStages;
+      // Generated launchers pack the arguments themselves and build no TMA
+      // tensor maps: descriptor loads take the cp.async path.
+      compileOptions.pipeline.tma = false;
       FailureOr<CompiledPTX> compiled =
           compileToPTX(srcMgr, compileOptions, llvm::errs());
       if (failed(compiled))

@@ -243,22 +243,47 @@ static FailureOr<std::string> paddingOption(Generator &gen, Binder &bind,
   return *s;
 }
 
-/// Loads the block at `offsets` with the given checked dimensions/padding.
+/// An integer operand of a descriptor load: a run-time value as it is, a
+/// constexpr as a constant of `type`.
+static Value integerOperand(Generator &gen, const TValue &v, Type type,
+                            Location l) {
+  if (v.isValue())
+    return v.value;
+  return arith::ConstantOp::create(gen.builder, l,
+                                   gen.builder.getIntegerAttr(type, v.i));
+}
+
+/// Loads the block at `offsets` with the given checked dimensions/padding;
+/// `descriptor` records the tensor descriptor on the load (TMA may then
+/// copy it).
 static FailureOr<TValue> loadAt(Generator &gen, const BlockPointer &bp,
                                 ArrayRef<TValue> offsets,
                                 ArrayRef<int64_t> checked,
-                                llvm::StringRef padding, llvm::SMLoc l) {
+                                llvm::StringRef padding, llvm::SMLoc l,
+                                bool descriptor = false) {
   FailureOr<Access> access = address(gen, bp, offsets, checked, l);
   if (failed(access))
     return failure();
   Type elem = bp.elementType();
   auto resultType = RankedTensorType::get(bp.blockShape, elem);
+  Location location = gen.loc(l);
   Value other;
   if (access->mask && !padding.empty())
-    other = gen.constant(padding == "nan" ? NAN : 0.0, elem, resultType,
-                         gen.loc(l));
-  return TValue::of(tile::LoadOp::create(gen.builder, gen.loc(l), resultType,
-                                         access->ptrs, access->mask, other));
+    other =
+        gen.constant(padding == "nan" ? NAN : 0.0, elem, resultType, location);
+  if (!descriptor)
+    return TValue::of(tile::LoadOp::create(gen.builder, location, resultType,
+                                           access->ptrs, access->mask, other));
+  Type i32 = gen.builder.getI32Type(), i64 = gen.builder.getI64Type();
+  SmallVector<Value> shape, strides, offsetValues;
+  for (size_t d = 0; d < bp.blockShape.size(); ++d) {
+    shape.push_back(integerOperand(gen, bp.shape[d], i64, location));
+    strides.push_back(integerOperand(gen, bp.strides[d], i64, location));
+    offsetValues.push_back(integerOperand(gen, offsets[d], i32, location));
+  }
+  return TValue::of(tile::LoadOp::create(
+      gen.builder, location, resultType, access->ptrs, access->mask, other,
+      bp.base, shape, strides, offsetValues));
 }
 
 /// Converts a value to store through `bp`: a scalar is splat, a tile must have
@@ -357,7 +382,8 @@ FailureOr<TValue> Generator::callDescriptorMethod(const TValue &desc,
         descriptorOffsets(*this, bp, bind.get(0), bind.locs[0]);
     if (failed(offsets))
       return failure();
-    return loadAt(*this, bp, *offsets, all, bp.padding, callLoc);
+    return loadAt(*this, bp, *offsets, all, bp.padding, callLoc,
+                  /*descriptor=*/true);
   }
   if (name == "store") {
     Binder bind(*this, "store", args, callLoc);

@@ -60,6 +60,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   tile::TilePipelineOptions pipelineOptions;
   pipelineOptions.numStages = options.numStages;
+  pipelineOptions.tma = options.tma;
   pm.addPass(tile::createTilePipeline(pipelineOptions));
   pm.addPass(tile::createTilePrefetchLoads());
   pm.addPass(createCanonicalizerPass());

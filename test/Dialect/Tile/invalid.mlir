@@ -48,6 +48,66 @@ func.func @load_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<8xi1>) {
 
 // -----
 
+// A descriptor load names one extent, stride and offset per dimension of
+// its tile (tl.make_tensor_descriptor's shape and strides, desc.load's
+// offsets).
+func.func @desc_load_scalar(%p: !tile.ptr<f16>, %n: i32, %s: i64, %o: i32) {
+  // expected-error @+1 {{a descriptor load needs a tile result and one extent, stride and offset per dimension}}
+  %v = tile.load %p descriptor %p[%o] shape(%n) strides(%s) : (!tile.ptr<f16>, !tile.ptr<f16>, i32, i64, i32) -> f16
+  return
+}
+
+// -----
+
+func.func @desc_load_offsets(%p: tensor<64x32x!tile.ptr<f16>>, %b: !tile.ptr<f16>, %m: i32, %k: i32, %s: i64, %c1: i64, %o: i32) {
+  // expected-error @+1 {{a descriptor load needs a tile result and one extent, stride and offset per dimension}}
+  %v = tile.load %p descriptor %b[%o] shape(%m, %k) strides(%s, %c1) : (tensor<64x32x!tile.ptr<f16>>, !tile.ptr<f16>, i32, i32, i64, i64, i32) -> tensor<64x32xf16>
+  return
+}
+
+// -----
+
+func.func @desc_load_shape(%p: tensor<64x32x!tile.ptr<f16>>, %b: !tile.ptr<f16>, %m: i32, %s: i64, %c1: i64, %o: i32) {
+  // expected-error @+1 {{a descriptor load needs a tile result and one extent, stride and offset per dimension}}
+  %v = tile.load %p descriptor %b[%o, %o] shape(%m) strides(%s, %c1) : (tensor<64x32x!tile.ptr<f16>>, !tile.ptr<f16>, i32, i64, i64, i32, i32) -> tensor<64x32xf16>
+  return
+}
+
+// -----
+
+func.func @desc_load_strides(%p: tensor<64x32x!tile.ptr<f16>>, %b: !tile.ptr<f16>, %m: i32, %k: i32, %s: i64, %o: i32) {
+  // expected-error @+1 {{a descriptor load needs a tile result and one extent, stride and offset per dimension}}
+  %v = tile.load %p descriptor %b[%o, %o] shape(%m, %k) strides(%s) : (tensor<64x32x!tile.ptr<f16>>, !tile.ptr<f16>, i32, i32, i64, i32, i32) -> tensor<64x32xf16>
+  return
+}
+
+// -----
+
+func.func @desc_load_base_type(%p: tensor<64x32x!tile.ptr<f16>>, %b: !tile.ptr<f32>, %m: i32, %k: i32, %s: i64, %c1: i64, %o: i32) {
+  // expected-error @+1 {{descriptor base must point at 'f16' elements}}
+  %v = tile.load %p descriptor %b[%o, %o] shape(%m, %k) strides(%s, %c1) : (tensor<64x32x!tile.ptr<f16>>, !tile.ptr<f32>, i32, i32, i64, i64, i32, i32) -> tensor<64x32xf16>
+  return
+}
+
+// -----
+
+// The assembly format cannot leave the base out; the generic form can.
+func.func @desc_load_no_base(%p: tensor<16x!tile.ptr<f32>>, %n: i32) {
+  // expected-error @+1 {{descriptor extents, strides and offsets need a base}}
+  %v = "tile.load"(%p, %n) <{operandSegmentSizes = array<i32: 1, 0, 0, 0, 1, 0, 0>}> : (tensor<16x!tile.ptr<f32>>, i32) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @desc_load_offsets_no_base(%p: tensor<16x!tile.ptr<f32>>, %o: i32) {
+  // expected-error @+1 {{descriptor extents, strides and offsets need a base}}
+  %v = "tile.load"(%p, %o) <{operandSegmentSizes = array<i32: 1, 0, 0, 0, 0, 0, 1>}> : (tensor<16x!tile.ptr<f32>>, i32) -> tensor<16xf32>
+  return
+}
+
+// -----
+
 func.func @store_wrong_value(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xi32>) {
   // expected-error @+1 {{value type 'tensor<16xi32>' does not match pointer type}}
   tile.store %p, %v : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
@@ -415,5 +475,35 @@ func.func @wait_pointer_accumulator(%t: tensor<64x64x!tile.ptr<f32>, #mma>) {
 func.func @dot_pointer_accumulator(%a: !tile.smem<64x32xf16, #sa>, %b: !tile.smem<32x64xf16, #sa>, %c: tensor<64x64x!tile.ptr<f32>, #mma>) {
   // expected-error @+1 {{accumulates into integers or floats only}}
   %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf16, #sa>, !tile.smem<32x64xf16, #sa> -> tensor<64x64x!tile.ptr<f32>, #mma>
+  return
+}
+
+// -----
+
+// A TMA copy writes one matrix (a slot, not the ring) at the 2-D
+// coordinates of a block.
+#s = #tile.shared<contiguousDim = 1, swizzle = 128>
+func.func @tma_copy_coords(%map: !tile.tensormap, %slot: !tile.smem<64x64xf16, #s>, %bars: !tile.barriers<3>, %i: i32, %valid: i1) {
+  // expected-error @+1 {{copies a block of a 2-D tensor into one matrix}}
+  tile.async_tma_copy %map[%i, %i, %i], %slot, %bars[%i], %valid : !tile.tensormap, !tile.smem<64x64xf16, #s>, !tile.barriers<3>
+  return
+}
+
+// -----
+
+#s = #tile.shared<contiguousDim = 1, swizzle = 128>
+func.func @tma_copy_ring(%map: !tile.tensormap, %i: i32, %valid: i1) {
+  %ring = tile.local_alloc : !tile.smem<3x64x64xf16, #s>
+  %bars = tile.barrier_alloc : !tile.barriers<3>
+  // expected-error @+1 {{copies a block of a 2-D tensor into one matrix}}
+  tile.async_tma_copy %map[%i, %i], %ring, %bars[%i], %valid : !tile.tensormap, !tile.smem<3x64x64xf16, #s>, !tile.barriers<3>
+  return
+}
+
+// -----
+
+func.func @barrier_expect_bytes(%bars: !tile.barriers<3>, %i: i32, %valid: i1) {
+  // expected-error @+1 {{attribute 'bytes' failed to satisfy constraint}}
+  tile.barrier_expect %bars[%i], %valid {bytes = 0 : i32} : !tile.barriers<3>
   return
 }

@@ -116,3 +116,53 @@ func.func @shared_memory(%p: tensor<128x32x!tile.ptr<f16>, #tile.blocked<sizePer
   // CHECK: return %[[F]]
   return %f : tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>
 }
+
+// Loads of tensor descriptors also name the descriptor: its base, the block
+// offsets, its extents and strides (elements, any integer type), with or
+// without mask and padding; a 1-D one too.
+// CHECK-LABEL: func.func @descriptor_load
+// CHECK-SAME: (%[[P:[^:]*]]: tensor<64x32x!tile.ptr<f16>>, %[[MASK:[^:]*]]: tensor<64x32xi1>, %[[B:[^:]*]]: !tile.ptr<f16>, %[[M:[^:]*]]: i32, %[[K:[^:]*]]: i32, %[[S:[^:]*]]: i64, %[[OM:[^:]*]]: i32, %[[OK:[^:]*]]: i32, %[[Q:[^:]*]]: tensor<128x!tile.ptr<f32>>, %[[BQ:[^:]*]]: !tile.ptr<f32>, %[[N:[^:]*]]: i64)
+func.func @descriptor_load(%p: tensor<64x32x!tile.ptr<f16>>, %mask: tensor<64x32xi1>, %b: !tile.ptr<f16>, %m: i32, %k: i32, %s: i64, %om: i32, %ok: i32,
+                           %q: tensor<128x!tile.ptr<f32>>, %bq: !tile.ptr<f32>, %n: i64) -> (tensor<64x32xf16>, tensor<64x32xf16>, tensor<128xf32>) {
+  // CHECK: %[[C1:.*]] = arith.constant 1 : i64
+  %c1 = arith.constant 1 : i64
+  // CHECK: %[[Z:.*]] = arith.constant dense<0.000000e+00> : tensor<64x32xf16>
+  %z = arith.constant dense<0.0> : tensor<64x32xf16>
+  // CHECK: tile.load %[[P]], %[[MASK]] other %[[Z]] descriptor %[[B]][%[[OM]], %[[OK]]] shape(%[[M]], %[[K]]) strides(%[[S]], %[[C1]]) : (tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi1>, tensor<64x32xf16>, !tile.ptr<f16>, i32, i32, i64, i64, i32, i32) -> tensor<64x32xf16>
+  %v = tile.load %p, %mask other %z descriptor %b[%om, %ok] shape(%m, %k) strides(%s, %c1) : (tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi1>, tensor<64x32xf16>, !tile.ptr<f16>, i32, i32, i64, i64, i32, i32) -> tensor<64x32xf16>
+  // CHECK: tile.load %[[P]] descriptor %[[B]][%[[OM]], %[[OK]]] shape(%[[M]], %[[K]]) strides(%[[S]], %[[C1]]) : (tensor<64x32x!tile.ptr<f16>>, !tile.ptr<f16>, i32, i32, i64, i64, i32, i32) -> tensor<64x32xf16>
+  %w = tile.load %p descriptor %b[%om, %ok] shape(%m, %k) strides(%s, %c1) : (tensor<64x32x!tile.ptr<f16>>, !tile.ptr<f16>, i32, i32, i64, i64, i32, i32) -> tensor<64x32xf16>
+  // CHECK: tile.load %[[Q]] descriptor %[[BQ]][%[[OM]]] shape(%[[N]]) strides(%[[C1]]) : (tensor<128x!tile.ptr<f32>>, !tile.ptr<f32>, i64, i64, i32) -> tensor<128xf32>
+  %x = tile.load %q descriptor %bq[%om] shape(%n) strides(%c1) : (tensor<128x!tile.ptr<f32>>, !tile.ptr<f32>, i64, i64, i32) -> tensor<128xf32>
+  return %v, %w, %x : tensor<64x32xf16>, tensor<64x32xf16>, tensor<128xf32>
+}
+
+// The TMA ops of pipelined loops and their types: mbarriers (placed at an
+// offset, or not yet), the barrier of every thread, arming an mbarrier for
+// a stage's bytes, a TMA copy through a tensor map into a slot counted on
+// an mbarrier, and waiting for an mbarrier's phase.
+// CHECK-LABEL: func.func @tma
+// CHECK-SAME: (%[[MAP:[^:]*]]: !tile.tensormap, %[[BARG:[^:]*]]: !tile.barriers<2>, %[[OM:[^:]*]]: i32, %[[OK:[^:]*]]: i32, %[[I:[^:]*]]: i32, %[[VALID:[^:]*]]: i1, %[[PHASE:[^:]*]]: i32)
+func.func @tma(%map: !tile.tensormap, %barg: !tile.barriers<2>, %om: i32, %ok: i32, %i: i32, %valid: i1, %phase: i32) {
+  // CHECK: %[[RING:.*]] = tile.local_alloc {offset = 0 : i64} : <3x128x32xf16, #[[SA]]>
+  %ring = tile.local_alloc {offset = 0 : i64} : !tile.smem<3x128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>
+  // CHECK: %[[BARS:.*]] = tile.barrier_alloc {offset = 24576 : i64} : <3>
+  %bars = tile.barrier_alloc {offset = 24576 : i64} : !tile.barriers<3>
+  // CHECK: tile.barrier_alloc : <1>{{$}}
+  %one = tile.barrier_alloc : !tile.barriers<1>
+  // CHECK: tile.cta_barrier{{$}}
+  tile.cta_barrier
+  // CHECK: tile.barrier_expect %[[BARS]][%[[I]]], %[[VALID]] {bytes = 8192 : i32} : <3>
+  tile.barrier_expect %bars[%i], %valid {bytes = 8192 : i32} : !tile.barriers<3>
+  // CHECK: %[[SLOT:.*]] = tile.smem_slot %[[RING]][%[[I]]]
+  %slot = tile.smem_slot %ring[%i] : !tile.smem<3x128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>> -> !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>
+  // CHECK: tile.async_tma_copy %[[MAP]][%[[OM]], %[[OK]]], %[[SLOT]], %[[BARS]][%[[I]]], %[[VALID]] : !tile.tensormap, <128x32xf16, #[[SA]]>, <3>
+  tile.async_tma_copy %map[%om, %ok], %slot, %bars[%i], %valid : !tile.tensormap, !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>, !tile.barriers<3>
+  // CHECK: tile.barrier_wait %[[BARS]][%[[I]]], %[[PHASE]] : <3>
+  tile.barrier_wait %bars[%i], %phase : !tile.barriers<3>
+  // CHECK: tile.barrier_wait %[[BARG]][%[[I]]], %[[PHASE]] : <2>
+  tile.barrier_wait %barg[%i], %phase : !tile.barriers<2>
+  // CHECK: tile.barrier_invalidate %[[BARG]] : <2>
+  tile.barrier_invalidate %barg : !tile.barriers<2>
+  return
+}

@@ -27,6 +27,10 @@ struct PipelineOptions {
   /// Shared-memory slots of each operand ring of a pipelined wgmma loop
   /// (tile-pipeline); below 2, loops are not pipelined.
   unsigned numStages = 3;
+  /// Whether pipelined loops may copy tensor-descriptor loads with TMA (the
+  /// host then builds tensor maps: Kernel::launch does, generated
+  /// launchers do not).
+  bool tma = true;
 };
 
 /// The compute capability of an `sm_XY` or `sm_XYa` architecture name

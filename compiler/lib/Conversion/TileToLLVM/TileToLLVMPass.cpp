@@ -177,6 +177,13 @@ struct ConvertTileToLLVMPass
       return signalPassFailure();
 
     VectorWidths widths = chooseVectorWidths(module);
+    // The parameters receiving TMA tensor maps, by kernel.
+    llvm::StringMap<SmallVector<unsigned>> tensorMapParams;
+    module.walk([&](func::FuncOp func) {
+      for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+        if (isa<TensorMapType>(type))
+          tensorMapParams[func.getSymName()].push_back(i);
+    });
     auto shared = module->getAttrOfType<IntegerAttr>(kSharedMemoryAttrName);
     if (shared && shared.getInt() > 0)
       declareSharedMemory(module);
@@ -188,6 +195,7 @@ struct ConvertTileToLLVMPass
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateLoadStoreOpToLLVMPatterns(converter, patterns, widths);
     populateAsyncCopyOpToLLVMPatterns(converter, patterns, widths);
+    populateTmaOpToLLVMPatterns(converter, patterns);
     populateProgramIdOpToLLVMPatterns(converter, patterns);
     populateDataMovementOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);
@@ -216,6 +224,17 @@ struct ConvertTileToLLVMPass
                     DenseI32ArrayAttr::get(ctx, {threads, 1, 1}));
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
         func.removeArgAttr(i, "tile.divisibility");
+      // A tensor map is a 128-byte, 64-byte aligned __grid_constant__
+      // parameter, passed by value.
+      for (unsigned i : tensorMapParams.lookup(func.getSymName())) {
+        func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                        TypeAttr::get(LLVM::LLVMArrayType::get(
+                            IntegerType::get(ctx, 8), 128)));
+        func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                        IntegerAttr::get(IntegerType::get(ctx, 64), 64));
+        func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                        UnitAttr::get(ctx));
+      }
     });
   }
 };

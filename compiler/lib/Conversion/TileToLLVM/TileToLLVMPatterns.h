@@ -167,6 +167,8 @@ void populateDotOpToLLVMPatterns(TileTypeConverter &converter,
 void populateAsyncCopyOpToLLVMPatterns(TileTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
                                        const VectorWidths &widths);
+void populateTmaOpToLLVMPatterns(TileTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
 void populateWgmmaDotOpToLLVMPatterns(TileTypeConverter &converter,
                                       mlir::RewritePatternSet &patterns);
 void populateMmaSyncDotOpToLLVMPatterns(TileTypeConverter &converter,

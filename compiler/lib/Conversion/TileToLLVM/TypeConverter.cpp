@@ -29,10 +29,18 @@ TileTypeConverter::TileTypeConverter(MLIRContext *ctx)
   addConversion([ctx](PtrType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/1);
   });
-  // A shared-memory buffer is the address of its first byte.
+  // A shared-memory buffer is the address of its first byte, and so are
+  // mbarriers.
   addConversion([ctx](SmemType) -> Type {
     return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3);
   });
+  addConversion([ctx](BarriersType) -> Type {
+    return LLVM::LLVMPointerType::get(ctx, /*addressSpace=*/3);
+  });
+  // A tensor map is the (generic) address of the kernel parameter holding
+  // it.
+  addConversion(
+      [ctx](TensorMapType) -> Type { return LLVM::LLVMPointerType::get(ctx); });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     LayoutAttrInterface layout = getLayout(type);
     if (!layout)

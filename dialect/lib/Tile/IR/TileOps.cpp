@@ -111,6 +111,21 @@ LogicalResult LoadOp::verify() {
              << getOther().getType() << " does not match result type "
              << getType();
   }
+  if (getDescBase()) {
+    auto tensor = dyn_cast<RankedTensorType>(getType());
+    size_t rank = tensor ? tensor.getRank() : 0;
+    if (!tensor || getDescShape().size() != rank ||
+        getDescStrides().size() != rank || getDescOffsets().size() != rank)
+      return emitOpError("a descriptor load needs a tile result and one "
+                         "extent, stride and offset per dimension");
+    if (cast<PtrType>(getDescBase().getType()).getPointeeType() !=
+        tensor.getElementType())
+      return emitOpError("descriptor base must point at ")
+             << tensor.getElementType() << " elements";
+  } else if (!getDescShape().empty() || !getDescStrides().empty() ||
+             !getDescOffsets().empty()) {
+    return emitOpError("descriptor extents, strides and offsets need a base");
+  }
   return success();
 }
 
@@ -391,5 +406,11 @@ LogicalResult WarpGroupDotWaitOp::verify() {
   if (!type.getElementType().isIntOrFloat() ||
       type.getElementType().getIntOrFloatBitWidth() != 32)
     return emitOpError("waits for 32-bit accumulators only");
+  return success();
+}
+
+LogicalResult AsyncTmaCopyOp::verify() {
+  if (getDst().getType().getRank() != 2 || getCoords().size() != 2)
+    return emitOpError("copies a block of a 2-D tensor into one matrix");
   return success();
 }

@@ -62,6 +62,12 @@ struct AllocateSharedMemoryPass
           type.getSlotBytes() * (type.getRank() == 3 ? type.getDimSize(0) : 1);
       allocs.push_back(alloc);
     });
+    // mbarriers (8 bytes each) follow the rings; they live as long.
+    module.walk([&](BarrierAllocOp alloc) {
+      alloc.setOffsetAttr(
+          IntegerAttr::get(IntegerType::get(ctx, 64), allocEnd));
+      allocEnd += llvm::alignTo(8 * alloc.getType().getCount(), 16);
+    });
     int64_t bytes = allocEnd;
     Operation *largest = allocs.empty() ? nullptr : allocs.back();
     module.walk([&](Operation *op) {

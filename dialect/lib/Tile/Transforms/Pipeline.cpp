@@ -41,6 +41,7 @@
 #include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
@@ -60,7 +61,96 @@ namespace {
 struct OperandPlan {
   LoadOp load;
   SharedLayoutAttr layout;
+  /// With TMA: how the host builds the tensor map (a `tile.tma` entry).
+  DictionaryAttr tensorMap;
 };
+
+/// Whether the elements `load` reads where its mask is false are zeros.
+static bool padsWithZeros(LoadOp load) {
+  Value other = load.getOther();
+  return !other || matchPattern(other, m_Zero()) ||
+         matchPattern(other, m_AnyZeroFloat());
+}
+
+/// How the host gets a scalar of a descriptor: "@N" for the kernel's
+/// argument N (through integer casts), the decimal value of a constant.
+static std::optional<std::string> describeScalar(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  if (auto arg = dyn_cast<BlockArgument>(value);
+      arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+    return "@" + std::to_string(arg.getArgNumber());
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return std::to_string(constant.getSExtValue());
+  return std::nullopt;
+}
+
+/// The name the runtime gives the TMA element type of `type`.
+static StringRef getTmaElementName(Type type) {
+  if (type.isF16())
+    return "f16";
+  if (type.isBF16())
+    return "bf16";
+  if (type.isF32())
+    return "f32";
+  if (type.isInteger(8) || isa<Float8E4M3FNType, Float8E5M2Type>(type))
+    return "u8";
+  return "";
+}
+
+/// The TMA plan for operand `index` (0: a, 1: b) of `dot` when it is a
+/// zero-padded load of a 2-D tensor descriptor whose base, extents and row
+/// stride are kernel arguments or constants, and TMA can write it the way
+/// wgmma reads it (rows of the descriptor contiguous: A, and a 16-bit B
+/// stored N-major).
+static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
+  Value operand = dot->getOperand(index);
+  auto load = operand.getDefiningOp<LoadOp>();
+  if (!load || !load.getDescBase() || load->getBlock() != dot->getBlock() ||
+      !operand.hasOneUse() || !padsWithZeros(load))
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(operand.getType());
+  if (type.getRank() != 2)
+    return std::nullopt;
+  StringRef element = getTmaElementName(type.getElementType());
+  std::optional<std::string> base = describeScalar(load.getDescBase());
+  std::optional<std::string> rows = describeScalar(load.getDescShape()[0]);
+  std::optional<std::string> cols = describeScalar(load.getDescShape()[1]);
+  std::optional<std::string> stride = describeScalar(load.getDescStrides()[0]);
+  if (element.empty() || !base || !rows || !cols || !stride ||
+      describeScalar(load.getDescStrides()[1]) != std::optional("1"))
+    return std::nullopt;
+  auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
+  int64_t elemBytes = getStorageBytes(type.getElementType());
+  int64_t inner = type.getDimSize(1);
+  int64_t swizzle = std::min<int64_t>(128, inner * elemBytes);
+  if (index == 1) {
+    int64_t n = std::min<int64_t>(mma.getInstrShape()[1], inner);
+    if (elemBytes != 2 || n * elemBytes < 32)
+      return std::nullopt;
+    swizzle = std::min<int64_t>(128, n * elemBytes);
+  }
+  // One box per swizzle-wide panel; TMA boxes have at most 256 rows.
+  if (type.getDimSize(0) > 256)
+    return std::nullopt;
+  MLIRContext *ctx = dot.getContext();
+  Builder b(ctx);
+  auto str = [&](StringRef s) { return b.getStringAttr(s); };
+  NamedAttrList map;
+  map.append("base", str(*base));
+  map.append("element", str(element));
+  map.append("shape", b.getStrArrayAttr({*rows, *cols}));
+  map.append("row_stride", str(*stride));
+  map.append("box",
+             b.getI64ArrayAttr({type.getDimSize(0), swizzle / elemBytes}));
+  map.append("swizzle", b.getI64IntegerAttr(swizzle));
+  return OperandPlan{load, SharedLayoutAttr::get(ctx, 1, unsigned(swizzle)),
+                     map.getDictionary(ctx)};
+}
 
 /// Bytes one asynchronous copy of `load` moves when its matrix is stored
 /// with dimension `dim` contiguous (0 when a copy cannot be that small).
@@ -76,13 +166,6 @@ static int64_t getCopyBytes(LoadOp load, unsigned dim,
       axisInfo.getVectorWidth(load.getPtr(), load.getMask(), dim, maxElems) *
       elemBytes;
   return bytes >= 4 ? bytes : 0;
-}
-
-/// Whether the elements `load` reads where its mask is false are zeros.
-static bool padsWithZeros(LoadOp load) {
-  Value other = load.getOther();
-  return !other || matchPattern(other, m_Zero()) ||
-         matchPattern(other, m_AnyZeroFloat());
 }
 
 /// The plan for operand `index` (0: a, 1: b) of `dot`, if it is a tile the
@@ -202,8 +285,30 @@ static void forgetDeadIterArgs(scf::ForOp forOp) {
   }
 }
 
+/// Adds to the function of `forOp` the parameter that receives the tensor
+/// map of `plan` and records how to build it in the module's `tile.tma`
+/// attribute; returns the parameter.
+static Value addTensorMapParameter(scf::ForOp forOp, const OperandPlan &plan) {
+  auto func = forOp->getParentOfType<func::FuncOp>();
+  MLIRContext *ctx = func.getContext();
+  Builder b(ctx);
+  unsigned index = func.getNumArguments();
+  if (failed(func.insertArgument(index, TensorMapType::get(ctx),
+                                 DictionaryAttr::get(ctx), func.getLoc())))
+    return Value();
+  NamedAttrList entry(plan.tensorMap);
+  entry.set("arg", b.getI64IntegerAttr(index));
+  auto module = func->getParentOfType<ModuleOp>();
+  SmallVector<Attribute> maps;
+  if (auto old = module->getAttrOfType<ArrayAttr>(kTensorMapsAttrName))
+    llvm::append_range(maps, old);
+  maps.push_back(entry.getDictionary(ctx));
+  module->setAttr(kTensorMapsAttrName, b.getArrayAttr(maps));
+  return func.getArgument(index);
+}
+
 /// Pipelines `forOp` through rings of `numStages` slots, if it qualifies.
-static void pipeline(scf::ForOp forOp, int64_t numStages) {
+static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
   Block *body = forOp.getBody();
   auto dots = llvm::to_vector(body->getOps<DotOp>());
   if (dots.size() != 1)
@@ -212,9 +317,18 @@ static void pipeline(scf::ForOp forOp, int64_t numStages) {
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding());
   if (!mma || mma.getVersionMajor() != 3)
     return;
-  AxisInfoAnalysis axisInfo;
-  std::optional<OperandPlan> planA = planOperand(dot, 0, axisInfo);
-  std::optional<OperandPlan> planB = planOperand(dot, 1, axisInfo);
+  // Both operands by TMA, else both by cp.async.
+  std::optional<OperandPlan> planA, planB;
+  if (useTma) {
+    planA = planTma(dot, 0);
+    planB = planTma(dot, 1);
+  }
+  bool tma = planA && planB;
+  if (!tma) {
+    AxisInfoAnalysis axisInfo;
+    planA = planOperand(dot, 0, axisInfo);
+    planB = planOperand(dot, 1, axisInfo);
+  }
   if (!planA || !planB)
     return;
   OperandPlan plans[2] = {*planA, *planB};
@@ -277,6 +391,20 @@ static void pipeline(scf::ForOp forOp, int64_t numStages) {
                                            type.getElementType(), plan.layout),
                              IntegerAttr());
   }
+  Value maps[2], barriers;
+  int64_t stageBytes = 0;
+  if (tma) {
+    for (auto [i, plan] : llvm::enumerate(plans)) {
+      maps[i] = addTensorMapParameter(forOp, plan);
+      if (!maps[i])
+        return;
+      auto type = cast<RankedTensorType>(plan.load->getResult(0).getType());
+      stageBytes +=
+          type.getNumElements() * getStorageBytes(type.getElementType());
+    }
+    barriers = BarrierAllocOp::create(
+        b, loc, BarriersType::get(b.getContext(), numStages), IntegerAttr());
+  }
   auto slotOf = [&](OpBuilder &sb, Value ring, Value index) -> Value {
     auto type = cast<SmemType>(ring.getType());
     return SmemSlotOp::create(
@@ -294,9 +422,22 @@ static void pipeline(scf::ForOp forOp, int64_t numStages) {
     cloneSlice(sb, loadSlice, mapping);
     Value valid =
         arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::slt, stageIv, ub);
-    for (auto [i, plan] : llvm::enumerate(plans))
-      emitCopy(sb, plan.load, mapping, valid, slotOf(sb, rings[i], index));
-    AsyncCommitGroupOp::create(sb, loc);
+    if (tma) {
+      BarrierExpectOp::create(sb, loc, barriers, index, valid,
+                              sb.getI32IntegerAttr(stageBytes));
+      for (auto [i, plan] : llvm::enumerate(plans)) {
+        SmallVector<Value> coords;
+        for (Value offset : plan.load.getDescOffsets())
+          coords.push_back(mapping.lookupOrDefault(offset));
+        AsyncTmaCopyOp::create(sb, loc, maps[i], coords,
+                               slotOf(sb, rings[i], index), barriers, index,
+                               valid);
+      }
+    } else {
+      for (auto [i, plan] : llvm::enumerate(plans))
+        emitCopy(sb, plan.load, mapping, valid, slotOf(sb, rings[i], index));
+      AsyncCommitGroupOp::create(sb, loc);
+    }
     cloneSlice(sb, yieldSlice, mapping);
     SmallVector<Value> next;
     for (unsigned i : usedArgs)
@@ -318,32 +459,49 @@ static void pipeline(scf::ForOp forOp, int64_t numStages) {
   SmallVector<Value> inits = args;
   inits.push_back(i32Constant(b, loc, 0));
   inits.push_back(i32Constant(b, loc, ahead % numStages));
+  if (tma) // The parity of the phase of the barrier of slot `read`.
+    inits.push_back(i32Constant(b, loc, 0));
 
   Value slots[2];
   IRRewriter rewriter(forOp.getContext());
   auto yieldNext = [&](OpBuilder &yb, Location,
                        ArrayRef<BlockArgument> newArgs) {
     yb.setInsertionPointToStart(body);
-    AsyncWaitOp::create(yb, loc, yb.getI32IntegerAttr(ahead - 1));
+    if (tma)
+      CtaBarrierOp::create(yb, loc);
+    else
+      AsyncWaitOp::create(yb, loc, yb.getI32IntegerAttr(ahead - 1));
     Value read = newArgs[usedArgs.size()], write = newArgs[usedArgs.size() + 1];
     IRMapping mapping;
     for (auto [i, arg] : llvm::enumerate(usedArgs))
       mapping.map(forOp.getRegionIterArgs()[arg], newArgs[i]);
     SmallVector<Value> next =
         copyStage(yb, mapping, ivAhead(yb, loc, iv, step, ahead), write);
+    if (tma)
+      BarrierWaitOp::create(yb, loc, barriers, read,
+                            newArgs[usedArgs.size() + 2]);
     for (auto [i, ring] : llvm::enumerate(rings))
       slots[i] = slotOf(yb, ring, read);
-    auto advance = [&](Value index) -> Value {
+    // index + 1 mod R; `wraps` is whether it wrapped around.
+    auto advance = [&](Value index, Value &wraps) -> Value {
       Value plus =
           arith::AddIOp::create(yb, loc, index, i32Constant(yb, loc, 1));
-      Value wraps =
-          arith::CmpIOp::create(yb, loc, arith::CmpIPredicate::eq, plus,
-                                i32Constant(yb, loc, numStages));
+      wraps = arith::CmpIOp::create(yb, loc, arith::CmpIPredicate::eq, plus,
+                                    i32Constant(yb, loc, numStages));
       return arith::SelectOp::create(yb, loc, wraps, i32Constant(yb, loc, 0),
                                      plus);
     };
-    next.push_back(advance(read));
-    next.push_back(advance(write));
+    Value readWraps, writeWraps;
+    next.push_back(advance(read, readWraps));
+    next.push_back(advance(write, writeWraps));
+    if (tma) {
+      // The barrier of slot `read` is next waited for in its next phase.
+      Value phase = newArgs[usedArgs.size() + 2];
+      Value flipped =
+          arith::XOrIOp::create(yb, loc, phase, i32Constant(yb, loc, 1));
+      next.push_back(
+          arith::SelectOp::create(yb, loc, readWraps, flipped, phase));
+    }
     return next;
   };
   FailureOr<LoopLikeOpInterface> replaced =
@@ -372,7 +530,13 @@ static void pipeline(scf::ForOp forOp, int64_t numStages) {
     auto done = WarpGroupDotWaitOp::create(b, loc, acc, b.getI32IntegerAttr(0));
     acc.replaceAllUsesExcept(done, done);
   }
-  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
+  // TMA copies past the last iteration are never issued; cp.async ones are
+  // (zero-filling), and must land before the memory is reused. mbarriers
+  // end their life before theirs is.
+  if (tma)
+    BarrierInvalidateOp::create(b, loc, barriers);
+  else
+    AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
   forgetDeadIterArgs(newFor);
 }
 
@@ -384,7 +548,7 @@ struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
     for (scf::ForOp forOp : loops)
-      pipeline(forOp, numStages);
+      pipeline(forOp, numStages, tma);
   }
 };
 

@@ -27,6 +27,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -106,6 +107,33 @@ struct LaunchRequirement {
   ScalarType Elem = ScalarType::I8;
 };
 
+/// A TMA tensor map the host builds at each launch, from the metadata line's
+/// "tma=" key: the kernel parameter after the signature's that receives
+/// the 128-byte CUtensorMap of a row-major 2-D tensor (tilec's descriptor
+/// loads on sm_90a), its base a kernel argument, its extents and row stride
+/// kernel arguments or constants, read in boxes of BoxRows x BoxCols
+/// elements swizzled over Swizzle bytes (the layout wgmma reads).
+struct TensorMapSpec {
+  /// A scalar of the map: kernel argument Arg, or the constant Value.
+  struct Scalar {
+    bool IsArg = false;
+    std::size_t Arg = 0;
+    std::int64_t Value = 0;
+  };
+  enum class Element { F16, BF16, F32, U8 };
+  std::size_t ParamIndex = 0;
+  std::size_t BaseArg = 0;
+  Element Elem = Element::F16;
+  Scalar Rows, Cols;
+  /// Elements between consecutive rows.
+  Scalar RowStride;
+  unsigned BoxRows = 0, BoxCols = 0;
+  /// 32, 64 or 128.
+  unsigned Swizzle = 0;
+
+  unsigned elementBytes() const;
+};
+
 /// What tilec records about one kernel.
 struct KernelMetadata {
   std::string Name;
@@ -115,6 +143,9 @@ struct KernelMetadata {
   std::vector<ArgType> Signature;
   /// Checked at every launch (packArguments, checkLaunchRequirements).
   std::vector<LaunchRequirement> Requirements;
+  /// Built at every launch (Kernel::launch), passed after the signature's
+  /// parameters in this order.
+  std::vector<TensorMapSpec> TensorMaps;
 
   /// Threads per block (in x).
   unsigned blockSize() const { return NumWarps * 32; }
@@ -124,7 +155,7 @@ struct KernelMetadata {
 /// allowed).
 bool isMetadataLine(std::string_view line);
 /// Parses one metadata line. Keys other than name, num_warps, shared,
-/// signature and requires are ignored; the first four are required.
+/// signature, requires and tma are ignored; the first four are required.
 Expected<KernelMetadata> parseMetadataLine(std::string_view line);
 /// Parses every metadata line of a PTX text. Errors name the line number.
 /// Two lines for the same kernel are an error.
@@ -206,6 +237,20 @@ public:
 
   /// Appends a parameter of \p size bytes (at most 8) holding \p value.
   void push(std::uint64_t value, unsigned size);
+  /// What the launch must encode into a tensor-map parameter.
+  struct TensorMapRequest {
+    /// The parameter's 128 bytes (64-byte aligned).
+    void *Dest = nullptr;
+    TensorMapSpec::Element Elem = TensorMapSpec::Element::F16;
+    std::uint64_t Base = 0;
+    std::uint64_t Rows = 0, Cols = 0;
+    std::uint64_t RowStrideBytes = 0;
+    unsigned BoxRows = 0, BoxCols = 0, Swizzle = 0;
+  };
+  /// Appends a 128-byte tensor-map parameter for \p request (whose Dest
+  /// it sets).
+  void pushTensorMap(TensorMapRequest request);
+  const std::vector<TensorMapRequest> &tensorMaps() const { return Maps; }
   std::size_t size() const { return Slots.size(); }
   /// The value stored for parameter \p i.
   std::uint64_t slot(std::size_t i) const { return Slots[i]; }
@@ -215,9 +260,16 @@ public:
   void **kernelParams();
 
 private:
+  struct alignas(64) TensorMapBytes {
+    unsigned char Bytes[128];
+  };
   std::vector<std::uint64_t> Slots;
   std::vector<unsigned> Sizes;
   std::vector<void *> Pointers;
+  /// For each parameter, its tensor map's index in MapStorage, or -1.
+  std::vector<int> MapIndex;
+  std::vector<std::unique_ptr<TensorMapBytes>> MapStorage;
+  std::vector<TensorMapRequest> Maps;
 };
 
 /// Checks \p args against the kernel's signature and packs them. Errors name

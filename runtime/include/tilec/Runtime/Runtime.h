@@ -220,7 +220,9 @@ public:
 
   /// Launches the kernel on \p grid blocks of metadata().blockSize() threads
   /// with the metadata's dynamic shared memory. The arguments are checked
-  /// against the signature first (see packArguments). A grid with a zero
+  /// against the signature first (see packArguments), and the TMA tensor
+  /// maps of its descriptor loads are built from them
+  /// (cuTensorMapEncodeTiled). A grid with a zero
   /// dimension launches nothing and succeeds. Launch errors are reported
   /// here; errors while the kernel runs show up at the next synchronize.
   Status launch(Dim3 grid, std::initializer_list<KernelArg> args,
@@ -233,6 +235,9 @@ public:
   /// checked. Generated launchers use this; it is the fast path.
   Status launchUnchecked(Dim3 grid, void **params,
                          const Stream *stream = nullptr) const;
+  /// Builds the tensor maps \p packed asks for in place (before
+  /// launchUnchecked with its kernelParams()).
+  Status encodeTensorMaps(const PackedArguments &packed) const;
 
 private:
   friend class Module;

@@ -147,3 +147,38 @@ module {
     return
   }
 }
+
+// -----
+
+#d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#sb = #tile.shared<contiguousDim = 1, swizzle = 128>
+// A loop pipelined with TMA: its mbarriers (3 x 8 bytes, padded to 32)
+// follow the ring (3 x 4096 bytes) at 12288, and live as long. A conversion
+// in the loop starts on the next 1024-byte boundary after them (13312), not
+// over them; the program needs 13312 + 256.
+// CHECK: module attributes {tile.shared = 13568 : i32}
+// CHECK-LABEL: func.func @ring_and_barriers
+// CHECK: tile.local_alloc {offset = 0 : i64} : <3x32x64xf16, #{{.*}}>
+// CHECK: tile.barrier_alloc {offset = 12288 : i64} : <3>
+// CHECK: scf.for
+// CHECK: tile.convert_layout %{{.*}} {tile.scratch_offset = 13312 : i64} : tensor<64xf32
+module {
+  func.func @ring_and_barriers(%p: !tile.ptr<f32>, %map: !tile.tensormap, %n: i32, %phase: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %true = arith.constant true
+    %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>
+    %rb = tile.local_alloc : !tile.smem<3x32x64xf16, #sb>
+    %bars = tile.barrier_alloc : !tile.barriers<3>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %sb = tile.smem_slot %rb[%i] : !tile.smem<3x32x64xf16, #sb> -> !tile.smem<32x64xf16, #sb>
+      tile.barrier_expect %bars[%i], %true {bytes = 4096 : i32} : !tile.barriers<3>
+      tile.async_tma_copy %map[%i, %c0], %sb, %bars[%i], %true : !tile.tensormap, !tile.smem<32x64xf16, #sb>, !tile.barriers<3>
+      tile.barrier_wait %bars[%i], %phase : !tile.barriers<3>
+      %x = tile.load %ps : (tensor<64x!tile.ptr<f32>, #d1>) -> tensor<64xf32, #d1>
+      %c = tile.convert_layout %x : tensor<64xf32, #d1> -> tensor<64xf32, #tile.slice<dim = 1, parent = #d2>>
+    }
+    return
+  }
+}

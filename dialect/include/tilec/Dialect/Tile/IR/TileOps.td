@@ -115,16 +115,38 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     where `mask[i]` holds, else `other[i]` (undefined when `other` is absent).
     `mask` and `other` have the shape of `ptr`.
 
+    A load of a tensor descriptor (`desc.load(offsets)`) also names the
+    descriptor: its base pointer, shape and strides (elements) and the
+    offsets of the block. They describe the same elements as `ptr` and
+    `mask` (which the descriptor's bounds give), so that the load can be
+    made a TMA copy on Hopper; every other lowering ignores them.
+
     ```mlir
     %x = tile.load %p, %m : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi1>) -> tensor<1024xf32>
+    %y = tile.load %q, %n descriptor %base[%o0, %o1] shape(%M, %K) strides(%s0, %c1)
+        : (tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi1>, !tile.ptr<f16>, i64, i64, i64, i64, i32, i32) -> tensor<64x32xf16>
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
-                   Optional<Tile_Value>:$other);
+                   Optional<Tile_Value>:$other,
+                   Optional<Tile_PtrType>:$descBase,
+                   Variadic<AnyInteger>:$descShape,
+                   Variadic<AnyInteger>:$descStrides,
+                   Variadic<I32>:$descOffsets);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
-    $ptr (`,` $mask^)? (`other` $other^)? attr-dict `:` functional-type(operands, results)
+    $ptr (`,` $mask^)? (`other` $other^)?
+    (`descriptor` $descBase^ `[` $descOffsets `]` `shape` `(` $descShape `)`
+     `strides` `(` $descStrides `)`)?
+    attr-dict `:` functional-type(operands, results)
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$ptr,
+                   "::mlir::Value":$mask, "::mlir::Value":$other), [{
+      build($_builder, $_state, result, ptr, mask, other, ::mlir::Value(),
+            ::mlir::ValueRange(), ::mlir::ValueRange(), ::mlir::ValueRange());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -457,6 +479,120 @@ def Tile_WarpGroupDotWaitOp : Tile_Op<"warp_group_dot_wait", [
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// TMA (GPU level, made by tile-pipeline)
+//===----------------------------------------------------------------------===//
+
+def Tile_BarrierAllocOp : Tile_Op<"barrier_alloc", [MemoryEffects<[MemAlloc,
+                                                                   MemWrite]>]> {
+  let summary = "Reserves and initializes `count` mbarriers in shared memory.";
+  let description = [{
+    `count` 8-byte mbarriers, each expecting one arrival per phase, at
+    `offset` (placed by tile-allocate-shared-memory); initialized by one
+    thread and made visible to the whole program (and to TMA) before any
+    thread goes on.
+
+    ```mlir
+    %bars = tile.barrier_alloc {offset = 98304 : i64} : !tile.barriers<4>
+    ```
+  }];
+  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let results = (outs Tile_BarriersType:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def Tile_BarrierInvalidateOp : Tile_Op<"barrier_invalidate", [
+    MemoryEffects<[MemWrite]>]> {
+  let summary = "Ends the life of mbarriers.";
+  let description = [{
+    After every thread is done with them, one thread invalidates the
+    mbarriers (`mbarrier.inval`), so that their bytes may be used for other
+    data.
+
+    ```mlir
+    tile.barrier_invalidate %bars : !tile.barriers<4>
+    ```
+  }];
+  let arguments = (ins Tile_BarriersType:$barriers);
+  let assemblyFormat = "$barriers attr-dict `:` type($barriers)";
+}
+
+def Tile_CtaBarrierOp : Tile_Op<"cta_barrier", [MemoryEffects<[MemRead,
+                                                               MemWrite]>]> {
+  let summary = "Every thread of the program waits for the others.";
+  let description = [{
+    `bar.sync`: after it, every thread has finished what it did before,
+    tensor-core reads of shared memory included when those were waited for.
+
+    ```mlir
+    tile.cta_barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_BarrierExpectOp : Tile_Op<"barrier_expect", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Arms an mbarrier's phase for `bytes` of TMA copies.";
+  let description = [{
+    Where `pred` holds, one thread arrives on mbarrier `index` of
+    `barriers`, telling it that the phase completes when `bytes` bytes of
+    TMA copies have landed (`mbarrier.arrive.expect_tx`).
+
+    ```mlir
+    tile.barrier_expect %bars[%i], %valid {bytes = 32768 : i32} : !tile.barriers<4>
+    ```
+  }];
+  let arguments = (ins Tile_BarriersType:$barriers, I32:$index, I1:$pred,
+                   ConfinedAttr<I32Attr, [IntMinValue<1>]>:$bytes);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $pred attr-dict `:` type($barriers)
+  }];
+}
+
+def Tile_AsyncTmaCopyOp : Tile_Op<"async_tma_copy", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Starts TMA copies of a block of a tensor into shared memory.";
+  let description = [{
+    Where `pred` holds, one thread starts copying the block of the tensor
+    `map` describes at `coords` (outer dimension first) into the matrix
+    `dst`, one TMA box per `swizzle`-byte panel of `dst`'s contiguous
+    dimension; completion is counted on mbarrier `index` of `barriers`.
+    Elements outside the tensor land as zeros.
+
+    ```mlir
+    tile.async_tma_copy %map[%m, %k], %slot, %bars[%i], %valid
+        : !tile.tensormap, !tile.smem<128x64xf16, #shared>, !tile.barriers<4>
+    ```
+  }];
+  let arguments = (ins Tile_TensorMapType:$map, Variadic<I32>:$coords,
+                   Tile_SmemType:$dst, Tile_BarriersType:$barriers,
+                   I32:$index, I1:$pred);
+  let assemblyFormat = [{
+    $map `[` $coords `]` `,` $dst `,` $barriers `[` $index `]` `,` $pred
+    attr-dict `:` type($map) `,` type($dst) `,` type($barriers)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierWaitOp : Tile_Op<"barrier_wait", [MemoryEffects<[MemRead,
+                                                                MemWrite]>]> {
+  let summary = "Waits until an mbarrier completes the phase of `parity`.";
+  let description = [{
+    Every thread waits until mbarrier `index` of `barriers` has completed
+    its phase of parity `parity` (0 or 1): the TMA copies counted on it
+    have landed and can be read.
+
+    ```mlir
+    tile.barrier_wait %bars[%i], %phase : !tile.barriers<4>
+    ```
+  }];
+  let arguments = (ins Tile_BarriersType:$barriers, I32:$index, I32:$parity);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $parity attr-dict `:` type($barriers)
+  }];
 }
 
 #endif // TILEC_DIALECT_TILE_IR_TILEOPS_TD

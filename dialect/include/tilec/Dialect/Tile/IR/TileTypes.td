@@ -58,6 +58,26 @@ def Tile_SmemType : Tile_Type<"Smem", "smem", [ShapedTypeInterface]> {
   }];
 }
 
+def Tile_TensorMapType : Tile_Type<"TensorMap", "tensormap"> {
+  let summary = "A TMA tensor map, passed to the kernel by value.";
+  let description = [{
+    The 128-byte `CUtensorMap` the runtime builds on the host with
+    `cuTensorMapEncodeTiled` for a tensor descriptor whose base, shape and
+    strides are kernel arguments; the kernel receives it as a
+    `__grid_constant__` parameter (the function's `tile.tma` attribute says
+    how to build it).
+  }];
+}
+
+def Tile_BarriersType : Tile_Type<"Barriers", "barriers"> {
+  let summary = "mbarriers in shared memory.";
+  let description = [{
+    `count` 8-byte mbarriers (`tile.barrier_alloc`), e.g. `!tile.barriers<4>`.
+  }];
+  let parameters = (ins "unsigned":$count);
+  let assemblyFormat = "`<` $count `>`";
+}
+
 /// A scalar type a tile element may have.
 def Tile_Scalar : AnyTypeOf<[AnyInteger, AnyFloat, Index, Tile_PtrType]>;
 def Tile_PtrLike : AnyTypeOf<[Tile_PtrType, RankedTensorOf<[Tile_PtrType]>]>;

@@ -171,6 +171,9 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     Option<"numStages", "num-stages", "int64_t", /*default=*/"3",
            "Slots of each ring (stages in flight plus the one being "
            "multiplied); below 2, no loop is pipelined">,
+    Option<"tma", "tma", "bool", /*default=*/"true",
+           "Copy loads of 2-D tensor descriptors with TMA (the host then "
+           "passes tensor maps, tile.tma)">,
   ];
 }
 

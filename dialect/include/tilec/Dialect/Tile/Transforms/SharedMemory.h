@@ -33,6 +33,14 @@ constexpr llvm::StringLiteral kSharedMemoryAttrName = "tile.shared";
 /// byte 0 of shared memory: its offset (i64).
 constexpr llvm::StringLiteral kScratchOffsetAttrName = "tile.scratch_offset";
 
+/// Name of the module attribute listing the TMA tensor maps the host passes
+/// to the kernel (added by tile-pipeline): one dictionary per map
+/// with `arg` (the parameter receiving it), `base`, `shape` (outer first)
+/// and `row_stride` (elements) as "@N" (kernel argument N) or a number,
+/// `element` (f16, bf16, f32, u8), `box` (outer first) and `swizzle`
+/// (bytes).
+constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tma";
+
 /// Where the scratch buffer of `op` starts (0 unless the op is marked).
 int64_t getScratchOffset(mlir::Operation *op);
 

@@ -1,0 +1,233 @@
+//===- TmaOpToLLVM.cpp - TMA copies and mbarriers ---------------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers the TMA side of pipelined loops (sm_90a) to inline PTX:
+//
+// - tile.barrier_alloc: thread 0 initializes `count` mbarriers (one arrival
+//   per phase) at the allocation's offset, then `fence.mbarrier_init` and a
+//   barrier make them visible to every thread and to TMA;
+// - tile.barrier_expect: thread 0 (where the predicate holds) arrives with
+//   `mbarrier.arrive.expect_tx` for the stage's bytes;
+// - tile.async_tma_copy: thread 0 issues one
+//   `cp.async.bulk.tensor.2d...mbarrier::complete_tx::bytes` per
+//   swizzle-wide panel of the destination (the tensor map's box), with the
+//   innermost coordinate first;
+// - tile.barrier_wait: every thread spins on `mbarrier.try_wait.parity`;
+// - tile.barrier_invalidate: after a barrier, thread 0 invalidates the
+//   mbarriers (`mbarrier.inval`) so that their bytes can be reused;
+// - tile.cta_barrier: `bar.sync 0`.
+//
+// The tensor map operand is the generic address of its `__grid_constant__`
+// kernel parameter.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SharedOperand.h"
+#include "TileToLLVMPatterns.h"
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::tile;
+
+namespace {
+
+/// An i32 that is 1 in thread 0 where `pred` (i1, or null for true) holds.
+static Value threadZeroAnd(OpBuilder &b, Location loc, Value pred) {
+  Value first =
+      LLVM::ICmpOp::create(b, loc, LLVM::ICmpPredicate::eq, getThreadId(b, loc),
+                           i32Constant(b, loc, 0));
+  if (pred)
+    first = LLVM::AndOp::create(b, loc, first, pred);
+  return LLVM::ZExtOp::create(b, loc, b.getI32Type(), first);
+}
+
+/// The 32-bit shared-window address of `ptr` (`!llvm.ptr<3>`) plus `offset`.
+static Value sharedAddress(OpBuilder &b, Location loc, Value ptr,
+                           Value offset = Value()) {
+  Value address = LLVM::PtrToIntOp::create(b, loc, b.getI32Type(), ptr);
+  if (offset)
+    address = LLVM::AddOp::create(b, loc, address, offset);
+  return address;
+}
+
+/// The address of mbarrier `index` (i32) of the barriers at `base`.
+static Value barrierAddress(OpBuilder &b, Location loc, Value base,
+                            Value index) {
+  return sharedAddress(
+      b, loc, base, LLVM::MulOp::create(b, loc, index, i32Constant(b, loc, 8)));
+}
+
+struct BarrierAllocOpLowering : public OpConversionPattern<BarrierAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierAllocOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::optional<int64_t> offset = op.getOffset();
+    if (!offset)
+      return op.emitOpError("has no offset: run tile-allocate-shared-memory "
+                            "first");
+    unsigned count = op.getType().getCount();
+    if (failed(checkSharedMemory(op, *offset + 8 * count)))
+      return failure();
+    Location loc = op.getLoc();
+    Value base = getSharedMemoryBase(rewriter, loc, *offset);
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
+    for (unsigned i = 0; i < count; ++i)
+      text += llvm::formatv("@p mbarrier.init.shared::cta.b64 [$1+{0}], 1;\n",
+                            8 * i)
+                  .str();
+    text += "}";
+    // Ops before may have used these bytes as scratch.
+    emitBarrier(rewriter, loc);
+    emitInlinePtx(rewriter, loc, text, {},
+                  ValueRange{threadZeroAnd(rewriter, loc, Value()),
+                             sharedAddress(rewriter, loc, base)});
+    emitInlinePtx(rewriter, loc, "fence.mbarrier_init.release.cluster;", {},
+                  {});
+    emitBarrier(rewriter, loc);
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+struct BarrierInvalidateOpLowering
+    : public OpConversionPattern<BarrierInvalidateOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierInvalidateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    unsigned count = op.getBarriers().getType().getCount();
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
+    for (unsigned i = 0; i < count; ++i)
+      text +=
+          llvm::formatv("@p mbarrier.inval.shared::cta.b64 [$1+{0}];\n", 8 * i)
+              .str();
+    text += "}";
+    // Every thread has finished waiting on them.
+    emitBarrier(rewriter, loc);
+    emitInlinePtx(
+        rewriter, loc, text, {},
+        ValueRange{threadZeroAnd(rewriter, loc, Value()),
+                   sharedAddress(rewriter, loc, adaptor.getBarriers())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct CtaBarrierOpLowering : public OpConversionPattern<CtaBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(CtaBarrierOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    emitBarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierExpectOpLowering : public OpConversionPattern<BarrierExpectOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierExpectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    std::string text = llvm::formatv(
+        "{{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
+        "@p mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], {0};\n}",
+        op.getBytes());
+    emitInlinePtx(
+        rewriter, loc, text, {},
+        ValueRange{threadZeroAnd(rewriter, loc, adaptor.getPred()),
+                   barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                  adaptor.getIndex())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncTmaCopyOpLowering : public OpConversionPattern<AsyncTmaCopyOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncTmaCopyOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmemType type = op.getDst().getType();
+    SharedLayoutAttr layout = type.getLayout();
+    if (layout.getContiguousDim() != 1)
+      return op.emitOpError("TMA writes rows of the tensor contiguously: the "
+                            "destination must store dimension 1 "
+                            "contiguously");
+    int64_t elemBytes = getStorageBytes(type.getElementType());
+    SharedOperand smem{1, type.getDimSize(0), type.getDimSize(1), elemBytes,
+                       layout.getSwizzle()};
+    int64_t panelElems = smem.swizzle / elemBytes;
+    Value pred = threadZeroAnd(rewriter, loc, adaptor.getPred());
+    Value bar = barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                               adaptor.getIndex());
+    Value dst = sharedAddress(rewriter, loc, adaptor.getDst());
+    Value outer = adaptor.getCoords()[0], inner = adaptor.getCoords()[1];
+    const char *text =
+        "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
+        "@p cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
+        "complete_tx::bytes [$1], [$2, {$3, $4}], [$5];\n}";
+    for (int64_t panel = 0; panel * panelElems < smem.inner; ++panel) {
+      Value panelDst = LLVM::AddOp::create(
+          rewriter, loc, dst,
+          i32Constant(rewriter, loc, panel * smem.panelBytes()));
+      Value panelInner = LLVM::AddOp::create(
+          rewriter, loc, inner, i32Constant(rewriter, loc, panel * panelElems));
+      emitInlinePtx(
+          rewriter, loc, text, {},
+          ValueRange{pred, panelDst, adaptor.getMap(), panelInner, outer, bar});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierWaitOpLowering : public OpConversionPattern<BarrierWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    emitInlinePtx(
+        rewriter, loc,
+        "{\n.reg .pred done;\ntilec_wait_${:uid}:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [$0], $1;\n"
+        "@!done bra tilec_wait_${:uid};\n}",
+        {},
+        ValueRange{barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                  adaptor.getIndex()),
+                   adaptor.getParity()});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::populateTmaOpToLLVMPatterns(TileTypeConverter &converter,
+                                        RewritePatternSet &patterns) {
+  patterns.add<BarrierAllocOpLowering, BarrierInvalidateOpLowering,
+               CtaBarrierOpLowering, BarrierExpectOpLowering,
+               AsyncTmaCopyOpLowering, BarrierWaitOpLowering>(
+      converter, patterns.getContext());
+}
