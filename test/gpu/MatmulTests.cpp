@@ -317,6 +317,16 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
        {{128, 128, 128}, {100, 130, 100}, {64, 64, 97}, {1, 1, 128}},
        runMatmulBlockPtr,
        matmulConfig(F16, F32, ExactTol, 4)});
+  // Through TMA (N, K multiples of 16; the 8 K steps of 64 cover K).
+  TestConfig bpTma = tensorCoreConfig(F16, F32, Fp16Tol, 64);
+  bpTma.NIters = 8;
+  tests.push_back(
+      {"matmul_bp_fp16_tc_h16",
+       "matmul_bp_fp16_tc_h16.ptx",
+       "matmul_bp_kernel",
+       {{128, 128, 512}, {256, 144, 464}, {1000, 784, 496}, {4096, 4096, 512}},
+       runMatmulBlockPtr,
+       bpTma});
   tests.push_back({"matmul_bp_fp16_it16",
                    "matmul_bp_fp16_it16.ptx",
                    "matmul_bp_kernel",

@@ -253,14 +253,25 @@ static Value integerOperand(Generator &gen, const TValue &v, Type type,
                                    gen.builder.getIntegerAttr(type, v.i));
 }
 
+namespace {
+/// What a load records of the block it reads.
+enum class DescriptorKind {
+  None,
+  /// A tensor descriptor: its launch checks the base's and strides'
+  /// alignment.
+  Descriptor,
+  /// A block pointer checking every dimension: nothing is checked at launch.
+  BlockPointer,
+};
+} // namespace
+
 /// Loads the block at `offsets` with the given checked dimensions/padding;
-/// `descriptor` records the tensor descriptor on the load (TMA may then
-/// copy it).
-static FailureOr<TValue> loadAt(Generator &gen, const BlockPointer &bp,
-                                ArrayRef<TValue> offsets,
-                                ArrayRef<int64_t> checked,
-                                llvm::StringRef padding, llvm::SMLoc l,
-                                bool descriptor = false) {
+/// `descriptor` says whether the load records the block's description (TMA
+/// may then copy it).
+static FailureOr<TValue>
+loadAt(Generator &gen, const BlockPointer &bp, ArrayRef<TValue> offsets,
+       ArrayRef<int64_t> checked, llvm::StringRef padding, llvm::SMLoc l,
+       DescriptorKind descriptor = DescriptorKind::None) {
   FailureOr<Access> access = address(gen, bp, offsets, checked, l);
   if (failed(access))
     return failure();
@@ -271,7 +282,7 @@ static FailureOr<TValue> loadAt(Generator &gen, const BlockPointer &bp,
   if (access->mask && !padding.empty())
     other =
         gen.constant(padding == "nan" ? NAN : 0.0, elem, resultType, location);
-  if (!descriptor)
+  if (descriptor == DescriptorKind::None)
     return TValue::of(tile::LoadOp::create(gen.builder, location, resultType,
                                            access->ptrs, access->mask, other));
   Type i32 = gen.builder.getI32Type(), i64 = gen.builder.getI64Type();
@@ -281,9 +292,12 @@ static FailureOr<TValue> loadAt(Generator &gen, const BlockPointer &bp,
     strides.push_back(integerOperand(gen, bp.strides[d], i64, location));
     offsetValues.push_back(integerOperand(gen, offsets[d], i32, location));
   }
-  return TValue::of(tile::LoadOp::create(
-      gen.builder, location, resultType, access->ptrs, access->mask, other,
-      bp.base, shape, strides, offsetValues));
+  auto load = tile::LoadOp::create(gen.builder, location, resultType,
+                                   access->ptrs, access->mask, other, bp.base,
+                                   shape, strides, offsetValues);
+  if (descriptor == DescriptorKind::BlockPointer)
+    load.setDescUncheckedAttr(gen.builder.getUnitAttr());
+  return TValue::of(load.getResult());
 }
 
 /// Converts a value to store through `bp`: a scalar is splat, a tile must have
@@ -326,7 +340,14 @@ FailureOr<TValue> Generator::loadBlock(const TValue &ptr, Binder &bind,
       paddingOption(*this, bind, 4, bp.elementType());
   if (failed(padding))
     return failure();
-  return loadAt(*this, bp, bp.offsets, *checked, *padding, callLoc);
+  // A load that checks every dimension reads what a tensor descriptor's
+  // load reads: it carries the same description, marked as not checked at
+  // launch (TMA may copy it where the signature's hints prove what a
+  // descriptor's launch would check).
+  bool describable = checked->size() == bp.blockShape.size();
+  return loadAt(*this, bp, bp.offsets, *checked, *padding, callLoc,
+                describable ? DescriptorKind::BlockPointer
+                            : DescriptorKind::None);
 }
 
 FailureOr<TValue> Generator::storeBlock(const TValue &ptr, Binder &bind,
@@ -383,7 +404,7 @@ FailureOr<TValue> Generator::callDescriptorMethod(const TValue &desc,
     if (failed(offsets))
       return failure();
     return loadAt(*this, bp, *offsets, all, bp.padding, callLoc,
-                  /*descriptor=*/true);
+                  DescriptorKind::Descriptor);
   }
   if (name == "store") {
     Binder bind(*this, "store", args, callLoc);

@@ -1,4 +1,5 @@
-//===- Coalesce.cpp - Lay out accesses along contiguous addresses -*- C++ -*-===//
+//===- Coalesce.cpp - Lay out accesses along contiguous addresses -*- C++
+//-*-===//
 //
 // Part of tilec.
 //
@@ -62,13 +63,12 @@ static BlockedLayoutAttr buildLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
 /// `value` converted to `layout` just before `user`.
 static Value convertTo(OpBuilder &b, Value value, Attribute layout) {
   auto tensor = cast<RankedTensorType>(value.getType());
-  auto type = RankedTensorType::get(tensor.getShape(),
-                                    tensor.getElementType(), layout);
+  auto type =
+      RankedTensorType::get(tensor.getShape(), tensor.getElementType(), layout);
   return ConvertLayoutOp::create(b, value.getLoc(), type, value);
 }
 
-struct CoalescePass
-    : public tilec::tile::impl::TileCoalesceBase<CoalescePass> {
+struct CoalescePass : public tilec::tile::impl::TileCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
@@ -99,8 +99,7 @@ struct CoalescePass
           return;
         Value mask = isa<LoadOp>(op) ? cast<LoadOp>(op).getMask()
                                      : cast<StoreOp>(op).getMask();
-        Type pointee =
-            cast<PtrType>(tensor.getElementType()).getPointeeType();
+        Type pointee = cast<PtrType>(tensor.getElementType()).getPointeeType();
         int64_t maxElems = std::max<int64_t>(1, 16 / getStorageBytes(pointee));
         int64_t vector = axisInfo.getVectorWidth(ptr, mask, best, maxElems);
         // Moving costs a layout conversion of the loaded value; it pays when
@@ -113,8 +112,11 @@ struct CoalescePass
       });
       for (auto [op, layout] : moves) {
         OpBuilder b(op);
+        // The tiles (pointers, mask, value or `other`); a descriptor's
+        // scalars stay as they are.
         for (OpOperand &operand : op->getOpOperands())
-          operand.set(convertTo(b, operand.get(), layout));
+          if (isa<RankedTensorType>(operand.get().getType()))
+            operand.set(convertTo(b, operand.get(), layout));
         if (auto load = dyn_cast<LoadOp>(op)) {
           Value result = load.getResult();
           Type old = result.getType();

@@ -89,6 +89,42 @@ static std::optional<std::string> describeScalar(Value value) {
   return std::nullopt;
 }
 
+/// The load in the dot's block whose tile is operand `index` of `dot` and
+/// nothing else (through a layout conversion, which shared memory makes
+/// moot), or null.
+static LoadOp getOperandLoad(DotOp dot, unsigned index) {
+  Value operand = dot->getOperand(index);
+  if (auto convert = operand.getDefiningOp<ConvertLayoutOp>();
+      convert && operand.hasOneUse())
+    operand = convert.getSrc();
+  auto load = operand.getDefiningOp<LoadOp>();
+  if (!load || load->getBlock() != dot->getBlock() || !operand.hasOneUse())
+    return LoadOp();
+  return load;
+}
+
+/// Whether `value` (a descriptor's base or stride) is known to be a multiple
+/// of `multiple`: a constant, or a kernel argument (through integer casts)
+/// whose signature hint says so.
+static bool isProvenMultiple(Value value, int64_t multiple) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return constant.getSExtValue() % multiple == 0;
+  auto arg = dyn_cast<BlockArgument>(value);
+  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+                  : func::FuncOp();
+  if (!func)
+    return false;
+  auto hint = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
+                                                 "tile.divisibility");
+  return hint && hint.getInt() % multiple == 0;
+}
+
 /// The name the runtime gives the TMA element type of `type`.
 static StringRef getTmaElementName(Type type) {
   if (type.isF16())
@@ -108,11 +144,10 @@ static StringRef getTmaElementName(Type type) {
 /// wgmma reads it (rows of the descriptor contiguous: A, and a 16-bit B
 /// stored N-major).
 static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
-  Value operand = dot->getOperand(index);
-  auto load = operand.getDefiningOp<LoadOp>();
-  if (!load || !load.getDescBase() || load->getBlock() != dot->getBlock() ||
-      !operand.hasOneUse() || !padsWithZeros(load))
+  LoadOp load = getOperandLoad(dot, index);
+  if (!load || !load.getDescBase() || !padsWithZeros(load))
     return std::nullopt;
+  Value operand = load.getResult();
   auto type = cast<RankedTensorType>(operand.getType());
   if (type.getRank() != 2)
     return std::nullopt;
@@ -124,8 +159,14 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
   if (element.empty() || !base || !rows || !cols || !stride ||
       describeScalar(load.getDescStrides()[1]) != std::optional("1"))
     return std::nullopt;
-  auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
   int64_t elemBytes = getStorageBytes(type.getElementType());
+  // Unless the launch checks them (descriptors), the hints must prove a
+  // 16-byte aligned base and rows 16 bytes apart.
+  if (load.getDescUnchecked() &&
+      (!isProvenMultiple(load.getDescBase(), 16) ||
+       !isProvenMultiple(load.getDescStrides()[0], 16 / elemBytes)))
+    return std::nullopt;
+  auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
   int64_t inner = type.getDimSize(1);
   int64_t swizzle = std::min<int64_t>(128, inner * elemBytes);
   if (index == 1) {
@@ -173,11 +214,10 @@ static int64_t getCopyBytes(LoadOp load, unsigned dim,
 /// reads it.
 static std::optional<OperandPlan> planOperand(DotOp dot, unsigned index,
                                               AxisInfoAnalysis &axisInfo) {
-  Value operand = dot->getOperand(index);
-  auto load = operand.getDefiningOp<LoadOp>();
-  if (!load || load->getBlock() != dot->getBlock() || !operand.hasOneUse() ||
-      !padsWithZeros(load) || !getLayout(load.getPtr().getType()))
+  LoadOp load = getOperandLoad(dot, index);
+  if (!load || !padsWithZeros(load) || !getLayout(load.getPtr().getType()))
     return std::nullopt;
+  Value operand = load.getResult();
   auto type = cast<RankedTensorType>(operand.getType());
   auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
   int64_t elemBytes = getStorageBytes(type.getElementType());
@@ -522,8 +562,11 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
                                          db.getI32IntegerAttr(1));
   dot.replaceAllUsesWith(product);
   dot.erase();
-  for (OperandPlan &plan : plans)
+  for (OperandPlan &plan : plans) {
+    for (Operation *user : llvm::make_early_inc_range(plan.load->getUsers()))
+      user->erase(); // the conversion the product read through
     plan.load.erase();
+  }
   b.setInsertionPointAfter(newFor);
   if (inFlight) {
     Value acc = newFor.getResult(accArg);

@@ -119,7 +119,9 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     descriptor: its base pointer, shape and strides (elements) and the
     offsets of the block. They describe the same elements as `ptr` and
     `mask` (which the descriptor's bounds give), so that the load can be
-    made a TMA copy on Hopper; every other lowering ignores them.
+    made a TMA copy on Hopper; every other lowering ignores them. With
+    `descUnchecked` (a block pointer's load), the launch does not check the
+    base's alignment and the strides' multiples of 16 bytes that TMA needs.
 
     ```mlir
     %x = tile.load %p, %m : (tensor<1024x!tile.ptr<f32>>, tensor<1024xi1>) -> tensor<1024xf32>
@@ -132,7 +134,7 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
                    Optional<Tile_PtrType>:$descBase,
                    Variadic<AnyInteger>:$descShape,
                    Variadic<AnyInteger>:$descStrides,
-                   Variadic<I32>:$descOffsets);
+                   Variadic<I32>:$descOffsets, UnitAttr:$descUnchecked);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
     $ptr (`,` $mask^)? (`other` $other^)?
@@ -144,7 +146,8 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$ptr,
                    "::mlir::Value":$mask, "::mlir::Value":$other), [{
       build($_builder, $_state, result, ptr, mask, other, ::mlir::Value(),
-            ::mlir::ValueRange(), ::mlir::ValueRange(), ::mlir::ValueRange());
+            ::mlir::ValueRange(), ::mlir::ValueRange(), ::mlir::ValueRange(),
+            /*descUnchecked=*/false);
     }]>
   ];
   let hasVerifier = 1;
