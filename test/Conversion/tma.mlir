@@ -122,3 +122,32 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 4128 : i32} {
     return
   }
 }
+
+// -----
+
+// tile.async_tma_store of a 64x128 fp16 tile (rows of 256 bytes: two
+// 128-byte-swizzled panels of 64 columns) from its scratch at 0: a barrier,
+// the registers stored swizzled with 16-byte vectors, fence.proxy.async, a
+// barrier, then thread 0 stores each panel (the second 8192 bytes further
+// in shared memory, 64 columns further in the tensor) and waits until the
+// stores have read the scratch.
+#b = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+module attributes {tile.num_warps = 4 : i32, tile.shared = 16384 : i32} {
+  // CHECK-LABEL: llvm.func @tma_store(
+  // CHECK-SAME: %[[MAP:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %[[M:[^:]*]]: i32, %[[N:[^:]*]]: i32)
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK: llvm.inline_asm has_side_effects "fence.proxy.async.shared::cta;"
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $0, 0;\0A@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$2, $3}], [$4];\0A}", "r,l,r,r,r" %[[P:.*]], %[[MAP]], %{{.*}}, %[[M]], %{{.*}} :
+  // CHECK-NEXT: %[[SRC1:.*]] = llvm.add %[[BASE:.*]], %[[C8192:.*]] : i32
+  // CHECK-NEXT: %[[N1:.*]] = llvm.add %[[N]], %[[C64:.*]] : i32
+  // CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $0, 0;\0A@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [$1, {$2, $3}], [$4];\0A}", "r,l,r,r,r" %[[P]], %[[MAP]], %[[N1]], %[[M]], %[[SRC1]] :
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "cp.async.bulk.commit_group;\0Acp.async.bulk.wait_group.read 0;"
+  // CHECK-NEXT: llvm.return
+  func.func @tma_store(%map: !tile.tensormap, %m: i32, %n: i32) {
+    %v = arith.constant dense<1.0> : tensor<64x128xf16, #b>
+    tile.async_tma_store %map[%m, %n], %v : !tile.tensormap, tensor<64x128xf16, #b>
+    return
+  }
+}

@@ -265,6 +265,39 @@ enum class DescriptorKind {
 };
 } // namespace
 
+namespace {
+/// The extents, strides and offsets a descriptor access records.
+struct DescriptorOperands {
+  SmallVector<Value> shape, strides, offsets;
+  DescriptorOperands(Generator &gen, const BlockPointer &bp,
+                     ArrayRef<TValue> blockOffsets, Location l) {
+    Type i32 = gen.builder.getI32Type(), i64 = gen.builder.getI64Type();
+    for (size_t d = 0; d < bp.blockShape.size(); ++d) {
+      shape.push_back(integerOperand(gen, bp.shape[d], i64, l));
+      strides.push_back(integerOperand(gen, bp.strides[d], i64, l));
+      offsets.push_back(integerOperand(gen, blockOffsets[d], i32, l));
+    }
+  }
+};
+} // namespace
+
+/// Stores `value` to the block at `offsets` (`access`), recording the block
+/// as `descriptor` says.
+static void storeAt(Generator &gen, const BlockPointer &bp,
+                    ArrayRef<TValue> offsets, const Access &access, Value value,
+                    DescriptorKind descriptor, Location l) {
+  if (descriptor == DescriptorKind::None) {
+    tile::StoreOp::create(gen.builder, l, access.ptrs, value, access.mask);
+    return;
+  }
+  DescriptorOperands d(gen, bp, offsets, l);
+  auto store =
+      tile::StoreOp::create(gen.builder, l, access.ptrs, value, access.mask,
+                            bp.base, d.shape, d.strides, d.offsets);
+  if (descriptor == DescriptorKind::BlockPointer)
+    store.setDescUncheckedAttr(gen.builder.getUnitAttr());
+}
+
 /// Loads the block at `offsets` with the given checked dimensions/padding;
 /// `descriptor` says whether the load records the block's description (TMA
 /// may then copy it).
@@ -285,16 +318,10 @@ loadAt(Generator &gen, const BlockPointer &bp, ArrayRef<TValue> offsets,
   if (descriptor == DescriptorKind::None)
     return TValue::of(tile::LoadOp::create(gen.builder, location, resultType,
                                            access->ptrs, access->mask, other));
-  Type i32 = gen.builder.getI32Type(), i64 = gen.builder.getI64Type();
-  SmallVector<Value> shape, strides, offsetValues;
-  for (size_t d = 0; d < bp.blockShape.size(); ++d) {
-    shape.push_back(integerOperand(gen, bp.shape[d], i64, location));
-    strides.push_back(integerOperand(gen, bp.strides[d], i64, location));
-    offsetValues.push_back(integerOperand(gen, offsets[d], i32, location));
-  }
+  DescriptorOperands d(gen, bp, offsets, location);
   auto load = tile::LoadOp::create(gen.builder, location, resultType,
                                    access->ptrs, access->mask, other, bp.base,
-                                   shape, strides, offsetValues);
+                                   d.shape, d.strides, d.offsets);
   if (descriptor == DescriptorKind::BlockPointer)
     load.setDescUncheckedAttr(gen.builder.getUnitAttr());
   return TValue::of(load.getResult());
@@ -368,8 +395,10 @@ FailureOr<TValue> Generator::storeBlock(const TValue &ptr, Binder &bind,
   FailureOr<Access> access = address(*this, bp, bp.offsets, *checked, callLoc);
   if (failed(access))
     return failure();
-  tile::StoreOp::create(builder, loc(callLoc), access->ptrs, *value,
-                        access->mask);
+  storeAt(*this, bp, bp.offsets, *access, *value,
+          checked->size() == bp.blockShape.size() ? DescriptorKind::BlockPointer
+                                                  : DescriptorKind::None,
+          loc(callLoc));
   return TValue();
 }
 
@@ -422,8 +451,8 @@ FailureOr<TValue> Generator::callDescriptorMethod(const TValue &desc,
     FailureOr<Access> access = address(*this, bp, *offsets, all, callLoc);
     if (failed(access))
       return failure();
-    tile::StoreOp::create(builder, loc(callLoc), access->ptrs, *value,
-                          access->mask);
+    storeAt(*this, bp, *offsets, *access, *value, DescriptorKind::Descriptor,
+            loc(callLoc));
     return TValue();
   }
   return error(callLoc) << desc.describe() << " has no method '" << name << "'";

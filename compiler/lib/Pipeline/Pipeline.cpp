@@ -61,6 +61,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   tile::TilePipelineOptions pipelineOptions;
   pipelineOptions.numStages = options.numStages;
   pipelineOptions.tma = options.tma;
+  pipelineOptions.computeCapability = options.computeCapability;
   pm.addPass(tile::createTilePipeline(pipelineOptions));
   pm.addPass(tile::createTilePrefetchLoads());
   pm.addPass(createCanonicalizerPass());

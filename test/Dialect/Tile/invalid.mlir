@@ -507,3 +507,29 @@ func.func @barrier_expect_bytes(%bars: !tile.barriers<3>, %i: i32, %valid: i1) {
   tile.barrier_expect %bars[%i], %valid {bytes = 0 : i32} : !tile.barriers<3>
   return
 }
+
+// -----
+
+#b = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+func.func @tma_store_narrow_rows(%map: !tile.tensormap, %m: i32, %v: tensor<64x8xf16, #b>) {
+  // expected-error @+1 {{needs rows of 32, 64 or at least 128 bytes}}
+  tile.async_tma_store %map[%m, %m], %v : !tile.tensormap, tensor<64x8xf16, #b>
+  return
+}
+
+// -----
+
+#b = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+func.func @tma_store_rank(%map: !tile.tensormap, %m: i32, %v: tensor<1024xf16, #b>) {
+  // expected-error @+1 {{stores a 2-D tile at 2 coordinates}}
+  tile.async_tma_store %map[%m], %v : !tile.tensormap, tensor<1024xf16, #b>
+  return
+}
+
+// -----
+
+func.func @store_descriptor_without_base(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>, %o: i32) {
+  // expected-error @+1 {{descriptor extents, strides and offsets need a base}}
+  "tile.store"(%p, %v, %o) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 1>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>, i32) -> ()
+  return
+}

@@ -166,3 +166,15 @@ func.func @tma(%map: !tile.tensormap, %barg: !tile.barriers<2>, %om: i32, %ok: i
   tile.barrier_invalidate %barg : !tile.barriers<2>
   return
 }
+
+
+// A descriptor store and a TMA store round-trip.
+#bts = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-LABEL: func.func @tma_store(
+func.func @tma_store(%map: !tile.tensormap, %base: !tile.ptr<f16>, %ptrs: tensor<64x128x!tile.ptr<f16>, #bts>, %v: tensor<64x128xf16, #bts>, %m: i32, %n: i64, %s: i64) {
+  // CHECK: tile.store %{{.*}}, %{{.*}} descriptor %{{.*}}[%{{.*}}, %{{.*}}] shape(%{{.*}}, %{{.*}}) strides(%{{.*}}, %{{.*}}) {descUnchecked} : tensor<64x128x!tile.ptr<f16>, #{{.*}}>, tensor<64x128xf16, #{{.*}}>, !tile.ptr<f16>, i64, i64, i64, i64, i32, i32
+  tile.store %ptrs, %v descriptor %base[%m, %m] shape(%n, %n) strides(%s, %s) {descUnchecked} : tensor<64x128x!tile.ptr<f16>, #bts>, tensor<64x128xf16, #bts>, !tile.ptr<f16>, i64, i64, i64, i64, i32, i32
+  // CHECK: tile.async_tma_store %{{.*}}[%{{.*}}, %{{.*}}], %{{.*}} : !tile.tensormap, tensor<64x128xf16, #{{.*}}>
+  tile.async_tma_store %map[%m, %m], %v : !tile.tensormap, tensor<64x128xf16, #bts>
+  return
+}

@@ -18,6 +18,10 @@
 // - tile.barrier_wait: every thread spins on `mbarrier.try_wait.parity`;
 // - tile.barrier_invalidate: after a barrier, thread 0 invalidates the
 //   mbarriers (`mbarrier.inval`) so that their bytes can be reused;
+// - tile.async_tma_store: the tile staged swizzled in the op's scratch,
+//   `fence.proxy.async`, a barrier, then thread 0 issues one
+//   `cp.async.bulk.tensor.2d.global.shared::cta` per panel and waits for
+//   them to have read the scratch;
 // - tile.cta_barrier: `bar.sync 0`.
 //
 // The tensor map operand is the generic address of its `__grid_constant__`
@@ -28,6 +32,7 @@
 #include "SharedOperand.h"
 #include "TileToLLVMPatterns.h"
 
+#include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
@@ -201,6 +206,59 @@ struct AsyncTmaCopyOpLowering : public OpConversionPattern<AsyncTmaCopyOp> {
   }
 };
 
+/// tile.async_tma_store: the tile is staged in the op's scratch in the
+/// swizzled layout (one panel per TMA box), made visible to the async proxy,
+/// and thread 0 issues one bulk tensor store per panel, then waits until
+/// they have read the scratch (so that the next user of it may write).
+struct AsyncTmaStoreOpLowering : public OpConversionPattern<AsyncTmaStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncTmaStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    if (!TileDistribution::get(type))
+      return op.emitOpError("stores a tile without a lowerable layout");
+    if (failed(checkSharedMemory(op, getScratchBytes(op))))
+      return failure();
+    int64_t elemBytes = getStorageBytes(type.getElementType());
+    SharedOperand smem =
+        SharedOperand::get(1, type.getDimSize(0), type.getDimSize(1), elemBytes,
+                           op.getSwizzleBytes());
+    int64_t panelElems = smem.swizzle / elemBytes;
+    Value base =
+        sharedAddress(rewriter, loc, getScratchBase(rewriter, loc, op));
+    emitBarrier(rewriter, loc);
+    storeSharedOperand(rewriter, loc, adaptor.getValue(), type, smem, base, 0);
+    emitInlinePtx(rewriter, loc, "fence.proxy.async.shared::cta;", {}, {});
+    emitBarrier(rewriter, loc);
+    Value pred = threadZeroAnd(rewriter, loc, Value());
+    Value outer = adaptor.getCoords()[0], inner = adaptor.getCoords()[1];
+    const char *text =
+        "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
+        "@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group "
+        "[$1, {$2, $3}], [$4];\n}";
+    for (int64_t panel = 0; panel * panelElems < smem.inner; ++panel) {
+      Value panelSrc = LLVM::AddOp::create(
+          rewriter, loc, base,
+          i32Constant(rewriter, loc, panel * smem.panelBytes()));
+      Value panelInner = LLVM::AddOp::create(
+          rewriter, loc, inner, i32Constant(rewriter, loc, panel * panelElems));
+      emitInlinePtx(
+          rewriter, loc, text, {},
+          ValueRange{pred, adaptor.getMap(), panelInner, outer, panelSrc});
+    }
+    // Threads that issued nothing have no group to wait for.
+    emitInlinePtx(rewriter, loc,
+                  "cp.async.bulk.commit_group;\n"
+                  "cp.async.bulk.wait_group.read 0;",
+                  {}, {});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct BarrierWaitOpLowering : public OpConversionPattern<BarrierWaitOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -227,7 +285,7 @@ struct BarrierWaitOpLowering : public OpConversionPattern<BarrierWaitOp> {
 void tilec::populateTmaOpToLLVMPatterns(TileTypeConverter &converter,
                                         RewritePatternSet &patterns) {
   patterns.add<BarrierAllocOpLowering, BarrierInvalidateOpLowering,
-               CtaBarrierOpLowering, BarrierExpectOpLowering,
-               AsyncTmaCopyOpLowering, BarrierWaitOpLowering>(
-      converter, patterns.getContext());
+               CtaBarrierOpLowering, AsyncTmaStoreOpLowering,
+               BarrierExpectOpLowering, AsyncTmaCopyOpLowering,
+               BarrierWaitOpLowering>(converter, patterns.getContext());
 }

@@ -91,6 +91,28 @@ static LogicalResult verifyMask(Operation *op, Type ptr, Value mask) {
   return success();
 }
 
+/// Checks the descriptor operands of a load or store of `tile`.
+static LogicalResult verifyDescriptor(Operation *op, Type tile, Value base,
+                                      ValueRange shape, ValueRange strides,
+                                      ValueRange offsets) {
+  if (!base) {
+    if (!shape.empty() || !strides.empty() || !offsets.empty())
+      return op->emitOpError(
+          "descriptor extents, strides and offsets need a base");
+    return success();
+  }
+  auto tensor = dyn_cast<RankedTensorType>(tile);
+  size_t rank = tensor ? tensor.getRank() : 0;
+  if (!tensor || shape.size() != rank || strides.size() != rank ||
+      offsets.size() != rank)
+    return op->emitOpError("a descriptor load needs a tile result and one "
+                           "extent, stride and offset per dimension");
+  if (cast<PtrType>(base.getType()).getPointeeType() != tensor.getElementType())
+    return op->emitOpError("descriptor base must point at ")
+           << tensor.getElementType() << " elements";
+  return success();
+}
+
 LogicalResult LoadOp::verify() {
   Type expected = getPointeeType(getPtr().getType());
   auto resultTensor = dyn_cast<RankedTensorType>(getType());
@@ -111,21 +133,9 @@ LogicalResult LoadOp::verify() {
              << getOther().getType() << " does not match result type "
              << getType();
   }
-  if (getDescBase()) {
-    auto tensor = dyn_cast<RankedTensorType>(getType());
-    size_t rank = tensor ? tensor.getRank() : 0;
-    if (!tensor || getDescShape().size() != rank ||
-        getDescStrides().size() != rank || getDescOffsets().size() != rank)
-      return emitOpError("a descriptor load needs a tile result and one "
-                         "extent, stride and offset per dimension");
-    if (cast<PtrType>(getDescBase().getType()).getPointeeType() !=
-        tensor.getElementType())
-      return emitOpError("descriptor base must point at ")
-             << tensor.getElementType() << " elements";
-  } else if (!getDescShape().empty() || !getDescStrides().empty() ||
-             !getDescOffsets().empty()) {
-    return emitOpError("descriptor extents, strides and offsets need a base");
-  }
+  if (failed(verifyDescriptor(*this, getType(), getDescBase(), getDescShape(),
+                              getDescStrides(), getDescOffsets())))
+    return failure();
   return success();
 }
 
@@ -147,6 +157,10 @@ LogicalResult StoreOp::verify() {
     return emitOpError("value type ")
            << getValue().getType() << " does not match pointer type "
            << getPtr().getType();
+  if (failed(verifyDescriptor(*this, getValue().getType(), getDescBase(),
+                              getDescShape(), getDescStrides(),
+                              getDescOffsets())))
+    return failure();
   return verifyMask(*this, getPtr().getType(), getMask());
 }
 
@@ -413,4 +427,21 @@ LogicalResult AsyncTmaCopyOp::verify() {
   if (getDst().getType().getRank() != 2 || getCoords().size() != 2)
     return emitOpError("copies a block of a 2-D tensor into one matrix");
   return success();
+}
+
+LogicalResult AsyncTmaStoreOp::verify() {
+  auto type = cast<RankedTensorType>(getValue().getType());
+  if (type.getRank() != 2 || getCoords().size() != 2)
+    return emitOpError("stores a 2-D tile at 2 coordinates");
+  int64_t swizzle = getSwizzleBytes();
+  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitOpError("needs rows of 32, 64 or at least 128 bytes");
+  return success();
+}
+
+int64_t AsyncTmaStoreOp::getSwizzleBytes() {
+  auto type = cast<RankedTensorType>(getValue().getType());
+  int64_t rowBytes = type.getDimSize(1) *
+                     std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  return std::min<int64_t>(128, rowBytes);
 }

@@ -138,6 +138,42 @@ static StringRef getTmaElementName(Type type) {
   return "";
 }
 
+/// The `tile.tma` entry (without its parameter) of the 2-D block `type` of
+/// the tensor at `base` with extents `shape` and `strides`, read or written
+/// in boxes of one `swizzle`-wide panel, or null when the host cannot build
+/// it: base, extents and row stride must be kernel arguments or constants,
+/// the last stride 1, and unless the launch checks them (`unchecked`: a
+/// block pointer) the hints must prove a 16-byte aligned base and rows 16
+/// bytes apart; boxes have at most 256 rows.
+static DictionaryAttr describeTensorMap(RankedTensorType type, Value base,
+                                        ValueRange shape, ValueRange strides,
+                                        bool unchecked, int64_t swizzle) {
+  StringRef element = getTmaElementName(type.getElementType());
+  std::optional<std::string> baseArg = describeScalar(base);
+  std::optional<std::string> rows = describeScalar(shape[0]);
+  std::optional<std::string> cols = describeScalar(shape[1]);
+  std::optional<std::string> stride = describeScalar(strides[0]);
+  if (type.getRank() != 2 || element.empty() || !baseArg || !rows || !cols ||
+      !stride || describeScalar(strides[1]) != std::optional("1") ||
+      type.getDimSize(0) > 256)
+    return DictionaryAttr();
+  int64_t elemBytes = getStorageBytes(type.getElementType());
+  if (unchecked && (!isProvenMultiple(base, 16) ||
+                    !isProvenMultiple(strides[0], 16 / elemBytes)))
+    return DictionaryAttr();
+  Builder b(type.getContext());
+  auto str = [&](StringRef s) { return b.getStringAttr(s); };
+  NamedAttrList map;
+  map.append("base", str(*baseArg));
+  map.append("element", str(element));
+  map.append("shape", b.getStrArrayAttr({*rows, *cols}));
+  map.append("row_stride", str(*stride));
+  map.append("box",
+             b.getI64ArrayAttr({type.getDimSize(0), swizzle / elemBytes}));
+  map.append("swizzle", b.getI64IntegerAttr(swizzle));
+  return map.getDictionary(type.getContext());
+}
+
 /// The TMA plan for operand `index` (0: a, 1: b) of `dot` when it is a
 /// zero-padded load of a 2-D tensor descriptor whose base, extents and row
 /// stride are kernel arguments or constants, and TMA can write it the way
@@ -151,21 +187,7 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
   auto type = cast<RankedTensorType>(operand.getType());
   if (type.getRank() != 2)
     return std::nullopt;
-  StringRef element = getTmaElementName(type.getElementType());
-  std::optional<std::string> base = describeScalar(load.getDescBase());
-  std::optional<std::string> rows = describeScalar(load.getDescShape()[0]);
-  std::optional<std::string> cols = describeScalar(load.getDescShape()[1]);
-  std::optional<std::string> stride = describeScalar(load.getDescStrides()[0]);
-  if (element.empty() || !base || !rows || !cols || !stride ||
-      describeScalar(load.getDescStrides()[1]) != std::optional("1"))
-    return std::nullopt;
   int64_t elemBytes = getStorageBytes(type.getElementType());
-  // Unless the launch checks them (descriptors), the hints must prove a
-  // 16-byte aligned base and rows 16 bytes apart.
-  if (load.getDescUnchecked() &&
-      (!isProvenMultiple(load.getDescBase(), 16) ||
-       !isProvenMultiple(load.getDescStrides()[0], 16 / elemBytes)))
-    return std::nullopt;
   auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
   int64_t inner = type.getDimSize(1);
   int64_t swizzle = std::min<int64_t>(128, inner * elemBytes);
@@ -175,22 +197,13 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
       return std::nullopt;
     swizzle = std::min<int64_t>(128, n * elemBytes);
   }
-  // One box per swizzle-wide panel; TMA boxes have at most 256 rows.
-  if (type.getDimSize(0) > 256)
+  DictionaryAttr map = describeTensorMap(
+      type, load.getDescBase(), load.getDescShape(), load.getDescStrides(),
+      load.getDescUnchecked(), swizzle);
+  if (!map)
     return std::nullopt;
-  MLIRContext *ctx = dot.getContext();
-  Builder b(ctx);
-  auto str = [&](StringRef s) { return b.getStringAttr(s); };
-  NamedAttrList map;
-  map.append("base", str(*base));
-  map.append("element", str(element));
-  map.append("shape", b.getStrArrayAttr({*rows, *cols}));
-  map.append("row_stride", str(*stride));
-  map.append("box",
-             b.getI64ArrayAttr({type.getDimSize(0), swizzle / elemBytes}));
-  map.append("swizzle", b.getI64IntegerAttr(swizzle));
-  return OperandPlan{load, SharedLayoutAttr::get(ctx, 1, unsigned(swizzle)),
-                     map.getDictionary(ctx)};
+  return OperandPlan{
+      load, SharedLayoutAttr::get(dot.getContext(), 1, unsigned(swizzle)), map};
 }
 
 /// Bytes one asynchronous copy of `load` moves when its matrix is stored
@@ -328,15 +341,15 @@ static void forgetDeadIterArgs(scf::ForOp forOp) {
 /// Adds to the function of `forOp` the parameter that receives the tensor
 /// map of `plan` and records how to build it in the module's `tile.tma`
 /// attribute; returns the parameter.
-static Value addTensorMapParameter(scf::ForOp forOp, const OperandPlan &plan) {
-  auto func = forOp->getParentOfType<func::FuncOp>();
+static Value addTensorMapParameter(func::FuncOp func,
+                                   DictionaryAttr tensorMap) {
   MLIRContext *ctx = func.getContext();
   Builder b(ctx);
   unsigned index = func.getNumArguments();
   if (failed(func.insertArgument(index, TensorMapType::get(ctx),
                                  DictionaryAttr::get(ctx), func.getLoc())))
     return Value();
-  NamedAttrList entry(plan.tensorMap);
+  NamedAttrList entry(tensorMap);
   entry.set("arg", b.getI64IntegerAttr(index));
   auto module = func->getParentOfType<ModuleOp>();
   SmallVector<Attribute> maps;
@@ -435,7 +448,8 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
   int64_t stageBytes = 0;
   if (tma) {
     for (auto [i, plan] : llvm::enumerate(plans)) {
-      maps[i] = addTensorMapParameter(forOp, plan);
+      maps[i] = addTensorMapParameter(forOp->getParentOfType<func::FuncOp>(),
+                                      plan.tensorMap);
       if (!maps[i])
         return;
       auto type = cast<RankedTensorType>(plan.load->getResult(0).getType());
@@ -583,15 +597,46 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
   forgetDeadIterArgs(newFor);
 }
 
+/// Makes `store` (of a tensor descriptor or a checked block pointer) a TMA
+/// store when the host can build its tensor map.
+static void storeWithTma(StoreOp store) {
+  auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
+  if (!store.getDescBase() || !type || type.getRank() != 2 || !getLayout(type))
+    return;
+  int64_t rowBytes =
+      type.getDimSize(1) * getStorageBytes(type.getElementType());
+  if (rowBytes < 32 || (rowBytes < 128 && rowBytes != 32 && rowBytes != 64))
+    return;
+  DictionaryAttr map = describeTensorMap(
+      type, store.getDescBase(), store.getDescShape(), store.getDescStrides(),
+      store.getDescUnchecked(), std::min<int64_t>(128, rowBytes));
+  if (!map)
+    return;
+  Value param =
+      addTensorMapParameter(store->getParentOfType<func::FuncOp>(), map);
+  if (!param)
+    return;
+  OpBuilder b(store);
+  AsyncTmaStoreOp::create(b, store.getLoc(), param, store.getDescOffsets(),
+                          store.getValue());
+  store.erase();
+}
+
 struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
   using TilePipelineBase::TilePipelineBase;
   void runOnOperation() override {
-    if (numStages < 2)
-      return;
-    SmallVector<scf::ForOp> loops;
-    getOperation().walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
-    for (scf::ForOp forOp : loops)
-      pipeline(forOp, numStages, tma);
+    if (numStages >= 2) {
+      SmallVector<scf::ForOp> loops;
+      getOperation().walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
+      for (scf::ForOp forOp : loops)
+        pipeline(forOp, numStages, tma);
+    }
+    if (tma && computeCapability >= 90) {
+      SmallVector<StoreOp> stores;
+      getOperation().walk([&](StoreOp store) { stores.push_back(store); });
+      for (StoreOp store : stores)
+        storeWithTma(store);
+    }
   }
 };
 

@@ -14,6 +14,7 @@
 #include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace tilec::tile;
@@ -167,6 +168,12 @@ int64_t tilec::tile::getScratchBytes(Operation *op) {
     auto b = cast<RankedTensorType>(dot.getB().getType());
     return getDotOperandBOffset(dot) +
            b.getNumElements() * getStorageBytes(b.getElementType());
+  }
+  if (auto store = dyn_cast<AsyncTmaStoreOp>(op)) {
+    // The staged tile, on 1024-byte swizzle atoms.
+    auto type = cast<RankedTensorType>(store.getValue().getType());
+    return llvm::alignTo(
+        type.getNumElements() * getStorageBytes(type.getElementType()), 1024);
   }
   if (auto atomic = dyn_cast<AtomicRMWOp>(op)) {
     if (!atomicNeedsBroadcast(atomic))

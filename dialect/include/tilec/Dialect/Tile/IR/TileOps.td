@@ -153,22 +153,39 @@ def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
   let hasVerifier = 1;
 }
 
-def Tile_StoreOp : Tile_Op<"store", [
+def Tile_StoreOp : Tile_Op<"store", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Stores a tile (or a scalar) through pointers, under a mask.";
   let description = [{
     `tl.store(ptr, value, mask=)`: writes `value[i]` to `*ptr[i]` where
-    `mask[i]` holds.
+    `mask[i]` holds. A store through a tensor descriptor (or a block pointer
+    checking every dimension) also names the block, as `tile.load` does, so
+    that it can be made a TMA store on Hopper.
 
     ```mlir
     tile.store %p, %v, %m : tensor<1024x!tile.ptr<f32>>, tensor<1024xf32>, tensor<1024xi1>
     ```
   }];
   let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$value,
-                   Optional<Tile_BoolLike>:$mask);
+                   Optional<Tile_BoolLike>:$mask,
+                   Optional<Tile_PtrType>:$descBase,
+                   Variadic<AnyInteger>:$descShape,
+                   Variadic<AnyInteger>:$descStrides,
+                   Variadic<I32>:$descOffsets, UnitAttr:$descUnchecked);
   let assemblyFormat = [{
-    $ptr `,` $value (`,` $mask^)? attr-dict `:` type(operands)
+    $ptr `,` $value (`,` $mask^)?
+    (`descriptor` $descBase^ `[` $descOffsets `]` `shape` `(` $descShape `)`
+     `strides` `(` $descStrides `)`)?
+    attr-dict `:` type(operands)
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$ptr, "::mlir::Value":$value,
+                   "::mlir::Value":$mask), [{
+      build($_builder, $_state, ptr, value, mask, ::mlir::Value(),
+            ::mlir::ValueRange(), ::mlir::ValueRange(), ::mlir::ValueRange(),
+            /*descUnchecked=*/false);
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
@@ -534,6 +551,32 @@ def Tile_CtaBarrierOp : Tile_Op<"cta_barrier", [MemoryEffects<[MemRead,
     ```
   }];
   let assemblyFormat = "attr-dict";
+}
+
+def Tile_AsyncTmaStoreOp : Tile_Op<"async_tma_store", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Stores a tile into a tensor with TMA.";
+  let description = [{
+    Writes `value` (a 2-D tile) to the block of the tensor `map` describes
+    at `coords` (outer dimension first), skipping elements outside the
+    tensor: the threads stage the tile in the op's shared-memory scratch
+    (swizzled, one TMA box per panel), then one thread issues the bulk
+    tensor stores and waits until they have read the scratch.
+
+    ```mlir
+    tile.async_tma_store %map[%m, %n], %c : !tile.tensormap, tensor<128x128xf16, #mma>
+    ```
+  }];
+  let arguments = (ins Tile_TensorMapType:$map, Variadic<I32>:$coords,
+                   Tile_Tensor:$value);
+  let assemblyFormat = [{
+    $map `[` $coords `]` `,` $value attr-dict `:` type($map) `,` type($value)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The swizzle (bytes) of the staged tile: its rows' bytes, at most 128.
+    int64_t getSwizzleBytes();
+  }];
 }
 
 def Tile_BarrierExpectOp : Tile_Op<"barrier_expect", [

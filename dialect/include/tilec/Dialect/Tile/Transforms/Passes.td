@@ -142,6 +142,13 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     after the loop drains the copies. Loops that do not qualify are left
     alone (tile-prefetch-loads then handles them).
 
+    With `tma`, loads of 2-D tensor descriptors (and of block pointers
+    checking every dimension, where the hints prove the alignment) become
+    TMA copies completed on mbarriers instead, and from
+    `compute-capability=90`, stores of them anywhere in the kernel become
+    `tile.async_tma_store`; each such access adds a `!tile.tensormap`
+    parameter described in the module's `tile.tma`.
+
     Before (schematically):
     ```mlir
     scf.for %i = %lb to %ub step %s iter_args(%acc = %c, %pa = %a0, %pb = %b0) {
@@ -174,6 +181,10 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     Option<"tma", "tma", "bool", /*default=*/"true",
            "Copy loads of 2-D tensor descriptors with TMA (the host then "
            "passes tensor maps, tile.tma)">,
+    Option<"computeCapability", "compute-capability", "unsigned",
+           /*default=*/"0",
+           "Compute capability of the target: from 90, stores of 2-D "
+           "tensor descriptors become TMA stores (with tma)">,
   ];
 }
 
