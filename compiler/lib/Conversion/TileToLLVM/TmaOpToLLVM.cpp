@@ -72,6 +72,22 @@ static Value barrierAddress(OpBuilder &b, Location loc, Value base,
       b, loc, base, LLVM::MulOp::create(b, loc, index, i32Constant(b, loc, 8)));
 }
 
+/// Calls `emit` with the shared address (from `base`) and the innermost
+/// tensor coordinate (from `inner`) of each swizzle-wide panel of `smem`:
+/// one TMA box each.
+static void forEachPanel(OpBuilder &b, Location loc, const SharedOperand &smem,
+                         Value base, Value inner,
+                         llvm::function_ref<void(Value, Value)> emit) {
+  int64_t panelElems = smem.swizzle / smem.elemBytes;
+  for (int64_t panel = 0; panel * panelElems < smem.inner; ++panel) {
+    Value address = LLVM::AddOp::create(
+        b, loc, base, i32Constant(b, loc, panel * smem.panelBytes()));
+    Value coordinate = LLVM::AddOp::create(
+        b, loc, inner, i32Constant(b, loc, panel * panelElems));
+    emit(address, coordinate);
+  }
+}
+
 struct BarrierAllocOpLowering : public OpConversionPattern<BarrierAllocOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -181,7 +197,6 @@ struct AsyncTmaCopyOpLowering : public OpConversionPattern<AsyncTmaCopyOp> {
     int64_t elemBytes = getStorageBytes(type.getElementType());
     SharedOperand smem{1, type.getDimSize(0), type.getDimSize(1), elemBytes,
                        layout.getSwizzle()};
-    int64_t panelElems = smem.swizzle / elemBytes;
     Value pred = threadZeroAnd(rewriter, loc, adaptor.getPred());
     Value bar = barrierAddress(rewriter, loc, adaptor.getBarriers(),
                                adaptor.getIndex());
@@ -191,16 +206,12 @@ struct AsyncTmaCopyOpLowering : public OpConversionPattern<AsyncTmaCopyOp> {
         "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
         "@p cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
         "complete_tx::bytes [$1], [$2, {$3, $4}], [$5];\n}";
-    for (int64_t panel = 0; panel * panelElems < smem.inner; ++panel) {
-      Value panelDst = LLVM::AddOp::create(
-          rewriter, loc, dst,
-          i32Constant(rewriter, loc, panel * smem.panelBytes()));
-      Value panelInner = LLVM::AddOp::create(
-          rewriter, loc, inner, i32Constant(rewriter, loc, panel * panelElems));
-      emitInlinePtx(
-          rewriter, loc, text, {},
-          ValueRange{pred, panelDst, adaptor.getMap(), panelInner, outer, bar});
-    }
+    forEachPanel(rewriter, loc, smem, dst, inner,
+                 [&](Value panelDst, Value panelInner) {
+                   emitInlinePtx(rewriter, loc, text, {},
+                                 ValueRange{pred, panelDst, adaptor.getMap(),
+                                            panelInner, outer, bar});
+                 });
     rewriter.eraseOp(op);
     return success();
   }
@@ -226,7 +237,6 @@ struct AsyncTmaStoreOpLowering : public OpConversionPattern<AsyncTmaStoreOp> {
     SharedOperand smem =
         SharedOperand::get(1, type.getDimSize(0), type.getDimSize(1), elemBytes,
                            op.getSwizzleBytes());
-    int64_t panelElems = smem.swizzle / elemBytes;
     Value base =
         sharedAddress(rewriter, loc, getScratchBase(rewriter, loc, op));
     emitBarrier(rewriter, loc);
@@ -239,16 +249,12 @@ struct AsyncTmaStoreOpLowering : public OpConversionPattern<AsyncTmaStoreOp> {
         "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
         "@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group "
         "[$1, {$2, $3}], [$4];\n}";
-    for (int64_t panel = 0; panel * panelElems < smem.inner; ++panel) {
-      Value panelSrc = LLVM::AddOp::create(
-          rewriter, loc, base,
-          i32Constant(rewriter, loc, panel * smem.panelBytes()));
-      Value panelInner = LLVM::AddOp::create(
-          rewriter, loc, inner, i32Constant(rewriter, loc, panel * panelElems));
-      emitInlinePtx(
-          rewriter, loc, text, {},
-          ValueRange{pred, adaptor.getMap(), panelInner, outer, panelSrc});
-    }
+    forEachPanel(rewriter, loc, smem, base, inner,
+                 [&](Value panelSrc, Value panelInner) {
+                   emitInlinePtx(rewriter, loc, text, {},
+                                 ValueRange{pred, adaptor.getMap(), panelInner,
+                                            outer, panelSrc});
+                 });
     // Threads that issued nothing have no group to wait for.
     emitInlinePtx(rewriter, loc,
                   "cp.async.bulk.commit_group;\n"
