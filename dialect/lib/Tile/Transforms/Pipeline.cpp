@@ -27,6 +27,16 @@
 // product is complete) and D = R - 2: after the barrier every warp group has
 // finished the product of iteration i - 2, whose slot `write` then is. After
 // the loop, `warp_group_dot_wait {pending = 0}` completes the last one.
+//
+// With TMA (both operands loads of 2-D tensor descriptors, or of block
+// pointers whose alignment the hints prove), the copies are
+// `tile.async_tma_copy`s counted on one mbarrier per slot: the stage's
+// copies are armed with its bytes, each iteration waits on the barrier of
+// slot `read` with the phase parity the loop carries, and a plain barrier at
+// the top of the iteration frees slot `write`. The kernel gets a tensor-map
+// parameter per operand (the module's `tile.tma` says how to build it). On
+// sm_90a the pass also turns stores of such descriptors into
+// `tile.async_tma_store`.
 // Copies of stages past the last iteration are masked off (zero-filled
 // without reading memory); the wait after the loop keeps those writes from
 // landing in memory the code after the loop reuses.
