@@ -305,20 +305,31 @@ LogicalResult ScanOp::verify() {
   return success();
 }
 
+/// Checks that `a` @ `b` + `c` are matrices of matching shapes (with
+/// `rankMessage` when one is not a matrix).
+static LogicalResult verifyProductShapes(Operation *op, ShapedType a,
+                                         ShapedType b, ShapedType c,
+                                         StringRef rankMessage) {
+  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
+    return op->emitOpError(rankMessage);
+  if (a.getDimSize(1) != b.getDimSize(0) ||
+      c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
+    return printShape(
+        printShape(
+            printShape(op->emitOpError("incompatible shapes "), a.getShape())
+                << " @ ",
+            b.getShape())
+            << " + ",
+        c.getShape());
+  return success();
+}
+
 LogicalResult DotOp::verify() {
   auto a = cast<RankedTensorType>(getA().getType());
   auto b = cast<RankedTensorType>(getB().getType());
   auto c = cast<RankedTensorType>(getC().getType());
-  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
-    return emitOpError("operands must be 2-D tiles");
-  if (a.getDimSize(1) != b.getDimSize(0) ||
-      c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
-    return printShape(
-        printShape(printShape(emitOpError("incompatible shapes "), a.getShape())
-                       << " @ ",
-                   b.getShape())
-            << " + ",
-        c.getShape());
+  if (failed(verifyProductShapes(*this, a, b, c, "operands must be 2-D tiles")))
+    return failure();
   if (getType() != c)
     return emitOpError("result type must be the accumulator's type ") << c;
   if (a.getElementType() != b.getElementType())
@@ -382,16 +393,8 @@ LogicalResult AsyncCopyOp::verify() {
 LogicalResult WarpGroupDotOp::verify() {
   SmemType a = getA().getType(), b = getB().getType();
   auto c = cast<RankedTensorType>(getC().getType());
-  if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
-    return emitOpError("operands must be matrices");
-  if (a.getDimSize(1) != b.getDimSize(0) ||
-      c.getDimSize(0) != a.getDimSize(0) || c.getDimSize(1) != b.getDimSize(1))
-    return printShape(
-        printShape(printShape(emitOpError("incompatible shapes "), a.getShape())
-                       << " @ ",
-                   b.getShape())
-            << " + ",
-        c.getShape());
+  if (failed(verifyProductShapes(*this, a, b, c, "operands must be matrices")))
+    return failure();
   if (a.getElementType() != b.getElementType())
     return emitOpError("operands must have the same element type, not ")
            << a.getElementType() << " and " << b.getElementType();
