@@ -15,7 +15,7 @@
 //   file                        kernel                   blocks     warps
 //   matmul_ptr_fp16_tc_n256.ptx matmul_ptr_kernel        128x256x64 8
 //   matmul_ptr_bf16_tc_n256.ptx matmul_ptr_kernel        128x256x64 8
-//   matmul_tf32_tc_h16.ptx      matmul_precision_kernel  128x128x32 8
+//   matmul_tf32_tc_m256.ptx     matmul_precision_kernel  256x128x32 8
 //   matmul_desc_fp16_tc.ptx     matmul_desc_kernel       128x128x64 8
 //   matmul_desc_bf16_tc.ptx     matmul_desc_kernel       128x256x64 8
 //
@@ -114,11 +114,11 @@ const std::vector<MatmulVariant> &variants() {
        false,
        1e-2,
        {4096, 8192, 4000}},
-      {"matmul_tf32_tc_h16.ptx",
+      {"matmul_tf32_tc_m256.ptx",
        "matmul_precision_kernel",
        ElemType::F32,
        "tf32",
-       128,
+       256,
        128,
        32,
        8,

@@ -14,7 +14,7 @@ tilec-bench --kernel matmul times tilec's PTX of:
   fp16   matmul_ptr_kernel (examples/seeds/matmul_ptr.tile) 128x256x64 8     4
   bf16   matmul_ptr_kernel (examples/seeds/matmul_ptr.tile) 128x256x64 8     4
   tf32   matmul_precision_kernel (examples/matmul_dtypes.tile,
-         PRECISION="tf32", fp32 data)                       128x128x32 8     3
+         PRECISION="tf32", fp32 data)                       256x128x32 8     4
 
 on dense row-major M x K and K x N matrices, grid (cdiv(M, BLOCK_M),
 cdiv(N, BLOCK_N)); fp16 and bf16 at 4096^3, 8192^3 and 4000^3, tf32 at
@@ -74,7 +74,7 @@ SAMPLED_ROWS = 64
 CONFIGS = {
     "fp16": ((128, 256, 64), 8, 2e-3, (4096, 8192, 4000), 4),
     "bf16": ((128, 256, 64), 8, 1e-2, (4096, 8192, 4000), 4),
-    "tf32": ((128, 128, 32), 8, 3e-3, (4096, 8192), 3),
+    "tf32": ((256, 128, 32), 8, 3e-3, (4096, 8192), 4),
 }
 
 

@@ -8,12 +8,12 @@
 
 CMake writes one line per tilec_add_ptx call to
 <build>/examples/ptx-manifest.tsv (name, source, kernel, signature,
-num_warps, constexprs; in TILEC_RUNTIME_ONLY builds too). For every line this
-compiles the same kernel of the same .tile file (a .tile file is Triton
-source) with Triton, with the same constexprs and num_warps and the same
-specialization as the signature says (pointers 16-byte aligned; an integer
-declared ':16' is specialized as a multiple of 16, the others are not
-specialized), and writes OUTDIR/<name>.ptx with tilec's metadata line:
+num_warps, num_stages, constexprs; in TILEC_RUNTIME_ONLY builds too). For
+every line this compiles the same kernel of the same .tile file (a .tile
+file is Triton source) with Triton, with the same constexprs, num_warps and
+num_stages and the same specialization as the signature says (pointers
+16-byte aligned; an integer declared ':16' is specialized as a multiple of
+16, the others are not specialized), and writes OUTDIR/<name>.ptx with tilec's metadata line:
 
   // tilec.kernel name=K num_warps=W shared=BYTES signature=...
 
@@ -48,21 +48,24 @@ SKIP = 77
 
 
 def parse_manifest(path):
-    """Yields (name, source, kernel, signature, num_warps, constexprs)."""
+    """Yields (name, source, kernel, signature, num_warps, num_stages,
+    constexprs)."""
     for line in path.read_text().splitlines():
         if not line.strip() or line.startswith("#"):
             continue
         fields = line.split("\t")
-        if len(fields) != 6:
+        if len(fields) != 7:
             raise ValueError(f"{path}: malformed line: {line!r}")
-        name, source, kernel, signature, num_warps, constexprs = fields
+        name, source, kernel, signature, num_warps, num_stages, constexprs = \
+            fields
         entries = [e.strip() for e in signature.split(",") if e.strip()]
         values = {}
         for binding in constexprs.split():
             key, _, value = binding.partition("=")
             values[key] = int(value) if re.fullmatch(r"-?\d+", value) \
                 else value
-        yield name, source, kernel, entries, int(num_warps), values
+        yield (name, source, kernel, entries, int(num_warps), int(num_stages),
+               values)
 
 
 def example_argument(torch, entry):
@@ -121,8 +124,8 @@ def main():
     print(f"triton_reference_ptx: triton {triton.__version__} on "
           f"{torch.cuda.get_device_name()}", flush=True)
     failures = 0
-    for name, source, kernel_name, signature, num_warps, constexprs in \
-            parse_manifest(args.manifest):
+    for name, source, kernel_name, signature, num_warps, num_stages, \
+            constexprs in parse_manifest(args.manifest):
         if args.only and name not in args.only:
             continue
         try:
@@ -130,7 +133,8 @@ def main():
             kernel = getattr(module, kernel_name)
             call_args = [example_argument(torch, e) for e in signature]
             compiled = kernel.warmup(*call_args, grid=(1,),
-                                     num_warps=num_warps, **constexprs)
+                                     num_warps=num_warps,
+                                     num_stages=num_stages, **constexprs)
             meta = compiled.metadata
             ptx = compiled.asm["ptx"]
             stripped = strip_scratch_params(ptx, meta.name, len(signature))

@@ -223,3 +223,64 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 24576 : i32} {
     return %r : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// tile.local_store of a tf32 B tile (32 K x 64 N, rows of N in registers)
+// into a K-major slot: each thread's four registers one K apart (register
+// bits 2 and 3 of the [4, 4] layout) make one 16-byte vector, four per
+// thread. In the 128-byte swizzle, lanes 0 and 2 of each group of 8 would
+// write the same 16-byte column of banks (their N are 8 apart): lanes with
+// lane-index bit 1 set store their vectors in the other order (registers 2
+// apart along N, a select per element and per index), which spreads each
+// group over the eight columns.
+#b = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+#sb = #tile.shared<contiguousDim = 0, swizzle = 128>
+module attributes {tile.num_warps = 4 : i32, tile.shared = 16384 : i32} {
+  // CHECK-LABEL: llvm.func @stage_k_major
+  // CHECK-DAG: %[[TWO:.*]] = llvm.mlir.constant(2 : i32) : i32
+  // CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
+  // CHECK: %[[LANE:.*]] = llvm.and %[[TID]], %{{.*}} : i32
+  // CHECK: %[[BIT:.*]] = llvm.and %[[LANE]], %[[TWO]] : i32
+  // CHECK: %[[SWAP:.*]] = llvm.icmp "ne" %[[BIT]], %[[ZERO]] : i32
+  // CHECK-COUNT-4: llvm.select %[[SWAP]], %{{.*}}, %{{.*}} : i1, f32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+  // CHECK-COUNT-4: llvm.select %[[SWAP]], %{{.*}}, %{{.*}} : i1, f32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+  // CHECK-COUNT-4: llvm.select %[[SWAP]], %{{.*}}, %{{.*}} : i1, f32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+  // CHECK-COUNT-4: llvm.select %[[SWAP]], %{{.*}}, %{{.*}} : i1, f32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  func.func @stage_k_major(%v: tensor<32x64xf32, #b>) {
+    %ring = tile.local_alloc {offset = 0 : i64} : !tile.smem<2x32x64xf32, #sb>
+    %c1 = arith.constant 1 : i32
+    %slot = tile.smem_slot %ring[%c1] : !tile.smem<2x32x64xf32, #sb> -> !tile.smem<32x64xf32, #sb>
+    tile.local_store %v, %slot : tensor<32x64xf32, #b>, !tile.smem<32x64xf32, #sb>
+    return
+  }
+}
+
+// -----
+
+// A tile whose registers already run along the slot's contiguous dimension
+// (8 fp16 of K per thread): two 16-byte stores per thread, in register
+// order; no lane spreads better, so nothing is swapped.
+#a = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#sa = #tile.shared<contiguousDim = 1, swizzle = 64>
+module attributes {tile.num_warps = 4 : i32, tile.shared = 16384 : i32} {
+  // CHECK-LABEL: llvm.func @stage_row_major
+  // CHECK-NOT: llvm.select
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.select
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  func.func @stage_row_major(%v: tensor<64x32xf16, #a>) {
+    %ring = tile.local_alloc {offset = 0 : i64} : !tile.smem<2x64x32xf16, #sa>
+    %c0 = arith.constant 0 : i32
+    %slot = tile.smem_slot %ring[%c0] : !tile.smem<2x64x32xf16, #sa> -> !tile.smem<64x32xf16, #sa>
+    tile.local_store %v, %slot : tensor<64x32xf16, #a>, !tile.smem<64x32xf16, #sa>
+    return
+  }
+}

@@ -401,6 +401,13 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   tests.push_back({"matmul_tf32_tc_h16", "matmul_tf32_tc_h16.ptx",
                    "matmul_precision_kernel", tcHintedSizes, runMatmulStrided,
                    tensorCoreConfig(F32, F32, Tf32Tol, 32)});
+  {
+    TestConfig config = tensorCoreConfig(F32, F32, Tf32Tol, 32);
+    config.BlockM = 256;
+    tests.push_back({"matmul_tf32_tc_m256", "matmul_tf32_tc_m256.ptx",
+                     "matmul_precision_kernel", tcHintedSizes, runMatmulStrided,
+                     config});
+  }
   tests.push_back({"matmul_ptr_fp16_tc_k64s4", "matmul_ptr_fp16_tc_k64s4.ptx",
                    "matmul_ptr_kernel", tcHintedSizes, runMatmulStrided,
                    tensorCoreConfig(F16, F16, Fp16Tol, 64)});

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds tilec here and gathers what the GPU machine needs in .device/: the
 # runtime-only programs (tilec-gpu-tests, vector-add, tilec-bench,
-# tilec-interp-compare), the examples' PTX, and in .device/interp/ every
+# tilec-interp-compare), the examples' PTX and their manifest (for
+# bench/triton_reference_ptx.py), and in .device/interp/ every
 # example case run in the interpreter (inputs and outputs), which
 # tilec-interp-compare runs again on the GPU; and what prepare-runtime.sh
 # adds (host-app, tilec-launch-bench, a kernel cache); and tilec's compile
@@ -23,7 +24,7 @@ for prog in tilec-gpu-tests vector-add tilec-bench tilec-interp-compare; do
     exit 1
   fi
 done
-cp "$build"/examples/*.ptx "$out/examples/"
+cp "$build"/examples/*.ptx "$build"/examples/ptx-manifest.tsv "$out/examples/"
 bash "$root/tools/gpu/prepare-runtime.sh" "$build" "$out"
 # tilec's compile time of the seed matmul (the benchmark's fp16 build, 128x256x64, 4 stages):
 # source to PTX and to cubin, the median of 5 runs of the whole process.

@@ -533,3 +533,38 @@ func.func @store_descriptor_without_base(%p: tensor<16x!tile.ptr<f32>>, %v: tens
   "tile.store"(%p, %v, %o) <{operandSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0, 1>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xf32>, i32) -> ()
   return
 }
+
+// -----
+
+// A local store fills one matrix of the value's shape: a slot, not the
+// ring.
+#b = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+#s = #tile.shared<contiguousDim = 0, swizzle = 128>
+func.func @local_store_ring(%v: tensor<32x128xf32, #b>) {
+  %r = tile.local_alloc : !tile.smem<3x32x128xf32, #s>
+  // expected-error @+1 {{destination must be one matrix of shape [32, 128]}}
+  tile.local_store %v, %r : tensor<32x128xf32, #b>, !tile.smem<3x32x128xf32, #s>
+  return
+}
+
+// -----
+
+#b = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+#s = #tile.shared<contiguousDim = 0, swizzle = 128>
+func.func @local_store_shape(%v: tensor<32x128xf32, #b>) {
+  %r = tile.local_alloc : !tile.smem<128x32xf32, #s>
+  // expected-error @+1 {{destination must be one matrix of shape [32, 128]}}
+  tile.local_store %v, %r : tensor<32x128xf32, #b>, !tile.smem<128x32xf32, #s>
+  return
+}
+
+// -----
+
+#b = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+#s = #tile.shared<contiguousDim = 0, swizzle = 128>
+func.func @local_store_element(%v: tensor<32x128xf16, #b>) {
+  %r = tile.local_alloc : !tile.smem<32x128xf32, #s>
+  // expected-error @+1 {{stores 'f16' elements into a 'f32' buffer}}
+  tile.local_store %v, %r : tensor<32x128xf16, #b>, !tile.smem<32x128xf32, #s>
+  return
+}

@@ -178,3 +178,18 @@ func.func @tma_store(%map: !tile.tensormap, %base: !tile.ptr<f16>, %ptrs: tensor
   tile.async_tma_store %map[%m, %m], %v : !tile.tensormap, tensor<64x128xf16, #bts>
   return
 }
+
+// A register tile stored into one slot of a shared-memory ring (the B
+// operand of a tf32 product, staged through registers K-major).
+#bls = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+// CHECK-LABEL: func.func @local_store(
+// CHECK-SAME: %[[V:[^:]*]]: tensor<32x128xf32, #[[BLS:blocked[0-9]*]]>, %[[I:[^:]*]]: i32)
+func.func @local_store(%v: tensor<32x128xf32, #bls>, %i: i32) {
+  // CHECK: %[[RING:.*]] = tile.local_alloc : <3x32x128xf32, #[[SB]]>
+  %ring = tile.local_alloc : !tile.smem<3x32x128xf32, #tile.shared<contiguousDim = 0, swizzle = 32>>
+  // CHECK: %[[SLOT:.*]] = tile.smem_slot %[[RING]][%[[I]]] : <3x32x128xf32, #[[SB]]> -> <32x128xf32, #[[SB]]>
+  %slot = tile.smem_slot %ring[%i] : !tile.smem<3x32x128xf32, #tile.shared<contiguousDim = 0, swizzle = 32>> -> !tile.smem<32x128xf32, #tile.shared<contiguousDim = 0, swizzle = 32>>
+  // CHECK: tile.local_store %[[V]], %[[SLOT]] : tensor<32x128xf32, #[[BLS]]>, <32x128xf32, #[[SB]]>{{$}}
+  tile.local_store %v, %slot : tensor<32x128xf32, #bls>, !tile.smem<32x128xf32, #tile.shared<contiguousDim = 0, swizzle = 32>>
+  return
+}

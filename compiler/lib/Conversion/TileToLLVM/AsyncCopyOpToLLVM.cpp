@@ -14,6 +14,8 @@
 //   registers (chosen by AxisInfo before conversion) of 4, 8 or 16 bytes,
 //   into the element's swizzled place (SharedOperand.h); a false mask makes
 //   the source size 0, which zero-fills the bytes without reading memory;
+// - tile.local_store is `st.shared` of the tile's registers into their
+//   swizzled places, up to 16 bytes at a time;
 // - tile.async_commit_group is `cp.async.commit_group`, and tile.async_wait
 //   `cp.async.wait_group N`, then `fence.proxy.async` (so that wgmma, which
 //   reads through the async proxy, sees the bytes) and a barrier (so that
@@ -37,6 +39,14 @@ using namespace tilec;
 using namespace tilec::tile;
 
 namespace {
+
+/// Where the elements of the matrix `type` live.
+static SharedOperand getSharedOperand(SmemType type) {
+  SharedLayoutAttr layout = type.getLayout();
+  unsigned inner = layout.getContiguousDim(), outer = 1 - inner;
+  return {inner, type.getDimSize(outer), type.getDimSize(inner),
+          getStorageBytes(type.getElementType()), layout.getSwizzle()};
+}
 
 struct LocalAllocOpLowering : public OpConversionPattern<LocalAllocOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -89,12 +99,8 @@ struct AsyncCopyOpLowering : public OpConversionPattern<AsyncCopyOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getPtr().getType());
-    SmemType dstType = op.getDst().getType();
-    SharedLayoutAttr layout = dstType.getLayout();
-    unsigned inner = layout.getContiguousDim(), outer = 1 - inner;
-    SharedOperand smem{
-        inner, dstType.getDimSize(outer), dstType.getDimSize(inner),
-        getStorageBytes(dstType.getElementType()), layout.getSwizzle()};
+    SharedOperand smem = getSharedOperand(op.getDst().getType());
+    unsigned inner = smem.innerDim, outer = 1 - inner;
     auto it = widths.find(op);
     int64_t width = it == widths.end() ? 1 : it->second;
     int64_t bytes = width * smem.elemBytes;
@@ -138,6 +144,25 @@ struct AsyncCopyOpLowering : public OpConversionPattern<AsyncCopyOp> {
   const VectorWidths &widths;
 };
 
+struct LocalStoreOpLowering : public OpConversionPattern<LocalStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LocalStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getValue().getType());
+    if (!TileDistribution::get(type))
+      return op.emitOpError("has a tile without a lowerable layout");
+    SharedOperand smem = getSharedOperand(op.getDst().getType());
+    Value base = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          adaptor.getDst());
+    storeSharedOperand(rewriter, loc, adaptor.getValue(), type, smem, base, 0);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct AsyncCommitGroupOpLowering
     : public OpConversionPattern<AsyncCommitGroupOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -175,7 +200,7 @@ void tilec::populateAsyncCopyOpToLLVMPatterns(TileTypeConverter &converter,
                                               RewritePatternSet &patterns,
                                               const VectorWidths &widths) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<LocalAllocOpLowering, SmemSlotOpLowering,
+  patterns.add<LocalAllocOpLowering, SmemSlotOpLowering, LocalStoreOpLowering,
                AsyncCommitGroupOpLowering, AsyncWaitOpLowering>(converter, ctx);
   patterns.add<AsyncCopyOpLowering>(converter, ctx, widths);
 }

@@ -17,6 +17,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+#include <iterator>
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::tile;
@@ -51,44 +54,140 @@ void tilec::storeSharedOperand(OpBuilder &b, Location loc, Value tile,
                                RankedTensorType type, const SharedOperand &smem,
                                Value smemBase, int64_t baseOffset) {
   std::optional<TileDistribution> dist = TileDistribution::get(type);
-  auto layout = cast<LayoutAttrInterface>(type.getEncoding());
   unsigned inner = smem.innerDim, outer = 1 - inner;
-  // Consecutive registers along `inner` that stay within one 16-byte chunk
-  // in every thread (lane and warp offsets along `inner` are multiples).
-  int64_t vec =
-      std::min<int64_t>(layout.getContiguousRegisters(type.getShape(), inner),
-                        16 / smem.elemBytes);
-  auto aligned = [&](ArrayRef<int64_t> basis) {
-    return basis[inner] % vec == 0;
+  // A thread packs into one store the registers whose elements follow each
+  // other along `inner`: register bits stepping `inner` by 1, 2, 4, ...
+  // (whatever the order of its registers). `offsets[j]` is the register
+  // holding element j of a vector. Every other register, lane and warp step
+  // along `inner` must be a multiple of the vector, which keeps vectors
+  // within 16-byte chunks.
+  SmallVector<int64_t> offsets = {0};
+  unsigned vectorBits = 0;
+  auto isVectorStep = [&](const Coords &step, int64_t size) {
+    return step[inner] == size && step[outer] == 0;
   };
-  for (unsigned bit = 0; bit < 5; ++bit)
-    if (!aligned(dist->getLaneBasis(bit)))
-      vec = 1;
-  for (unsigned bit = 0; bit < dist->getNumWarpBits(); ++bit)
-    if (!aligned(dist->getWarpBasis(bit)))
-      vec = 1;
+  while (int64_t(offsets.size()) < 16 / smem.elemBytes) {
+    int64_t size = offsets.size();
+    unsigned bit = 0;
+    while (bit < dist->getNumRegisterBits() &&
+           !isVectorStep(dist->getRegisterBasis(bit), size))
+      ++bit;
+    if (bit == dist->getNumRegisterBits())
+      break;
+    unsigned vectorBitsPlus = vectorBits | 1u << bit;
+    auto aligned = [&](const Coords &step) {
+      return step[inner] % (2 * size) == 0;
+    };
+    bool ok = true;
+    for (unsigned other = 0; other < dist->getNumRegisterBits(); ++other)
+      if (!(vectorBitsPlus & 1u << other))
+        ok &= aligned(dist->getRegisterBasis(other));
+    for (unsigned lane = 0; lane < TileDistribution::getNumLaneBits(); ++lane)
+      ok &= aligned(dist->getLaneBasis(lane));
+    for (unsigned warp = 0; warp < dist->getNumWarpBits(); ++warp)
+      ok &= aligned(dist->getWarpBasis(warp));
+    if (!ok)
+      break;
+    vectorBits = vectorBitsPlus;
+    for (int64_t j = 0; j < size; ++j)
+      offsets.push_back(offsets[j] + (int64_t(1) << bit));
+  }
+  int64_t vec = offsets.size();
+
+  // The cost of the stores in bank conflicts: per store, the wavefronts
+  // beyond one of each group of lanes the hardware serves together (all 32
+  // for 4-byte stores, 16 for 8-byte ones, 8 for 16-byte ones) of warp 0,
+  // when lanes with bit `laneBit` set swap the registers `regBit` apart
+  // (-1: no swap).
+  int64_t vecBytes = vec * smem.elemBytes;
+  int64_t groupLanes = 128 / std::max<int64_t>(4, vecBytes);
+  unsigned duplicateLanes = dist->getDuplicateLaneMask();
+  auto isVectorStart = [&](int64_t r) {
+    return !(r & vectorBits) && !dist->isDuplicateRegister(r);
+  };
+  auto cost = [&](int laneBit, int regBit) {
+    int64_t total = 0;
+    for (int64_t r = 0; r < dist->getNumRegisters(); ++r) {
+      if (!isVectorStart(r))
+        continue;
+      for (int64_t first = 0; first < 32; first += groupLanes) {
+        int64_t words[32] = {};
+        for (int64_t lane = first; lane < first + groupLanes; ++lane) {
+          if (lane & duplicateLanes)
+            continue;
+          int64_t reg = r;
+          if (laneBit >= 0 && (lane >> laneBit & 1))
+            reg ^= int64_t(1) << regBit;
+          Coords c = dist->getCoordinates(reg, lane, 0);
+          int64_t byte = smem.swizzledOffset(c[outer], c[inner]);
+          for (int64_t w = 0; w < std::max<int64_t>(4, vecBytes); w += 4)
+            ++words[(byte + w) / 4 % 32];
+        }
+        total += *std::max_element(std::begin(words), std::end(words));
+      }
+    }
+    return total;
+  };
+  int bestLane = -1, bestReg = -1;
+  int64_t bestCost = cost(-1, -1);
+  bool duplicates = false;
+  for (int64_t r = 0; r < dist->getNumRegisters(); ++r)
+    duplicates |= dist->isDuplicateRegister(r);
+  for (int laneBit = 0; laneBit < 5 && !duplicates; ++laneBit) {
+    if (duplicateLanes & 1u << laneBit)
+      continue;
+    for (unsigned regBit = 0; regBit < dist->getNumRegisterBits(); ++regBit) {
+      if (vectorBits & 1u << regBit)
+        continue;
+      int64_t c = cost(laneBit, regBit);
+      if (c < bestCost) {
+        bestCost = c;
+        bestLane = laneBit;
+        bestReg = regBit;
+      }
+    }
+  }
 
   SmallVector<Value> regs = unpackRegisters(b, loc, tile);
   SmallVector<SmallVector<Value>> idx = emitIndices(b, loc, type);
+  Value swap;
+  if (bestLane >= 0)
+    swap = LLVM::ICmpOp::create(
+        b, loc, LLVM::ICmpPredicate::ne,
+        LLVM::AndOp::create(b, loc, getLaneId(b, loc),
+                            i32Constant(b, loc, 1 << bestLane)),
+        i32Constant(b, loc, 0));
+  // Register `r`'s value (or the swapped one's, in the lanes that swap).
+  auto pick = [&](ArrayRef<Value> values, int64_t r) -> Value {
+    if (!swap)
+      return values[r];
+    return LLVM::SelectOp::create(
+        b, loc, swap, values[r ^ (int64_t(1) << bestReg)], values[r]);
+  };
+  SmallVector<Value> outerIdx, innerIdx;
+  for (const SmallVector<Value> &coords : idx) {
+    outerIdx.push_back(coords[outer]);
+    innerIdx.push_back(coords[inner]);
+  }
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  for (int64_t r = 0; r < dist->getNumRegisters(); r += vec) {
-    if (dist->isDuplicateRegister(r))
+  for (int64_t r = 0; r < dist->getNumRegisters(); ++r) {
+    if (!isVectorStart(r))
       continue;
     Value offset =
-        emitSwizzledOffset(b, loc, smem, idx[r][outer], idx[r][inner]);
+        emitSwizzledOffset(b, loc, smem, pick(outerIdx, r), pick(innerIdx, r));
     Value address = LLVM::AddOp::create(
         b, loc, smemBase,
         LLVM::AddOp::create(b, loc, offset, i32Constant(b, loc, baseOffset)));
     Value ptr = LLVM::IntToPtrOp::create(b, loc, ptrType, address);
     if (vec == 1) {
-      LLVM::StoreOp::create(b, loc, regs[r], ptr, smem.elemBytes);
+      LLVM::StoreOp::create(b, loc, pick(regs, r), ptr, smem.elemBytes);
       continue;
     }
     auto vecType = VectorType::get({vec}, regs[r].getType());
     Value vector = LLVM::UndefOp::create(b, loc, vecType);
     for (int64_t j = 0; j < vec; ++j)
-      vector = LLVM::InsertElementOp::create(b, loc, vector, regs[r + j],
-                                             i32Constant(b, loc, j));
+      vector = LLVM::InsertElementOp::create(
+          b, loc, vector, pick(regs, r + offsets[j]), i32Constant(b, loc, j));
     LLVM::StoreOp::create(b, loc, vector, ptr, vec * smem.elemBytes);
   }
 }

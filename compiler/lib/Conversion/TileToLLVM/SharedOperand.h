@@ -50,6 +50,11 @@ struct SharedOperand {
     int64_t byte = i * elemBytes;
     return byte / swizzle * panelBytes() + o * swizzle + byte % swizzle;
   }
+  /// The swizzled byte offset of the first byte of element (o, i).
+  int64_t swizzledOffset(int64_t o, int64_t i) const {
+    int64_t byte = offset(o, i);
+    return byte ^ (((byte >> 7) & (swizzle / 16 - 1)) << 4);
+  }
   /// Descriptor field for the swizzle width.
   int64_t swizzleMode() const {
     return swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
@@ -64,7 +69,10 @@ mlir::Value emitSwizzledOffset(mlir::OpBuilder &b, mlir::Location loc,
 
 /// Stores the registers of `tile` (of tensor type `type`) into the shared
 /// layout `smem` at the shared-window address `smemBase` + `baseOffset`,
-/// with vectors of up to 16 bytes along the contiguous dimension.
+/// with vectors of up to 16 bytes along the contiguous dimension. When that
+/// has fewer bank conflicts, the lanes with one lane-index bit set store
+/// their vectors in another order (swapping the registers one register-index
+/// bit apart).
 void storeSharedOperand(mlir::OpBuilder &b, mlir::Location loc,
                         mlir::Value tile, mlir::RankedTensorType type,
                         const SharedOperand &smem, mlir::Value smemBase,

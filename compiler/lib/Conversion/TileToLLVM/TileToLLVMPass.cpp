@@ -222,6 +222,11 @@ struct ConvertTileToLLVMPass
                     UnitAttr::get(ctx));
       func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                     DenseI32ArrayAttr::get(ctx, {threads, 1, 1}));
+      if (auto programs =
+              func->getAttrOfType<IntegerAttr>(kProgramsPerSMAttrName)) {
+        func->removeAttr(kProgramsPerSMAttrName);
+        func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), programs);
+      }
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
         func.removeArgAttr(i, "tile.divisibility");
       // A tensor map is a 128-byte, 64-byte aligned __grid_constant__

@@ -390,6 +390,19 @@ LogicalResult AsyncCopyOp::verify() {
   return verifyMask(*this, ptr, getMask());
 }
 
+LogicalResult LocalStoreOp::verify() {
+  auto value = cast<RankedTensorType>(getValue().getType());
+  SmemType dst = getDst().getType();
+  if (dst.getRank() != 2 || value.getShape() != dst.getShape())
+    return printShape(emitOpError("destination must be one matrix of shape "),
+                      value.getShape());
+  if (value.getElementType() != dst.getElementType())
+    return emitOpError("stores ")
+           << value.getElementType() << " elements into a "
+           << dst.getElementType() << " buffer";
+  return success();
+}
+
 LogicalResult WarpGroupDotOp::verify() {
   SmemType a = getA().getType(), b = getB().getType();
   auto c = cast<RankedTensorType>(getC().getType());

@@ -1,5 +1,4 @@
-//===- Coalesce.cpp - Lay out accesses along contiguous addresses -*- C++
-//-*-===//
+//===- Coalesce.cpp - Lay out accesses along contiguous addresses ---------===//
 //
 // Part of tilec.
 //
@@ -9,7 +8,9 @@
 // are consecutive along a dimension other than the fastest one of its layout
 // is moved to a blocked layout whose lanes run along that dimension, so that
 // a warp touches consecutive addresses (and each thread a vector of them when
-// AxisInfo proves the alignment).
+// AxisInfo proves the alignment). The B operand of a tf32 wgmma, read from
+// rows of N, gets the layout tile-pipeline stages it through: 4 x 4
+// elements per thread, so that a thread's registers hold 16 bytes of K.
 //
 //===----------------------------------------------------------------------===//
 
@@ -60,6 +61,48 @@ static BlockedLayoutAttr buildLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
   return BlockedLayoutAttr::get(ctx, spt, tpw, wpc, order);
 }
 
+/// Whether the tile `load` reads is the B operand of a wgmma product of
+/// 32-bit elements and nothing else (directly or through one conversion).
+static bool isWgmma32BitB(LoadOp load) {
+  Value value = load.getResult();
+  if (!value.hasOneUse())
+    return false;
+  Operation *user = *value.getUsers().begin();
+  if (auto convert = dyn_cast<ConvertLayoutOp>(user)) {
+    if (!convert->hasOneUse())
+      return false;
+    value = convert.getResult();
+    user = *convert->getUsers().begin();
+  }
+  auto dot = dyn_cast<DotOp>(user);
+  auto mma = dot ? dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding())
+                 : MmaLayoutAttr();
+  return mma && mma.getVersionMajor() == 3 && dot.getB() == value &&
+         dot.getA() != value &&
+         getStorageBytes(
+             cast<RankedTensorType>(value.getType()).getElementType()) == 4;
+}
+
+/// The layout of a K x N tile of 32-bit elements with rows of N contiguous
+/// that tf32 wgmma reads K-major (tile-pipeline stages it through
+/// registers): each thread holds 4 x 4 elements, loaded 16 bytes along N at
+/// a time and stored 16 bytes along K; 8 lanes along K write the eight
+/// 16-byte chunks of a 128-byte swizzled row without bank conflicts. Null
+/// when the tile is too small for a warp.
+static BlockedLayoutAttr buildKMajorStagingLayout(MLIRContext *ctx,
+                                                  ArrayRef<int64_t> shape,
+                                                  unsigned numWarps) {
+  int64_t k = shape[0], n = shape[1];
+  if (k < 4)
+    return BlockedLayoutAttr();
+  unsigned lanesK = std::min<int64_t>(8, k / 4), lanesN = 32 / lanesK;
+  if (n < 4 * lanesN)
+    return BlockedLayoutAttr();
+  unsigned warpsN = std::min<int64_t>(numWarps, n / (4 * lanesN));
+  return BlockedLayoutAttr::get(ctx, {4, 4}, {lanesK, lanesN},
+                                {numWarps / warpsN, warpsN}, {1, 0});
+}
+
 /// `value` converted to `layout` just before `user`.
 static Value convertTo(OpBuilder &b, Value value, Attribute layout) {
   auto tensor = cast<RankedTensorType>(value.getType());
@@ -95,11 +138,21 @@ struct CoalescePass : public tilec::tile::impl::TileCoalesceBase<CoalescePass> {
         for (unsigned d = 0; d < tensor.getRank(); ++d)
           if (info.contiguity[d] > info.contiguity[best])
             best = d;
-        if (best == layout.getOrder().front() || info.contiguity[best] < 2)
-          return;
         Value mask = isa<LoadOp>(op) ? cast<LoadOp>(op).getMask()
                                      : cast<StoreOp>(op).getMask();
         Type pointee = cast<PtrType>(tensor.getElementType()).getPointeeType();
+        // The B operand of a tf32 wgmma, rows of N in 16-byte vectors.
+        auto load = dyn_cast<LoadOp>(op);
+        if (load && best == 1 && isWgmma32BitB(load) &&
+            axisInfo.getVectorWidth(ptr, mask, 1, 4) == 4) {
+          BlockedLayoutAttr staging = buildKMajorStagingLayout(
+              ctx, tensor.getShape(), numWarps.getInt());
+          if (staging && staging != layout)
+            moves.push_back({op, staging});
+          return;
+        }
+        if (best == layout.getOrder().front() || info.contiguity[best] < 2)
+          return;
         int64_t maxElems = std::max<int64_t>(1, 16 / getStorageBytes(pointee));
         int64_t vector = axisInfo.getVectorWidth(ptr, mask, best, maxElems);
         // Moving costs a layout conversion of the loaded value; it pays when

@@ -9,6 +9,7 @@
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -37,6 +38,21 @@ void tilec::tile::cloneSlice(OpBuilder &b,
   computeTopologicalSorting(ops);
   for (Operation *op : ops)
     b.clone(*op, mapping);
+}
+
+Value tilec::tile::cloneLoad(OpBuilder &b, LoadOp load, IRMapping &mapping,
+                             Value valid) {
+  Location loc = load.getLoc();
+  auto type = cast<RankedTensorType>(load.getType());
+  Value mask = SplatOp::create(b, loc, type.clone(b.getI1Type()), valid);
+  if (load.getMask())
+    mask = arith::AndIOp::create(b, loc, mapping.lookup(load.getMask()), mask);
+  Value other = load.getOther() ? mapping.lookup(load.getOther()) : Value();
+  auto clone = cast<LoadOp>(b.clone(*load, mapping));
+  clone.getMaskMutable().assign(mask);
+  if (other)
+    clone.getOtherMutable().assign(other);
+  return clone.getResult();
 }
 
 void tilec::tile::collectIterArgs(scf::ForOp loop, ArrayRef<Operation *> ops,

@@ -13,6 +13,8 @@
 #ifndef TILEC_LIB_TILE_TRANSFORMS_LOOPSLICE_H
 #define TILEC_LIB_TILE_TRANSFORMS_LOOPSLICE_H
 
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
@@ -33,6 +35,11 @@ mlir::LogicalResult collectSlice(mlir::Block *body, mlir::ValueRange values,
 void cloneSlice(mlir::OpBuilder &b,
                 const llvm::SetVector<mlir::Operation *> &slice,
                 mlir::IRMapping &mapping);
+
+/// Clones `load` with `mapping`, its mask restricted to where `valid` (an
+/// i1 scalar) holds.
+mlir::Value cloneLoad(mlir::OpBuilder &b, LoadOp load, mlir::IRMapping &mapping,
+                      mlir::Value valid);
 
 /// The numbers of the iteration arguments of `loop` that `ops` use.
 void collectIterArgs(mlir::scf::ForOp loop,

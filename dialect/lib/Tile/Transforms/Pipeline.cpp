@@ -28,6 +28,16 @@
 // finished the product of iteration i - 2, whose slot `write` then is. After
 // the loop, `warp_group_dot_wait {pending = 0}` completes the last one.
 //
+// A 32-bit B read from rows of N (tf32 wgmma reads B only K-major) is
+// staged through registers instead: plain loads of the stage's tile, which
+// the threads store into its slot (16 bytes of K per store, with the layout
+// tile-coalesce gave the load) while the iteration's product runs (started
+// asynchronously, then waited for). When D >= 2 the tile of stage i + D is
+// loaded in iteration i and stored in iteration i + 1 (the loop carries it,
+// so that the loads' latency spans an iteration), else loaded and stored in
+// iteration i. The next iteration's wait (a fence and a barrier) makes the
+// stores visible to wgmma.
+//
 // With TMA (both operands loads of 2-D tensor descriptors, or of block
 // pointers whose alignment the hints prove), the copies are
 // `tile.async_tma_copy`s counted on one mbarrier per slot: the stage's
@@ -73,6 +83,13 @@ struct OperandPlan {
   SharedLayoutAttr layout;
   /// With TMA: how the host builds the tensor map (a `tile.tma` entry).
   DictionaryAttr tensorMap;
+  /// Loaded into registers and stored into the slot by the threads, after
+  /// the iteration's product: a 32-bit B stored K-major (tf32 wgmma reads
+  /// nothing else) from rows of N, whose layout gives each thread 16 bytes
+  /// of K to store at once (tile-coalesce chooses such a layout).
+  bool staged = false;
+  /// Bytes each thread moves per copy (TMA and staged tiles: 16).
+  int64_t copyBytes = 16;
 };
 
 /// Whether the elements `load` reads where its mask is false are zeros.
@@ -258,12 +275,19 @@ static std::optional<OperandPlan> planOperand(DotOp dot, unsigned index,
       bytes = nBytes;
     }
   }
-  if (bytes == 0)
+  bool staged = false;
+  if (index == 1 && elemBytes == 4 && bytes < 16) {
+    auto blocked =
+        dyn_cast<BlockedLayoutAttr>(getLayout(load.getPtr().getType()));
+    staged = blocked && blocked.getSizePerThread()[kDim] * elemBytes >= 16;
+  }
+  if (bytes == 0 && !staged)
     return std::nullopt;
   int64_t swizzle =
       std::min<int64_t>(128, dim == kDim ? k * elemBytes : n * elemBytes);
   return OperandPlan{
-      load, SharedLayoutAttr::get(dot.getContext(), dim, unsigned(swizzle))};
+      load, SharedLayoutAttr::get(dot.getContext(), dim, unsigned(swizzle)),
+      DictionaryAttr(), staged, staged ? 16 : bytes};
 }
 
 /// Starts copying the tile `load` reads (its operands mapped by `mapping`),
@@ -434,9 +458,28 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
       *dot->getUsers().begin() == yield &&
       yield.getOperand(arg.getArgNumber() - 1) == dot.getResult())
     accArg = arg.getArgNumber() - 1;
+  bool alone = hasSMAlone(dot, plans, numStages);
   bool inFlight = accArg >= 0 && numStages >= 3 &&
-                  dot.getType().getElementTypeBitWidth() == 32 &&
-                  hasSMAlone(dot, plans, numStages);
+                  dot.getType().getElementTypeBitWidth() == 32 && alone;
+  // Otherwise the products of two programs overlap on one SM; the registers
+  // must leave room for both: at most 128 per thread with 8 warps. Asked for
+  // when the copies move 16 bytes (few addresses to keep) and the
+  // accumulator and staged tiles take at most 96 registers (measured: the
+  // tf32 128x128x32 kernel fits without spills, docs/performance.md).
+  int64_t threads = 32 * getLayout(dot.getType()).getNumWarps();
+  int64_t tileRegs = dot.getType().getNumElements() / threads;
+  bool wideCopies = true;
+  for (const OperandPlan &plan : plans) {
+    wideCopies &= plan.copyBytes == 16;
+    if (plan.staged)
+      tileRegs += cast<RankedTensorType>(plan.load->getResult(0).getType())
+                      .getNumElements() /
+                  threads;
+  }
+  if (!alone && wideCopies && tileRegs <= 96)
+    forOp->getParentOfType<func::FuncOp>()->setAttr(
+        kProgramsPerSMAttrName,
+        IntegerAttr::get(IntegerType::get(forOp.getContext(), 32), 2));
   int64_t ahead = inFlight ? numStages - 2 : numStages - 1;
   Location loc = forOp.getLoc();
   OpBuilder b(forOp);
@@ -477,11 +520,22 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
                       type.getElementType(), type.getLayout()),
         ring, index);
   };
+  // Staged tiles are loaded one iteration before they are stored when the
+  // stage they belong to is then still at least one iteration away: the
+  // loop carries them, and the loads' latency spans a whole iteration.
+  bool staged =
+      llvm::any_of(plans, [](const OperandPlan &plan) { return plan.staged; });
+  bool carryStaged = staged && ahead >= 2;
+  // The staged tiles copyStage loaded without storing them, and the tiles
+  // and slots the loop stores after the product.
+  SmallVector<Value> loadedTiles;
+  SmallVector<std::pair<Value, Value>> pendingStores;
   // Copies the stage whose induction variable is `stageIv`, with the loop
-  // values in `mapping`, into slot `index`; returns the next stage's loop
-  // values.
+  // values in `mapping`, into slot `index` (staged operands: loads them,
+  // and stores them at once unless `defer`, else adds them to
+  // `loadedTiles`); returns the next stage's loop values.
   auto copyStage = [&](OpBuilder &sb, IRMapping &mapping, Value stageIv,
-                       Value index) {
+                       Value index, bool defer) {
     mapping.map(iv, stageIv);
     cloneSlice(sb, loadSlice, mapping);
     Value valid =
@@ -498,8 +552,17 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
                                valid);
       }
     } else {
-      for (auto [i, plan] : llvm::enumerate(plans))
-        emitCopy(sb, plan.load, mapping, valid, slotOf(sb, rings[i], index));
+      for (auto [i, plan] : llvm::enumerate(plans)) {
+        if (!plan.staged) {
+          emitCopy(sb, plan.load, mapping, valid, slotOf(sb, rings[i], index));
+          continue;
+        }
+        Value tile = cloneLoad(sb, plan.load, mapping, valid);
+        if (defer)
+          loadedTiles.push_back(tile);
+        else
+          LocalStoreOp::create(sb, loc, tile, slotOf(sb, rings[i], index));
+      }
       AsyncCommitGroupOp::create(sb, loc);
     }
     cloneSlice(sb, yieldSlice, mapping);
@@ -518,13 +581,18 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
     for (auto [i, arg] : llvm::zip_equal(usedArgs, args))
       mapping.map(forOp.getRegionIterArgs()[i], arg);
     args = copyStage(b, mapping, ivAhead(b, loc, lb, step, s),
-                     i32Constant(b, loc, s));
+                     i32Constant(b, loc, s),
+                     /*defer=*/carryStaged && s == ahead - 1);
   }
+  SmallVector<Value> carriedInits = loadedTiles;
+  loadedTiles.clear();
   SmallVector<Value> inits = args;
   inits.push_back(i32Constant(b, loc, 0));
   inits.push_back(i32Constant(b, loc, ahead % numStages));
   if (tma) // The parity of the phase of the barrier of slot `read`.
     inits.push_back(i32Constant(b, loc, 0));
+  unsigned carriedBase = inits.size();
+  llvm::append_range(inits, carriedInits);
 
   Value slots[2];
   IRRewriter rewriter(forOp.getContext());
@@ -540,12 +608,35 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
     for (auto [i, arg] : llvm::enumerate(usedArgs))
       mapping.map(forOp.getRegionIterArgs()[arg], newArgs[i]);
     SmallVector<Value> next =
-        copyStage(yb, mapping, ivAhead(yb, loc, iv, step, ahead), write);
+        copyStage(yb, mapping, ivAhead(yb, loc, iv, step, ahead), write,
+                  /*defer=*/true);
     if (tma)
       BarrierWaitOp::create(yb, loc, barriers, read,
                             newArgs[usedArgs.size() + 2]);
     for (auto [i, ring] : llvm::enumerate(rings))
       slots[i] = slotOf(yb, ring, read);
+    // The staged tiles stored this iteration: those loaded in the previous
+    // one, of the stage before the one copied now (slot `write` - 1), or
+    // those just loaded.
+    Value previous;
+    if (carryStaged) {
+      Value isFirst = arith::CmpIOp::create(yb, loc, arith::CmpIPredicate::eq,
+                                            write, i32Constant(yb, loc, 0));
+      previous = arith::SelectOp::create(
+          yb, loc, isFirst, i32Constant(yb, loc, numStages - 1),
+          arith::SubIOp::create(yb, loc, write, i32Constant(yb, loc, 1)));
+    }
+    unsigned k = 0;
+    for (auto [i, plan] : llvm::enumerate(plans)) {
+      if (!plan.staged)
+        continue;
+      if (carryStaged)
+        pendingStores.push_back(
+            {newArgs[carriedBase + k], slotOf(yb, rings[i], previous)});
+      else
+        pendingStores.push_back({loadedTiles[k], slotOf(yb, rings[i], write)});
+      ++k;
+    }
     // index + 1 mod R; `wraps` is whether it wrapped around.
     auto advance = [&](Value index, Value &wraps) -> Value {
       Value plus =
@@ -566,6 +657,8 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
       next.push_back(
           arith::SelectOp::create(yb, loc, readWraps, flipped, phase));
     }
+    if (carryStaged)
+      llvm::append_range(next, loadedTiles);
     return next;
   };
   FailureOr<LoopLikeOpInterface> replaced =
@@ -577,13 +670,18 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
     return;
   auto newFor = cast<scf::ForOp>(replaced->getOperation());
 
+  // Staged tiles are stored while the product runs (then waited for, unless
+  // it stays in flight).
   OpBuilder db(dot);
+  bool async = inFlight || !pendingStores.empty();
   Value product = WarpGroupDotOp::create(db, dot.getLoc(), dot.getType(),
                                          slots[0], slots[1], dot.getC(),
-                                         dot.getInputPrecision(), inFlight);
-  if (inFlight)
+                                         dot.getInputPrecision(), async);
+  for (auto [tile, slot] : pendingStores)
+    LocalStoreOp::create(db, dot.getLoc(), tile, slot);
+  if (async)
     product = WarpGroupDotWaitOp::create(db, dot.getLoc(), product,
-                                         db.getI32IntegerAttr(1));
+                                         db.getI32IntegerAttr(inFlight));
   dot.replaceAllUsesWith(product);
   dot.erase();
   for (OperandPlan &plan : plans) {

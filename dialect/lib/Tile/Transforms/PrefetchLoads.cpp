@@ -45,22 +45,6 @@ using namespace tilec::tile;
 
 namespace {
 
-/// Clones `load` with `mapping`, its mask restricted to where `valid` holds.
-static Value cloneLoad(OpBuilder &b, LoadOp load, IRMapping &mapping,
-                       Value valid) {
-  Location loc = load.getLoc();
-  auto type = cast<RankedTensorType>(load.getType());
-  Value mask = SplatOp::create(b, loc, type.clone(b.getI1Type()), valid);
-  if (load.getMask())
-    mask = arith::AndIOp::create(b, loc, mapping.lookup(load.getMask()), mask);
-  Value other = load.getOther() ? mapping.lookup(load.getOther()) : Value();
-  auto clone = cast<LoadOp>(b.clone(*load, mapping));
-  clone.getMaskMutable().assign(mask);
-  if (other)
-    clone.getOtherMutable().assign(other);
-  return clone.getResult();
-}
-
 /// Issues the qualifying loads of `forOp` one iteration ahead.
 static void prefetch(scf::ForOp forOp) {
   Block *body = forOp.getBody();

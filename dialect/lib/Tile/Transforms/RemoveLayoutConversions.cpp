@@ -11,8 +11,9 @@
 // pass recomputes such producers directly in the wanted layout
 // ("rematerialisation", bounded by a budget of cloned ops), folds chains of
 // conversions, and re-types loop-carried values that the loop body keeps
-// converting. Clones are placed right after the ops they copy, so they
-// dominate every use of the original; originals left without uses are erased.
+// converting (the value it yields, or the argument before using it). Clones are
+// placed right after the ops they copy, so they dominate every use of the
+// original; originals left without uses are erased.
 //
 //===----------------------------------------------------------------------===//
 
@@ -169,16 +170,14 @@ static bool foldConversion(ConvertLayoutOp convert) {
   return false;
 }
 
-/// Carries iter arg `index` of `forOp` in the layout of the value its
-/// yield converts, if it does. Returns true if the IR changed.
-static bool retypeLoopCarriedValue(scf::ForOp forOp, unsigned index) {
+/// Carries iter arg `index` of `forOp` as `newType`: its initial value and
+/// the value the body yields are converted to it, and the argument and the
+/// result converted back for their uses (conversions the rounds then fold
+/// or rematerialise).
+static void carryAs(scf::ForOp forOp, unsigned index, Type newType) {
   auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
-  auto convert = yield.getOperand(index).getDefiningOp<ConvertLayoutOp>();
   BlockArgument arg = forOp.getRegionIterArg(index);
-  if (!convert || convert.getSrc().getType() == arg.getType())
-    return false;
   Type oldType = arg.getType();
-  Type newType = convert.getSrc().getType();
   Location loc = forOp.getLoc();
 
   OpBuilder b(forOp);
@@ -190,13 +189,50 @@ static bool retypeLoopCarriedValue(scf::ForOp forOp, unsigned index) {
   auto inLoop = ConvertLayoutOp::create(b, loc, oldType, arg);
   arg.replaceAllUsesExcept(inLoop, inLoop);
 
-  yield.setOperand(index, convert.getSrc());
+  b.setInsertionPoint(yield);
+  OpOperand &next = yield->getOpOperand(index);
+  next.set(ConvertLayoutOp::create(b, loc, newType, next.get()));
 
   Value result = forOp.getResult(index);
   result.setType(newType);
   b.setInsertionPointAfter(forOp);
   auto after = ConvertLayoutOp::create(b, loc, oldType, result);
   result.replaceAllUsesExcept(after, after);
+}
+
+/// Carries iter arg `index` of `forOp` in the layout of the value its
+/// yield converts, if it does. Returns true if the IR changed.
+static bool retypeLoopCarriedValue(scf::ForOp forOp, unsigned index) {
+  auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+  auto convert = yield.getOperand(index).getDefiningOp<ConvertLayoutOp>();
+  if (!convert ||
+      convert.getSrc().getType() == forOp.getRegionIterArg(index).getType())
+    return false;
+  carryAs(forOp, index, convert.getSrc().getType());
+  return true;
+}
+
+/// Carries iter arg `index` of `forOp` in the layout the body converts it
+/// to before using it, if the body does nothing else with it than step it
+/// elementwise into its next value (a pointer tile advanced each
+/// iteration). Returns true if the IR changed.
+static bool retypeConvertedIterArg(scf::ForOp forOp, unsigned index) {
+  auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+  ConvertLayoutOp convert;
+  for (Operation *user : forOp.getRegionIterArg(index).getUsers()) {
+    if (auto use = dyn_cast<ConvertLayoutOp>(user)) {
+      if (convert && use.getType() != convert.getType())
+        return false;
+      convert = use;
+      continue;
+    }
+    if (!isElementwise(user) || !user->hasOneUse() ||
+        yield.getOperand(index) != user->getResult(0))
+      return false;
+  }
+  if (!convert)
+    return false;
+  carryAs(forOp, index, convert.getType());
   return true;
 }
 
@@ -232,7 +268,9 @@ struct RemoveLayoutConversionsPass
       module.walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
       for (scf::ForOp forOp : loops)
         for (unsigned i = 0, e = forOp.getNumRegionIterArgs(); i < e; ++i)
-          if (!retyped.count({forOp, i}) && retypeLoopCarriedValue(forOp, i)) {
+          if (!retyped.count({forOp, i}) &&
+              (retypeLoopCarriedValue(forOp, i) ||
+               retypeConvertedIterArg(forOp, i))) {
             retyped.insert({forOp, i});
             changed = true;
           }

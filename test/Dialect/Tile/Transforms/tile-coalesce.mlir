@@ -69,3 +69,217 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// The B operand of a tf32 wgmma (mma version 3, f32 elements), read from
+// rows of N (k * ldb + n) that are contiguous and 16-byte aligned: the load
+// moves to the K-major staging layout tile-pipeline copies through, 4 x 4
+// elements per thread, lanes 8 along K (min(8, 32 / 4)) and 4 along N, the
+// 4 warps all along N (128 / 16 = 8 >= 4). Although N is already the
+// fastest dimension, the pointers, the mask and `other` are converted to
+// it, and the loaded value goes back to the dot's operand layout.
+#blocked = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 128, 8]>
+// CHECK-DAG: #[[B:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-DAG: #[[ST:blocked[0-9]*]] = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+// CHECK-LABEL: func.func @wgmma_tf32_b
+// CHECK: %[[P:.*]] = tile.convert_layout %{{.*}} : tensor<32x128x!tile.ptr<f32>, #[[B]]> -> tensor<32x128x!tile.ptr<f32>, #[[ST]]>
+// CHECK-NEXT: %[[M:.*]] = tile.convert_layout %{{.*}} : tensor<32x128xi1, #[[B]]> -> tensor<32x128xi1, #[[ST]]>
+// CHECK-NEXT: %[[O:.*]] = tile.convert_layout %{{.*}} : tensor<32x128xf32, #[[B]]> -> tensor<32x128xf32, #[[ST]]>
+// CHECK-NEXT: %[[L:.*]] = tile.load %[[P]], %[[M]] other %[[O]] : (tensor<32x128x!tile.ptr<f32>, #[[ST]]>, tensor<32x128xi1, #[[ST]]>, tensor<32x128xf32, #[[ST]]>) -> tensor<32x128xf32, #[[ST]]>
+// CHECK-NEXT: %[[V:.*]] = tile.convert_layout %[[L]] : tensor<32x128xf32, #[[ST]]> -> tensor<32x128xf32, #[[B]]>
+// CHECK-NEXT: tile.dot %{{.*}}, %[[V]], %{{.*}} {{.*}}: tensor<64x32xf32, #{{.*}}>, tensor<32x128xf32, #[[B]]> -> tensor<64x128xf32, #mma>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @wgmma_tf32_b(%a: tensor<64x32xf32, #blocked1>, %pb: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}, %left: i32) -> tensor<64x128xf32, #mma> {
+    %acc = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #mma>
+    %zb = arith.constant dense<0.000000e+00> : tensor<32x128xf32, #blocked>
+    %kb = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %kb1 = tile.expand_dims %kb {axis = 1 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>> -> tensor<32x1xi32, #blocked>
+    %ldbs = tile.splat %ldb : tensor<32x1xi32, #blocked>
+    %rowb = arith.muli %kb1, %ldbs : tensor<32x1xi32, #blocked>
+    %pbs = tile.splat %pb : tensor<32x1x!tile.ptr<f32>, #blocked>
+    %pb1 = tile.addptr %pbs, %rowb : tensor<32x1x!tile.ptr<f32>, #blocked>, tensor<32x1xi32, #blocked>
+    %n = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>>
+    %n1 = tile.expand_dims %n {axis = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>> -> tensor<1x128xi32, #blocked>
+    %pb2 = tile.broadcast %pb1 : tensor<32x1x!tile.ptr<f32>, #blocked> -> tensor<32x128x!tile.ptr<f32>, #blocked>
+    %n2 = tile.broadcast %n1 : tensor<1x128xi32, #blocked> -> tensor<32x128xi32, #blocked>
+    %b0 = tile.addptr %pb2, %n2 : tensor<32x128x!tile.ptr<f32>, #blocked>, tensor<32x128xi32, #blocked>
+    %leftb = tile.splat %left : tensor<32x1xi32, #blocked>
+    %mb1 = arith.cmpi slt, %kb1, %leftb : tensor<32x1xi32, #blocked>
+    %mb = tile.broadcast %mb1 : tensor<32x1xi1, #blocked> -> tensor<32x128xi1, #blocked>
+    %b = tile.load %b0, %mb other %zb : (tensor<32x128x!tile.ptr<f32>, #blocked>, tensor<32x128xi1, #blocked>, tensor<32x128xf32, #blocked>) -> tensor<32x128xf32, #blocked>
+    %d = tile.dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf32, #blocked1>, tensor<32x128xf32, #blocked> -> tensor<64x128xf32, #mma>
+    return %d : tensor<64x128xf32, #mma>
+  }
+}
+
+// -----
+
+// The same B operand as @wgmma_tf32_b, 32x64 over 8 warps and reaching the
+// dot through a conversion: lanes 8 along K and 4 along N, warps along N as
+// far as N allows (64 / 16 = 4) and the other 2 along K.
+#blocked = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [8, 1], order = [1, 0]>
+#blocked2 = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 8], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 64, 8]>
+// CHECK-DAG: #[[B:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+// CHECK-DAG: #[[ST:blocked[0-9]*]] = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [2, 4], order = [1, 0]>
+// CHECK-LABEL: func.func @wgmma_tf32_b_converted
+// CHECK: %[[P:.*]] = tile.convert_layout %{{.*}} : tensor<32x64x!tile.ptr<f32>, #[[B]]> -> tensor<32x64x!tile.ptr<f32>, #[[ST]]>
+// CHECK-NEXT: %[[L:.*]] = tile.load %[[P]] : (tensor<32x64x!tile.ptr<f32>, #[[ST]]>) -> tensor<32x64xf32, #[[ST]]>
+// CHECK-NEXT: %[[V:.*]] = tile.convert_layout %[[L]] : tensor<32x64xf32, #[[ST]]> -> tensor<32x64xf32, #[[B]]>
+// CHECK-NEXT: %[[W:.*]] = tile.convert_layout %[[V]] : tensor<32x64xf32, #[[B]]> -> tensor<32x64xf32, #
+// CHECK-NEXT: tile.dot %{{.*}}, %[[W]], %{{.*}}
+module attributes {tile.num_warps = 8 : i32} {
+  func.func @wgmma_tf32_b_converted(%a: tensor<128x32xf32, #blocked1>, %pb: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}) -> tensor<128x64xf32, #mma> {
+    %acc = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #mma>
+    %kb = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %kb1 = tile.expand_dims %kb {axis = 1 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>> -> tensor<32x1xi32, #blocked>
+    %ldbs = tile.splat %ldb : tensor<32x1xi32, #blocked>
+    %rowb = arith.muli %kb1, %ldbs : tensor<32x1xi32, #blocked>
+    %pbs = tile.splat %pb : tensor<32x1x!tile.ptr<f32>, #blocked>
+    %pb1 = tile.addptr %pbs, %rowb : tensor<32x1x!tile.ptr<f32>, #blocked>, tensor<32x1xi32, #blocked>
+    %n = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked>>
+    %n1 = tile.expand_dims %n {axis = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked>> -> tensor<1x64xi32, #blocked>
+    %pb2 = tile.broadcast %pb1 : tensor<32x1x!tile.ptr<f32>, #blocked> -> tensor<32x64x!tile.ptr<f32>, #blocked>
+    %n2 = tile.broadcast %n1 : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %b0 = tile.addptr %pb2, %n2 : tensor<32x64x!tile.ptr<f32>, #blocked>, tensor<32x64xi32, #blocked>
+    %b = tile.load %b0 : (tensor<32x64x!tile.ptr<f32>, #blocked>) -> tensor<32x64xf32, #blocked>
+    %bc = tile.convert_layout %b : tensor<32x64xf32, #blocked> -> tensor<32x64xf32, #blocked2>
+    %d = tile.dot %a, %bc, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<128x32xf32, #blocked1>, tensor<32x64xf32, #blocked2> -> tensor<128x64xf32, #mma>
+    return %d : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+// @wgmma_tf32_b with an mma.sync (version 2) product: the staging layout is
+// for wgmma only, and the addresses already run along the fastest
+// dimension: unchanged.
+#blocked = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8, 8]>
+// CHECK-LABEL: func.func @mma_v2_tf32_b
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.load %{{.*}} : (tensor<32x128x!tile.ptr<f32>, #[[B:blocked[0-9]*]]>) -> tensor<32x128xf32, #[[B]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.dot
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @mma_v2_tf32_b(%a: tensor<64x32xf32, #blocked1>, %pb: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}) -> tensor<64x128xf32, #mma> {
+    %acc = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #mma>
+    %kb = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %kb1 = tile.expand_dims %kb {axis = 1 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>> -> tensor<32x1xi32, #blocked>
+    %ldbs = tile.splat %ldb : tensor<32x1xi32, #blocked>
+    %rowb = arith.muli %kb1, %ldbs : tensor<32x1xi32, #blocked>
+    %pbs = tile.splat %pb : tensor<32x1x!tile.ptr<f32>, #blocked>
+    %pb1 = tile.addptr %pbs, %rowb : tensor<32x1x!tile.ptr<f32>, #blocked>, tensor<32x1xi32, #blocked>
+    %n = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>>
+    %n1 = tile.expand_dims %n {axis = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>> -> tensor<1x128xi32, #blocked>
+    %pb2 = tile.broadcast %pb1 : tensor<32x1x!tile.ptr<f32>, #blocked> -> tensor<32x128x!tile.ptr<f32>, #blocked>
+    %n2 = tile.broadcast %n1 : tensor<1x128xi32, #blocked> -> tensor<32x128xi32, #blocked>
+    %b0 = tile.addptr %pb2, %n2 : tensor<32x128x!tile.ptr<f32>, #blocked>, tensor<32x128xi32, #blocked>
+    %b = tile.load %b0 : (tensor<32x128x!tile.ptr<f32>, #blocked>) -> tensor<32x128xf32, #blocked>
+    %d = tile.dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf32, #blocked1>, tensor<32x128xf32, #blocked> -> tensor<64x128xf32, #mma>
+    return %d : tensor<64x128xf32, #mma>
+  }
+}
+
+// -----
+
+// @wgmma_tf32_b with f16 elements: a 16-bit B can be stored N-major and
+// needs no staging through registers: unchanged.
+#blocked = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 128, 16]>
+// CHECK-LABEL: func.func @wgmma_f16_b
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.load %{{.*}} : (tensor<32x128x!tile.ptr<f16>, #[[B:blocked[0-9]*]]>) -> tensor<32x128xf16, #[[B]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.dot
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @wgmma_f16_b(%a: tensor<64x32xf16, #blocked1>, %pb: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}) -> tensor<64x128xf32, #mma> {
+    %acc = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #mma>
+    %kb = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %kb1 = tile.expand_dims %kb {axis = 1 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>> -> tensor<32x1xi32, #blocked>
+    %ldbs = tile.splat %ldb : tensor<32x1xi32, #blocked>
+    %rowb = arith.muli %kb1, %ldbs : tensor<32x1xi32, #blocked>
+    %pbs = tile.splat %pb : tensor<32x1x!tile.ptr<f16>, #blocked>
+    %pb1 = tile.addptr %pbs, %rowb : tensor<32x1x!tile.ptr<f16>, #blocked>, tensor<32x1xi32, #blocked>
+    %n = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>>
+    %n1 = tile.expand_dims %n {axis = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>> -> tensor<1x128xi32, #blocked>
+    %pb2 = tile.broadcast %pb1 : tensor<32x1x!tile.ptr<f16>, #blocked> -> tensor<32x128x!tile.ptr<f16>, #blocked>
+    %n2 = tile.broadcast %n1 : tensor<1x128xi32, #blocked> -> tensor<32x128xi32, #blocked>
+    %b0 = tile.addptr %pb2, %n2 : tensor<32x128x!tile.ptr<f16>, #blocked>, tensor<32x128xi32, #blocked>
+    %b = tile.load %b0 : (tensor<32x128x!tile.ptr<f16>, #blocked>) -> tensor<32x128xf16, #blocked>
+    %d = tile.dot %a, %b, %acc {inputPrecision = #tile<input_precision ieee>} : tensor<64x32xf16, #blocked1>, tensor<32x128xf16, #blocked> -> tensor<64x128xf32, #mma>
+    return %d : tensor<64x128xf32, #mma>
+  }
+}
+
+// -----
+
+// A tf32 wgmma's A operand read from rows of K (m * lda + k), contiguous and
+// 16-byte aligned: only B is staged, and A's addresses already run along
+// the fastest dimension: unchanged.
+#blocked = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 128, 8]>
+// CHECK-LABEL: func.func @wgmma_tf32_a
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.load %{{.*}} : (tensor<64x32x!tile.ptr<f32>, #[[A:blocked[0-9]*]]>) -> tensor<64x32xf32, #[[A]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.dot
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @wgmma_tf32_a(%pa: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %lda: i32 {tile.divisibility = 16 : i32}, %b: tensor<32x128xf32, #blocked>) -> tensor<64x128xf32, #mma> {
+    %acc = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #mma>
+    %m = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>>
+    %m1 = tile.expand_dims %m {axis = 1 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>> -> tensor<64x1xi32, #blocked1>
+    %ldas = tile.splat %lda : tensor<64x1xi32, #blocked1>
+    %rowa = arith.muli %m1, %ldas : tensor<64x1xi32, #blocked1>
+    %pas = tile.splat %pa : tensor<64x1x!tile.ptr<f32>, #blocked1>
+    %pa1 = tile.addptr %pas, %rowa : tensor<64x1x!tile.ptr<f32>, #blocked1>, tensor<64x1xi32, #blocked1>
+    %ka = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 0, parent = #blocked1>>
+    %ka1 = tile.expand_dims %ka {axis = 0 : i32} : tensor<32xi32, #tile.slice<dim = 0, parent = #blocked1>> -> tensor<1x32xi32, #blocked1>
+    %pa2 = tile.broadcast %pa1 : tensor<64x1x!tile.ptr<f32>, #blocked1> -> tensor<64x32x!tile.ptr<f32>, #blocked1>
+    %ka2 = tile.broadcast %ka1 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %a0 = tile.addptr %pa2, %ka2 : tensor<64x32x!tile.ptr<f32>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %a = tile.load %a0 : (tensor<64x32x!tile.ptr<f32>, #blocked1>) -> tensor<64x32xf32, #blocked1>
+    %d = tile.dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf32, #blocked1>, tensor<32x128xf32, #blocked> -> tensor<64x128xf32, #mma>
+    return %d : tensor<64x128xf32, #mma>
+  }
+}
+
+// -----
+
+// @wgmma_tf32_b without divisibility hints: the rows of B are not known to
+// be 16-byte aligned, a thread could not load 4 elements at once, and the
+// addresses already run along the fastest dimension: unchanged.
+#blocked = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 128, 8]>
+// CHECK-LABEL: func.func @wgmma_tf32_b_unaligned
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.load %{{.*}} : (tensor<32x128x!tile.ptr<f32>, #[[B:blocked[0-9]*]]>) -> tensor<32x128xf32, #[[B]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.dot
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @wgmma_tf32_b_unaligned(%a: tensor<64x32xf32, #blocked1>, %pb: !tile.ptr<f32>, %ldb: i32) -> tensor<64x128xf32, #mma> {
+    %acc = arith.constant dense<0.000000e+00> : tensor<64x128xf32, #mma>
+    %kb = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %kb1 = tile.expand_dims %kb {axis = 1 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>> -> tensor<32x1xi32, #blocked>
+    %ldbs = tile.splat %ldb : tensor<32x1xi32, #blocked>
+    %rowb = arith.muli %kb1, %ldbs : tensor<32x1xi32, #blocked>
+    %pbs = tile.splat %pb : tensor<32x1x!tile.ptr<f32>, #blocked>
+    %pb1 = tile.addptr %pbs, %rowb : tensor<32x1x!tile.ptr<f32>, #blocked>, tensor<32x1xi32, #blocked>
+    %n = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>>
+    %n1 = tile.expand_dims %n {axis = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>> -> tensor<1x128xi32, #blocked>
+    %pb2 = tile.broadcast %pb1 : tensor<32x1x!tile.ptr<f32>, #blocked> -> tensor<32x128x!tile.ptr<f32>, #blocked>
+    %n2 = tile.broadcast %n1 : tensor<1x128xi32, #blocked> -> tensor<32x128xi32, #blocked>
+    %b0 = tile.addptr %pb2, %n2 : tensor<32x128x!tile.ptr<f32>, #blocked>, tensor<32x128xi32, #blocked>
+    %b = tile.load %b0 : (tensor<32x128x!tile.ptr<f32>, #blocked>) -> tensor<32x128xf32, #blocked>
+    %d = tile.dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf32, #blocked1>, tensor<32x128xf32, #blocked> -> tensor<64x128xf32, #mma>
+    return %d : tensor<64x128xf32, #mma>
+  }
+}

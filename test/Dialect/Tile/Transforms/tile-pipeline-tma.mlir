@@ -39,7 +39,7 @@
 // CHECK-DAG: #[[SB:shared[0-9]*]] = #tile.shared<contiguousDim = 1, swizzle = 128>
 // CHECK: module attributes {tile.num_warps = 4 : i32, tile.tma = [{arg = 9 : i64, base = "@0", box = [64, 32], element = "f16", row_stride = "@6", shape = ["@3", "@5"], swizzle = 64 : i64}, {arg = 10 : i64, base = "@1", box = [32, 64], element = "f16", row_stride = "@7", shape = ["@5", "@4"], swizzle = 128 : i64}]} {
 // CHECK-LABEL: func.func @matmul_desc_kernel(
-// CHECK-SAME: %arg8: i32 {tile.divisibility = 16 : i32}, %[[MAPA:[^:]*]]: !tile.tensormap, %[[MAPB:[^:]*]]: !tile.tensormap) -> tensor<64x64xf32, #mma> {
+// CHECK-SAME: %arg8: i32 {tile.divisibility = 16 : i32}, %[[MAPA:[^:]*]]: !tile.tensormap, %[[MAPB:[^:]*]]: !tile.tensormap) -> tensor<64x64xf32, #mma> attributes {tile.programs_per_sm = 2 : i32} {
 // CHECK: %[[PID0:.*]] = tile.program_id 0 : i32
 // CHECK-NEXT: %[[PID1:.*]] = tile.program_id 1 : i32
 // CHECK: %[[OFFM:.*]] = arith.muli %[[PID0]], %{{.*}} : i32
@@ -158,7 +158,7 @@
 // (the 16-divisibility hints let each thread copy 16 bytes at a time): no
 // tensor maps, no barriers.
 // CPASYNC: module attributes {tile.num_warps = 4 : i32} {
-// CPASYNC-NEXT: func.func @matmul_desc_kernel({{[^)]*}}%arg8: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> {
+// CPASYNC-NEXT: func.func @matmul_desc_kernel({{[^)]*}}%arg8: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> attributes {tile.programs_per_sm = 2 : i32} {
 // CPASYNC-NOT: tile.barrier
 // CPASYNC: tile.local_alloc : <3x64x32xf16, #{{shared[0-9]*}}>
 // CPASYNC-NEXT: tile.local_alloc : <3x32x64xf16, #{{shared[0-9]*}}>
@@ -186,7 +186,7 @@
 // cp.async could copy no more than one fp16 element at a time, so with
 // tma=false the loop is left alone (NOHINT-OFF).
 // NOHINT: module attributes {tile.num_warps = 4 : i32, tile.tma = [{arg = 9 : i64, base = "@0", box = [64, 32], element = "f16", row_stride = "@6", shape = ["@3", "@5"], swizzle = 64 : i64}, {arg = 10 : i64, base = "@1", box = [32, 64], element = "f16", row_stride = "@7", shape = ["@5", "@4"], swizzle = 128 : i64}]} {
-// NOHINT-NEXT: func.func @matmul_desc_kernel(%arg0: !tile.ptr<f16>, {{.*}}, %arg8: i32, %arg9: !tile.tensormap, %arg10: !tile.tensormap) -> tensor<64x64xf32, #mma> {
+// NOHINT-NEXT: func.func @matmul_desc_kernel(%arg0: !tile.ptr<f16>, {{.*}}, %arg8: i32, %arg9: !tile.tensormap, %arg10: !tile.tensormap) -> tensor<64x64xf32, #mma> attributes {tile.programs_per_sm = 2 : i32} {
 // NOHINT: tile.barrier_alloc : <3>
 // NOHINT: scf.for
 // NOHINT-NEXT: tile.cta_barrier
@@ -314,7 +314,7 @@ module attributes {tile.num_warps = 4 : i32} {
 // descriptor loads qualify. B's extent N is the constant 4096, which the
 // host gets as a number.
 // CHECK: module attributes {tile.num_warps = 4 : i32, tile.tma = [{arg = 9 : i64, base = "@0", box = [64, 32], element = "f16", row_stride = "@7", shape = ["@3", "@5"], swizzle = 64 : i64}, {arg = 10 : i64, base = "@1", box = [32, 64], element = "f16", row_stride = "@8", shape = ["@5", "4096"], swizzle = 128 : i64}]} {
-// CHECK-NEXT: func.func @ref({{[^)]*}}%arg8: i32 {tile.divisibility = 16 : i32}, %arg9: !tile.tensormap, %arg10: !tile.tensormap) -> tensor<64x64xf32, #mma> {
+// CHECK-NEXT: func.func @ref({{[^)]*}}%arg8: i32 {tile.divisibility = 16 : i32}, %arg9: !tile.tensormap, %arg10: !tile.tensormap) -> tensor<64x64xf32, #mma> attributes {tile.programs_per_sm = 2 : i32} {
 // CHECK: tile.barrier_alloc : <3>
 // CHECK-NOT: tile.async_copy
 // CHECK: scf.for
@@ -383,7 +383,7 @@ module attributes {tile.num_warps = 4 : i32} {
 // cannot be copied with TMA, so neither is B (both operands or neither) and
 // the loop gets the cp.async form.
 // CHECK: module attributes {tile.num_warps = 4 : i32} {
-// CHECK-NEXT: func.func @base_addptr({{[^)]*}}%arg8: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> {
+// CHECK-NEXT: func.func @base_addptr({{[^)]*}}%arg8: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> attributes {tile.programs_per_sm = 2 : i32} {
 // CHECK-NOT: tile.barrier_alloc
 // CHECK: tile.local_alloc : <3x64x32xf16, #{{shared[0-9]*}}>
 // CHECK-NEXT: tile.local_alloc : <3x32x64xf16, #{{shared[0-9]*}}>
@@ -452,7 +452,7 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // A's extent along K is computed in the kernel (K - off): not TMA, cp.async.
 // CHECK: module attributes {tile.num_warps = 4 : i32} {
-// CHECK-NEXT: func.func @computed_extent({{[^)]*}}%arg8: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> {
+// CHECK-NEXT: func.func @computed_extent({{[^)]*}}%arg8: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> attributes {tile.programs_per_sm = 2 : i32} {
 // CHECK-NOT: tile.barrier_alloc
 // CHECK: tile.local_alloc : <3x64x32xf16, #{{shared[0-9]*}}>
 // CHECK-NEXT: tile.local_alloc : <3x32x64xf16, #{{shared[0-9]*}}>

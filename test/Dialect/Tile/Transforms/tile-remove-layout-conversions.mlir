@@ -169,3 +169,125 @@ func.func @budget(%p: !tile.ptr<i32>, %v: i32) {
   tile.store %p, %s : !tile.ptr<i32>, i32
   return
 }
+
+// -----
+
+#b = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#st = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+// A pointer tile carried by the loop that the body converts before loading
+// through it, and otherwise only advances elementwise (addptr of a splat
+// step) into its next value: it is carried in the converted-to layout. Its
+// initial value (make_range, splat, addptr) is recomputed in that layout
+// before the loop, the step too, and no conversion is left in the loop.
+// CHECK: #[[ST:blocked[0-9]*]] = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+// CHECK-LABEL: func.func @converted_iter_arg
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[P0:.*]] = tile.addptr %{{.*}}, %{{.*}} : tensor<32x128x!tile.ptr<f32>, #[[ST]]>, tensor<32x128xi32, #[[ST]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[STEP:.*]] = tile.splat %{{.*}} : tensor<32x128xi32, #[[ST]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: %{{.*}}:2 = scf.for {{.*}} iter_args(%[[Q:.*]] = %[[P0]], %[[ACC:.*]] = %{{.*}}) -> (tensor<32x128x!tile.ptr<f32>, #[[ST]]>, tensor<32x128xf32, #[[ST]]>)
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[X:.*]] = tile.load %[[Q]] : (tensor<32x128x!tile.ptr<f32>, #[[ST]]>) -> tensor<32x128xf32, #[[ST]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: %[[N:.*]] = tile.addptr %[[Q]], %[[STEP]] : tensor<32x128x!tile.ptr<f32>, #[[ST]]>, tensor<32x128xi32, #[[ST]]>
+// CHECK-NOT: tile.convert_layout
+// CHECK: scf.yield %[[N]], %{{.*}} : tensor<32x128x!tile.ptr<f32>, #[[ST]]>, tensor<32x128xf32, #[[ST]]>
+// CHECK-NEXT: }
+// CHECK-NOT: tile.convert_layout
+// CHECK: return
+func.func @converted_iter_arg(%p: !tile.ptr<f32>, %s: i32, %n: i32) -> tensor<32x128xf32, #st> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant dense<0.0> : tensor<32x128xf32, #st>
+  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #b>>
+  %r1 = tile.expand_dims %r {axis = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #b>> -> tensor<1x128xi32, #b>
+  %r2 = tile.broadcast %r1 : tensor<1x128xi32, #b> -> tensor<32x128xi32, #b>
+  %ps = tile.splat %p : tensor<32x128x!tile.ptr<f32>, #b>
+  %p0 = tile.addptr %ps, %r2 : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xi32, #b>
+  %step = tile.splat %s : tensor<32x128xi32, #b>
+  %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%q = %p0, %acc = %z) -> (tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xf32, #st>) : i32 {
+    %qc = tile.convert_layout %q : tensor<32x128x!tile.ptr<f32>, #b> -> tensor<32x128x!tile.ptr<f32>, #st>
+    %x = tile.load %qc : (tensor<32x128x!tile.ptr<f32>, #st>) -> tensor<32x128xf32, #st>
+    %a = arith.addf %acc, %x : tensor<32x128xf32, #st>
+    %nq = tile.addptr %q, %step : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xi32, #b>
+    scf.yield %nq, %a : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xf32, #st>
+  }
+  return %res#1 : tensor<32x128xf32, #st>
+}
+
+// -----
+
+#b = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#st = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+// @converted_iter_arg where the body also loads through the pointers in
+// their own layout: that use would need the conversion back, so the
+// argument keeps its layout and the conversion stays in the loop.
+// CHECK-LABEL: func.func @iter_arg_other_use
+// CHECK: scf.for {{.*}} iter_args(%[[Q:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<32x128x!tile.ptr<f32>, #[[B:blocked[0-9]*]]>, tensor<32x128xf32, #[[ST:blocked[0-9]*]]>)
+// CHECK: %[[QC:.*]] = tile.convert_layout %[[Q]] : tensor<32x128x!tile.ptr<f32>, #[[B]]> -> tensor<32x128x!tile.ptr<f32>, #[[ST]]>
+// CHECK: tile.load %[[QC]] :
+// CHECK: tile.load %[[Q]] : (tensor<32x128x!tile.ptr<f32>, #[[B]]>)
+// CHECK: %[[N:.*]] = tile.addptr %[[Q]], %{{.*}} : tensor<32x128x!tile.ptr<f32>, #[[B]]>
+// CHECK: scf.yield %[[N]], %{{.*}} : tensor<32x128x!tile.ptr<f32>, #[[B]]>
+func.func @iter_arg_other_use(%p: !tile.ptr<f32>, %s: i32, %n: i32, %out: !tile.ptr<f32>) -> tensor<32x128xf32, #st> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant dense<0.0> : tensor<32x128xf32, #st>
+  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #b>>
+  %r1 = tile.expand_dims %r {axis = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #b>> -> tensor<1x128xi32, #b>
+  %r2 = tile.broadcast %r1 : tensor<1x128xi32, #b> -> tensor<32x128xi32, #b>
+  %ps = tile.splat %p : tensor<32x128x!tile.ptr<f32>, #b>
+  %p0 = tile.addptr %ps, %r2 : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xi32, #b>
+  %step = tile.splat %s : tensor<32x128xi32, #b>
+  %os = tile.splat %out : tensor<32x128x!tile.ptr<f32>, #b>
+  %po = tile.addptr %os, %r2 : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xi32, #b>
+  %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%q = %p0, %acc = %z) -> (tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xf32, #st>) : i32 {
+    %qc = tile.convert_layout %q : tensor<32x128x!tile.ptr<f32>, #b> -> tensor<32x128x!tile.ptr<f32>, #st>
+    %x = tile.load %qc : (tensor<32x128x!tile.ptr<f32>, #st>) -> tensor<32x128xf32, #st>
+    %a = arith.addf %acc, %x : tensor<32x128xf32, #st>
+    %y = tile.load %q : (tensor<32x128x!tile.ptr<f32>, #b>) -> tensor<32x128xf32, #b>
+    tile.store %po, %y : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xf32, #b>
+    %nq = tile.addptr %q, %step : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xi32, #b>
+    scf.yield %nq, %a : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xf32, #st>
+  }
+  return %res#1 : tensor<32x128xf32, #st>
+}
+
+// -----
+
+#b = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#st = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+// @converted_iter_arg where the advanced pointers are also loaded through
+// in their own layout (the addptr has a use besides the yield): the
+// argument keeps its layout and the conversion stays in the loop.
+// CHECK-LABEL: func.func @advanced_other_use
+// CHECK: scf.for {{.*}} iter_args(%[[Q:.*]] = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<32x128x!tile.ptr<f32>, #[[B:blocked[0-9]*]]>, tensor<32x128xf32, #[[ST:blocked[0-9]*]]>)
+// CHECK: %[[QC:.*]] = tile.convert_layout %[[Q]] : tensor<32x128x!tile.ptr<f32>, #[[B]]> -> tensor<32x128x!tile.ptr<f32>, #[[ST]]>
+// CHECK: tile.load %[[QC]] :
+// CHECK: %[[N:.*]] = tile.addptr %[[Q]], %{{.*}} : tensor<32x128x!tile.ptr<f32>, #[[B]]>
+// CHECK: tile.load %[[N]] : (tensor<32x128x!tile.ptr<f32>, #[[B]]>)
+// CHECK: scf.yield %[[N]], %{{.*}} : tensor<32x128x!tile.ptr<f32>, #[[B]]>
+func.func @advanced_other_use(%p: !tile.ptr<f32>, %s: i32, %n: i32, %out: !tile.ptr<f32>) -> tensor<32x128xf32, #st> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %z = arith.constant dense<0.0> : tensor<32x128xf32, #st>
+  %r = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #b>>
+  %r1 = tile.expand_dims %r {axis = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #b>> -> tensor<1x128xi32, #b>
+  %r2 = tile.broadcast %r1 : tensor<1x128xi32, #b> -> tensor<32x128xi32, #b>
+  %ps = tile.splat %p : tensor<32x128x!tile.ptr<f32>, #b>
+  %p0 = tile.addptr %ps, %r2 : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xi32, #b>
+  %step = tile.splat %s : tensor<32x128xi32, #b>
+  %os = tile.splat %out : tensor<32x128x!tile.ptr<f32>, #b>
+  %po = tile.addptr %os, %r2 : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xi32, #b>
+  %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%q = %p0, %acc = %z) -> (tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xf32, #st>) : i32 {
+    %qc = tile.convert_layout %q : tensor<32x128x!tile.ptr<f32>, #b> -> tensor<32x128x!tile.ptr<f32>, #st>
+    %x = tile.load %qc : (tensor<32x128x!tile.ptr<f32>, #st>) -> tensor<32x128xf32, #st>
+    %a = arith.addf %acc, %x : tensor<32x128xf32, #st>
+    %nq = tile.addptr %q, %step : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xi32, #b>
+    %y = tile.load %nq : (tensor<32x128x!tile.ptr<f32>, #b>) -> tensor<32x128xf32, #b>
+    tile.store %po, %y : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xf32, #b>
+    scf.yield %nq, %a : tensor<32x128x!tile.ptr<f32>, #b>, tensor<32x128xf32, #st>
+  }
+  return %res#1 : tensor<32x128xf32, #st>
+}

@@ -423,6 +423,27 @@ def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
   let hasVerifier = 1;
 }
 
+def Tile_LocalStoreOp : Tile_Op<"local_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Stores a register tile into a shared-memory matrix.";
+  let description = [{
+    Each thread writes the elements its registers of `value` hold into their
+    places in the matrix `dst`, packing up to 16 bytes of consecutive
+    elements along the matrix's contiguous dimension into one store. The
+    writes are visible to the program after the next barrier (and to wgmma
+    after a `fence.proxy.async` before it, which `tile.async_wait` emits).
+
+    ```mlir
+    tile.local_store %b, %slot
+        : tensor<32x128xf32, #blocked>, !tile.smem<32x128xf32, #shared>
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[AnyType]>:$value, Tile_SmemType:$dst);
+  let assemblyFormat = [{
+    $value `,` $dst attr-dict `:` type($value) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_AsyncCommitGroupOp : Tile_Op<"async_commit_group", [
     MemoryEffects<[MemWrite]>]> {
   let summary = "Closes the group of the copies started so far.";

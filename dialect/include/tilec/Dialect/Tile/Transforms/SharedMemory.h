@@ -41,6 +41,12 @@ constexpr llvm::StringLiteral kScratchOffsetAttrName = "tile.scratch_offset";
 /// (bytes).
 constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tma";
 
+/// Name of the function attribute (i32) asking the backend to keep a
+/// kernel's registers low enough for that many programs per SM (added by
+/// tile-pipeline to kernels whose products rely on a second program on
+/// their SM).
+constexpr llvm::StringLiteral kProgramsPerSMAttrName = "tile.programs_per_sm";
+
 /// Where the scratch buffer of `op` starts (0 unless the op is marked).
 int64_t getScratchOffset(mlir::Operation *op);
 
