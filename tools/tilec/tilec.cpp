@@ -70,6 +70,13 @@ static cl::opt<unsigned>
               cl::desc("Shared-memory stages of pipelined tl.dot loops on "
                        "sm_90a (default 3; 0 or 1: not pipelined)"),
               cl::init(3), cl::cat(category));
+static cl::opt<unsigned> programGroup(
+    "program-group",
+    cl::desc("In kernels with a tl.dot that read program ids along axes 0 "
+             "and 1: run programs in groups of this many ids along axis 0 "
+             "across axis 1, which share operand tiles in L2 (default 8; 0 "
+             "or 1: launch order)"),
+    cl::init(8), cl::cat(category));
 static cl::opt<std::string> arch("arch",
                                  cl::desc("GPU architecture (default sm_90a)"),
                                  cl::init("sm_90a"), cl::cat(category));
@@ -330,6 +337,7 @@ int main(int argc, char **argv) {
     return usageError("--num-warps must be a power of two from 1 to 32");
   options.pipeline.numWarps = numWarps;
   options.pipeline.numStages = numStages;
+  options.pipeline.programGroup = programGroup;
   std::optional<unsigned> capability = tilec::parseComputeCapability(arch);
   if (!capability)
     return usageError("--arch expects sm_XY or sm_XYa (such as sm_90a), not '" +

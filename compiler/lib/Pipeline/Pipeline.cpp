@@ -46,6 +46,9 @@ void tilec::buildTileSimplifyPipeline(OpPassManager &pm) {
 
 void tilec::buildTileToGPUPipeline(OpPassManager &pm,
                                    const PipelineOptions &options) {
+  tile::TileGroupProgramsOptions groupOptions;
+  groupOptions.groupSize = options.programGroup;
+  pm.addPass(tile::createTileGroupPrograms(groupOptions));
   tile::TileSplitTf32x3Options splitOptions;
   splitOptions.numWarps = options.numWarps;
   splitOptions.computeCapability = options.computeCapability;

@@ -27,6 +27,9 @@ struct PipelineOptions {
   /// Shared-memory slots of each operand ring of a pipelined wgmma loop
   /// (tile-pipeline); below 2, loops are not pipelined.
   unsigned numStages = 3;
+  /// Rows of the L2-friendly program order of 2-D matmul grids
+  /// (tile-group-programs; below 2: launch order).
+  unsigned programGroup = 8;
   /// Whether pipelined loops may copy tensor-descriptor loads with TMA (the
   /// host then builds tensor maps: Kernel::launch does, generated
   /// launchers do not).

@@ -69,6 +69,36 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileGroupPrograms : Pass<"tile-group-programs", "::mlir::ModuleOp"> {
+  let summary = "Runs the programs of 2-D matmul grids in L2-friendly groups.";
+  let description = [{
+    The GPU starts programs in launch order, axis 0 fastest: with
+    `pid_m = tl.program_id(0)` and `pid_n = tl.program_id(1)`, the programs
+    running at once share a few columns of B but read all of A. In each
+    function that holds a `tile.dot` and reads program ids along axes 0 and
+    1 (not 2), this pass gives the program at launch position
+    `l = x + y * gx` (grid `gx x gy`) the ids of position `l` in an order
+    that walks groups of `group-size` values of axis 0 across all of axis 1,
+    axis 0 fastest within a group (the last group may be smaller):
+
+    ```
+    group = group-size * gy;  first = l / group * group-size
+    rows = min(gx - first, group-size)
+    id(0) = first + l % group % rows;  id(1) = l % group / rows
+    ```
+
+    That is a permutation of the grid's (x, y) pairs: every program still
+    runs exactly once, only the order changes (which programs ever made no
+    promise about), so programs running together share tiles of both A and
+    B in L2. `group-size` 0 or 1 leaves the functions unchanged.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"groupSize", "group-size", "unsigned", /*default=*/"8",
+           "Values of axis 0 per group (0 or 1: launch order)">,
+  ];
+}
+
 def TileSplitTf32x3 : Pass<"tile-split-tf32x3", "::mlir::ModuleOp"> {
   let summary = "Computes tf32x3 dots as three tf32 dots on hi/lo splits.";
   let description = [{
