@@ -16,7 +16,7 @@
 //   matmul_ptr_fp16_tc_n256.ptx matmul_ptr_kernel        128x256x64 8
 //   matmul_ptr_bf16_tc_n256.ptx matmul_ptr_kernel        128x256x64 8
 //   matmul_tf32_tc_m256.ptx     matmul_precision_kernel  256x128x32 8
-//   matmul_desc_fp16_tc.ptx     matmul_desc_kernel       128x128x64 8
+//   matmul_desc_fp16_tc_n256.ptx matmul_desc_kernel      128x256x64 8
 //   matmul_desc_bf16_tc.ptx     matmul_desc_kernel       128x256x64 8
 //
 // (the last two, examples/seeds/matmul_desc.tile, load their operands
@@ -26,8 +26,9 @@
 // (the PTX metadata line holds no constexpr values, so the blocks are this
 // table's; the _h16 builds declare N, K and the row strides multiples of 16
 // and the column strides 1, as Triton's launcher specializes contiguous
-// matrices). Sizes: fp16 and bf16 at 4096^3, 8192^3 and 4000^3 (ragged
-// tiles), tf32 at 4096^3 and 8192^3; --size S runs every dtype at S^3 only.
+// matrices). Sizes: fp16, bf16 and the descriptor kernels at 4096^3, 8192^3
+// and 4000^3 (ragged tiles), tf32 at 4096^3 and 8192^3; --size S runs every
+// dtype at S^3 only.
 //
 // Per case: inputs uniform in [-1, 1) rounded to the dtype, the output
 // poisoned with NaN, warm-up launches (10 unless --warmup), then timed
@@ -126,18 +127,18 @@ const std::vector<MatmulVariant> &variants() {
        false,
        3e-3,
        {4096, 8192}},
-      {"matmul_desc_fp16_tc.ptx",
+      {"matmul_desc_fp16_tc_n256.ptx",
        "matmul_desc_kernel",
        ElemType::F16,
        "fp16-desc",
        128,
-       128,
+       256,
        64,
        8,
        true,
        true,
        2e-3,
-       {4096, 8192}},
+       {4096, 8192, 4000}},
       {"matmul_desc_bf16_tc.ptx",
        "matmul_desc_kernel",
        ElemType::BF16,
@@ -149,7 +150,7 @@ const std::vector<MatmulVariant> &variants() {
        true,
        true,
        1e-2,
-       {4096, 8192}},
+       {4096, 8192, 4000}},
   };
   return table;
 }

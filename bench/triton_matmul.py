@@ -15,15 +15,20 @@ tilec-bench --kernel matmul times tilec's PTX of:
   bf16   matmul_ptr_kernel (examples/seeds/matmul_ptr.tile) 128x256x64 8     4
   tf32   matmul_precision_kernel (examples/matmul_dtypes.tile,
          PRECISION="tf32", fp32 data)                       256x128x32 8     4
+  fp16-desc matmul_desc_kernel (examples/seeds/matmul_desc.tile,
+         tensor descriptors)                                128x256x64 8     4
+  bf16-desc matmul_desc_kernel                              128x256x64 8     4
 
 on dense row-major M x K and K x N matrices, grid (cdiv(M, BLOCK_M),
-cdiv(N, BLOCK_N)); fp16 and bf16 at 4096^3, 8192^3 and 4000^3, tf32 at
+cdiv(N, BLOCK_N)); fp16, bf16 and the descriptor kernels at 4096^3, 8192^3
+and 4000^3, tf32 at
 4096^3 and 8192^3 (--size S: every dtype at S^3 only). Triton runs with the
 same blocks, warps and stages (impl=triton), with its default num_stages
 (impl=triton-sD), and for fp16/bf16 also with 128x128x64 blocks and its
 default stages (impl=triton-128x128x64, the tile Triton's Hopper
 configurations favour); torch.matmul runs with TF32 allowed for fp32
-(impl=cublas).
+(impl=cublas). Triton builds the descriptor kernel's tensor descriptors in
+global scratch memory from an allocator this script sets.
 
 Inputs are uniform in [-1, 1) (made in fp32, then cast), outputs are
 poisoned with NaN before the first call, and every result is checked before
@@ -64,6 +69,7 @@ from triton_vector_add import load_tile_module  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEED_TILE = ROOT / "examples" / "seeds" / "matmul_ptr.tile"
+DESC_TILE = ROOT / "examples" / "seeds" / "matmul_desc.tile"
 DTYPES_TILE = ROOT / "examples" / "matmul_dtypes.tile"
 VECTOR_ADD_TILE = ROOT / "examples" / "vector_add.tile"
 SKIP = 77
@@ -75,6 +81,8 @@ CONFIGS = {
     "fp16": ((128, 256, 64), 8, 2e-3, (4096, 8192, 4000), 4),
     "bf16": ((128, 256, 64), 8, 1e-2, (4096, 8192, 4000), 4),
     "tf32": ((256, 128, 32), 8, 3e-3, (4096, 8192), 4),
+    "fp16-desc": ((128, 256, 64), 8, 2e-3, (4096, 8192, 4000), 4),
+    "bf16-desc": ((128, 256, 64), 8, 1e-2, (4096, 8192, 4000), 4),
 }
 
 
@@ -125,6 +133,7 @@ def run(args):
         return SKIP
 
     seed_kernel = load_tile_module(SEED_TILE).matmul_ptr_kernel
+    desc_kernel = load_tile_module(DESC_TILE).matmul_desc_kernel
     precision_kernel = load_tile_module(DTYPES_TILE).matmul_precision_kernel
     add_kernel = load_tile_module(VECTOR_ADD_TILE).add_kernel
     enable_cublas_tf32(torch)
@@ -136,7 +145,13 @@ def run(args):
     generator = torch.Generator(device="cuda")
     generator.manual_seed(seed)
     torch_dtypes = {"fp16": torch.float16, "bf16": torch.bfloat16,
-                    "tf32": torch.float32}
+                    "tf32": torch.float32, "fp16-desc": torch.float16,
+                    "bf16-desc": torch.bfloat16}
+
+    # Scratch memory for the tensor descriptors Triton builds on the device.
+    def scratch(size, alignment, stream):
+        return torch.empty(size, device="cuda", dtype=torch.int8)
+    triton.set_allocator(scratch)
 
     def bench(fn):
         return triton.testing.do_bench(fn, warmup=25, rep=args.rep_ms,
@@ -152,6 +167,13 @@ def run(args):
         n = b.shape[1]
         grid = (triton.cdiv(m, bm), triton.cdiv(n, bn))
         extra = {} if num_stages is None else {"num_stages": num_stages}
+        if dtype.endswith("-desc"):
+            def call():
+                return desc_kernel[grid](a, b, c, m, n, k, a.stride(0),
+                                         b.stride(0), c.stride(0),
+                                         BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk,
+                                         num_warps=num_warps, **extra)
+            return call
         if dtype == "tf32":
             extra["PRECISION"] = "tf32"
             kernel = precision_kernel
@@ -257,7 +279,7 @@ def run(args):
             variants = [("triton", call)]
             if default_stages != stages:
                 variants.append((f"triton-s{default_stages}", default_call))
-            if dtype != "tf32":  # Triton's usual Hopper tile, 128x128x64.
+            if dtype in ("fp16", "bf16"):  # Triton's usual Hopper tile.
                 variants.append(("triton-128x128x64",
                                  launcher(dtype, a, b, c,
                                           blocks=(128, 128, 64))))

@@ -476,4 +476,13 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
        {{128, 128, 128}, {1000, 784, 520}, {1, 16, 8}, {4096, 4096, 4096}},
        runMatmulDesc,
        bf16Wide});
+  TestConfig fp16Wide = tensorCoreConfig(F16, F16, Fp16Tol, 64);
+  fp16Wide.BlockN = 256;
+  tests.push_back(
+      {"matmul_desc_fp16_tc_n256",
+       "matmul_desc_fp16_tc_n256.ptx",
+       "matmul_desc_kernel",
+       {{128, 128, 128}, {1000, 784, 520}, {1, 16, 8}, {4000, 4000, 4000}},
+       runMatmulDesc,
+       fp16Wide});
 }
