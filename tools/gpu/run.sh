@@ -19,9 +19,10 @@
 # tilec-gpu-tests and its failing rows, then the vector_add bandwidths of
 # tilec, Triton, torch.add and a device copy, the softmax (8192 x 4096
 # fp32) bandwidths of tilec, Triton (same kernel source, same grid) and
-# torch.softmax, and the matmul TFLOP/s (fp16, bf16, tf32; 4096^3, 8192^3,
-# 4000^3) of tilec, Triton (same kernel source and blocks) and cuBLAS, with
-# Triton's first-call compile time of the matmul.
+# torch.softmax, and the matmul TFLOP/s (the pointer seed in fp16, bf16 and
+# tf32, the descriptor seed in fp16 and bf16; 4096^3, 8192^3, 4000^3) of
+# tilec, Triton (same kernel source and blocks) and cuBLAS, with Triton's
+# first-call compile time of the matmul.
 #
 #   tools/gpu/run.sh [DIR]
 #
