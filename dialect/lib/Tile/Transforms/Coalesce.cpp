@@ -86,9 +86,9 @@ static bool isWgmma32BitB(LoadOp load) {
 /// The layout of a K x N tile of 32-bit elements with rows of N contiguous
 /// that tf32 wgmma reads K-major (tile-pipeline stages it through
 /// registers): each thread holds 4 x 4 elements, loaded 16 bytes along N at
-/// a time and stored 16 bytes along K; 8 lanes along K write the eight
-/// 16-byte chunks of a 128-byte swizzled row without bank conflicts. Null
-/// when the tile is too small for a warp.
+/// a time and stored 16 bytes along K; 8 lanes along K (fewer when K < 32)
+/// write the 16-byte chunks of a 128-byte swizzled row without bank
+/// conflicts. Null when the tile is too small for a warp.
 static BlockedLayoutAttr buildKMajorStagingLayout(MLIRContext *ctx,
                                                   ArrayRef<int64_t> shape,
                                                   unsigned numWarps) {
