@@ -224,6 +224,8 @@ module attributes {tile.num_warps = 4 : i32} {
 // CHECK-DAG: #[[SA:shared[0-9]*]] = #tile.shared<contiguousDim = 1, swizzle = 128>
 // CHECK-LABEL: func.func @big(
 // CHECK-SAME: %[[K:[^:]*]]: i32 {tile.divisibility = 16 : i32}, %{{[^:]*}}: i32 {tile.divisibility = 16 : i32}, %[[LDB:[^:]*]]: i32 {tile.divisibility = 16 : i32})
+// The program has its SM alone: no second program is asked for.
+// CHECK-NOT: tile.programs_per_sm
 // CHECK: %[[UB:.*]] = arith.divsi
 // CHECK: %[[RA:.*]] = tile.local_alloc : <3x128x64xf16, #[[SA]]>
 // CHECK: %[[RB:.*]] = tile.local_alloc : <3x64x256xf16, #[[SA]]>
