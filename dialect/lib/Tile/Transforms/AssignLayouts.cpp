@@ -398,6 +398,30 @@ struct AssignLayoutsPass
     for (Operation *op : ops)
       if (failed(assigner.visit(op)))
         return signalPassFailure();
+
+    // A wgmma product keeps its whole accumulator in registers while it
+    // runs: it cannot take a thread's share of the register file (ptxas
+    // would fail when the kernel is loaded).
+    int64_t threads = 32 * numWarps;
+    int64_t limit = std::min<int64_t>(255, 65536 / threads);
+    WalkResult registers = module.walk([&](DotOp dot) {
+      auto mma = dyn_cast<MmaLayoutAttr>(dot.getType().getEncoding());
+      if (!mma || mma.getVersionMajor() != 3)
+        return WalkResult::advance();
+      int64_t accRegs = dot.getType().getNumElements() *
+                        dot.getType().getElementTypeBitWidth() / 32 / threads;
+      if (accRegs < limit)
+        return WalkResult::advance();
+      dot.emitError("tl.dot's ")
+          << dot.getType().getDimSize(0) << "x" << dot.getType().getDimSize(1)
+          << " accumulator takes " << accRegs << " registers per thread with "
+          << numWarps.getValue() << " warps, and a thread has at most "
+          << limit << " (the SM's 65536 are shared by all of its threads): "
+             "use smaller blocks";
+      return WalkResult::interrupt();
+    });
+    if (registers.wasInterrupted())
+      return signalPassFailure();
     module->setAttr("tile.num_warps",
                     IntegerAttr::get(IntegerType::get(ctx, 32), numWarps));
   }
