@@ -415,8 +415,8 @@ struct AssignLayoutsPass
       dot.emitError("tl.dot's ")
           << dot.getType().getDimSize(0) << "x" << dot.getType().getDimSize(1)
           << " accumulator takes " << accRegs << " registers per thread with "
-          << numWarps.getValue() << " warps, and a thread has at most "
-          << limit << " (the SM's 65536 are shared by all of its threads): "
+          << numWarps.getValue() << " warps, and a thread has at most " << limit
+          << " (the SM's 65536 are shared by all of its threads): "
              "use smaller blocks";
       return WalkResult::interrupt();
     });
