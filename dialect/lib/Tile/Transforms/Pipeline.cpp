@@ -476,10 +476,7 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
                       .getNumElements() /
                   threads;
   }
-  if (!alone && wideCopies && tileRegs <= 96)
-    forOp->getParentOfType<func::FuncOp>()->setAttr(
-        kProgramsPerSMAttrName,
-        IntegerAttr::get(IntegerType::get(forOp.getContext(), 32), 2));
+  bool askSecondProgram = !alone && wideCopies && tileRegs <= 96;
   int64_t ahead = inFlight ? numStages - 2 : numStages - 1;
   Location loc = forOp.getLoc();
   OpBuilder b(forOp);
@@ -703,6 +700,10 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
   else
     AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
   forgetDeadIterArgs(newFor);
+  if (askSecondProgram)
+    newFor->getParentOfType<func::FuncOp>()->setAttr(
+        kProgramsPerSMAttrName,
+        IntegerAttr::get(IntegerType::get(newFor.getContext(), 32), 2));
 }
 
 /// Makes `store` (of a tensor descriptor or a checked block pointer) a TMA
