@@ -150,13 +150,22 @@ addRegisterParts(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                  LayoutAttrInterface layout, ArrayRef<Value> threadPart) {
   int64_t n = layout.getElemsPerThread(shape);
   SmallVector<SmallVector<Value>> indices(n);
+  // Registers share coordinates along each dimension (the 128 registers of
+  // a 128x256 accumulator hold 2 rows and 64 columns): one value each.
+  SmallVector<DenseMap<int64_t, Value>> emitted(shape.size());
   for (int64_t r = 0; r < n; ++r) {
     SmallVector<int64_t> regPart = layout.getCoordinates(shape, r, 0, 0);
     for (unsigned d = 0; d < shape.size(); ++d) {
-      Value sum = LLVM::AddOp::create(b, loc, threadPart[d],
-                                      i32Constant(b, loc, regPart[d]));
-      indices[r].push_back(
-          LLVM::AndOp::create(b, loc, sum, i32Constant(b, loc, shape[d] - 1)));
+      Value &index = emitted[d][regPart[d]];
+      if (!index) {
+        Value sum = regPart[d] == 0
+                        ? threadPart[d]
+                        : LLVM::AddOp::create(b, loc, threadPart[d],
+                                              i32Constant(b, loc, regPart[d]));
+        index =
+            LLVM::AndOp::create(b, loc, sum, i32Constant(b, loc, shape[d] - 1));
+      }
+      indices[r].push_back(index);
     }
   }
   return indices;
