@@ -123,8 +123,8 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 12288 : i32} {
 // leading offset 32 rows x 128 bytes = 4096: 256 << 16 | 64 << 32 | 1 << 62).
 // Two K steps of m64n64k16, B read with the transpose bit; the second step
 // moves A's descriptor 32 bytes along K (+2) and B's 16 rows of 128 bytes
-// (+128). Then commit, and wait for the product (wgmma.wait_group 0) with
-// the accumulators passed through.
+// (+128). Then commit, and wait for the product (wgmma.wait_group 0): all
+// in one statement, with the accumulators passed through.
 #mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
 #sa = #tile.shared<contiguousDim = 1, swizzle = 64>
 #sb = #tile.shared<contiguousDim = 1, swizzle = 128>
@@ -153,14 +153,13 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 24576 : i32} {
   // CHECK: %[[BSTART:.*]] = llvm.lshr %[[BADDR]], %{{.*}} : i32
   // CHECK-NEXT: %[[BZ:.*]] = llvm.zext %[[BSTART]] : i32 to i64
   // CHECK-NEXT: %[[BDESC:.*]] = llvm.or %[[BZ]], %[[BF]] : i64
-  // CHECK: "wgmma.fence.sync.aligned;"
-  // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 1;{{.*}} %[[ADESC]], %[[BDESC]]
   // CHECK: %[[ADESC1:.*]] = llvm.add %[[ADESC]], %[[C2]] : i64
   // CHECK-NEXT: %[[BDESC1:.*]] = llvm.add %[[BDESC]], %[[C128]] : i64
-  // CHECK-NEXT: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 1;{{.*}} %[[ADESC1]], %[[BDESC1]]
-  // CHECK-NOT: wgmma.mma_async
-  // CHECK: "wgmma.commit_group.sync.aligned;"
-  // CHECK: "wgmma.wait_group.sync.aligned 0;", "=f,{{.*}},31"
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $36, 0;\0Awgmma.fence.sync.aligned;\0A
+  // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 1;\0A
+  // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $34, $35, p, 1, 1, 0, 1;\0A
+  // CHECK-SAME: wgmma.commit_group.sync.aligned;\0Awgmma.wait_group.sync.aligned 0;\0A}", "{{(=f,){32}l}},l,l,l,r,0,{{.*}},31" %[[ADESC]], %[[BDESC]], %[[ADESC1]], %[[BDESC1]], %{{.*}}
+  // CHECK-NOT: wgmma
   // CHECK-NOT: nvvm.barrier0
   // CHECK-NOT: llvm.store
   // CHECK: llvm.return
@@ -177,8 +176,8 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 24576 : i32} {
 
 // -----
 
-// A product left in flight (isAsync): the same instructions up to the
-// commit, without the wait; tile.warp_group_dot_wait is
+// A product left in flight (isAsync): the same statement up to the commit,
+// without the wait; tile.warp_group_dot_wait is
 // wgmma.wait_group with its count, the accumulator's registers tied
 // through it ("=f" x 32 and "0" .. "31"), so nothing reads them before the
 // wait. Here pending = 1 passes the last wgmma's registers on, then
@@ -197,14 +196,10 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 24576 : i32} {
   // CHECK-NEXT: nvvm.barrier0
   // CHECK-NEXT: llvm.getelementptr %{{.*}}[12288] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
   // CHECK-NOT: nvvm.barrier0
-  // CHECK: "wgmma.fence.sync.aligned;"
-  // CHECK-NOT: wgmma.wait_group
-  // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
-  // CHECK-NOT: wgmma.wait_group
-  // CHECK: %[[LAST:.*]] = llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16
+  // CHECK: %[[LAST:.*]] = llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $36, 0;\0Awgmma.fence.sync.aligned;\0A
+  // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $34, $35, p, 1, 1, 0, 1;\0Awgmma.commit_group.sync.aligned;\0A}"
   // CHECK-NEXT: %[[R0:.*]] = llvm.extractvalue %[[LAST]][0]
   // CHECK: %[[R31:.*]] = llvm.extractvalue %[[LAST]][31]
-  // CHECK-NEXT: llvm.inline_asm has_side_effects "wgmma.commit_group.sync.aligned;"
   // CHECK-NEXT: %[[W1:.*]] = llvm.inline_asm has_side_effects "wgmma.wait_group.sync.aligned 1;", "{{(=f,){32}0}},1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31" %[[R0]], {{.*}}, %[[R31]] :
   // CHECK-NEXT: %[[S0:.*]] = llvm.extractvalue %[[W1]][0]
   // CHECK: %[[S31:.*]] = llvm.extractvalue %[[W1]][31]

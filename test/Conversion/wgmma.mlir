@@ -6,7 +6,9 @@
 // 16-byte vectors and made visible to the async proxy; b's registers run
 // along N, so b is stored MN-major and read with the transpose bit. Two K
 // steps of m64n64k16 accumulate into the 32 registers, then the group is
-// committed and waited for with the accumulators passed through the wait.
+// committed and waited for: one inline-asm statement from the fence to the
+// wait, with the accumulators its outputs tied to its inputs, the two
+// descriptors of each step next and the scale-d flag last.
 #a = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
 #b = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
@@ -16,10 +18,12 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 8192 : i32} {
   // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
   // CHECK: llvm.inline_asm has_side_effects "fence.proxy.async.shared::cta;"
   // CHECK-NEXT: nvvm.barrier0
-  // CHECK: "wgmma.fence.sync.aligned;"
-  // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 1;
-  // CHECK: "wgmma.commit_group.sync.aligned;"
-  // CHECK: "wgmma.wait_group.sync.aligned 0;", "=f,{{.*}},31"
+  // CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $36, 0;\0Awgmma.fence.sync.aligned;\0A
+  // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 1;\0A
+  // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $34, $35, p, 1, 1, 0, 1;\0A
+  // CHECK-SAME: wgmma.commit_group.sync.aligned;\0Awgmma.wait_group.sync.aligned 0;\0A}"
+  // CHECK-SAME: "{{(=f,){32}l}},l,l,l,r,0,1,{{.*}},31"
+  // CHECK-NOT: wgmma
   func.func @wgmma_f16(%pa: !tile.ptr<f16>, %pc: !tile.ptr<f32>) {
     %a0 = tile.splat %pa : tensor<64x32x!tile.ptr<f16>, #a>
     %a = tile.load %a0 : (tensor<64x32x!tile.ptr<f16>, #a>) -> tensor<64x32xf16, #a>
@@ -42,7 +46,8 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 8192 : i32} {
 #mma8 = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 32]>
 module attributes {tile.num_warps = 4 : i32, tile.shared = 16384 : i32} {
   // CHECK-LABEL: llvm.func @wgmma_tf32
-  // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}, p, 1, 1;
+  // CHECK: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}, $32, $33, p, 1, 1;\0A
+  // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 {{.*}}, $34, $35, p, 1, 1;\0A
   func.func @wgmma_tf32(%pa: !tile.ptr<f32>, %pc: !tile.ptr<f32>) {
     %a0 = tile.splat %pa : tensor<64x16x!tile.ptr<f32>, #a>
     %a = tile.load %a0 : (tensor<64x16x!tile.ptr<f32>, #a>) -> tensor<64x16xf32, #a>
@@ -55,7 +60,7 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 16384 : i32} {
     return
   }
   // CHECK-LABEL: llvm.func @wgmma_i8
-  // CHECK: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, p;
+  // CHECK: wgmma.mma_async.sync.aligned.m64n64k32.s32.s8.s8 {{.*}}, $32, $33, p;\0A
   func.func @wgmma_i8(%pa: !tile.ptr<i8>, %pc: !tile.ptr<i32>) {
     %a0 = tile.splat %pa : tensor<64x32x!tile.ptr<i8>, #a>
     %a = tile.load %a0 : (tensor<64x32x!tile.ptr<i8>, #a>) -> tensor<64x32xi8, #a>

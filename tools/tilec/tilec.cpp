@@ -70,6 +70,12 @@ static cl::opt<unsigned>
               cl::desc("Shared-memory stages of pipelined tl.dot loops on "
                        "sm_90a (default 3; 0 or 1: not pipelined)"),
               cl::init(3), cl::cat(category));
+static cl::opt<bool> pointerTma(
+    "pointer-tma",
+    cl::desc("On sm_90a, copy tl.dot operands that pointer loads read as a "
+             "block of a 2-D tensor with TMA (default true; false: cp.async)"),
+    cl::init(true), cl::cat(category));
+
 static cl::opt<unsigned> programGroup(
     "program-group",
     cl::desc("In kernels with a tl.dot that read program ids along axes 0 "
@@ -338,6 +344,7 @@ int main(int argc, char **argv) {
   options.pipeline.numWarps = numWarps;
   options.pipeline.numStages = numStages;
   options.pipeline.programGroup = programGroup;
+  options.pipeline.pointerTma = pointerTma;
   std::optional<unsigned> capability = tilec::parseComputeCapability(arch);
   if (!capability)
     return usageError("--arch expects sm_XY or sm_XYa (such as sm_90a), not '" +

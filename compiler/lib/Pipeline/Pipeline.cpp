@@ -53,6 +53,8 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   splitOptions.numWarps = options.numWarps;
   splitOptions.computeCapability = options.computeCapability;
   pm.addPass(tile::createTileSplitTf32x3(splitOptions));
+  if (options.tma && options.pointerTma && options.computeCapability >= 90)
+    pm.addPass(tile::createTileDescribePointerLoads());
   tile::TileAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.computeCapability = options.computeCapability;

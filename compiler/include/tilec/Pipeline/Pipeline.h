@@ -34,6 +34,10 @@ struct PipelineOptions {
   /// host then builds tensor maps: Kernel::launch does, generated
   /// launchers do not).
   bool tma = true;
+  /// Whether tl.dot operands loaded through pointers that address a block of
+  /// a 2-D tensor are described as that block, for TMA copies
+  /// (tile-describe-pointer-loads; needs `tma` and sm_90).
+  bool pointerTma = true;
 };
 
 /// The compute capability of an `sm_XY` or `sm_XYa` architecture name

@@ -158,19 +158,19 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
     modifiers = llvm::formatv(", 1, 1, 0, {0}", bMNMajor ? 1 : 0).str();
   else if (inPtx != "s8")
     modifiers = ", 1, 1";
-  std::string text = llvm::formatv(
-      "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
-      "wgmma.mma_async.sync.aligned.{1}.{2}.{3}.{3} {4}, ${5}, ${6}, "
-      "p{7};\n}",
-      perInstr + 2, shape, accPtx, inPtx, ptxOperandList(0, perInstr), perInstr,
-      perInstr + 1, modifiers);
 
-  // The accumulators pass through the fence, so that every register the
-  // instructions read is written before it (ptxas would otherwise
-  // serialize them with warpgroup.arrive).
-  regs = emitInlinePtx(rewriter, loc, "wgmma.fence.sync.aligned;",
-                       ValueRange(regs).getTypes(), {}, regs);
-  Value one = i32Constant(rewriter, loc, 1);
+  // One inline-asm statement issues the whole product: the fence, every
+  // instruction (K steps x M reps x N reps), the commit and, unless it stays
+  // in flight, the wait. The accumulators are its outputs, tied to its
+  // inputs: every register the instructions read is written before the
+  // fence (ptxas would otherwise serialize them with warpgroup.arrive), and
+  // nothing reads one before the statement. The descriptors follow the
+  // accumulators, then the scale-d flag. (One statement rather than one per
+  // instruction: each of those carried all the accumulators through the
+  // backend's instruction selection.)
+  int64_t numRegs = regs.size();
+  SmallVector<Value> descriptors;
+  std::string body;
   for (int64_t s = 0; s < K / kStep; ++s) {
     int64_t aK = aSmem.offset(0, s * kStep);
     int64_t bK =
@@ -182,18 +182,25 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
         Value bDescRep = plus(bDesc, bK + (bMNMajor ? bSmem.offset(0, col)
                                                     : bSmem.offset(col, 0)));
         int64_t first = (rm * repN + rn) * perInstr;
-        ValueRange acc = ArrayRef<Value>(regs).slice(first, perInstr);
-        SmallVector<Value> out =
-            emitInlinePtx(rewriter, loc, text, acc.getTypes(),
-                          ValueRange{a, bDescRep, one}, acc);
-        llvm::copy(out, regs.begin() + first);
+        int64_t operand = numRegs + descriptors.size();
+        body += llvm::formatv(
+            "wgmma.mma_async.sync.aligned.{0}.{1}.{2}.{2} {3}, ${4}, ${5}, "
+            "p{6};\n",
+            shape, accPtx, inPtx, ptxOperandList(first, perInstr), operand,
+            operand + 1, modifiers);
+        descriptors.push_back(a);
+        descriptors.push_back(bDescRep);
       }
     }
   }
-  emitInlinePtx(rewriter, loc, "wgmma.commit_group.sync.aligned;", {}, {});
-  if (!inFlight)
-    regs = emitInlinePtx(rewriter, loc, "wgmma.wait_group.sync.aligned 0;",
-                         ValueRange(regs).getTypes(), {}, regs);
+  descriptors.push_back(i32Constant(rewriter, loc, 1));
+  std::string text = llvm::formatv(
+      "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
+      "wgmma.fence.sync.aligned;\n{1}wgmma.commit_group.sync.aligned;\n{2}}",
+      numRegs + descriptors.size() - 1, body,
+      inFlight ? "" : "wgmma.wait_group.sync.aligned 0;\n");
+  regs = emitInlinePtx(rewriter, loc, text, ValueRange(regs).getTypes(),
+                       descriptors, regs);
 
   if (packed) {
     SmallVector<Value> unpacked;

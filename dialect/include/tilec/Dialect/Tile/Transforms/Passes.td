@@ -99,6 +99,50 @@ def TileGroupPrograms : Pass<"tile-group-programs", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileDescribePointerLoads
+    : Pass<"tile-describe-pointer-loads", "::mlir::ModuleOp"> {
+  let summary = "Describes pointer loads of tl.dot operands as tensor blocks.";
+  let description = [{
+    For each 2-D `tile.load` in an `scf.for` whose only use is operand a or
+    b of a `tile.dot` there, reads its pointer tile as
+    `base + index_0[i] * stride_0 + index_1[j] * stride_1`, either computed
+    in the body or carried by the loop and advanced by a uniform offset that
+    is a constant multiple of one stride each iteration, where each index is
+    `start + arange(n)` (linear forms over scalars and the induction
+    variable), possibly wrapped as `(start + arange(n)) % extent`. When every
+    dimension has an extent, the load gets the description of that block
+    of the 2-D tensor (`descriptor base[offsets] shape(extents)
+    strides(...)`, with `descUnchecked`: tile-pipeline may then copy it with
+    TMA where the hints prove the alignment). A dimension's extent is:
+
+    - the bound of the load's mask along it (`start + i < bound`, the only
+      conjunct on that dimension): TMA fills exactly the masked-off elements
+      with zeros;
+    - or the modulus of a wrapped index with no offset added after it and no
+      mask, when the wrapped dimension is the product's (rows of a, columns
+      of b) and every store the loop's accumulator reaches (through
+      elementwise ops) masks off `start + i >= extent` along it. TMA reads
+      zeros there instead of the rows `% extent`, and those only reach
+      elements no store writes.
+
+    This is the matmul tutorial's pointer kernel:
+
+    ```python
+    offs_m = (pid_m * BLOCK_M + tl.arange(0, BLOCK_M)) % M
+    a_ptrs = a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]
+    for k in range(0, tl.cdiv(K, BLOCK_K)):
+        a = tl.load(a_ptrs, mask=offs_k[None, :] < K - k * BLOCK_K, other=0.0)
+        ...
+        a_ptrs += BLOCK_K
+    c_mask = (offs_cm[:, None] < M) & (offs_cn[None, :] < N)
+    ```
+
+    gives a's load `descriptor %a_ptr[pid_m * 128, k * 64] shape(M, K)
+    strides(stride_am, 1)`. Other loads are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def TileSplitTf32x3 : Pass<"tile-split-tf32x3", "::mlir::ModuleOp"> {
   let summary = "Computes tf32x3 dots as three tf32 dots on hi/lo splits.";
   let description = [{

@@ -1,0 +1,549 @@
+//===- DescribePointerLoads.cpp - Tensor maps of pointer loads --*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements tile-describe-pointer-loads (see Passes.td): a tl.dot operand
+// loaded through pointer arithmetic (the matmul tutorial's
+// `a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]`, advanced by
+// `BLOCK_K` each iteration, masked along K) gets the description of the same
+// block of a 2-D tensor, so that tile-pipeline may copy it with TMA.
+//
+// Index arithmetic is read as linear forms over scalar values. A pointer
+// tile is `base + sum_d index_d(i_d) * stride_d (+ iteration * advance)`,
+// where each index vector is `start + arange(n)`, possibly wrapped
+// `% extent`. A dimension is described exactly when the load's mask is
+// `start_d + i < extent_d` along it (TMA fills the same elements with zeros)
+// and, when the vector wraps instead, the pass proves that the rows it
+// wraps (where TMA reads zeros and the load the rows `% extent`) only reach
+// elements of the product that every store masks off.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace tilec::tile {
+#define GEN_PASS_DEF_TILEDESCRIBEPOINTERLOADS
+#include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tilec::tile
+
+using namespace mlir;
+using namespace tilec::tile;
+
+namespace {
+
+/// An integer scalar as `constant + sum(coefficient * atom)`.
+struct Linear {
+  llvm::SmallMapVector<Value, int64_t, 4> terms;
+  int64_t constant = 0;
+
+  static Linear of(int64_t c) {
+    Linear l;
+    l.constant = c;
+    return l;
+  }
+  Linear scaled(int64_t factor) const {
+    Linear l = of(constant * factor);
+    if (factor != 0)
+      for (auto [atom, coefficient] : terms)
+        l.terms[atom] = coefficient * factor;
+    return l;
+  }
+  Linear plus(const Linear &other, int64_t factor = 1) const {
+    Linear l = *this;
+    l.constant += other.constant * factor;
+    for (auto [atom, coefficient] : other.terms) {
+      int64_t &c = l.terms[atom];
+      c += coefficient * factor;
+      if (c == 0)
+        l.terms.erase(atom);
+    }
+    return l;
+  }
+  /// This form divided by `divisor`, when every coefficient is a multiple.
+  std::optional<Linear> dividedBy(int64_t divisor) const {
+    if (divisor == 0 || constant % divisor != 0)
+      return std::nullopt;
+    Linear l = of(constant / divisor);
+    for (auto [atom, coefficient] : terms) {
+      if (coefficient % divisor != 0)
+        return std::nullopt;
+      l.terms[atom] = coefficient / divisor;
+    }
+    return l;
+  }
+  /// `factor` when this form is `factor * other` for a constant factor.
+  std::optional<int64_t> ratioTo(const Linear &other) const {
+    if (other.terms.empty() || other.constant != 0 || constant != 0 ||
+        terms.size() != other.terms.size())
+      return std::nullopt;
+    std::optional<int64_t> factor;
+    for (auto [atom, coefficient] : other.terms) {
+      auto it = terms.find(atom);
+      if (it == terms.end() || it->second % coefficient != 0)
+        return std::nullopt;
+      int64_t f = it->second / coefficient;
+      if (factor && *factor != f)
+        return std::nullopt;
+      factor = f;
+    }
+    return factor;
+  }
+  bool isConstant() const { return terms.empty(); }
+  bool mentions(Value atom) const { return terms.count(atom); }
+  bool operator==(const Linear &other) const {
+    return constant == other.constant && plus(other, -1).terms.empty();
+  }
+};
+
+/// `value` (an integer scalar) as a linear form: sums, differences and
+/// products by constants are read through, anything else is an atom.
+static Linear linearize(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return Linear::of(constant.getSExtValue());
+  if (auto add = value.getDefiningOp<arith::AddIOp>())
+    return linearize(add.getLhs()).plus(linearize(add.getRhs()));
+  if (auto sub = value.getDefiningOp<arith::SubIOp>())
+    return linearize(sub.getLhs()).plus(linearize(sub.getRhs()), -1);
+  if (auto mul = value.getDefiningOp<arith::MulIOp>()) {
+    Linear lhs = linearize(mul.getLhs()), rhs = linearize(mul.getRhs());
+    if (rhs.isConstant())
+      return lhs.scaled(rhs.constant);
+    if (lhs.isConstant())
+      return rhs.scaled(lhs.constant);
+  }
+  Linear atom;
+  atom.terms[value] = 1;
+  return atom;
+}
+
+/// Looks through the ops that move a tile between layouts and shapes
+/// without changing which index an element has along a kept dimension.
+static Value stripViews(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<BroadcastOp, ConvertLayoutOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+/// The scalar every element of the integer tile `value` equals, as a linear
+/// form, when it is uniform (a splat or a splat constant).
+static std::optional<Linear> getUniform(Value value) {
+  value = stripViews(value);
+  if (auto expand = value.getDefiningOp<ExpandDimsOp>())
+    value = stripViews(expand.getSrc());
+  if (auto splat = value.getDefiningOp<SplatOp>())
+    return linearize(splat.getSrc());
+  SplatElementsAttr dense;
+  if (matchPattern(value, m_Constant(&dense)) &&
+      isa<IntegerType>(dense.getElementType()))
+    return Linear::of(dense.getSplatValue<APInt>().getSExtValue());
+  return std::nullopt;
+}
+
+/// A 1-D index vector: element i is `start + i`, or `(start + i) % extent`.
+struct IndexVector {
+  Linear start;
+  int64_t length = 0;
+  Value extent; ///< the modulus (a scalar), if the vector wraps
+};
+
+/// `value` (a 1-D integer tile) as an index vector without a modulus.
+static std::optional<IndexVector> matchPlainIndex(Value value) {
+  value = stripViews(value);
+  if (auto range = value.getDefiningOp<MakeRangeOp>())
+    return IndexVector{Linear::of(range.getStart()),
+                       range.getEnd() - range.getStart(), Value()};
+  if (auto add = value.getDefiningOp<arith::AddIOp>()) {
+    for (auto [uniform, other] : {std::pair(add.getLhs(), add.getRhs()),
+                                  std::pair(add.getRhs(), add.getLhs())}) {
+      std::optional<Linear> offset = getUniform(uniform);
+      std::optional<IndexVector> index =
+          offset ? matchPlainIndex(other) : std::nullopt;
+      if (index) {
+        index->start = index->start.plus(*offset);
+        return index;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+/// `value` (a 1-D integer tile) as an index vector, possibly wrapped by a
+/// remainder by a uniform scalar.
+static std::optional<IndexVector> matchIndex(Value value) {
+  value = stripViews(value);
+  Value lhs, rhs;
+  if (auto rem = value.getDefiningOp<arith::RemSIOp>())
+    lhs = rem.getLhs(), rhs = rem.getRhs();
+  else if (auto rem = value.getDefiningOp<arith::RemUIOp>())
+    lhs = rem.getLhs(), rhs = rem.getRhs();
+  if (lhs) {
+    std::optional<IndexVector> index = matchPlainIndex(lhs);
+    auto splat = stripViews(rhs).getDefiningOp<SplatOp>();
+    if (!index || !splat)
+      return std::nullopt;
+    index->extent = splat.getSrc();
+    return index;
+  }
+  return matchPlainIndex(value);
+}
+
+/// The index vector along dimension `dim` that `value` (a 2-D integer
+/// tile) spreads across the other dimension: `expand_dims` of a 1-D vector.
+static std::optional<IndexVector> matchSpreadIndex(Value value, unsigned &dim) {
+  auto expand = stripViews(value).getDefiningOp<ExpandDimsOp>();
+  if (!expand || cast<RankedTensorType>(expand.getType()).getRank() != 2)
+    return std::nullopt;
+  dim = 1 - expand.getAxis();
+  return matchIndex(expand.getSrc());
+}
+
+/// `value` (a 2-D integer tile) as a spread index vector along `dim` times
+/// a uniform `stride` (1 when there is no product).
+static std::optional<IndexVector> matchScaledIndex(Value value, unsigned &dim,
+                                                   Linear &stride) {
+  stride = Linear::of(1);
+  if (std::optional<IndexVector> index = matchSpreadIndex(value, dim))
+    return index;
+  auto mul = value.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return std::nullopt;
+  for (auto [factor, other] : {std::pair(mul.getLhs(), mul.getRhs()),
+                               std::pair(mul.getRhs(), mul.getLhs())}) {
+    std::optional<Linear> uniform = getUniform(factor);
+    if (!uniform)
+      continue;
+    if (std::optional<IndexVector> index = matchSpreadIndex(other, dim)) {
+      stride = *uniform;
+      return index;
+    }
+  }
+  return std::nullopt;
+}
+
+/// The pointer tile of a load, as `base + sum_d index_d * stride_d +
+/// uniform` (element offsets).
+struct PointerForm {
+  Value base;
+  std::optional<IndexVector> index[2];
+  Linear stride[2];
+  Linear uniform;
+
+  /// Adds the offsets `value` (a 2-D integer tile).
+  bool addOffsets(Value value) {
+    value = stripViews(value);
+    if (std::optional<Linear> u = getUniform(value)) {
+      uniform = uniform.plus(*u);
+      return true;
+    }
+    if (auto add = value.getDefiningOp<arith::AddIOp>())
+      return addOffsets(add.getLhs()) && addOffsets(add.getRhs());
+    unsigned dim = 0;
+    Linear s;
+    std::optional<IndexVector> vector = matchScaledIndex(value, dim, s);
+    if (!vector || index[dim])
+      return false;
+    index[dim] = std::move(vector);
+    stride[dim] = s;
+    return true;
+  }
+
+  /// Adds the pointer tile `value`.
+  bool addPointer(Value value) {
+    value = stripViews(value);
+    if (auto splat = value.getDefiningOp<SplatOp>()) {
+      if (base)
+        return false;
+      base = splat.getSrc();
+      return true;
+    }
+    if (auto add = value.getDefiningOp<AddPtrOp>())
+      return addPointer(add.getPtr()) && addOffsets(add.getOffset());
+    return false;
+  }
+};
+
+/// One conjunct of a mask: `start + i < bound` along `dim`.
+struct Bound {
+  unsigned dim;
+  IndexVector index;
+  Linear bound;
+};
+
+/// The conjuncts of the mask `value` (an `and` of broadcast comparisons of
+/// index vectors with uniform bounds), or nothing if it has another form.
+static bool collectBounds(Value value, SmallVectorImpl<Bound> &bounds) {
+  value = stripViews(value);
+  if (auto andOp = value.getDefiningOp<arith::AndIOp>())
+    return collectBounds(andOp.getLhs(), bounds) &&
+           collectBounds(andOp.getRhs(), bounds);
+  auto cmp = value.getDefiningOp<arith::CmpIOp>();
+  if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::slt)
+    return false;
+  unsigned dim;
+  std::optional<IndexVector> index = matchSpreadIndex(cmp.getLhs(), dim);
+  std::optional<Linear> bound = getUniform(cmp.getRhs());
+  if (!index || index->extent || !bound)
+    return false;
+  bounds.push_back({dim, *index, *bound});
+  return true;
+}
+
+/// Whether every use of `value` (rows or columns `dim` of a product)
+/// reaches memory only through elementwise ops and stores whose masks hold
+/// only where `index.start + i < extent` along `dim`.
+static bool reachesOnlyMaskedStores(Value value, unsigned dim,
+                                    const IndexVector &index, Value extent) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto store = dyn_cast<StoreOp>(user)) {
+      SmallVector<Bound, 4> bounds;
+      if (use.getOperandNumber() != 1 || !store.getMask() ||
+          !collectBounds(store.getMask(), bounds) ||
+          llvm::none_of(bounds, [&](const Bound &b) {
+            return b.dim == dim && b.index.length == index.length &&
+                   b.index.start == index.start && b.bound == linearize(extent);
+          }))
+        return false;
+      continue;
+    }
+    if (!(user->hasTrait<OpTrait::Elementwise>() ||
+          isa<ConvertLayoutOp>(user)) ||
+        user->getNumResults() != 1 ||
+        cast<ShapedType>(user->getResult(0).getType()).getShape() !=
+            cast<ShapedType>(value.getType()).getShape())
+      return false;
+    if (!reachesOnlyMaskedStores(user->getResult(0), dim, index, extent))
+      return false;
+  }
+  return true;
+}
+
+/// Creates `form` as an i32 scalar before `b`'s insertion point, or null
+/// when one of its atoms is not an i32.
+static Value materialize(OpBuilder &b, Location loc, const Linear &form) {
+  Type i32 = b.getI32Type();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
+  };
+  Value sum;
+  for (auto [atom, coefficient] : form.terms) {
+    if (atom.getType() != i32)
+      return Value();
+    Value term = atom;
+    if (coefficient != 1)
+      term = arith::MulIOp::create(b, loc, atom, constant(coefficient));
+    sum = sum ? arith::AddIOp::create(b, loc, sum, term) : term;
+  }
+  if (!sum)
+    return constant(form.constant);
+  if (form.constant != 0)
+    sum = arith::AddIOp::create(b, loc, sum, constant(form.constant));
+  return sum;
+}
+
+/// A scalar the host can read for a tensor map's extent or stride: a value
+/// equal to `form` (a constant, or one atom times 1), widened to i64.
+static Value materializeScalar(OpBuilder &b, Location loc, const Linear &form) {
+  Type i64 = b.getI64Type();
+  if (form.isConstant())
+    return arith::ConstantOp::create(b, loc,
+                                     b.getI64IntegerAttr(form.constant));
+  if (form.constant != 0 || form.terms.size() != 1 ||
+      form.terms.front().second != 1)
+    return Value();
+  Value atom = form.terms.front().first;
+  if (!atom.getType().isInteger())
+    return Value();
+  if (atom.getType() == i64)
+    return atom;
+  return arith::ExtSIOp::create(b, loc, i64, atom);
+}
+
+/// Gives `load` (operand `operandIndex` of `dot`, in `forOp`) the
+/// description of the tensor block it reads, when the analysis proves one.
+static void describe(LoadOp load, DotOp dot, unsigned operandIndex,
+                     scf::ForOp forOp) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type || type.getRank() != 2 || load.getDescBase() || !load.getMask() ||
+      !load.getOther())
+    return;
+  std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
+  std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
+  if (!lb || !step || *step <= 0)
+    return;
+  Value iv = forOp.getInductionVar();
+
+  // The pointer: computed in the body, or carried by the loop and advanced
+  // by a uniform amount each iteration.
+  PointerForm form;
+  Linear advance; // element offsets added per iteration
+  Value ptr = load.getPtr();
+  if (auto arg = dyn_cast<BlockArgument>(ptr);
+      arg && arg.getOwner() == forOp.getBody() && arg.getArgNumber() > 0) {
+    unsigned i = arg.getArgNumber() - 1;
+    auto next =
+        stripViews(forOp.getYieldedValues()[i]).getDefiningOp<AddPtrOp>();
+    std::optional<Linear> delta =
+        next ? getUniform(next.getOffset()) : std::nullopt;
+    if (!delta || stripViews(next.getPtr()) != arg ||
+        !form.addPointer(forOp.getInitArgs()[i]))
+      return;
+    advance = *delta;
+  } else if (!form.addPointer(ptr)) {
+    return;
+  }
+  if (!form.base || !form.index[0] || !form.index[1] ||
+      form.index[0]->length != type.getDimSize(0) ||
+      form.index[1]->length != type.getDimSize(1))
+    return;
+
+  // Where each dimension's block starts in iteration `iv`: the uniform
+  // offset and the advance must each be a constant multiple of one
+  // dimension's stride.
+  Linear start[2] = {form.index[0]->start, form.index[1]->start};
+  auto addToDim = [&](const Linear &offset, bool perIteration) {
+    if (offset.terms.empty() && offset.constant == 0)
+      return true;
+    for (unsigned d = 0; d < 2; ++d) {
+      std::optional<int64_t> units;
+      if (form.stride[d].isConstant() && form.stride[d].constant != 0) {
+        if (offset.isConstant() &&
+            offset.constant % form.stride[d].constant == 0)
+          units = offset.constant / form.stride[d].constant;
+      } else {
+        units = offset.ratioTo(form.stride[d]);
+      }
+      if (!units)
+        continue;
+      if (!perIteration) {
+        start[d] = start[d].plus(Linear::of(*units));
+        return true;
+      }
+      // Iteration (iv - lb) / step advances by `units`.
+      std::optional<Linear> perIv = Linear::of(*units).dividedBy(*step);
+      if (!perIv)
+        return false;
+      Linear ivForm;
+      ivForm.terms[iv] = 1;
+      start[d] = start[d]
+                     .plus(ivForm.scaled(perIv->constant))
+                     .plus(Linear::of(-*lb * perIv->constant));
+      return true;
+    }
+    return false;
+  };
+  if (!addToDim(form.uniform, false) || !addToDim(advance, true))
+    return;
+
+  // Each dimension's extent: the mask's bound, or the index's modulus.
+  SmallVector<Bound, 4> bounds;
+  if (!collectBounds(load.getMask(), bounds))
+    return;
+  Linear extent[2];
+  bool wraps[2] = {false, false};
+  for (unsigned d = 0; d < 2; ++d) {
+    const Bound *bound = nullptr;
+    for (const Bound &b : bounds)
+      if (b.dim == d) {
+        if (bound)
+          return;
+        bound = &b;
+      }
+    const IndexVector &index = *form.index[d];
+    if (bound) {
+      // start[d] + i < extent  <=>  bound.index.start + i < bound.bound.
+      if (index.extent || bound->index.length != index.length)
+        return;
+      extent[d] = bound->bound.plus(bound->index.start, -1).plus(start[d]);
+      if (extent[d].mentions(iv))
+        return;
+    } else if (index.extent && start[d] == index.start) {
+      // (No offset added after the modulus: TMA's block would start there.)
+      extent[d] = linearize(index.extent);
+      wraps[d] = true;
+    } else {
+      return;
+    }
+  }
+
+  // Wrapped rows of a (columns of b) reach only masked-off elements: the
+  // product's rows (columns) come from the operand's alone, and the
+  // accumulator carries them to stores that mask them off.
+  unsigned outDim = operandIndex == 0 ? 0 : 1;
+  for (unsigned d = 0; d < 2; ++d) {
+    if (!wraps[d])
+      continue;
+    auto acc = dyn_cast<BlockArgument>(dot.getC());
+    if (d != outDim || !acc || acc.getOwner() != forOp.getBody() ||
+        acc.getArgNumber() == 0 || !acc.hasOneUse() || !dot->hasOneUse())
+      return;
+    unsigned i = acc.getArgNumber() - 1;
+    if (forOp.getYieldedValues()[i] != dot.getResult() ||
+        !reachesOnlyMaskedStores(forOp.getResult(i), d, *form.index[d],
+                                 form.index[d]->extent))
+      return;
+  }
+
+  // Scalars whose atoms are all defined outside the loop are built before
+  // it, the others before the load.
+  OpBuilder inLoop(load), beforeLoop(forOp);
+  auto builderFor = [&](const Linear &l) -> OpBuilder & {
+    for (auto [atom, coefficient] : l.terms)
+      if (forOp->isAncestor(atom.getParentBlock()->getParentOp()))
+        return inLoop;
+    return beforeLoop;
+  };
+  Location loc = load.getLoc();
+  SmallVector<Value> shape, strides, offsets;
+  for (unsigned d = 0; d < 2; ++d) {
+    shape.push_back(materializeScalar(builderFor(extent[d]), loc, extent[d]));
+    strides.push_back(
+        materializeScalar(builderFor(form.stride[d]), loc, form.stride[d]));
+    offsets.push_back(materialize(builderFor(start[d]), loc, start[d]));
+    if (!shape.back() || !strides.back() || !offsets.back())
+      return; // the ops made so far are dead; canonicalization drops them
+  }
+  OpBuilder &b = inLoop;
+  auto described =
+      LoadOp::create(b, loc, type, load.getPtr(), load.getMask(),
+                     load.getOther(), form.base, shape, strides, offsets);
+  described.setDescUncheckedAttr(b.getUnitAttr());
+  load.replaceAllUsesWith(described.getResult());
+  load.erase();
+}
+
+struct TileDescribePointerLoadsPass
+    : public tilec::tile::impl::TileDescribePointerLoadsBase<
+          TileDescribePointerLoadsPass> {
+  void runOnOperation() override {
+    SmallVector<DotOp> dots;
+    getOperation().walk([&](DotOp dot) { dots.push_back(dot); });
+    for (DotOp dot : dots) {
+      auto forOp = dyn_cast<scf::ForOp>(dot->getParentOp());
+      if (!forOp)
+        continue;
+      for (unsigned i = 0; i < 2; ++i) {
+        auto load = dot->getOperand(i).getDefiningOp<LoadOp>();
+        if (load && load->getBlock() == dot->getBlock() && load->hasOneUse())
+          describe(load, dot, i, forOp);
+      }
+    }
+  }
+};
+
+} // namespace
