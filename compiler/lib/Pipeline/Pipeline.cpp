@@ -54,7 +54,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   splitOptions.computeCapability = options.computeCapability;
   pm.addPass(tile::createTileSplitTf32x3(splitOptions));
   if (options.tma && options.pointerTma && options.computeCapability >= 90)
-    pm.addPass(tile::createTileDescribePointerLoads());
+    pm.addPass(tile::createTileDescribePointerBlocks());
   tile::TileAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   layoutOptions.computeCapability = options.computeCapability;

@@ -36,7 +36,7 @@ struct PipelineOptions {
   bool tma = true;
   /// Whether tl.dot operands loaded through pointers that address a block of
   /// a 2-D tensor are described as that block, for TMA copies
-  /// (tile-describe-pointer-loads; needs `tma` and sm_90).
+  /// (tile-describe-pointer-blocks; needs `tma` and sm_90).
   bool pointerTma = true;
 };
 

@@ -99,9 +99,10 @@ def TileGroupPrograms : Pass<"tile-group-programs", "::mlir::ModuleOp"> {
   ];
 }
 
-def TileDescribePointerLoads
-    : Pass<"tile-describe-pointer-loads", "::mlir::ModuleOp"> {
-  let summary = "Describes pointer loads of tl.dot operands as tensor blocks.";
+def TileDescribePointerBlocks
+    : Pass<"tile-describe-pointer-blocks", "::mlir::ModuleOp"> {
+  let summary = "Describes the pointer loads and stores of matmuls as tensor "
+                "blocks.";
   let description = [{
     For each 2-D `tile.load` in an `scf.for` whose only use is operand a or
     b of a `tile.dot` there, reads its pointer tile as
@@ -138,7 +139,15 @@ def TileDescribePointerLoads
     ```
 
     gives a's load `descriptor %a_ptr[pid_m * 128, k * 64] shape(M, K)
-    strides(stride_am, 1)`. Other loads are left alone.
+    strides(stride_am, 1)`.
+
+    A 2-D `tile.store` outside loops of a product (a `tile.dot`, or a loop's
+    accumulator of one, through elementwise ops) whose mask bounds both
+    dimensions gets the description of the block it writes the same way
+    (TMA skips exactly the masked-off elements): the tutorial's `c_mask =
+    (offs_cm[:, None] < M) & (offs_cn[None, :] < N)` store becomes
+    `descriptor %c_ptr[pid_m * 128, pid_n * 256] shape(M, N)
+    strides(stride_cm, 1)`. Other loads and stores are left alone.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -1,14 +1,15 @@
-//===- DescribePointerLoads.cpp - Tensor maps of pointer loads --*- C++ -*-===//
+//===- DescribePointerBlocks.cpp - Blocks of pointer tiles ------*- C++ -*-===//
 //
 // Part of tilec.
 //
 //===----------------------------------------------------------------------===//
 //
-// Implements tile-describe-pointer-loads (see Passes.td): a tl.dot operand
+// Implements tile-describe-pointer-blocks (see Passes.td): a tl.dot operand
 // loaded through pointer arithmetic (the matmul tutorial's
 // `a_ptr + offs_m[:, None] * stride_am + offs_k[None, :]`, advanced by
 // `BLOCK_K` each iteration, masked along K) gets the description of the same
-// block of a 2-D tensor, so that tile-pipeline may copy it with TMA.
+// block of a 2-D tensor, so that tile-pipeline may copy it with TMA; so
+// does the store of the product when its mask bounds both dimensions.
 //
 // Index arithmetic is read as linear forms over scalar values. A pointer
 // tile is `base + sum_d index_d(i_d) * stride_d (+ iteration * advance)`,
@@ -33,7 +34,7 @@
 #include "llvm/ADT/MapVector.h"
 
 namespace tilec::tile {
-#define GEN_PASS_DEF_TILEDESCRIBEPOINTERLOADS
+#define GEN_PASS_DEF_TILEDESCRIBEPOINTERBLOCKS
 #include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
 } // namespace tilec::tile
 
@@ -374,19 +375,139 @@ static Value materializeScalar(OpBuilder &b, Location loc, const Linear &form) {
   return arith::ExtSIOp::create(b, loc, i64, atom);
 }
 
+/// The block of a 2-D tensor that an access through a pointer tile reads or
+/// writes, in iteration `iv` of its loop.
+struct Block {
+  PointerForm form;
+  Linear start[2];    ///< first index along each dimension
+  Linear extent[2];   ///< the tensor's extent along each dimension
+  bool wraps[2] = {}; ///< the index wraps `% extent` instead of being masked
+};
+
+/// Adds `offset` (element offsets) to the start of the one dimension whose
+/// stride it is a constant multiple of; with `iv`, the offset is added per
+/// iteration of the loop `lb, lb + step, ...` that `iv` counts.
+static bool addToStart(Block &block, const Linear &offset, Value iv, int64_t lb,
+                       int64_t step) {
+  if (offset.terms.empty() && offset.constant == 0)
+    return true;
+  for (unsigned d = 0; d < 2; ++d) {
+    const Linear &stride = block.form.stride[d];
+    std::optional<int64_t> units;
+    if (stride.isConstant() && stride.constant != 0) {
+      if (offset.isConstant() && offset.constant % stride.constant == 0)
+        units = offset.constant / stride.constant;
+    } else {
+      units = offset.ratioTo(stride);
+    }
+    if (!units)
+      continue;
+    if (!iv) {
+      block.start[d] = block.start[d].plus(Linear::of(*units));
+      return true;
+    }
+    // Iteration (iv - lb) / step is `units` further.
+    if (*units % step != 0)
+      return false;
+    int64_t perIv = *units / step;
+    Linear ivForm;
+    ivForm.terms[iv] = 1;
+    block.start[d] =
+        block.start[d].plus(ivForm.scaled(perIv)).plus(Linear::of(-lb * perIv));
+    return true;
+  }
+  return false;
+}
+
+/// The block `form` (advanced by `advance` per iteration of the loop that
+/// `iv` counts, if any) addresses under `mask`, for a tile of `shape`: each
+/// dimension needs one mask bound or, with `allowWrap`, a wrapped index
+/// with no offset added after the modulus (TMA's block would start there).
+static std::optional<Block> analyzeBlock(const PointerForm &form,
+                                         const Linear &advance, Value mask,
+                                         ArrayRef<int64_t> shape, Value iv,
+                                         int64_t lb, int64_t step,
+                                         bool allowWrap) {
+  if (!form.base || !form.index[0] || !form.index[1] ||
+      form.index[0]->length != shape[0] || form.index[1]->length != shape[1])
+    return std::nullopt;
+  Block block;
+  block.form = form;
+  for (unsigned d = 0; d < 2; ++d)
+    block.start[d] = form.index[d]->start;
+  if (!addToStart(block, form.uniform, Value(), 0, 1) ||
+      !addToStart(block, advance, iv, lb, step))
+    return std::nullopt;
+
+  SmallVector<Bound, 4> bounds;
+  if (!mask || !collectBounds(mask, bounds))
+    return std::nullopt;
+  for (unsigned d = 0; d < 2; ++d) {
+    const Bound *bound = nullptr;
+    for (const Bound &b : bounds)
+      if (b.dim == d) {
+        if (bound)
+          return std::nullopt;
+        bound = &b;
+      }
+    const IndexVector &index = *form.index[d];
+    if (bound) {
+      // start + i < extent  <=>  bound.index.start + i < bound.bound.
+      if (index.extent || bound->index.length != index.length)
+        return std::nullopt;
+      block.extent[d] =
+          bound->bound.plus(bound->index.start, -1).plus(block.start[d]);
+      if (iv && block.extent[d].mentions(iv))
+        return std::nullopt;
+    } else if (allowWrap && index.extent && block.start[d] == index.start) {
+      block.extent[d] = linearize(index.extent);
+      block.wraps[d] = true;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return block;
+}
+
+/// The descriptor operands of `block`: extents and strides as i64, offsets
+/// as i32, built with `outer` when every value they use is defined outside
+/// `scope` (if any), else with `inner`. False when one cannot be built.
+static bool buildDescriptor(const Block &block, OpBuilder &inner,
+                            OpBuilder &outer, Operation *scope, Location loc,
+                            SmallVectorImpl<Value> &shape,
+                            SmallVectorImpl<Value> &strides,
+                            SmallVectorImpl<Value> &offsets) {
+  auto builderFor = [&](const Linear &l) -> OpBuilder & {
+    if (scope)
+      for (auto [atom, coefficient] : l.terms)
+        if (scope->isAncestor(atom.getParentBlock()->getParentOp()))
+          return inner;
+    return outer;
+  };
+  for (unsigned d = 0; d < 2; ++d) {
+    shape.push_back(
+        materializeScalar(builderFor(block.extent[d]), loc, block.extent[d]));
+    strides.push_back(materializeScalar(builderFor(block.form.stride[d]), loc,
+                                        block.form.stride[d]));
+    offsets.push_back(
+        materialize(builderFor(block.start[d]), loc, block.start[d]));
+    if (!shape.back() || !strides.back() || !offsets.back())
+      return false; // (ops made so far are dead: canonicalization drops them)
+  }
+  return true;
+}
+
 /// Gives `load` (operand `operandIndex` of `dot`, in `forOp`) the
 /// description of the tensor block it reads, when the analysis proves one.
-static void describe(LoadOp load, DotOp dot, unsigned operandIndex,
-                     scf::ForOp forOp) {
+static void describeLoad(LoadOp load, DotOp dot, unsigned operandIndex,
+                         scf::ForOp forOp) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || type.getRank() != 2 || load.getDescBase() || !load.getMask() ||
-      !load.getOther())
+  if (!type || type.getRank() != 2 || load.getDescBase() || !load.getOther())
     return;
   std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
   std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
   if (!lb || !step || *step <= 0)
     return;
-  Value iv = forOp.getInductionVar();
 
   // The pointer: computed in the body, or carried by the loop and advanced
   // by a uniform amount each iteration.
@@ -407,86 +528,18 @@ static void describe(LoadOp load, DotOp dot, unsigned operandIndex,
   } else if (!form.addPointer(ptr)) {
     return;
   }
-  if (!form.base || !form.index[0] || !form.index[1] ||
-      form.index[0]->length != type.getDimSize(0) ||
-      form.index[1]->length != type.getDimSize(1))
+  std::optional<Block> block =
+      analyzeBlock(form, advance, load.getMask(), type.getShape(),
+                   forOp.getInductionVar(), *lb, *step, /*allowWrap=*/true);
+  if (!block)
     return;
-
-  // Where each dimension's block starts in iteration `iv`: the uniform
-  // offset and the advance must each be a constant multiple of one
-  // dimension's stride.
-  Linear start[2] = {form.index[0]->start, form.index[1]->start};
-  auto addToDim = [&](const Linear &offset, bool perIteration) {
-    if (offset.terms.empty() && offset.constant == 0)
-      return true;
-    for (unsigned d = 0; d < 2; ++d) {
-      std::optional<int64_t> units;
-      if (form.stride[d].isConstant() && form.stride[d].constant != 0) {
-        if (offset.isConstant() &&
-            offset.constant % form.stride[d].constant == 0)
-          units = offset.constant / form.stride[d].constant;
-      } else {
-        units = offset.ratioTo(form.stride[d]);
-      }
-      if (!units)
-        continue;
-      if (!perIteration) {
-        start[d] = start[d].plus(Linear::of(*units));
-        return true;
-      }
-      // Iteration (iv - lb) / step advances by `units`.
-      std::optional<Linear> perIv = Linear::of(*units).dividedBy(*step);
-      if (!perIv)
-        return false;
-      Linear ivForm;
-      ivForm.terms[iv] = 1;
-      start[d] = start[d]
-                     .plus(ivForm.scaled(perIv->constant))
-                     .plus(Linear::of(-*lb * perIv->constant));
-      return true;
-    }
-    return false;
-  };
-  if (!addToDim(form.uniform, false) || !addToDim(advance, true))
-    return;
-
-  // Each dimension's extent: the mask's bound, or the index's modulus.
-  SmallVector<Bound, 4> bounds;
-  if (!collectBounds(load.getMask(), bounds))
-    return;
-  Linear extent[2];
-  bool wraps[2] = {false, false};
-  for (unsigned d = 0; d < 2; ++d) {
-    const Bound *bound = nullptr;
-    for (const Bound &b : bounds)
-      if (b.dim == d) {
-        if (bound)
-          return;
-        bound = &b;
-      }
-    const IndexVector &index = *form.index[d];
-    if (bound) {
-      // start[d] + i < extent  <=>  bound.index.start + i < bound.bound.
-      if (index.extent || bound->index.length != index.length)
-        return;
-      extent[d] = bound->bound.plus(bound->index.start, -1).plus(start[d]);
-      if (extent[d].mentions(iv))
-        return;
-    } else if (index.extent && start[d] == index.start) {
-      // (No offset added after the modulus: TMA's block would start there.)
-      extent[d] = linearize(index.extent);
-      wraps[d] = true;
-    } else {
-      return;
-    }
-  }
 
   // Wrapped rows of a (columns of b) reach only masked-off elements: the
   // product's rows (columns) come from the operand's alone, and the
   // accumulator carries them to stores that mask them off.
   unsigned outDim = operandIndex == 0 ? 0 : 1;
   for (unsigned d = 0; d < 2; ++d) {
-    if (!wraps[d])
+    if (!block->wraps[d])
       continue;
     auto acc = dyn_cast<BlockArgument>(dot.getC());
     if (d != outDim || !acc || acc.getOwner() != forOp.getBody() ||
@@ -499,37 +552,68 @@ static void describe(LoadOp load, DotOp dot, unsigned operandIndex,
       return;
   }
 
-  // Scalars whose atoms are all defined outside the loop are built before
-  // it, the others before the load.
   OpBuilder inLoop(load), beforeLoop(forOp);
-  auto builderFor = [&](const Linear &l) -> OpBuilder & {
-    for (auto [atom, coefficient] : l.terms)
-      if (forOp->isAncestor(atom.getParentBlock()->getParentOp()))
-        return inLoop;
-    return beforeLoop;
-  };
-  Location loc = load.getLoc();
   SmallVector<Value> shape, strides, offsets;
-  for (unsigned d = 0; d < 2; ++d) {
-    shape.push_back(materializeScalar(builderFor(extent[d]), loc, extent[d]));
-    strides.push_back(
-        materializeScalar(builderFor(form.stride[d]), loc, form.stride[d]));
-    offsets.push_back(materialize(builderFor(start[d]), loc, start[d]));
-    if (!shape.back() || !strides.back() || !offsets.back())
-      return; // the ops made so far are dead; canonicalization drops them
-  }
-  OpBuilder &b = inLoop;
-  auto described =
-      LoadOp::create(b, loc, type, load.getPtr(), load.getMask(),
-                     load.getOther(), form.base, shape, strides, offsets);
-  described.setDescUncheckedAttr(b.getUnitAttr());
+  if (!buildDescriptor(*block, inLoop, beforeLoop, forOp, load.getLoc(), shape,
+                       strides, offsets))
+    return;
+  auto described = LoadOp::create(inLoop, load.getLoc(), type, load.getPtr(),
+                                  load.getMask(), load.getOther(),
+                                  block->form.base, shape, strides, offsets);
+  described.setDescUncheckedAttr(inLoop.getUnitAttr());
   load.replaceAllUsesWith(described.getResult());
   load.erase();
 }
 
-struct TileDescribePointerLoadsPass
-    : public tilec::tile::impl::TileDescribePointerLoadsBase<
-          TileDescribePointerLoadsPass> {
+/// Whether `value` is a product's result: a `tile.dot`, or a loop's
+/// accumulator of one, through elementwise ops.
+static bool isFromDot(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<DotOp>(def))
+    return true;
+  if (auto forOp = dyn_cast<scf::ForOp>(def)) {
+    Value yielded =
+        forOp.getYieldedValues()[cast<OpResult>(value).getResultNumber()];
+    return yielded.getDefiningOp<DotOp>() != nullptr;
+  }
+  if (!def->hasTrait<OpTrait::Elementwise>() && !isa<ConvertLayoutOp>(def))
+    return false;
+  return llvm::any_of(def->getOperands(), isFromDot);
+}
+
+/// Gives `store` (of a product, outside loops) the description of the
+/// tensor block it writes when its mask bounds both dimensions: TMA skips
+/// exactly the elements the mask does.
+static void describeStore(StoreOp store) {
+  auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
+  if (!type || type.getRank() != 2 || store.getDescBase() ||
+      store->getParentOfType<scf::ForOp>() || !isFromDot(store.getValue()))
+    return;
+  PointerForm form;
+  if (!form.addPointer(store.getPtr()))
+    return;
+  std::optional<Block> block =
+      analyzeBlock(form, Linear(), store.getMask(), type.getShape(), Value(), 0,
+                   1, /*allowWrap=*/false);
+  if (!block)
+    return;
+  OpBuilder b(store);
+  SmallVector<Value> shape, strides, offsets;
+  if (!buildDescriptor(*block, b, b, nullptr, store.getLoc(), shape, strides,
+                       offsets))
+    return;
+  auto described = StoreOp::create(b, store.getLoc(), store.getPtr(),
+                                   store.getValue(), store.getMask(),
+                                   block->form.base, shape, strides, offsets);
+  described.setDescUncheckedAttr(b.getUnitAttr());
+  store.erase();
+}
+
+struct TileDescribePointerBlocksPass
+    : public tilec::tile::impl::TileDescribePointerBlocksBase<
+          TileDescribePointerBlocksPass> {
   void runOnOperation() override {
     SmallVector<DotOp> dots;
     getOperation().walk([&](DotOp dot) { dots.push_back(dot); });
@@ -540,9 +624,13 @@ struct TileDescribePointerLoadsPass
       for (unsigned i = 0; i < 2; ++i) {
         auto load = dot->getOperand(i).getDefiningOp<LoadOp>();
         if (load && load->getBlock() == dot->getBlock() && load->hasOneUse())
-          describe(load, dot, i, forOp);
+          describeLoad(load, dot, i, forOp);
       }
     }
+    SmallVector<StoreOp> stores;
+    getOperation().walk([&](StoreOp store) { stores.push_back(store); });
+    for (StoreOp store : stores)
+      describeStore(store);
   }
 };
 

@@ -1,11 +1,13 @@
-// RUN: tilec-opt %s -split-input-file -tile-describe-pointer-loads -canonicalize -cse | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-describe-pointer-blocks -canonicalize -cse | FileCheck %s
 
 // The matmul tutorial's pointer kernel (16x16x16 blocks, unit column
 // strides): a's rows and b's columns wrap `% M` and `% N`, the loads mask K
 // (`offs_k < K - k * 16`) and the store masks rows < M and columns < N, so
 // both loads read the blocks at [pid_m * 16, k * 16] of (M x K, row stride
 // stride_am) and [k * 16, pid_n * 16] of (K x N, row stride stride_bk). The
-// scalars that do not change in the loop are built before it.
+// scalars that do not change in the loop are built before it. The store of
+// the product (through a conversion to fp16) masks both dimensions: it
+// writes the block [pid_m * 16, pid_n * 16] of M x N (row stride stride_cm).
 // CHECK-LABEL: func.func @tutorial
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[PM:.*]] = tile.program_id 0
@@ -21,6 +23,8 @@
 // CHECK: %[[KOFF:.*]] = arith.muli %[[IV]], %c16_i32 : i32
 // CHECK: tile.load %{{.*}}, %{{.*}} other %{{.*}} descriptor %arg0[%[[ROW]], %[[KOFF]]] shape(%[[M]], %[[K]]) strides(%[[SAM]], %[[ONE]]) {descUnchecked}
 // CHECK: tile.load %{{.*}}, %{{.*}} other %{{.*}} descriptor %arg1[%[[KOFF]], %[[COL]]] shape(%[[K]], %[[N]]) strides(%[[SBK]], %[[ONE]]) {descUnchecked}
+// CHECK: %[[SCM:.*]] = arith.extsi %arg8 : i32 to i64
+// CHECK-NEXT: tile.store %{{.*}}, %{{.*}}, %{{.*}} descriptor %arg2[%[[ROW]], %[[COL]]] shape(%[[M]], %[[N]]) strides(%[[SCM]], %[[ONE]]) {descUnchecked}
 module {
   func.func @tutorial(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32 {tile.divisibility = 16 : i32}, %arg7: i32 {tile.divisibility = 16 : i32}, %arg8: i32 {tile.divisibility = 16 : i32}) {
     %c15_i32 = arith.constant 15 : i32
@@ -109,10 +113,12 @@ module {
 // The same loop, but the store masks only columns: the rows of a that wrap
 // (read again from row 0 where TMA would read zeros) reach stored elements,
 // so a's load keeps its pointers alone; b's columns are still masked off.
+// The store, masked along one dimension only, is not a block either.
 // CHECK-LABEL: func.func @rows_unmasked
 // CHECK: scf.for
 // CHECK: tile.load %{{.*}}, %{{.*}} other %{{.*}} : (
 // CHECK: tile.load %{{.*}}, %{{.*}} other %{{.*}} descriptor %arg1[
+// CHECK: tile.store %{{.*}}, %{{.*}}, %{{.*}} : tensor
 module {
   func.func @rows_unmasked(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32 {tile.divisibility = 16 : i32}, %arg7: i32 {tile.divisibility = 16 : i32}, %arg8: i32 {tile.divisibility = 16 : i32}) {
     %c15_i32 = arith.constant 15 : i32
@@ -203,6 +209,7 @@ module {
 // CHECK: %[[KOFF:.*]] = arith.muli %[[IV]], %c16_i32 : i32
 // CHECK: tile.load %{{.*}}, %{{.*}} other %{{.*}} : (
 // CHECK: tile.load %{{.*}}, %{{.*}} other %{{.*}} descriptor %arg1[%[[KOFF]], %c0_i32]
+// CHECK: tile.store %{{.*}}, %{{.*}}, %{{.*}} descriptor %arg2[
 module {
   func.func @offset_after_modulus(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32 {tile.divisibility = 16 : i32}, %arg7: i32 {tile.divisibility = 16 : i32}, %arg8: i32 {tile.divisibility = 16 : i32}) {
     %c15_i32 = arith.constant 15 : i32
@@ -286,12 +293,13 @@ module {
 
 // Pointers computed in the body from `k0` (stepping by 16 up to K) with both
 // dimensions masked: each block starts at k0 along K, and the unmasked
-// store needs no proof.
+// store needs no proof (and, with no mask to bound it, is no block).
 // CHECK-LABEL: func.func @masked_in_loop
 // CHECK-DAG: %[[ROW:.*]] = arith.muli %{{.*}}, %c16_i32 : i32
 // CHECK: scf.for %[[K0:.*]] = %c0_i32 to %arg5 step %c16_i32
 // CHECK: tile.load %{{.*}}, %{{.*}} other %{{.*}} descriptor %arg0[%[[ROW]], %[[K0]]]
 // CHECK: tile.load %{{.*}}, %{{.*}} other %{{.*}} descriptor %arg1[%[[K0]], %c0_i32]
+// CHECK: tile.store %{{.*}}, %{{.*}} : tensor
 module {
   func.func @masked_in_loop(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32 {tile.divisibility = 16 : i32}, %arg7: i32 {tile.divisibility = 16 : i32}, %arg8: i32 {tile.divisibility = 16 : i32}) {
     %cst = arith.constant dense<0.000000e+00> : tensor<16x16xf16>
