@@ -7,9 +7,10 @@
 # tilec-interp-compare runs again on the GPU; and what prepare-runtime.sh
 # adds (host-app, tilec-launch-bench, a kernel cache); and tilec's compile
 # time of the seed matmul (.device/compile-times.txt: BENCH compile lines,
-# measured here since the GPU machine has no LLVM and compiles nothing).
-# Then, with the device tool: run `bash tools/gpu/run.sh .device` there,
-# carrying `.device`.
+# measured here since the GPU machine has no LLVM and compiles nothing),
+# and the commit the PTX comes from (.device/build-info.txt, for the record
+# run.sh can write). Then, with the device tool: run
+# `bash tools/gpu/run.sh .device` there, carrying `.device`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${TILEC_BUILD_DIR:-$root/build}
@@ -17,6 +18,8 @@ bash "$root/tools/build.sh"
 out="$root/.device"
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/examples"
+echo "commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)" \
+  > "$out/build-info.txt"
 for prog in tilec-gpu-tests vector-add tilec-bench tilec-interp-compare; do
   cp "$build/bin/$prog" "$out/bin/"
   if ldd "$out/bin/$prog" | grep -E -q 'libLLVM|libMLIR|libfmt'; then

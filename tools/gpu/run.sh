@@ -26,6 +26,11 @@
 #
 #   tools/gpu/run.sh [DIR]
 #
+# With TILEC_PERF_RECORD=FILE, the summary also goes to FILE as a section of
+# docs/performance.md (a heading with the date and the commit prepare.sh
+# recorded, the command, the summary's tables); tools/gpu/record.sh FILE
+# appends it there once FILE is back on the build machine.
+#
 # DIR (default .device) holds the binaries and the PTX (vector_add.ptx and,
 # for the softmax benchmark, softmax_b4096_w8.ptx and softmax_b4096_w16.ptx,
 # for the matmul one matmul_ptr_fp16_tc_n256.ptx and its neighbours);
@@ -171,18 +176,22 @@ else
 fi
 step triton-launch python3 "$ROOT/bench/triton_launch_overhead.py"
 
-echo
-echo "==== summary"
-echo
-printf '| %-19s | %-7s | %-4s |\n' step result exit
-printf '|%s|%s|%s|\n' --------------------- --------- ------
 FAILED=0
 for i in "${!STEPS[@]}"; do
-  printf '| %-19s | %-7s | %-4s |\n' "${STEPS[$i]}" "${STATUSES[$i]}" \
-    "${CODES[$i]}"
   case ${STATUSES[$i]} in
     FAIL | MISSING) FAILED=1 ;;
   esac
+done
+
+echo
+echo "==== summary"
+echo
+{
+printf '| %-19s | %-7s | %-4s |\n' step result exit
+printf '|%s|%s|%s|\n' --------------------- --------- ------
+for i in "${!STEPS[@]}"; do
+  printf '| %-19s | %-7s | %-4s |\n' "${STEPS[$i]}" "${STATUSES[$i]}" \
+    "${CODES[$i]}"
 done
 
 # tilec-gpu-tests: its count line and its failing rows (test and size).
@@ -346,6 +355,22 @@ if [ -n "$LAUNCH_LINES" ]; then
       printf "| %-16s | %12s |\n", field["impl"], field["us_per_launch"]
     }
     END { print "(host time per launch of bench/empty_kernel.tile, 1 block)" }'
+fi
+} | tee "$LOGS/summary.md"
+
+if [ -n "${TILEC_PERF_RECORD:-}" ]; then
+  GPU=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader \
+    2>/dev/null | head -n 1)
+  {
+    echo "## $(date -u +%Y-%m-%d), $(cat "$DIR/build-info.txt" 2>/dev/null ||
+      echo "commit unknown"), recorded by tools/gpu/run.sh"
+    echo
+    echo "\`bash tools/gpu/prepare.sh\`, then \`TILEC_PERF_RECORD=FILE bash" \
+      "tools/gpu/run.sh $DIR\` on ${GPU:-the GPU machine}, and" \
+      "\`tools/gpu/record.sh FILE\`. Summary as printed:"
+    echo
+    cat "$LOGS/summary.md"
+  } > "$TILEC_PERF_RECORD"
 fi
 
 echo
