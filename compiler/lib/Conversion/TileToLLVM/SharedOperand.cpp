@@ -128,15 +128,31 @@ void tilec::storeSharedOperand(OpBuilder &b, Location loc, Value tile,
     }
     return total;
   };
+  // No store takes fewer than one wavefront per group of lanes that stores
+  // at all: once a choice reaches that, no other can do better (and the
+  // search, which ran for every tile of an epilogue, stops).
+  int64_t vectorStarts = 0, storingGroups = 0;
+  bool duplicates = false;
+  for (int64_t r = 0; r < dist->getNumRegisters(); ++r) {
+    duplicates |= dist->isDuplicateRegister(r);
+    vectorStarts += isVectorStart(r);
+  }
+  for (int64_t first = 0; first < 32; first += groupLanes)
+    for (int64_t lane = first; lane < first + groupLanes; ++lane)
+      if (!(lane & duplicateLanes)) {
+        ++storingGroups;
+        break;
+      }
+  const int64_t leastCost = vectorStarts * storingGroups;
   int bestLane = -1, bestReg = -1;
   int64_t bestCost = cost(-1, -1);
-  bool duplicates = false;
-  for (int64_t r = 0; r < dist->getNumRegisters(); ++r)
-    duplicates |= dist->isDuplicateRegister(r);
-  for (int laneBit = 0; laneBit < 5 && !duplicates; ++laneBit) {
+  for (int laneBit = 0; laneBit < 5 && !duplicates && bestCost > leastCost;
+       ++laneBit) {
     if (duplicateLanes & 1u << laneBit)
       continue;
-    for (unsigned regBit = 0; regBit < dist->getNumRegisterBits(); ++regBit) {
+    for (unsigned regBit = 0;
+         regBit < dist->getNumRegisterBits() && bestCost > leastCost;
+         ++regBit) {
       if (vectorBits & 1u << regBit)
         continue;
       int64_t c = cost(laneBit, regBit);
