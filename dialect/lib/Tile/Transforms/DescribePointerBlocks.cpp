@@ -71,18 +71,6 @@ struct Linear {
     }
     return l;
   }
-  /// This form divided by `divisor`, when every coefficient is a multiple.
-  std::optional<Linear> dividedBy(int64_t divisor) const {
-    if (divisor == 0 || constant % divisor != 0)
-      return std::nullopt;
-    Linear l = of(constant / divisor);
-    for (auto [atom, coefficient] : terms) {
-      if (coefficient % divisor != 0)
-        return std::nullopt;
-      l.terms[atom] = coefficient / divisor;
-    }
-    return l;
-  }
   /// `factor` when this form is `factor * other` for a constant factor.
   std::optional<int64_t> ratioTo(const Linear &other) const {
     if (other.terms.empty() || other.constant != 0 || constant != 0 ||
