@@ -200,6 +200,13 @@ func.func @mma_v3_n(%t: tensor<64x64xf32, #tile.mma<versionMajor = 3, warpsPerCT
 
 // -----
 
+// expected-error @+1 {{only mma version 3 layouts can be transposed}}
+func.func @mma_v2_transposed(%t: tensor<64x64xf32, #tile.mma<versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8, 16], transposed = true>>) {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{mma version must be 2 or 3, not 1}}
 func.func @mma_version(%t: tensor<64x64xf32, #tile.mma<versionMajor = 1, warpsPerCTA = [4, 1], instrShape = [16, 8, 16]>>) {
   return
@@ -399,7 +406,7 @@ func.func @warp_group_dot_a_m_major(%c: tensor<64x64xf32, #mma>) {
 // -----
 
 // Only 16-bit B may be stored N-major (wgmma's transpose bit); fp32 (tf32)
-// B must be K-major.
+// B must be K-major unless the accumulator is transposed.
 #sa = #tile.shared<contiguousDim = 1, swizzle = 128>
 #mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 8]>
 func.func @warp_group_dot_b_n_major_f32(%c: tensor<64x64xf32, #mma>) {
@@ -407,6 +414,19 @@ func.func @warp_group_dot_b_n_major_f32(%c: tensor<64x64xf32, #mma>) {
   %b = tile.local_alloc : !tile.smem<32x64xf32, #sa>
   // expected-error @+1 {{b can be stored with N contiguous only for 16-bit elements}}
   %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf32, #sa>, !tile.smem<32x64xf32, #sa> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+// A transposed accumulator takes b^T from registers: 32-bit elements only.
+#sa = #tile.shared<contiguousDim = 1, swizzle = 64>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16], transposed = true>
+func.func @warp_group_dot_transposed_f16(%c: tensor<64x64xf32, #mma>) {
+  %a = tile.local_alloc : !tile.smem<64x32xf16, #sa>
+  %b = tile.local_alloc : !tile.smem<32x64xf16, #sa>
+  // expected-error @+1 {{b can be stored with N contiguous only for 32-bit elements with a transposed accumulator}}
+  %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf16, #sa>, !tile.smem<32x64xf16, #sa> -> tensor<64x64xf32, #mma>
   return
 }
 

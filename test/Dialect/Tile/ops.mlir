@@ -3,6 +3,7 @@
 // Layouts print as aliases.
 // CHECK: #[[B:blocked]] = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 // CHECK: #mma = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>
+// CHECK: #[[MT:mma1]] = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 8], transposed = true>
 // CHECK: #[[SA:shared]] = #tile.shared<contiguousDim = 1, swizzle = 64>
 // CHECK: #[[SB:shared1]] = #tile.shared<contiguousDim = 0, swizzle = 32>
 
@@ -75,6 +76,15 @@ func.func @slice_layout(%t: tensor<16xf32, #tile.slice<dim = 1, parent = #tile.b
 // CHECK-SAME: #tile.slice<dim = 1, parent = #mma>
 func.func @mma_layout(%t: tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>,
                       %s: tensor<128xf32, #tile.slice<dim = 1, parent = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>>) {
+  return
+}
+
+// A transposed mma layout prints its flag; the default (false) is left out.
+// CHECK-LABEL: func.func @mma_transposed
+// CHECK-SAME: tensor<256x128xf32, #[[MT]]>
+// CHECK-SAME: tensor<64x64xf32, #mma>
+func.func @mma_transposed(%t: tensor<256x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 8], transposed = true>>,
+                          %u: tensor<64x64xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16], transposed = false>>) {
   return
 }
 

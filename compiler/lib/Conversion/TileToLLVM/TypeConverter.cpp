@@ -208,7 +208,8 @@ emitBlockedIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 
 /// Indices of an mma accumulator layout: warp `w` starts at row
 /// 16 * (w % warpsM) and column n * (w / warpsM), lane `l` at row l / 4 and
-/// column 2 * (l % 4); registers add their own offsets.
+/// column 2 * (l % 4) (of the transposed tile, for a transposed layout);
+/// registers add their own offsets.
 static SmallVector<SmallVector<Value>> emitMmaIndices(OpBuilder &b,
                                                       Location loc,
                                                       ArrayRef<int64_t> shape,
@@ -228,6 +229,8 @@ static SmallVector<SmallVector<Value>> emitMmaIndices(OpBuilder &b,
       LLVM::MulOp::create(
           b, loc, LLVM::URemOp::create(b, loc, lane, i32Constant(b, loc, 4)),
           i32Constant(b, loc, 2)));
+  if (layout.getTransposed())
+    std::swap(row, col);
   return addRegisterParts(b, loc, shape, layout, {row, col});
 }
 

@@ -24,6 +24,12 @@
 // distance between 8-row groups of the outer dimension (8 * S), and for an
 // MN-major B "leading byte offset" is the distance between its N panels.
 //
+// A transposed accumulator layout (tf32) computes c^T += b^T a^T: b takes
+// the instructions' A role and a their B role. b^T stored K-major is read
+// through descriptors; stored N-major (a TMA copy of B's rows), its m64k8
+// fragments are loaded into registers (ld.shared of the swizzled layout)
+// and the instructions take A from registers.
+//
 //===----------------------------------------------------------------------===//
 
 #include "SharedOperand.h"
@@ -61,28 +67,84 @@ static StringRef getPtxType(Type type, InputPrecision precision) {
   return "";
 }
 
+/// One operand of a wgmma instruction sequence, in the instructions'
+/// orientation (A: M x K, B: K x N): the matrix at shared address `addr`
+/// (i32) stored as `smem`, whose outer and inner dimensions are (M or N, K)
+/// when `kMajor`, else (K, M or N).
+struct WgmmaOperand {
+  Value addr;
+  SharedOperand smem;
+  bool kMajor;
+};
+
+/// Loads the A fragments of the instructions of a product from an A stored
+/// M-major (32-bit elements): for each K step `s`, M repetition `rm` and
+/// register `j` of the m64k8 fragment, lane `l` of warp `w` holds element
+/// (rm * 16 * warpsM + 16 * (w % warpsM) + l / 4 + 8 * (j % 2),
+///  8 * s + l % 4 + 4 * (j / 2)). Returned in that order (s, rm, j), as i32.
+static SmallVector<Value> loadAFragments(OpBuilder &b, Location loc,
+                                         const WgmmaOperand &a, int64_t K,
+                                         int64_t repM, int64_t warpsM) {
+  const SharedOperand &smem = a.smem;
+  Value lane = getLaneId(b, loc), warp = getWarpId(b, loc);
+  Value row = LLVM::AddOp::create(
+      b, loc,
+      LLVM::MulOp::create(
+          b, loc,
+          LLVM::URemOp::create(b, loc, warp, i32Constant(b, loc, warpsM)),
+          i32Constant(b, loc, 16)),
+      LLVM::UDivOp::create(b, loc, lane, i32Constant(b, loc, 4)));
+  Value col = LLVM::URemOp::create(b, loc, lane, i32Constant(b, loc, 4));
+  // The swizzle repeats every 8 rows of the stored matrix (rows of K here),
+  // so K step `s` is `8 * s` rows, `8 * s * S` bytes, past step 0.
+  SmallVector<Value> firstStep;
+  for (int64_t rm = 0; rm < repM; ++rm)
+    for (int64_t j = 0; j < 4; ++j) {
+      Value m = LLVM::AddOp::create(
+          b, loc, row, i32Constant(b, loc, rm * 16 * warpsM + 8 * (j % 2)));
+      Value k =
+          LLVM::AddOp::create(b, loc, col, i32Constant(b, loc, 4 * (j / 2)));
+      firstStep.push_back(LLVM::AddOp::create(
+          b, loc, a.addr, emitSwizzledOffset(b, loc, smem, k, m)));
+    }
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  SmallVector<Value> fragments;
+  for (int64_t s = 0; s < K / 8; ++s)
+    for (Value address : firstStep) {
+      if (s != 0)
+        address = LLVM::AddOp::create(
+            b, loc, address, i32Constant(b, loc, 8 * s * smem.swizzle));
+      Value ptr = LLVM::IntToPtrOp::create(b, loc, ptrType, address);
+      fragments.push_back(
+          LLVM::LoadOp::create(b, loc, b.getI32Type(), ptr, /*alignment=*/4));
+    }
+  return fragments;
+}
+
 /// Emits `c + a @ b` on wgmma for the accumulator `c` (converted value, of
-/// tensor type `cType` in an `#tile.mma` version 3 layout) with operands in
-/// shared memory: `a` at the shared address `aAddr` (i32) in layout `aSmem`,
-/// `b` at `bAddr` in `bSmem` (K-major, or N-major when its inner dimension
-/// is 1). Returns the result's registers, packed into the converted type;
-/// unless `inFlight`, after waiting for the product to complete.
+/// tensor type `cType` in an `#tile.mma` version 3 layout; for a transposed
+/// layout, `a` and `b` are the operands of the transposed product). A
+/// K-major `a` and `b` are read through matrix descriptors, an M-major `a`
+/// (32-bit) from registers loaded first, an N-major `b` (16-bit) through
+/// descriptors of N panels. Returns the result's registers, packed into the
+/// converted type; unless `inFlight`, after waiting for the product to
+/// complete.
 static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
-                       const TypeConverter &converter, Value aAddr,
-                       const SharedOperand &aSmem, Value bAddr,
-                       const SharedOperand &bSmem, Value c,
-                       RankedTensorType cType, StringRef inPtx,
-                       bool inFlight = false) {
+                       const TypeConverter &converter, const WgmmaOperand &a,
+                       const WgmmaOperand &b, Value c, RankedTensorType cType,
+                       StringRef inPtx, bool inFlight = false) {
   auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
+  SmallVector<int64_t, 2> shape = mma.getInstrOrientedShape(cType.getShape());
   Type accElem = cType.getElementType();
   StringRef accPtx = getPtxType(accElem, InputPrecision::IEEE);
-  int64_t K = aSmem.inner;
+  const SharedOperand &aSmem = a.smem, &bSmem = b.smem;
+  int64_t K = a.kMajor ? aSmem.inner : aSmem.outer;
   int64_t kStep = 32 / aSmem.elemBytes; // K of one instruction: 32 bytes
   int64_t n = mma.getInstrShape()[1];
   int64_t warpsM = mma.getWarpsPerCTA()[0], warpsN = mma.getWarpsPerCTA()[1];
-  int64_t repM = mma.getRepetitions(cType.getShape(), 0);
-  int64_t repN = mma.getRepetitions(cType.getShape(), 1);
-  bool bMNMajor = bSmem.innerDim == 1;
+  int64_t repM = mma.getRepetitions(shape, 0);
+  int64_t repN = mma.getRepetitions(shape, 1);
+  bool bMNMajor = !b.kMajor;
   Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
 
   // The warp group's place: rows 64 * gm of each M repetition, columns
@@ -115,12 +177,18 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
         LLVM::ConstantOp::create(rewriter, loc, i64,
                                  rewriter.getI64IntegerAttr(fields)));
   };
-  // The leading byte offset is unused by K-major swizzled layouts.
-  Value aDesc =
-      baseDescriptor(aSmem, aAddr, gm, aSmem.offset(64, 0), /*leading=*/16);
-  Value bDesc = bMNMajor ? baseDescriptor(bSmem, bAddr, gn, bSmem.offset(0, n),
+  // The leading byte offset is unused by K-major swizzled layouts. An A in
+  // registers has fragments instead.
+  Value aDesc;
+  SmallVector<Value> aFragments;
+  if (a.kMajor)
+    aDesc = baseDescriptor(aSmem, a.addr, gm, aSmem.offset(64, 0),
+                           /*leading=*/16);
+  else
+    aFragments = loadAFragments(rewriter, loc, a, K, repM, warpsM);
+  Value bDesc = bMNMajor ? baseDescriptor(bSmem, b.addr, gn, bSmem.offset(0, n),
                                           bSmem.panelBytes())
-                         : baseDescriptor(bSmem, bAddr, gn, bSmem.offset(n, 0),
+                         : baseDescriptor(bSmem, b.addr, gn, bSmem.offset(n, 0),
                                           /*leading=*/16);
   auto plus = [&](Value desc, int64_t byteOffset) -> Value {
     if (byteOffset == 0)
@@ -152,7 +220,7 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
   SmallVector<Value> regs = pack(acc);
   int64_t perInstr = regs.size() / (repM * repN);
 
-  std::string shape = llvm::formatv("m64n{0}k{1}", n, kStep).str();
+  std::string instr = llvm::formatv("m64n{0}k{1}", n, kStep).str();
   std::string modifiers;
   if (inPtx == "f16" || inPtx == "bf16")
     modifiers = llvm::formatv(", 1, 1, 0, {0}", bMNMajor ? 1 : 0).str();
@@ -164,43 +232,54 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
   // in flight, the wait. The accumulators are its outputs, tied to its
   // inputs: every register the instructions read is written before the
   // fence (ptxas would otherwise serialize them with warpgroup.arrive), and
-  // nothing reads one before the statement. The descriptors follow the
+  // nothing reads one before the statement. Each instruction's A (a
+  // descriptor or four fragment registers) and B descriptor follow the
   // accumulators, then the scale-d flag. (One statement rather than one per
   // instruction: each of those carried all the accumulators through the
   // backend's instruction selection.)
   int64_t numRegs = regs.size();
-  SmallVector<Value> descriptors;
+  SmallVector<Value> inputs;
   std::string body;
   for (int64_t s = 0; s < K / kStep; ++s) {
-    int64_t aK = aSmem.offset(0, s * kStep);
     int64_t bK =
         bMNMajor ? bSmem.offset(s * kStep, 0) : bSmem.offset(0, s * kStep);
     for (int64_t rm = 0; rm < repM; ++rm) {
-      Value a = plus(aDesc, aK + aSmem.offset(rm * 16 * warpsM, 0));
+      // The A operand: a descriptor, or the fragment's 4 registers.
+      Value aRep;
+      if (a.kMajor)
+        aRep = plus(aDesc, aSmem.offset(0, s * kStep) +
+                               aSmem.offset(rm * 16 * warpsM, 0));
       for (int64_t rn = 0; rn < repN; ++rn) {
         int64_t col = rn * n * warpsN;
         Value bDescRep = plus(bDesc, bK + (bMNMajor ? bSmem.offset(0, col)
                                                     : bSmem.offset(col, 0)));
         int64_t first = (rm * repN + rn) * perInstr;
-        int64_t operand = numRegs + descriptors.size();
+        int64_t operand = numRegs + inputs.size();
+        std::string aText = "$" + std::to_string(operand);
+        if (a.kMajor) {
+          inputs.push_back(aRep);
+        } else {
+          aText = ptxOperandList(operand, 4);
+          for (int64_t j = 0; j < 4; ++j)
+            inputs.push_back(aFragments[(s * repM + rm) * 4 + j]);
+        }
         body += llvm::formatv(
-            "wgmma.mma_async.sync.aligned.{0}.{1}.{2}.{2} {3}, ${4}, ${5}, "
+            "wgmma.mma_async.sync.aligned.{0}.{1}.{2}.{2} {3}, {4}, ${5}, "
             "p{6};\n",
-            shape, accPtx, inPtx, ptxOperandList(first, perInstr), operand,
-            operand + 1, modifiers);
-        descriptors.push_back(a);
-        descriptors.push_back(bDescRep);
+            instr, accPtx, inPtx, ptxOperandList(first, perInstr), aText,
+            numRegs + inputs.size(), modifiers);
+        inputs.push_back(bDescRep);
       }
     }
   }
-  descriptors.push_back(i32Constant(rewriter, loc, 1));
+  inputs.push_back(i32Constant(rewriter, loc, 1));
   std::string text = llvm::formatv(
       "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
       "wgmma.fence.sync.aligned;\n{1}wgmma.commit_group.sync.aligned;\n{2}}",
-      numRegs + descriptors.size() - 1, body,
+      numRegs + inputs.size() - 1, body,
       inFlight ? "" : "wgmma.wait_group.sync.aligned 0;\n");
-  regs = emitInlinePtx(rewriter, loc, text, ValueRange(regs).getTypes(),
-                       descriptors, regs);
+  regs = emitInlinePtx(rewriter, loc, text, ValueRange(regs).getTypes(), inputs,
+                       regs);
 
   if (packed) {
     SmallVector<Value> unpacked;
@@ -260,9 +339,11 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
     int64_t eb = getStorageBytes(inElem);
     int64_t n = mma.getInstrShape()[1];
     // A is stored K-major; B MN-major when its registers run along N and
-    // the type allows it (16-bit), else K-major.
+    // the type allows it (16-bit; not for a transposed product, whose A it
+    // is), else K-major.
     SharedOperand aSmem = SharedOperand::get(1, M, K, eb);
-    bool bMNMajor = eb == 2 && std::min(n, N) * eb >= 32 &&
+    bool bMNMajor = !mma.getTransposed() && eb == 2 &&
+                    std::min(n, N) * eb >= 32 &&
                     cast<LayoutAttrInterface>(bType.getEncoding())
                             .getContiguousRegisters(bType.getShape(), 1) > 1;
     SharedOperand bSmem =
@@ -283,8 +364,13 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
     emitBarrier(rewriter, loc);
     Value bAddr = LLVM::AddOp::create(rewriter, loc, smemBase,
                                       i32Constant(rewriter, loc, bOffset));
-    rewriter.replaceOp(op, emitWgmma(rewriter, loc, *getTypeConverter(),
-                                     smemBase, aSmem, bAddr, bSmem,
+    WgmmaOperand a{smemBase, aSmem, /*kMajor=*/true};
+    WgmmaOperand b{bAddr, bSmem, /*kMajor=*/!bMNMajor};
+    // The transposed product reads b^T (stored K-major) as its A and a^T
+    // (K-major) as its B.
+    if (mma.getTransposed())
+      std::swap(a, b);
+    rewriter.replaceOp(op, emitWgmma(rewriter, loc, *getTypeConverter(), a, b,
                                      adaptor.getC(), cType, inPtx));
     return success();
   }
@@ -337,11 +423,19 @@ struct WarpGroupDotOpLowering : public OpConversionPattern<WarpGroupDotOp> {
     if (inPtx.empty())
       return failure();
     Type i32 = rewriter.getI32Type();
-    Value aAddr = LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getA());
-    Value bAddr = LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getB());
-    rewriter.replaceOp(op, emitWgmma(rewriter, loc, *getTypeConverter(), aAddr,
-                                     getSharedOperand(aType), bAddr,
-                                     getSharedOperand(op.getB().getType()),
+    SmemType bType = op.getB().getType();
+    // a (M x K) is stored K-major; b (K x N) K-major when its dimension 0 is
+    // contiguous.
+    WgmmaOperand a{LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getA()),
+                   getSharedOperand(aType), /*kMajor=*/true};
+    WgmmaOperand b{LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getB()),
+                   getSharedOperand(bType),
+                   /*kMajor=*/bType.getLayout().getContiguousDim() == 0};
+    // The transposed product reads b^T as its A (from registers when b is
+    // stored N-major) and a^T (K-major) as its B.
+    if (cast<MmaLayoutAttr>(cType.getEncoding()).getTransposed())
+      std::swap(a, b);
+    rewriter.replaceOp(op, emitWgmma(rewriter, loc, *getTypeConverter(), a, b,
                                      adaptor.getC(), cType, inPtx,
                                      op.getIsAsync()));
     return success();

@@ -197,7 +197,7 @@ int64_t SliceLayoutAttr::getContiguousRegisters(ArrayRef<int64_t> shape,
 LogicalResult
 MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       unsigned versionMajor, ArrayRef<unsigned> warpsPerCTA,
-                      ArrayRef<unsigned> instrShape) {
+                      ArrayRef<unsigned> instrShape, bool transposed) {
   if (warpsPerCTA.size() != 2 || instrShape.size() != 3)
     return emitError() << "mma layout needs 2 warpsPerCTA and an instrShape "
                           "of [M, N, K]";
@@ -206,6 +206,8 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "mma warpsPerCTA must be powers of two";
   unsigned m = instrShape[0], n = instrShape[1];
   if (versionMajor == 2) {
+    if (transposed)
+      return emitError() << "only mma version 3 layouts can be transposed";
     if (m != 16 || n != 8)
       return emitError() << "mma version 2 computes 16x8 blocks";
     return success();
@@ -222,6 +224,13 @@ MmaLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return emitError() << "mma version must be 2 or 3, not " << versionMajor;
 }
 
+SmallVector<int64_t, 2>
+MmaLayoutAttr::getInstrOrientedShape(ArrayRef<int64_t> shape) const {
+  if (getTransposed())
+    return {shape[1], shape[0]};
+  return {shape[0], shape[1]};
+}
+
 int64_t MmaLayoutAttr::getRepetitions(ArrayRef<int64_t> shape,
                                       unsigned dim) const {
   int64_t covered = dim == 0
@@ -231,7 +240,8 @@ int64_t MmaLayoutAttr::getRepetitions(ArrayRef<int64_t> shape,
 }
 
 int64_t MmaLayoutAttr::getElemsPerThread(ArrayRef<int64_t> shape) const {
-  return getRepetitions(shape, 0) * getRepetitions(shape, 1) *
+  SmallVector<int64_t, 2> oriented = getInstrOrientedShape(shape);
+  return getRepetitions(oriented, 0) * getRepetitions(oriented, 1) *
          getFragmentRegisters();
 }
 
@@ -239,9 +249,10 @@ int64_t MmaLayoutAttr::getNumWarps() const {
   return int64_t(getWarpsPerCTA()[0]) * getWarpsPerCTA()[1];
 }
 
-SmallVector<int64_t> MmaLayoutAttr::getCoordinates(ArrayRef<int64_t> shape,
+SmallVector<int64_t> MmaLayoutAttr::getCoordinates(ArrayRef<int64_t> tile,
                                                    int64_t reg, int64_t lane,
                                                    int64_t warp) const {
+  SmallVector<int64_t, 2> shape = getInstrOrientedShape(tile);
   int64_t fragment = getFragmentRegisters();
   int64_t n = getInstrShape()[1];
   int64_t warpsM = getWarpsPerCTA()[0], warpsN = getWarpsPerCTA()[1];
@@ -252,12 +263,16 @@ SmallVector<int64_t> MmaLayoutAttr::getCoordinates(ArrayRef<int64_t> shape,
       repM * 16 * warpsM + 16 * (warp % warpsM) + lane / 4 + 8 * ((f / 2) % 2);
   int64_t col = repN * n * warpsN + n * (warp / warpsM) + 8 * (f / 4) +
                 2 * (lane % 4) + f % 2;
+  if (getTransposed())
+    return {col % shape[1], row % shape[0]};
   return {row % shape[0], col % shape[1]};
 }
 
 int64_t MmaLayoutAttr::getContiguousRegisters(ArrayRef<int64_t> shape,
                                               unsigned dim) const {
-  return dim == 1 ? std::min<int64_t>(2, shape[1]) : 1;
+  // Register pairs run along the instruction's N.
+  unsigned nDim = getTransposed() ? 0 : 1;
+  return dim == nDim ? std::min<int64_t>(2, shape[nDim]) : 1;
 }
 
 //===----------------------------------------------------------------------===//

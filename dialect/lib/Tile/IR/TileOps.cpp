@@ -417,9 +417,15 @@ LogicalResult WarpGroupDotOp::verify() {
         "accumulator must be in a #tile.mma layout of version 3");
   if (a.getLayout().getContiguousDim() != 1)
     return emitOpError("a must be stored with K contiguous");
-  if (b.getLayout().getContiguousDim() == 1 && b.getElementTypeBitWidth() != 16)
-    return emitOpError("b can be stored with N contiguous only for 16-bit "
-                       "elements");
+  if (b.getLayout().getContiguousDim() == 1) {
+    // A transposed product reads b^T as the instruction's A: from registers
+    // (32-bit), else through N-panel descriptors (16-bit).
+    unsigned bits = mma.getTransposed() ? 32 : 16;
+    if (b.getElementTypeBitWidth() != bits)
+      return emitOpError("b can be stored with N contiguous only for ")
+             << bits << "-bit elements"
+             << (mma.getTransposed() ? " with a transposed accumulator" : "");
+  }
   if (!c.getElementType().isIntOrFloat())
     return emitOpError("accumulates into integers or floats only");
   if (getIsAsync() && c.getElementTypeBitWidth() != 32)

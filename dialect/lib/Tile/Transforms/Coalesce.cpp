@@ -62,7 +62,8 @@ static BlockedLayoutAttr buildLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
 }
 
 /// Whether the tile `load` reads is the B operand of a wgmma product of
-/// 32-bit elements and nothing else (directly or through one conversion).
+/// 32-bit elements and nothing else (directly or through one conversion),
+/// which reads it K-major (not transposed).
 static bool isWgmma32BitB(LoadOp load) {
   Value value = load.getResult();
   if (!value.hasOneUse())
@@ -77,8 +78,8 @@ static bool isWgmma32BitB(LoadOp load) {
   auto dot = dyn_cast<DotOp>(user);
   auto mma = dot ? dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding())
                  : MmaLayoutAttr();
-  return mma && mma.getVersionMajor() == 3 && dot.getB() == value &&
-         dot.getA() != value &&
+  return mma && mma.getVersionMajor() == 3 && !mma.getTransposed() &&
+         dot.getB() == value && dot.getA() != value &&
          getStorageBytes(
              cast<RankedTensorType>(value.getType()).getElementType()) == 4;
 }

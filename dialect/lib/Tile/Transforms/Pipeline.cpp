@@ -28,15 +28,16 @@
 // finished the product of iteration i - 2, whose slot `write` then is. After
 // the loop, `warp_group_dot_wait {pending = 0}` completes the last one.
 //
-// A 32-bit B read from rows of N (tf32 wgmma reads B only K-major) is
-// staged through registers instead: plain loads of the stage's tile, which
-// the threads store into its slot (16 bytes of K per store, with the layout
-// tile-coalesce gave the load) while the iteration's product runs (started
-// asynchronously, then waited for). When D >= 2 the tile of stage i + D is
-// loaded in iteration i and stored in iteration i + 1 (the loop carries it,
-// so that the loads' latency spans an iteration), else loaded and stored in
-// iteration i. The next iteration's wait (a fence and a barrier) makes the
-// stores visible to wgmma.
+// A 32-bit B read from rows of N is copied N-major when the accumulator is
+// transposed (the product loads b^T from the slot into registers); else
+// (tf32 wgmma reads B only K-major) it is staged through registers: plain loads
+// of the stage's tile, which the threads store into its slot (16 bytes of K per
+// store, with the layout tile-coalesce gave the load) while the iteration's
+// product runs (started asynchronously, then waited for). When D >= 2 the tile
+// of stage i + D is loaded in iteration i and stored in iteration i + 1 (the
+// loop carries it, so that the loads' latency spans an iteration), else loaded
+// and stored in iteration i. The next iteration's wait (a fence and a barrier)
+// makes the stores visible to wgmma.
 //
 // With TMA (both operands loads of 2-D tensor descriptors, or of block
 // pointers whose alignment the hints prove), the copies are
@@ -204,8 +205,9 @@ static DictionaryAttr describeTensorMap(RankedTensorType type, Value base,
 /// The TMA plan for operand `index` (0: a, 1: b) of `dot` when it is a
 /// zero-padded load of a 2-D tensor descriptor whose base, extents and row
 /// stride are kernel arguments or constants, and TMA can write it the way
-/// wgmma reads it (rows of the descriptor contiguous: A, and a 16-bit B
-/// stored N-major).
+/// wgmma reads it (rows of the descriptor contiguous: A, and a B stored
+/// N-major: 16-bit, or 32-bit into a transposed accumulator, whose
+/// instructions load b^T from the slot into registers).
 static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
   LoadOp load = getOperandLoad(dot, index);
   if (!load || !load.getDescBase() || !padsWithZeros(load))
@@ -218,7 +220,10 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
   auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
   int64_t inner = type.getDimSize(1);
   int64_t swizzle = std::min<int64_t>(128, inner * elemBytes);
-  if (index == 1) {
+  if (index == 1 && mma.getTransposed()) {
+    if (elemBytes != 4)
+      return std::nullopt;
+  } else if (index == 1) {
     int64_t n = std::min<int64_t>(mma.getInstrShape()[1], inner);
     if (elemBytes != 2 || n * elemBytes < 32)
       return std::nullopt;
@@ -263,12 +268,17 @@ static std::optional<OperandPlan> planOperand(DotOp dot, unsigned index,
   int64_t elemBytes = getStorageBytes(type.getElementType());
   int64_t k = index == 0 ? type.getDimSize(1) : type.getDimSize(0);
   // A and (any type) B are stored K-major; a 16-bit B may be stored N-major
-  // when an instruction's N spans a 32-byte swizzle.
+  // when an instruction's N spans a 32-byte swizzle, a 32-bit one when the
+  // accumulator is transposed (b^T is loaded into registers).
   unsigned kDim = index == 0 ? 1 : 0;
   unsigned dim = kDim;
   int64_t bytes = getCopyBytes(load, kDim, axisInfo);
-  int64_t n = std::min<int64_t>(mma.getInstrShape()[1], type.getDimSize(1));
-  if (index == 1 && elemBytes == 2 && n * elemBytes >= 32) {
+  int64_t n = mma.getTransposed() ? type.getDimSize(1)
+                                  : std::min<int64_t>(mma.getInstrShape()[1],
+                                                      type.getDimSize(1));
+  if (index == 1 &&
+      (mma.getTransposed() ? elemBytes == 4
+                           : elemBytes == 2 && n * elemBytes >= 32)) {
     int64_t nBytes = getCopyBytes(load, 1, axisInfo);
     if (nBytes > bytes) {
       dim = 1;
@@ -688,6 +698,16 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
   }
   b.setInsertionPointAfter(newFor);
   if (inFlight) {
+    // The accumulator enters the loop through a wait too (nothing is in
+    // flight yet; the instruction costs nothing): the backend then cannot
+    // rematerialize its initial value (zeros) in a block of its own for
+    // the path that skips the loop, which it may place between the loop
+    // and the wait after it, where ptxas takes those copies for writes
+    // into a product in flight and serializes every product (C7515).
+    OpOperand &init = newFor.getInitsMutable()[accArg];
+    OpBuilder ib(newFor);
+    init.set(WarpGroupDotWaitOp::create(ib, loc, init.get(),
+                                        ib.getI32IntegerAttr(0)));
     Value acc = newFor.getResult(accArg);
     auto done = WarpGroupDotWaitOp::create(b, loc, acc, b.getI32IntegerAttr(0));
     acc.replaceAllUsesExcept(done, done);

@@ -8,9 +8,12 @@
 // blocks of the accumulator, and K in steps of 32 bytes of the operand
 // type. Warps go along M first (as far as M allows), then along N; each warp
 // group's instruction then covers the widest power-of-two N up to 256 that
-// its share of the columns allows. Where wgmma does not apply (sm_80, or a
-// shape it cannot take), f16 and bf16 products into f32 use mma.sync
-// m16n8k16 (mma version 2); everything else takes the FMA path.
+// its share of the columns allows. tf32 products whose N is a multiple of
+// 64 are computed transposed (c^T += b^T a^T, a transposed `#tile.mma`):
+// B's rows of N then need no transposition on the way to the tensor cores.
+// Where wgmma does not apply (sm_80, or a shape it cannot take), f16 and
+// bf16 products into f32 use mma.sync m16n8k16 (mma version 2); everything
+// else takes the FMA path.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,7 +70,24 @@ static MmaLayoutAttr chooseMmaSyncLayout(RankedTensorType a, RankedTensorType c,
   unsigned warpsN = numWarps / warpsM;
   if (N % (8 * warpsN) != 0)
     return {};
-  return MmaLayoutAttr::get(a.getContext(), 2, {warpsM, warpsN}, {16, 8, 16});
+  return MmaLayoutAttr::get(a.getContext(), 2, {warpsM, warpsN}, {16, 8, 16},
+                            /*transposed=*/false);
+}
+
+/// The wgmma (version 3) layout of an M x N product of the instruction's
+/// orientation (the transposed tile's when `transposed`) in steps of
+/// `kStep`, or null: warp groups along M first, then warps along N, each
+/// instruction as wide as the warps' share of N allows (up to 256).
+static MmaLayoutAttr chooseWgmmaLayout(MLIRContext *ctx, int64_t M, int64_t N,
+                                       int64_t kStep, unsigned numWarps,
+                                       bool transposed) {
+  unsigned warpsM = getWarpsAlongM(M, numWarps, 4);
+  unsigned warpsN = numWarps / warpsM;
+  if (N % (8 * warpsN) != 0)
+    return {};
+  unsigned n = std::min<int64_t>(256, N / warpsN);
+  return MmaLayoutAttr::get(ctx, 3, {warpsM, warpsN}, {64, n, unsigned(kStep)},
+                            transposed);
 }
 
 MmaLayoutAttr tilec::tile::chooseMmaLayout(RankedTensorType a,
@@ -81,15 +101,20 @@ MmaLayoutAttr tilec::tile::chooseMmaLayout(RankedTensorType a,
   int64_t M = c.getDimSize(0), N = c.getDimSize(1), K = a.getDimSize(1);
   int64_t kStep = 256 / in.getIntOrFloatBitWidth();
   if (computeCapability < 90 || numWarps % 4 != 0 ||
-      !isWgmmaType(in, c.getElementType(), precision) || M % 64 != 0 ||
-      K % kStep != 0)
+      !isWgmmaType(in, c.getElementType(), precision) || K % kStep != 0)
     return chooseMmaSyncLayout(a, c, numWarps);
-  unsigned warpsM = getWarpsAlongM(M, numWarps, 4);
-  unsigned warpsN = numWarps / warpsM;
-  if (N % (8 * warpsN) != 0)
+  // tf32 wgmma reads B from shared memory only K-major, while the B of a
+  // row-major matmul has rows of N: the transposed product c^T += b^T a^T
+  // takes b^T as the instruction's A, which may come from registers in any
+  // order (and a^T is K-major where a is).
+  if (in.isF32() && N % 64 == 0)
+    if (MmaLayoutAttr mma = chooseWgmmaLayout(a.getContext(), N, M, kStep,
+                                              numWarps, /*transposed=*/true))
+      return mma;
+  if (M % 64 != 0)
     return chooseMmaSyncLayout(a, c, numWarps);
-  unsigned n = std::min<int64_t>(256, N / warpsN);
-  unsigned kInstr = kStep;
-  return MmaLayoutAttr::get(a.getContext(), 3, {warpsM, warpsN},
-                            {64, n, kInstr});
+  if (MmaLayoutAttr mma = chooseWgmmaLayout(a.getContext(), M, N, kStep,
+                                            numWarps, /*transposed=*/false))
+    return mma;
+  return chooseMmaSyncLayout(a, c, numWarps);
 }

@@ -67,16 +67,52 @@ func.func @fma_fallbacks(%ph: !tile.ptr<f16>, %pf: !tile.ptr<f32>) {
 
 // -----
 
-// Four warps along M make one warp group covering 64 rows, so the other
-// two go along N; each warp group's instruction covers its 256 columns.
-// CHECK: #tile.mma<versionMajor = 3, warpsPerCTA = [4, 2], instrShape = [64, 256, 8]>
-// CHECK-LABEL: func.func @tf32_wide
-func.func @tf32_wide(%pf: !tile.ptr<f32>) {
+// A 16-bit product 64 rows high: four warps along M make one warp group
+// covering them, so the other two go along N; each warp group's
+// instruction covers its 256 columns.
+// CHECK: #tile.mma<versionMajor = 3, warpsPerCTA = [4, 2], instrShape = [64, 256, 16]>
+// CHECK-LABEL: func.func @f16_wide
+func.func @f16_wide(%ph: !tile.ptr<f16>) {
+  %sa = tile.splat %ph : tensor<64x32x!tile.ptr<f16>>
+  %a = tile.load %sa : (tensor<64x32x!tile.ptr<f16>>) -> tensor<64x32xf16>
+  %sb = tile.splat %ph : tensor<32x512x!tile.ptr<f16>>
+  %b = tile.load %sb : (tensor<32x512x!tile.ptr<f16>>) -> tensor<32x512xf16>
+  %c = arith.constant dense<0.0> : tensor<64x512xf32>
+  %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision ieee>} : tensor<64x32xf16>, tensor<32x512xf16> -> tensor<64x512xf32>
+  return
+}
+
+// -----
+
+// tf32 products are computed transposed (c^T += b^T a^T) when N is a
+// multiple of 64: the instructions' M runs along the tile's N (two warp
+// groups of 64 rows of the 128 columns, one 256-wide instruction each
+// along the tile's M).
+// CHECK: #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 8], transposed = true>
+// CHECK-LABEL: func.func @tf32_transposed
+// CHECK: tile.dot {{.*}} -> tensor<256x128xf32, #mma>
+func.func @tf32_transposed(%pf: !tile.ptr<f32>) {
+  %sa = tile.splat %pf : tensor<256x32x!tile.ptr<f32>>
+  %a = tile.load %sa : (tensor<256x32x!tile.ptr<f32>>) -> tensor<256x32xf32>
+  %sb = tile.splat %pf : tensor<32x128x!tile.ptr<f32>>
+  %b = tile.load %sb : (tensor<32x128x!tile.ptr<f32>>) -> tensor<32x128xf32>
+  %c = arith.constant dense<0.0> : tensor<256x128xf32>
+  %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : tensor<256x32xf32>, tensor<32x128xf32> -> tensor<256x128xf32>
+  return
+}
+
+// -----
+
+// N = 32 is no multiple of 64: the tf32 product keeps its orientation (M a
+// multiple of 64), one warp group along M and the other along N.
+// CHECK: #tile.mma<versionMajor = 3, warpsPerCTA = [4, 2], instrShape = [64, 16, 8]>
+// CHECK-LABEL: func.func @tf32_narrow
+func.func @tf32_narrow(%pf: !tile.ptr<f32>) {
   %sa = tile.splat %pf : tensor<64x32x!tile.ptr<f32>>
   %a = tile.load %sa : (tensor<64x32x!tile.ptr<f32>>) -> tensor<64x32xf32>
-  %sb = tile.splat %pf : tensor<32x512x!tile.ptr<f32>>
-  %b = tile.load %sb : (tensor<32x512x!tile.ptr<f32>>) -> tensor<32x512xf32>
-  %c = arith.constant dense<0.0> : tensor<64x512xf32>
-  %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf32>, tensor<32x512xf32> -> tensor<64x512xf32>
+  %sb = tile.splat %pf : tensor<32x32x!tile.ptr<f32>>
+  %b = tile.load %sb : (tensor<32x32x!tile.ptr<f32>>) -> tensor<32x32xf32>
+  %c = arith.constant dense<0.0> : tensor<64x32xf32>
+  %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf32>, tensor<32x32xf32> -> tensor<64x32xf32>
   return
 }

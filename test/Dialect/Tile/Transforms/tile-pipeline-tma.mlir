@@ -4,6 +4,16 @@
 // RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3 tma=false" | FileCheck %s --check-prefix=CPASYNC
 // RUN: sed -e 's/ {tile.divisibility = 16 : i32}//g' %s | tilec-opt -split-input-file -tile-pipeline="num-stages=3" | FileCheck %s --check-prefix=NOHINT
 // RUN: sed -e 's/ {tile.divisibility = 16 : i32}//g' %s | tilec-opt -split-input-file -tile-pipeline="num-stages=3 tma=false" | FileCheck %s --check-prefix=NOHINT-OFF
+// The first case with fp32 operands into a transposed accumulator (tf32,
+// as tile-assign-layouts gives it): B's rows of N are copied by TMA as they
+// are, 32x32 boxes with a 128-byte swizzle (its ring N-major), since the
+// product loads b^T from the slot into registers.
+// RUN: sed -n '1,/^\/\/ -----/p' %s | sed -e 's/f16/f32/g' -e 's/instrShape = \[64, 64, 16\]>/instrShape = [64, 64, 8], transposed = true>/' | tilec-opt -tile-pipeline="num-stages=3" | FileCheck %s --check-prefix=TF32
+// TF32: tile.tma = [{arg = 9 : i64, base = "@0", box = [64, 32], element = "f32", row_stride = "@6", shape = ["@3", "@5"], swizzle = 128 : i64}, {arg = 10 : i64, base = "@1", box = [32, 32], element = "f32", row_stride = "@7", shape = ["@5", "@4"], swizzle = 128 : i64}]
+// TF32: tile.local_alloc : <3x64x32xf32, #[[S:shared[0-9]*]]>
+// TF32-NEXT: tile.local_alloc : <3x32x64xf32, #[[S]]>
+// TF32: tile.barrier_expect {{.*}} {bytes = 16384 : i32}
+// TF32: tile.warp_group_dot {{.*}} : <64x32xf32, #[[S]]>, <32x64xf32, #[[S]]> -> tensor<64x64xf32, #mma>
 
 // TMA for tensor-descriptor loads (sm_90a). The input is the K loop of the
 // seed descriptor matmul (examples/seeds/matmul_desc.tile, 64x64x32, 4

@@ -251,7 +251,9 @@ module attributes {tile.num_warps = 4 : i32} {
 // CHECK-NOT: tile.async
 // CHECK: %[[READ0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: %[[WRITE0:.*]] = arith.constant 1 : i32
-// CHECK-NEXT: %[[R:.*]]:7 = scf.for %[[I:.*]] = %[[LB]] to %[[UB]] step %[[STEP:.*]] iter_args(%[[OLDA:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}}, %[[OLDB:.*]] = %{{.*}}, %[[QA:.*]] = %[[A1]], %[[QB:.*]] = %[[B1]], %[[READ:.*]] = %[[READ0]], %[[WRITE:.*]] = %[[WRITE0]]) -> (tensor<128x64x!tile.ptr<f16>, #[[BA]]>, tensor<128x256xf32, #mma>, tensor<64x256x!tile.ptr<f16>, #[[BB]]>, tensor<128x64x!tile.ptr<f16>, #[[BA]]>, tensor<64x256x!tile.ptr<f16>, #[[BB]]>, i32, i32)
+// The accumulator enters the loop through a wait (see tile-pipeline).
+// CHECK-NEXT: %[[ACC0:.*]] = tile.warp_group_dot_wait %{{.*}} {pending = 0 : i32} : tensor<128x256xf32, #mma>
+// CHECK-NEXT: %[[R:.*]]:7 = scf.for %[[I:.*]] = %[[LB]] to %[[UB]] step %[[STEP:.*]] iter_args(%[[OLDA:.*]] = %{{.*}}, %[[ACC:.*]] = %[[ACC0]], %[[OLDB:.*]] = %{{.*}}, %[[QA:.*]] = %[[A1]], %[[QB:.*]] = %[[B1]], %[[READ:.*]] = %[[READ0]], %[[WRITE:.*]] = %[[WRITE0]]) -> (tensor<128x64x!tile.ptr<f16>, #[[BA]]>, tensor<128x256xf32, #mma>, tensor<64x256x!tile.ptr<f16>, #[[BB]]>, tensor<128x64x!tile.ptr<f16>, #[[BA]]>, tensor<64x256x!tile.ptr<f16>, #[[BB]]>, i32, i32)
 // CHECK-NEXT: tile.async_wait {pending = 0 : i32}
 // CHECK-NEXT: %[[NSTEPS1:.*]] = arith.constant 1 : i32
 // CHECK-NEXT: %[[STEP1:.*]] = arith.muli %[[STEP]], %[[NSTEPS1]] : i32
@@ -328,6 +330,7 @@ module attributes {tile.num_warps = 4 : i32} {
 // S4-NOT: tile.async_commit_group
 // S4: %[[READ0:.*]] = arith.constant 0 : i32
 // S4-NEXT: %[[WRITE0:.*]] = arith.constant 2 : i32
+// S4-NEXT: tile.warp_group_dot_wait %{{.*}} {pending = 0 : i32}
 // S4-NEXT: %[[R:.*]]:7 = scf.for %[[I:[^ ]*]] = %{{[^ ]*}} to %{{[^ ]*}} step %[[STEP:[^ ]*]] iter_args({{.*}}, %{{[^ ]*}} = %[[READ0]], %{{[^ ]*}} = %[[WRITE0]])
 // S4-NEXT: tile.async_wait {pending = 1 : i32}
 // S4-NEXT: %[[NSTEPS2:.*]] = arith.constant 2 : i32

@@ -122,22 +122,38 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout",
     register order of the PTX fragment (t, row half, column). The pattern
     repeats along N, then along M, until the shape is covered.
 
+    A `transposed` layout (version 3 only) holds the accumulator of the
+    transposed product, `c^T += b^T a^T`: the tile's element (i, j) is where
+    the layout above puts element (j, i) of the transposed tile, so M, N,
+    `warpsPerCTA` and `instrShape` all speak of the transposed tile (the
+    instruction's M runs along the tile's columns).
+
     ```mlir
     tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1],
                                   instrShape = [64, 128, 16]>>
+    tensor<256x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1],
+                                  instrShape = [64, 256, 8],
+                                  transposed = true>>
     ```
   }];
   let parameters = (ins "unsigned":$versionMajor,
                         ArrayRefParameter<"unsigned">:$warpsPerCTA,
-                        ArrayRefParameter<"unsigned">:$instrShape);
+                        ArrayRefParameter<"unsigned">:$instrShape,
+                        DefaultValuedParameter<"bool", "false">:$transposed);
   let assemblyFormat = [{
     `<` `versionMajor` `=` $versionMajor `,`
         `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,`
-        `instrShape` `=` `[` $instrShape `]` `>`
+        `instrShape` `=` `[` $instrShape `]`
+        (`,` `transposed` `=` $transposed^)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// Repetitions of the warps' coverage along M and N for `shape`.
+    /// The shape of the tile the instructions compute: `shape`, swapped when
+    /// the layout is transposed.
+    ::llvm::SmallVector<int64_t, 2>
+    getInstrOrientedShape(::llvm::ArrayRef<int64_t> shape) const;
+    /// Repetitions of the warps' coverage along M and N for the
+    /// instruction-oriented `shape` (getInstrOrientedShape).
     int64_t getRepetitions(::llvm::ArrayRef<int64_t> shape, unsigned dim) const;
     /// Registers of one instruction's accumulator fragment per thread.
     int64_t getFragmentRegisters() const { return getInstrShape()[1] / 2; }

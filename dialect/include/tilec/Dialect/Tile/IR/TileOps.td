@@ -482,7 +482,9 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
     `tile.dot` for `wgmma.mma_async`, reading `a` [M, K] and `b` [K, N]
     directly from shared memory; `c` and the result are in a
     `#tile.mma<versionMajor = 3>` layout. `a` must be stored with K
-    contiguous; `b` with K contiguous, or (16-bit elements) N. With
+    contiguous; `b` with K contiguous, or N: with 16-bit elements, or with
+    32-bit ones into a transposed accumulator (the instructions compute
+    c^T += b^T a^T, taking b^T from registers). With
     `isAsync`, the product is left in flight: its registers may only feed
     the accumulator of further products until a `tile.warp_group_dot_wait`
     has waited for it.
