@@ -408,6 +408,17 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                      "matmul_precision_kernel", tcHintedSizes, runMatmulStrided,
                      config});
   }
+  // tf32 blocks of 32 x 64 (x 32), 4 warps: transposed products whose
+  // instructions are m64n32k8.
+  {
+    TestConfig config = matmulConfig(F32, F32, Tf32Tol);
+    config.BlockM = 32;
+    tests.push_back({"matmul_ptr_tf32_m32", "matmul_ptr_tf32_m32.ptx",
+                     "matmul_ptr_kernel", ptrSizes, runMatmulStrided, config});
+    tests.push_back({"matmul_ptr_tf32_m32_h16", "matmul_ptr_tf32_m32_h16.ptx",
+                     "matmul_ptr_kernel", hintedSizes, runMatmulStrided,
+                     config});
+  }
   tests.push_back({"matmul_ptr_fp16_tc_k64s4", "matmul_ptr_fp16_tc_k64s4.ptx",
                    "matmul_ptr_kernel", tcHintedSizes, runMatmulStrided,
                    tensorCoreConfig(F16, F16, Fp16Tol, 64)});
