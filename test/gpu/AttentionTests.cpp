@@ -6,9 +6,10 @@
 //
 // The attention family of tilec-gpu-tests: attention_fwd of
 // examples/attention.tile (online-softmax attention forward, no causal
-// mask) with HEAD_DIM = 64, BLOCK_M = 64, BLOCK_N = 32 and 4 warps, in fp16
+// mask) with HEAD_DIM = 64, BLOCK_M = 64, BLOCK_N = 32 and 8 warps, in fp16
 // (Q, K, V, O) with an fp32 sm_scale of 0.5 (as Triton's attention tests
-// use). Q, K, V and O are [Z * H, N_CTX, HEAD_DIM], contiguous; the grid is
+// use), and in fp32 (tf32 products, tolerance 3e-3) with BLOCK_N = 32 and
+// 64. Q, K, V and O are [Z * H, N_CTX, HEAD_DIM], contiguous; the grid is
 // (cdiv(N_CTX, BLOCK_M), Z * H) as in Triton's tutorial. Sizes (Z, H, N_CTX)
 // include N_CTX that is not a multiple of either block (the kernel masks the
 // last query and key blocks). Inputs are uniform in [-1, 1) rounded to fp16;
@@ -78,15 +79,16 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   config.BlockM = 64;
   config.BlockN = 32;
   config.Tol = Tolerance::relative(2e-3);
-  tests.push_back({"attention_fp16",
-                   "attention_fp16.ptx",
-                   "attention_fwd",
-                   {{1, 1, 1},
-                    {1, 1, 64},
-                    {1, 2, 100},
-                    {2, 3, 257},
-                    {1, 4, 512},
-                    {2, 4, 1024}},
-                   runAttention,
-                   config});
+  const std::vector<Shape> sizes = {{1, 1, 1},   {1, 1, 64},  {1, 2, 100},
+                                    {2, 3, 257}, {1, 4, 512}, {2, 4, 1024}};
+  tests.push_back({"attention_fp16", "attention_fp16.ptx", "attention_fwd",
+                   sizes, runAttention, config});
+  // fp32 inputs, tf32 products (plain and transposed accumulators).
+  config.In = config.Out = ElemType::F32;
+  config.Tol = Tolerance::relative(3e-3);
+  tests.push_back({"attention_fp32_n32", "attention_fp32_n32.ptx",
+                   "attention_fwd", sizes, runAttention, config});
+  config.BlockN = 64;
+  tests.push_back({"attention_fp32_n64", "attention_fp32_n64.ptx",
+                   "attention_fwd", sizes, runAttention, config});
 }
