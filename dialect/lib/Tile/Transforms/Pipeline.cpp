@@ -26,7 +26,8 @@
 // (`isAsync`, then `warp_group_dot_wait {pending = 1}`: the previous
 // product is complete) and D = R - 2: after the barrier every warp group has
 // finished the product of iteration i - 2, whose slot `write` then is. After
-// the loop, `warp_group_dot_wait {pending = 0}` completes the last one.
+// the loop, `warp_group_dot_wait {pending = 0}` completes the last one; the
+// accumulator enters the loop through one as well (see below).
 //
 // A 32-bit B read from rows of N is copied N-major when the accumulator is
 // transposed (the product loads b^T from the slot into registers); else
