@@ -3,7 +3,8 @@
 // The FMA path: a (as aT[k][m]) and b (as b[k][n]) are staged in shared
 // memory between barriers, b 16-byte aligned after a; then a loop over k
 // carries the 8 accumulator registers, loading a for the thread's 2
-// distinct rows and b for its 4 distinct columns, extended to f32.
+// distinct rows and b for its 4 distinct columns (consecutive: one vector),
+// extended to f32.
 #a = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
 #c = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 module attributes {tile.num_warps = 4 : i32, tile.shared = 2048 : i32} {
@@ -56,6 +57,40 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 2048 : i32} {
     %z = arith.constant dense<0> : tensor<32x32xi32, #c>
     %d = tile.dot %a, %a, %z {inputPrecision = #tile<input_precision tf32>} : tensor<32x32xi8, #c>, tensor<32x32xi8, #c> -> tensor<32x32xi32, #c>
     tile.store %c0, %d : tensor<32x32x!tile.ptr<i32>, #c>, tensor<32x32xi32, #c>
+    return
+  }
+}
+
+// -----
+
+// An accumulator in 4 x 4 blocks per thread (the FMA layout of
+// tile-assign-layouts): the 4 distinct rows of a thread are consecutive in
+// aT[k][m] and its 4 columns in b[k][n], starting at multiples of 4 in every
+// thread, so each k step loads one 16-byte vector of each for 16
+// multiply-adds.
+#a = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#c = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+module attributes {tile.num_warps = 4 : i32, tile.shared = 8192 : i32} {
+  // CHECK-LABEL: llvm.func @dot_blocks
+  // CHECK: llvm.cond_br %{{.*}}, ^[[BODY:.*]], ^{{.*}}
+  // CHECK: ^[[BODY]]:
+  // CHECK-NOT: llvm.load
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+  // CHECK-NOT: llvm.load
+  // CHECK: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+  // CHECK-NOT: llvm.load
+  // CHECK-COUNT-16: llvm.intr.fma
+  // CHECK-NOT: llvm.load
+  // CHECK: llvm.br
+  func.func @dot_blocks(%pa: !tile.ptr<f32>, %pc: !tile.ptr<f32>) {
+    %a0 = tile.splat %pa : tensor<64x16x!tile.ptr<f32>, #a>
+    %a = tile.load %a0 : (tensor<64x16x!tile.ptr<f32>, #a>) -> tensor<64x16xf32, #a>
+    %b0 = tile.splat %pa : tensor<16x32x!tile.ptr<f32>, #a>
+    %b = tile.load %b0 : (tensor<16x32x!tile.ptr<f32>, #a>) -> tensor<16x32xf32, #a>
+    %c0 = tile.splat %pc : tensor<64x32x!tile.ptr<f32>, #c>
+    %z = arith.constant dense<0.0> : tensor<64x32xf32, #c>
+    %d = tile.dot %a, %b, %z {inputPrecision = #tile<input_precision ieee>} : tensor<64x16xf32, #a>, tensor<16x32xf32, #a> -> tensor<64x32xf32, #c>
+    tile.store %c0, %d : tensor<64x32x!tile.ptr<f32>, #c>, tensor<64x32xf32, #c>
     return
   }
 }

@@ -17,7 +17,9 @@
 //   b[k][n] in shared memory (so that lanes reading one k step read
 //   consecutive addresses); barrier;
 //   for k in 0..K: load a[m][k] for each distinct row m and b[k][n] for each
-//   distinct column n of the thread's accumulator registers, then
+//   distinct column n of the thread's accumulator registers (16-byte
+//   vectors where they run contiguously: the FMA accumulator layout of
+//   tile-assign-layouts gives each thread blocks of rows and columns), then
 //   c[m][n] += a[m][k] * b[k][n] for each register.
 //
 // The k loop is an LLVM loop carrying the accumulator registers (LLVM
@@ -66,6 +68,58 @@ static DistinctCoords groupByCoordinate(const TileDistribution &dist,
     }
   }
   return result;
+}
+
+/// The widest vector (at most 16 bytes of `elemBytes`-byte elements) in
+/// which a thread can load its distinct coordinates along `dim` from a
+/// staging buffer where they lie contiguously: those of lane 0 of warp 0
+/// come in runs of that many consecutive coordinates, each starting at a
+/// multiple of it, and every lane and warp moves them by a multiple of it
+/// (so the runs stay aligned in every thread).
+static int64_t getLoadVector(const TileDistribution &dist,
+                             const DistinctCoords &distinct, unsigned dim,
+                             int64_t elemBytes) {
+  SmallVector<int64_t> coords;
+  for (int64_t r : distinct.firstRegister)
+    coords.push_back(dist.getRegisterCoords(r)[dim]);
+  auto fits = [&](int64_t v) {
+    if (coords.size() % v != 0)
+      return false;
+    for (size_t i = 0; i < coords.size(); ++i)
+      if (coords[i] != coords[i - i % v] + int64_t(i % v) ||
+          coords[i - i % v] % v != 0)
+        return false;
+    for (unsigned bit = 0; bit < 5; ++bit)
+      if (dist.getLaneBasis(bit)[dim] % v != 0)
+        return false;
+    for (unsigned bit = 0; bit < dist.getNumWarpBits(); ++bit)
+      if (dist.getWarpBasis(bit)[dim] % v != 0)
+        return false;
+    return true;
+  };
+  for (int64_t v = std::max<int64_t>(1, 16 / elemBytes); v > 1; v /= 2)
+    if (fits(v))
+      return v;
+  return 1;
+}
+
+/// Loads elements `index` (i32) .. `index + count - 1` of a shared buffer
+/// of `type` elements (not i1) at `base`, as one vector when `count` > 1
+/// (the index is then a multiple of `count`).
+static SmallVector<Value> loadSharedRun(OpBuilder &b, Location loc, Value base,
+                                        Value index, Type type, int64_t count) {
+  if (count == 1)
+    return {loadShared(b, loc, base, index, type)};
+  Value ptr = LLVM::GEPOp::create(b, loc, base.getType(), type, base,
+                                  ValueRange{index});
+  auto vecType = VectorType::get({count}, type);
+  Value vec = LLVM::LoadOp::create(b, loc, vecType, ptr,
+                                   count * type.getIntOrFloatBitWidth() / 8);
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < count; ++i)
+    values.push_back(
+        LLVM::ExtractElementOp::create(b, loc, vec, i32Constant(b, loc, i)));
+  return values;
 }
 
 /// `acc + x * y` in the accumulator type.
@@ -173,17 +227,26 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
         return convertFp8(rewriter, loc, v, elemType, cType.getElementType());
       return castScalar(rewriter, loc, v, accType);
     };
-    SmallVector<Value> aVals, bVals;
-    for (int64_t r : rows.firstRegister) {
-      Value at = LLVM::AddOp::create(rewriter, loc, aRow, cIdx[r][0]);
-      aVals.push_back(widen(loadShared(rewriter, loc, aBase, at, inType),
-                            aType.getElementType()));
-    }
-    for (int64_t r : cols.firstRegister) {
-      Value at = LLVM::AddOp::create(rewriter, loc, bRow, cIdx[r][1]);
-      bVals.push_back(widen(loadShared(rewriter, loc, bBase, at, bInType),
-                            bType.getElementType()));
-    }
+    // Each distinct row of a (column of b) once, in vectors where they
+    // run contiguously in the staging buffer.
+    auto loadOperand = [&](const DistinctCoords &distinct, unsigned dim,
+                           Value base, Value rowStart, Type type,
+                           Type elemType) {
+      int64_t vec =
+          getLoadVector(*cDist, distinct, dim, getStorageBytes(elemType));
+      SmallVector<Value> values;
+      for (size_t i = 0; i < distinct.firstRegister.size(); i += vec) {
+        Value at = LLVM::AddOp::create(rewriter, loc, rowStart,
+                                       cIdx[distinct.firstRegister[i]][dim]);
+        for (Value v : loadSharedRun(rewriter, loc, base, at, type, vec))
+          values.push_back(widen(v, elemType));
+      }
+      return values;
+    };
+    SmallVector<Value> aVals =
+        loadOperand(rows, 0, aBase, aRow, inType, aType.getElementType());
+    SmallVector<Value> bVals =
+        loadOperand(cols, 1, bBase, bRow, bInType, bType.getElementType());
     SmallVector<Value> next{
         LLVM::AddOp::create(rewriter, loc, k, i32Constant(rewriter, loc, 1))};
     for (int64_t r = 0; r < cDist->getNumRegisters(); ++r)

@@ -36,6 +36,38 @@ using namespace tilec::tile;
 
 namespace {
 
+/// The accumulator layout of a dot on the FMA path (no tensor cores), for
+/// its M x N shape over `numWarps` warps and operands of `elemBytes`-byte
+/// elements, or null when the tile has fewer elements than the program has
+/// threads. Each thread holds TM rows and TN columns (TM * TN = M * N /
+/// threads, TN = TM or 2 TM), so that a k step loads TM elements of a and
+/// TN of b for TM * TN multiply-adds; it holds them in blocks of at most 16
+/// bytes of the operand type in each dimension (the rest repeats the
+/// pattern), so that the lanes of a warp load consecutive 16-byte pieces of
+/// the dot's staging buffers. Lanes then warps go along N first.
+static BlockedLayoutAttr buildFmaLayout(MLIRContext *ctx,
+                                        ArrayRef<int64_t> shape,
+                                        unsigned numWarps, int64_t elemBytes) {
+  int64_t threads = 32 * int64_t(numWarps);
+  int64_t M = shape[0], N = shape[1];
+  if (M * N < threads)
+    return {};
+  int64_t perThread = M * N / threads;
+  int64_t tm = int64_t(1) << (llvm::Log2_64(perThread) / 2);
+  int64_t tn = perThread / tm;
+  if (tm > M || tn > N)
+    return {};
+  int64_t vector = std::max<int64_t>(1, 16 / elemBytes);
+  unsigned threadsN = N / tn;
+  unsigned lanesN = std::min<unsigned>(32, threadsN);
+  unsigned warpsN = threadsN / lanesN;
+  if (warpsN > numWarps || (M / tm) * threadsN != threads)
+    return {};
+  return BlockedLayoutAttr::get(
+      ctx, {unsigned(std::min(tm, vector)), unsigned(std::min(tn, vector))},
+      {32 / lanesN, lanesN}, {numWarps / warpsN, warpsN}, {1, 0});
+}
+
 /// Builds the blocked layout for tiles of `shape` over `numWarps` warps, with
 /// `vector` consecutive elements per thread along the last dimension.
 static BlockedLayoutAttr buildBlockedLayout(MLIRContext *ctx,
@@ -127,11 +159,23 @@ private:
   LogicalResult visitElementwise(Operation *op);
   LogicalResult visitYield(scf::YieldOp yield);
 
-  /// The tensor-core accumulator layout of the loop value that `forOp`
-  /// yields at `index`, when that value is a tensor-core dot's result, or
-  /// the loop value plus one (the accumulator of a K loop then stays in
-  /// that layout).
-  MmaLayoutAttr getYieldedMmaLayout(scf::ForOp forOp, unsigned index) {
+  /// The accumulator layout of `dot`: a tensor-core layout where one
+  /// applies, else the FMA path's register blocks, else null (the
+  /// accumulator's own layout).
+  LayoutAttrInterface chooseDotLayout(DotOp dot) {
+    if (MmaLayoutAttr mma = chooseMmaLayout(dot, numWarps, computeCapability))
+      return mma;
+    return buildFmaLayout(
+        ctx, dot.getType().getShape(), numWarps,
+        getStorageBytes(
+            cast<RankedTensorType>(dot.getA().getType()).getElementType()));
+  }
+
+  /// The dot accumulator layout (chooseDotLayout) of the loop value that
+  /// `forOp` yields at `index`, when that value is a dot's result, or the
+  /// loop value plus one (the accumulator of a K loop then stays in that
+  /// layout).
+  LayoutAttrInterface getYieldedDotLayout(scf::ForOp forOp, unsigned index) {
     auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
     Value value = yield.getOperand(index);
     Operation *def = value.getDefiningOp();
@@ -143,8 +187,7 @@ private:
         value = def->getOperand(0);
     }
     auto dot = value.getDefiningOp<DotOp>();
-    return dot ? chooseMmaLayout(dot, numWarps, computeCapability)
-               : MmaLayoutAttr();
+    return dot ? chooseDotLayout(dot) : LayoutAttrInterface();
   }
 
   MLIRContext *ctx;
@@ -287,9 +330,9 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     return success();
   }
   if (auto dot = dyn_cast<DotOp>(op)) {
-    if (MmaLayoutAttr mma = chooseMmaLayout(dot, numWarps, computeCapability)) {
-      setLayout(dot.getResult(), mma);
-      convertOperand(dot.getCMutable(), mma);
+    if (LayoutAttrInterface layout = chooseDotLayout(dot)) {
+      setLayout(dot.getResult(), layout);
+      convertOperand(dot.getCMutable(), layout);
       return success();
     }
     setLayout(dot.getResult(),
@@ -304,9 +347,9 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
       if (!tensor)
         continue;
       Attribute layout = tensor.getEncoding();
-      if (MmaLayoutAttr mma = getYieldedMmaLayout(forOp, index)) {
-        layout = mma;
-        convertOperand(init, mma);
+      if (LayoutAttrInterface dotLayout = getYieldedDotLayout(forOp, index)) {
+        layout = dotLayout;
+        convertOperand(init, dotLayout);
       }
       setLayout(arg, layout);
       setLayout(result, layout);

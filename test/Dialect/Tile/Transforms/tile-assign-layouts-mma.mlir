@@ -18,6 +18,12 @@
 // SM80-LABEL: func.func @k_loop
 // SM80: scf.for {{.*}} -> (tensor<128x128xf32, #mma>)
 // FMA-NOT: #tile.mma
+// Without tensor cores the loop carries the FMA path's accumulator layout:
+// 8 x 8 elements per thread (64 of 128 x 128 over 256 threads), in blocks
+// of 16 bytes of the fp16 operands.
+// FMA: #[[F:blocked[0-9]*]] = #tile.blocked<sizePerThread = [8, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
+// FMA-LABEL: func.func @k_loop
+// FMA: scf.for {{.*}} -> (tensor<128x128xf32, #[[F]]>)
 func.func @k_loop(%pa: !tile.ptr<f16>, %n: i32) {
   %sa = tile.splat %pa : tensor<128x64x!tile.ptr<f16>>
   %a = tile.load %sa : (tensor<128x64x!tile.ptr<f16>>) -> tensor<128x64xf16>
@@ -41,12 +47,21 @@ func.func @k_loop(%pa: !tile.ptr<f16>, %n: i32) {
 // Shapes and types wgmma cannot take: 32 rows (under one 64-row block) of
 // fp16 go to mma.sync (two warps along M, four along N); fp32 with ieee
 // precision and K of 8 fp16 elements (under the 16 of one instruction)
-// stay on the FMA path.
+// stay on the FMA path. Their accumulators there give each of the 256
+// threads a 4 x 4 block (16 of the 64 x 64 elements), lanes then warps
+// along N, so that a k step loads 4 + 4 operand elements for 16
+// multiply-adds.
+// CHECK: #[[F4:blocked[0-9]*]] = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]>
 // CHECK: #[[V2:mma[0-9]*]] = #tile.mma<versionMajor = 2, warpsPerCTA = [2, 4], instrShape = [16, 8, 16]>
 // CHECK-LABEL: func.func @fma_fallbacks
 // CHECK: tile.dot {{.*}} -> tensor<32x128xf32, #[[V2]]>
-// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #blocked{{[0-9]*}}>
-// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #blocked{{[0-9]*}}>
+// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #[[F4]]>
+// CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #[[F4]]>
+// Without tensor cores the 32 x 128 accumulator takes 4 x 4 blocks too,
+// all 32 lanes of a warp along N.
+// FMA: #[[F32:blocked[0-9]*]] = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [1, 32], warpsPerCTA = [8, 1], order = [1, 0]>
+// FMA-LABEL: func.func @fma_fallbacks
+// FMA: tile.dot {{.*}} -> tensor<32x128xf32, #[[F32]]>
 func.func @fma_fallbacks(%ph: !tile.ptr<f16>, %pf: !tile.ptr<f32>) {
   %sa = tile.splat %ph : tensor<32x64x!tile.ptr<f16>>
   %a = tile.load %sa : (tensor<32x64x!tile.ptr<f16>>) -> tensor<32x64xf16>
