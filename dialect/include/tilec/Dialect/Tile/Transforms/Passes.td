@@ -24,7 +24,8 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
       consecutive lanes touch consecutive addresses.
     - A `tile.reduce` result takes `#tile.slice<axis, operand layout>`, a
       scan result and a `tile.load`/`tile.atomic_rmw` result the layout of
-      their operand, a `tile.dot` result the layout of its accumulator.
+      their operand, a `tile.dot` result the layout of its accumulator
+      (when neither rule below gives it one).
     - An elementwise op (arith, math, `tile.addptr`, `arith.select`) takes
       the layout of its first operand whose layout is not its shape's
       default (a reduction result, say), or else the default; its other
@@ -33,8 +34,11 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
       pointers, and convert the other operands.
     - A `tile.dot` that tensor cores can compute (TensorCores.h: from
       `compute-capability`, the warp count, element types and shapes; 0
-      means no tensor cores) gets a `#tile.mma` result and accumulator, and
-      an `scf.for` value that such a dot yields is carried in that layout.
+      means no tensor cores) gets a `#tile.mma` result and accumulator
+      (transposed for tf32 with N a multiple of 64); any other dot with at
+      least as many elements as threads gets the FMA path's blocked layout
+      (TM x TN elements per thread in 16-byte blocks, lanes along N). An
+      `scf.for` value that such a dot yields is carried in that layout.
     - `tile.expand_dims` converts its operand to the slice of its result's
       layout and `tile.broadcast` to its result's layout.
     - `scf.for`/`scf.while` region arguments and results take the layouts
