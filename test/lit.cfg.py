@@ -10,15 +10,19 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".tile"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
-config.excludes = ["Inputs", "unit", "gpu", "CMakeLists.txt", "lit.cfg.py",
-                   "lit.site.cfg.py"]
+config.excludes = ["Inputs", "unit", "gpu", "tools", "CMakeLists.txt",
+                   "lit.cfg.py", "lit.site.cfg.py"]
 
 config.substitutions.append(("%examples", os.path.join(config.tilec_src_root,
                                                       "examples")))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
-llvm_config.add_tool_substitutions(["tilec", "tilec-opt", "tilec-fuzz-replay"],
+llvm_config.add_tool_substitutions(["tilec", "tilec-opt", "tilec-fuzz-replay",
+                                    "tilec-load-ptx"],
                                    [config.tilec_tools_dir])
+# The CPU stand-in for libcuda.so.1 (test/gpu/FakeCuda.cpp): the runtime
+# loads PTX through it.
+config.substitutions.append(("%fake_cuda", config.fake_cuda))
 
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")

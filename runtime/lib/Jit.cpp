@@ -15,6 +15,8 @@
 
 #include "tilec/Runtime/Jit.h"
 
+#include "tilec/ABI/KernelABI.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -30,11 +32,7 @@ const char *tilec::rt::buildIdentity() { return TILEC_BUILD_IDENTITY; }
 KernelCompiler::~KernelCompiler() = default;
 
 std::string JitConfig::name() const {
-  std::string text;
-  for (const auto &[name, value] : Constexprs)
-    text += name + "=" + value + ",";
-  return text + "num_warps=" + std::to_string(NumWarps) +
-         ",num_stages=" + std::to_string(NumStages);
+  return abi::configurationName(Constexprs, NumWarps, NumStages);
 }
 
 void JitArg::appendSpecialization(std::string &signature) const {

@@ -124,7 +124,7 @@ Buffer &Case::input(ScalarType type, uint64_t rows, uint64_t cols,
                     uint64_t ld) {
   ld = ld ? ld : cols;
   auto buffer = std::make_unique<Buffer>(type, rows * ld);
-  bool isInt = !isFloat(type);
+  bool isInt = !abi::isFloatType(type);
   auto value = [&]() -> double {
     if (isInt)
       return static_cast<int>(generator() % 17) - 8;
@@ -193,15 +193,15 @@ ScalarType argType(const Config &config, unsigned index) {
   StringRef(config.signature).split(entries, ',');
   StringRef entry = entries[index].trim().split(':').first;
   entry.consume_front("*");
-  return *parseScalarType(entry);
+  return *abi::lookupScalarType(entry);
 }
 
 /// add_kernel / add_bp_kernel(x, y, out, n); size (n).
 std::function<void()> vectorAdd(Case &c) {
   uint64_t n = c.size[0];
-  Buffer &x = c.input(ScalarType::F32, 1, n);
-  Buffer &y = c.input(ScalarType::F32, 1, n);
-  Buffer &out = c.output(ScalarType::F32, n);
+  Buffer &x = c.input(ScalarType::FP32, 1, n);
+  Buffer &y = c.input(ScalarType::FP32, 1, n);
+  Buffer &out = c.output(ScalarType::FP32, n);
   c.args.push_back(Argument::ofInt(n));
   c.grid[0] = cdiv(n, c.constant("BLOCK"));
   return [&c, &x, &y, &out, n] {
@@ -222,14 +222,14 @@ Setup softmax(SoftmaxForm form) {
     uint64_t ld = form == SoftmaxForm::BlockPtr ? cols : c.stride(cols, 3);
     Buffer *x, *out;
     if (form == SoftmaxForm::Rows) {
-      out = &c.output(ScalarType::F32, rows * ld);
-      x = &c.input(ScalarType::F32, rows, cols, ld);
+      out = &c.output(ScalarType::FP32, rows * ld);
+      x = &c.input(ScalarType::FP32, rows, cols, ld);
       for (uint64_t v : {ld, ld, rows, cols})
         c.args.push_back(Argument::ofInt(v));
       c.grid[0] = rows;
     } else {
-      x = &c.input(ScalarType::F32, rows, cols, ld);
-      out = &c.output(ScalarType::F32, rows * ld);
+      x = &c.input(ScalarType::FP32, rows, cols, ld);
+      out = &c.output(ScalarType::FP32, rows * ld);
       c.args.push_back(Argument::ofInt(rows));
       c.args.push_back(Argument::ofInt(cols));
       if (form == SoftmaxForm::Where)
@@ -256,8 +256,8 @@ std::function<void()> layerNorm(Case &c) {
   Buffer &y = c.output(type, rows * ld);
   Buffer &w = c.input(type, 1, cols);
   Buffer &b = c.input(type, 1, cols);
-  Buffer &mean = c.output(ScalarType::F32, rows);
-  Buffer &rstd = c.output(ScalarType::F32, rows);
+  Buffer &mean = c.output(ScalarType::FP32, rows);
+  Buffer &rstd = c.output(ScalarType::FP32, rows);
   c.args.push_back(Argument::ofInt(ld));
   c.args.push_back(Argument::ofInt(cols));
   c.args.push_back(Argument::ofFloat(1e-5));
@@ -327,10 +327,10 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
 /// attention_fwd(Q, K, V, O, sm_scale, N_CTX); size (heads, N_CTX).
 std::function<void()> attention(Case &c) {
   uint64_t heads = c.size[0], seq = c.size[1], dim = c.constant("HEAD_DIM");
-  Buffer &q = c.input(ScalarType::F16, heads * seq, dim);
-  Buffer &k = c.input(ScalarType::F16, heads * seq, dim);
-  Buffer &v = c.input(ScalarType::F16, heads * seq, dim);
-  Buffer &o = c.output(ScalarType::F16, heads * seq * dim);
+  Buffer &q = c.input(ScalarType::FP16, heads * seq, dim);
+  Buffer &k = c.input(ScalarType::FP16, heads * seq, dim);
+  Buffer &v = c.input(ScalarType::FP16, heads * seq, dim);
+  Buffer &o = c.output(ScalarType::FP16, heads * seq * dim);
   c.args.push_back(Argument::ofFloat(0.5));
   c.args.push_back(Argument::ofInt(seq));
   c.grid = {static_cast<unsigned>(cdiv(seq, c.constant("BLOCK_M"))),
@@ -840,7 +840,8 @@ int main(int argc, char **argv) {
     srcMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
     KernelConfig kernelConfig;
     kernelConfig.name = config.kernel;
-    kernelConfig.signature = cantFail(parseSignature(config.signature));
+    kernelConfig.signature =
+        abi::parseSignatureEntries(config.signature).take();
     // The examples ask for tf32 on purpose.
     kernelConfig.warnImplicitTf32 = false;
     // The seeds use block pointers on purpose.

@@ -35,7 +35,7 @@ struct Run {
     srcMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(source, "k.tile"), llvm::SMLoc());
     KernelConfig config;
-    config.signature = llvm::cantFail(parseSignature(signature));
+    config.signature = abi::parseSignatureEntries(signature).take();
     llvm::raw_string_ostream os(diagnostics);
     kernel = Kernel::create(srcMgr, config, os);
     ok = kernel && mlir::succeeded(kernel->run({1, 1, 1}, args));
@@ -50,8 +50,8 @@ struct Run {
 } // namespace
 
 TEST_CASE("buffers round to their element type", "[interpreter]") {
-  Buffer half(ScalarType::F16, 2), bf16(ScalarType::BF16, 1),
-      fp8(ScalarType::F8E4M3, 1), i8(ScalarType::I8, 1);
+  Buffer half(ScalarType::FP16, 2), bf16(ScalarType::BF16, 1),
+      fp8(ScalarType::FP8E4NV, 1), i8(ScalarType::I8, 1);
   half.set(0, 1.0 + std::ldexp(1.0, -11)); // A tie: to even, 1.
   half.set(1, 65504.0);
   bf16.set(0, 0.1);
@@ -63,15 +63,16 @@ TEST_CASE("buffers round to their element type", "[interpreter]") {
   CHECK(bf16.get(0) == 0.10009765625);
   CHECK(fp8.get(0) == 0.3125);
   CHECK(i8.get(0) == -56);
-  CHECK(parseScalarType("u8") == ScalarType::I8);
-  CHECK(getName(*parseScalarType("f32")) == "fp32");
+  CHECK(abi::lookupScalarType("u8") == ScalarType::U8);
+  CHECK(std::string(abi::scalarTypeName(*abi::lookupScalarType("f32"))) ==
+        "fp32");
 }
 
 TEST_CASE("tf32 rounds to nearest with ties away from zero", "[interpreter]") {
   // Row i of a holds one value in every column; b is all ones / 16, so
   // c[i, j] is a[i, 0] rounded to tf32.
-  Buffer a(ScalarType::F32, 256), b(ScalarType::F32, 256),
-      c(ScalarType::F32, 256);
+  Buffer a(ScalarType::FP32, 256), b(ScalarType::FP32, 256),
+      c(ScalarType::FP32, 256);
   const double ulp = std::ldexp(1.0, -10);
   const double values[] = {1 + ulp / 2, -(1 + ulp / 2), 1 + ulp / 4,
                            1 + 3 * ulp / 4, 1 + 3 * ulp / 2};
@@ -94,7 +95,7 @@ TEST_CASE("tf32 rounds to nearest with ties away from zero", "[interpreter]") {
 }
 
 TEST_CASE("narrow types round after every op", "[interpreter]") {
-  Buffer out(ScalarType::F32, 4);
+  Buffer out(ScalarType::FP32, 4);
   Run run("out_ptr, x",
           "    h = x.to(tl.float16)\n"
           "    tl.store(out_ptr, (h + 1.0).to(tl.float32))\n"
@@ -132,7 +133,7 @@ TEST_CASE("loops carry values", "[interpreter]") {
 
 TEST_CASE("an access outside a buffer names the program and the element",
           "[interpreter]") {
-  Buffer x(ScalarType::F16, 10);
+  Buffer x(ScalarType::FP16, 10);
   Run run("x_ptr", "    tl.store(x_ptr + tl.arange(0, 16), 1.0)\n", "*fp16",
           {Argument::ofBuffer(x)});
   CHECK_FALSE(run.ok);
@@ -147,7 +148,7 @@ TEST_CASE("an access outside a buffer names the program and the element",
 }
 
 TEST_CASE("arguments are checked against the signature", "[interpreter]") {
-  Buffer x(ScalarType::F32, 16);
+  Buffer x(ScalarType::FP32, 16);
   std::string body = "    tl.store(x_ptr + tl.arange(0, 16), n)\n";
   Run hint("x_ptr, n", body, "*fp32, i32:16",
            {Argument::ofBuffer(x), Argument::ofInt(24)});

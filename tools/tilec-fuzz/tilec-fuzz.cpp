@@ -65,10 +65,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         continue;
       }
       SignatureEntry entry;
-      entry.kind = index++ % 2 ? SignatureEntry::Kind::Scalar
-                               : SignatureEntry::Kind::Pointer;
-      entry.type = entry.kind == SignatureEntry::Kind::Pointer ? "fp32" : "i32";
-      entry.hint = 16;
+      entry.Type.IsPointer = index++ % 2 == 0;
+      entry.Type.Elem =
+          entry.Type.IsPointer ? abi::ScalarType::FP32 : abi::ScalarType::I32;
+      entry.Type.Hint = 16;
       options.kernel.signature.push_back(entry);
     }
     auto compileMgr = makeSourceMgr(text);

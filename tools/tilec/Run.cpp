@@ -122,7 +122,7 @@ static Error initialize(Buffer &buffer, StringRef init, unsigned stream) {
   if (init == "rand") {
     std::mt19937 generator(seed * 7919u + stream);
     // Floats uniform in [-1, 1), integers uniform in [-8, 8).
-    bool floats = isFloat(buffer.getType());
+    bool floats = abi::isFloatType(buffer.getType());
     for (size_t i = 0; i < buffer.size(); ++i) {
       double u = (generator() >> 8) * 0x1p-23 - 1.0;
       buffer.set(i, floats ? u : std::floor(8.0 * u));
@@ -160,7 +160,7 @@ static Expected<ArgSpec> parseArgument(StringRef text, unsigned index) {
   ArgSpec spec;
   size_t typeEnd = text.find_first_of("[=");
   StringRef typeName = text.take_front(typeEnd);
-  auto type = parseScalarType(typeName);
+  auto type = abi::lookupScalarType(typeName);
   if (!type || typeEnd == StringRef::npos)
     return createStringError(
         "cannot parse the argument '" + text +
@@ -171,13 +171,14 @@ static Expected<ArgSpec> parseArgument(StringRef text, unsigned index) {
   if (rest.consume_front("=")) {
     int64_t intValue;
     double floatValue;
-    if (!isFloat(*type) && !rest.getAsInteger(0, intValue))
+    if (!abi::isFloatType(*type) && !rest.getAsInteger(0, intValue))
       spec.arg = Argument::ofInt(intValue);
-    else if (isFloat(*type) && !rest.getAsDouble(floatValue))
+    else if (abi::isFloatType(*type) && !rest.getAsDouble(floatValue))
       spec.arg = Argument::ofFloat(floatValue);
     else
-      return createStringError("cannot parse the " + getName(*type) +
-                               " value '" + rest + "'");
+      return createStringError("cannot parse the " +
+                               Twine(abi::scalarTypeName(*type)) + " value '" +
+                               rest + "'");
     return std::move(spec);
   }
   auto [count, init] = rest.drop_front().split(']');
@@ -196,8 +197,8 @@ static Expected<ArgSpec> parseArgument(StringRef text, unsigned index) {
 /// Prints the first `count` elements of `buffer`.
 static void printBuffer(raw_ostream &os, StringRef name, const Buffer &buffer,
                         size_t count) {
-  os << name << ": " << getName(buffer.getType()) << "[" << buffer.size()
-     << "] = [";
+  os << name << ": " << abi::scalarTypeName(buffer.getType()) << "["
+     << buffer.size() << "] = [";
   size_t shown = std::min(count, buffer.size());
   for (size_t i = 0; i < shown; ++i)
     os << (i ? ", " : "") << format("%g", buffer.get(i));
@@ -230,16 +231,17 @@ int tilec::runMain() {
     if (!spec)
       return usageError(toString(spec.takeError()));
     derived += (i ? ", " : "") + std::string(spec->isBuffer ? "*" : "") +
-               getName(spec->type).str();
+               abi::scalarTypeName(spec->type);
     specs.push_back(std::move(*spec));
   }
 
   KernelConfig config;
   config.name = kernelName;
-  auto entries = parseSignature(signature.empty() ? derived : signature);
+  auto entries =
+      abi::parseSignatureEntries(signature.empty() ? derived : signature);
   if (!entries)
-    return usageError(toString(entries.takeError()));
-  config.signature = std::move(*entries);
+    return usageError(entries.status().message());
+  config.signature = entries.take();
   for (const std::string &define : defines) {
     auto [name, value] = StringRef(define).split('=');
     if (name.empty() || value.empty())

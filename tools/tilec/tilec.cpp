@@ -191,10 +191,10 @@ static int emitHeader(SourceMgr &srcMgr, const tilec::CompileOptions &options,
   tilec::LauncherOptions launcher;
   launcher.variants.push_back(options.kernel.signature);
   for (const std::string &text : specializations) {
-    auto entries = tilec::parseSignature(text);
+    auto entries = tilec::abi::parseSignatureEntries(text);
     if (!entries)
-      return usageError(toString(entries.takeError()));
-    launcher.variants.push_back(std::move(*entries));
+      return usageError(entries.status().message());
+    launcher.variants.push_back(entries.take());
   }
   tilec::LauncherConfig base;
   base.numWarps = options.pipeline.numWarps;
@@ -268,7 +268,7 @@ static int assembleWithPtxas(SourceMgr &srcMgr,
   if (verbose) {
     tilec::PtxasReport report = tilec::parsePtxasReport(log);
     if (ptxasReport)
-      tilec::printPtxasReport(report, compiled->sharedBytes, errs());
+      tilec::printPtxasReport(report, compiled->metadata.SharedBytes, errs());
     if (werrorPtxas) {
       std::vector<std::string> problems = tilec::ptxasReportProblems(report);
       for (const std::string &problem : problems)
@@ -328,10 +328,10 @@ int main(int argc, char **argv) {
       : noBlockPtrWarning   ? tilec::BlockPtrPolicy::Allow
                             : tilec::BlockPtrPolicy::Warn;
   if (!signature.empty()) {
-    auto entries = tilec::parseSignature(signature);
+    auto entries = tilec::abi::parseSignatureEntries(signature);
     if (!entries)
-      return usageError(toString(entries.takeError()));
-    options.kernel.signature = std::move(*entries);
+      return usageError(entries.status().message());
+    options.kernel.signature = entries.take();
   }
   for (const std::string &define : defines) {
     auto [name, value] = StringRef(define).split('=');

@@ -28,22 +28,6 @@
 using namespace mlir;
 using namespace tilec;
 
-std::string tilec::kernelMetadataLine(const KernelInfo &info, unsigned numWarps,
-                                      unsigned sharedBytes) {
-  std::string sig;
-  for (const SignatureEntry &entry : info.signature)
-    sig += (sig.empty() ? "" : ",") + entry.str();
-  std::string line = "// tilec.kernel name=" + info.name +
-                     " num_warps=" + std::to_string(numWarps) +
-                     " shared=" + std::to_string(sharedBytes) +
-                     " signature=" + sig;
-  // Runtimes older than the key ignore it.
-  for (auto [i, requirement] : llvm::enumerate(info.requirements))
-    line += (i ? "," : " requires=") +
-            requirement.str(info.argNames[requirement.argIndex]);
-  return line;
-}
-
 /// Generates the tile IR of the kernel `options` selects and lowers it as
 /// far as `options.emit` needs.
 static OwningOpRef<ModuleOp> generateAndLower(llvm::SourceMgr &srcMgr,
@@ -72,32 +56,48 @@ static OwningOpRef<ModuleOp> generateAndLower(llvm::SourceMgr &srcMgr,
   return module;
 }
 
-/// The metadata key of the TMA tensor maps tile-pipeline added (the
-/// module's `tile.tma`), or nothing: " tma=MAP;MAP..." with each MAP
-/// `ARG:BASE:ELEMENT:ROWS,COLS:ROW_STRIDE:BOX_ROWSxBOX_COLS:SWIZZLE`, the
-/// scalars as "@N" (kernel argument N) or numbers.
-static std::string tensorMapsKey(ModuleOp module) {
+/// A scalar of a `tile.tma` entry: "@N" (kernel argument N) or a number.
+static abi::TensorMapSpec::Scalar getMapScalar(StringRef text) {
+  int64_t value = 0;
+  if (text.consume_front("@")) {
+    (void)text.getAsInteger(10, value);
+    return abi::TensorMapSpec::Scalar::argument(value);
+  }
+  (void)text.getAsInteger(10, value);
+  return abi::TensorMapSpec::Scalar::constant(value);
+}
+
+/// The TMA tensor maps tile-pipeline recorded in the module's `tile.tma`.
+static std::vector<abi::TensorMapSpec> getTensorMaps(ModuleOp module) {
+  std::vector<abi::TensorMapSpec> specs;
   auto maps = module->getAttrOfType<ArrayAttr>(tile::kTensorMapsAttrName);
   if (!maps)
-    return "";
-  std::string key;
+    return specs;
   for (auto map : maps.getAsRange<DictionaryAttr>()) {
     auto str = [&](StringRef name) {
-      return map.getAs<StringAttr>(name).getValue().str();
+      return map.getAs<StringAttr>(name).getValue();
     };
     auto shape = map.getAs<ArrayAttr>("shape").getAsValueRange<StringAttr>();
     auto box = map.getAs<ArrayAttr>("box").getAsValueRange<IntegerAttr>();
-    SmallVector<std::string> dims(shape.begin(), shape.end());
+    SmallVector<StringRef> dims(shape.begin(), shape.end());
     SmallVector<APInt> boxDims(box.begin(), box.end());
-    key += (key.empty() ? " tma=" : ";") +
-           std::to_string(map.getAs<IntegerAttr>("arg").getInt()) + ":" +
-           str("base") + ":" + str("element") + ":" + dims[0] + "," + dims[1] +
-           ":" + str("row_stride") + ":" +
-           std::to_string(boxDims[0].getSExtValue()) + "x" +
-           std::to_string(boxDims[1].getSExtValue()) + ":" +
-           std::to_string(map.getAs<IntegerAttr>("swizzle").getInt());
+    abi::TensorMapSpec spec;
+    spec.ParamIndex = map.getAs<IntegerAttr>("arg").getInt();
+    spec.BaseArg = getMapScalar(str("base")).Arg;
+    for (auto element :
+         {abi::TensorMapSpec::Element::F16, abi::TensorMapSpec::Element::BF16,
+          abi::TensorMapSpec::Element::F32, abi::TensorMapSpec::Element::U8})
+      if (str("element") == abi::tensorMapElementName(element))
+        spec.Elem = element;
+    spec.Rows = getMapScalar(dims[0]);
+    spec.Cols = getMapScalar(dims[1]);
+    spec.RowStride = getMapScalar(str("row_stride"));
+    spec.BoxRows = boxDims[0].getSExtValue();
+    spec.BoxCols = boxDims[1].getSExtValue();
+    spec.Swizzle = map.getAs<IntegerAttr>("swizzle").getInt();
+    specs.push_back(spec);
   }
-  return key;
+  return specs;
 }
 
 /// Emits the PTX of a lowered module, metadata line first.
@@ -107,13 +107,17 @@ static FailureOr<CompiledPTX> emitCompiledPTX(ModuleOp module,
   CompiledPTX result;
   if (failed(emitPTX(module, options.ptx, result.ptx)))
     return failure();
+  abi::KernelMetadata &meta = result.metadata;
+  meta.Name = info.name;
+  meta.NumWarps = options.pipeline.numWarps;
   // The shared-memory bytes were recorded by the allocation pass and
   // survive lowering as a module attribute.
   if (auto shared = module->getAttrOfType<IntegerAttr>("tile.shared"))
-    result.sharedBytes = shared.getInt();
-  result.numWarps = options.pipeline.numWarps;
-  result.ptx = kernelMetadataLine(info, result.numWarps, result.sharedBytes) +
-               tensorMapsKey(module) + "\n" + result.ptx;
+    meta.SharedBytes = shared.getInt();
+  meta.Signature = info.signature;
+  meta.Requirements = info.requirements;
+  meta.TensorMaps = getTensorMaps(module);
+  result.ptx = abi::printMetadataLine(meta) + "\n" + result.ptx;
   result.info = std::move(info);
   return result;
 }

@@ -48,11 +48,7 @@ using namespace tilec;
 using llvm::StringRef;
 
 std::string LauncherConfig::name() const {
-  std::string text;
-  for (const auto &[name, value] : constexprs)
-    text += name + "=" + value + ",";
-  return text + "num_warps=" + std::to_string(numWarps) +
-         ",num_stages=" + std::to_string(numStages);
+  return abi::configurationName(constexprs, numWarps, numStages);
 }
 
 llvm::Expected<LauncherConfig>
@@ -101,49 +97,56 @@ struct ParamType {
   std::string kernelArg;
 };
 
-/// Maps a signature entry to its C++ types; fails for fp8 scalars.
-std::optional<ParamType> paramType(const SignatureEntry &entry) {
-  static const std::pair<StringRef, StringRef> scalarTypes[] = {
-      {"i1", "I1"},     {"u1", "I1"},           {"i8", "I8"},
-      {"i16", "I16"},   {"i32", "I32"},         {"i64", "I64"},
-      {"u8", "U8"},     {"u16", "U16"},         {"u32", "U32"},
-      {"u64", "U64"},   {"fp8e4nv", "FP8E4NV"}, {"fp8e5", "FP8E5"},
-      {"fp16", "FP16"}, {"f16", "FP16"},        {"bf16", "BF16"},
-      {"fp32", "FP32"}, {"f32", "FP32"},        {"fp64", "FP64"},
-      {"f64", "FP64"}};
-  StringRef enumerator;
-  for (const auto &[name, value] : scalarTypes)
-    if (entry.type == name)
-      enumerator = value;
-  if (enumerator.empty())
-    return std::nullopt;
-  if (entry.kind == SignatureEntry::Kind::Pointer)
+/// Maps a run-time parameter to its C++ types; fails for fp8 scalars.
+std::optional<ParamType> paramType(const abi::ArgType &arg) {
+  using abi::ScalarType;
+  std::string enumerator = std::string("tilec::rt::ScalarType::") +
+                           abi::scalarTypeEnumerator(arg.Elem);
+  if (arg.IsPointer)
     return ParamType{"tilec::rt::PointerArg", "std::uint64_t", "{0}.address()",
-                     ("tilec::rt::ScalarType::" + enumerator).str(),
-                     "tilec::rt::DevicePtr{{{0}}"};
-  static const std::pair<StringRef, StringRef> cppTypes[] = {
-      {"I1", "bool"},           {"I8", "std::int8_t"},
-      {"I16", "std::int16_t"},  {"I32", "std::int32_t"},
-      {"I64", "std::int64_t"},  {"U8", "std::uint8_t"},
-      {"U16", "std::uint16_t"}, {"U32", "std::uint32_t"},
-      {"U64", "std::uint64_t"}, {"FP32", "float"},
-      {"FP64", "double"}};
-  // KernelArg takes no bool; no requirement concerns one.
-  if (enumerator == "I1")
+                     enumerator, "tilec::rt::DevicePtr{{{0}}"};
+  auto plain = [](StringRef cpp) {
+    return ParamType{cpp.str(), cpp.str(), "{0}", "",
+                     "tilec::rt::KernelArg({0})"};
+  };
+  switch (arg.Elem) {
+  case ScalarType::I1:
+    // KernelArg takes no bool; no requirement concerns one.
     return ParamType{"bool", "bool", "{0}", "",
                      "tilec::rt::KernelArg(static_cast<std::uint8_t>({0}))"};
-  for (const auto &[name, cpp] : cppTypes)
-    if (enumerator == name)
-      return ParamType{cpp.str(), cpp.str(), "{0}", "",
-                       "tilec::rt::KernelArg({0})"};
-  if (enumerator == "FP16")
+  case ScalarType::I8:
+    return plain("std::int8_t");
+  case ScalarType::I16:
+    return plain("std::int16_t");
+  case ScalarType::I32:
+    return plain("std::int32_t");
+  case ScalarType::I64:
+    return plain("std::int64_t");
+  case ScalarType::U8:
+    return plain("std::uint8_t");
+  case ScalarType::U16:
+    return plain("std::uint16_t");
+  case ScalarType::U32:
+    return plain("std::uint32_t");
+  case ScalarType::U64:
+    return plain("std::uint64_t");
+  case ScalarType::FP32:
+    return plain("float");
+  case ScalarType::FP64:
+    return plain("double");
+  case ScalarType::FP16:
     return ParamType{"float", "std::uint16_t",
                      "tilec::rt::floatToHalfBits({0})", "",
                      "tilec::rt::KernelArg::fp16Bits({0})"};
-  if (enumerator == "BF16")
+  case ScalarType::BF16:
     return ParamType{"float", "std::uint16_t",
                      "tilec::rt::floatToBFloat16Bits({0})", "",
                      "tilec::rt::KernelArg::bf16Bits({0})"};
+  case ScalarType::FP8E4NV:
+  case ScalarType::FP8E5:
+  case ScalarType::FP8E4B15:
+    return std::nullopt;
+  }
   return std::nullopt;
 }
 
@@ -171,8 +174,8 @@ std::pair<std::string, std::string> constexprField(StringRef value) {
 std::string variantSuffix(const std::vector<SignatureEntry> &signature) {
   std::string suffix;
   for (auto [index, entry] : llvm::enumerate(signature))
-    if (entry.hint)
-      suffix += std::to_string(index) + (entry.hint == 16 ? "d" : "c");
+    if (!entry.IsConstant && entry.Type.Hint)
+      suffix += std::to_string(index) + (entry.Type.Hint == 16 ? "d" : "c");
   return suffix.empty() ? "generic" : suffix;
 }
 
@@ -184,8 +187,9 @@ std::string signatureText(const std::vector<SignatureEntry> &signature) {
 }
 
 unsigned countHints(const std::vector<SignatureEntry> &signature) {
-  return llvm::count_if(signature,
-                        [](const SignatureEntry &e) { return e.hint != 0; });
+  return llvm::count_if(signature, [](const SignatureEntry &e) {
+    return !e.IsConstant && e.Type.Hint != 0;
+  });
 }
 
 std::string cString(StringRef text) {
@@ -282,7 +286,7 @@ private:
 std::string Printer::condition(const SignatureEntry &entry,
                                size_t index) const {
   std::string value = m.params[index] + "_v";
-  return entry.hint == 1 ? value + " == 1" : value + " % 16 == 0";
+  return entry.Type.Hint == 1 ? value + " == 1" : value + " % 16 == 0";
 }
 
 void Printer::printPrologue(llvm::raw_ostream &os, bool withParams) const {
@@ -439,7 +443,7 @@ void Printer::printSource(llvm::raw_ostream &os) const {
   for (size_t v = 0; v + 1 < numVariants; ++v) {
     std::vector<std::string> conditions;
     for (auto [i, entry] : llvm::enumerate(m.variants[v]))
-      if (entry.hint)
+      if (entry.Type.Hint)
         conditions.push_back(condition(entry, i));
     os << "  if (" << llvm::join(conditions, " && ") << ")\n    return " << v
        << ";\n";
@@ -454,21 +458,19 @@ void Printer::printSource(llvm::raw_ostream &os) const {
     os << "tilec::rt::Status checkVariant" << v << "(";
     for (auto [i, entry] : llvm::enumerate(m.variants[v]))
       os << (i ? ", " : "") << m.types[i].valueType
-         << (entry.hint ? " " + m.params[i] + "_v" : std::string());
+         << (entry.Type.Hint ? " " + m.params[i] + "_v" : std::string());
     os << ") {\n";
     for (auto [i, entry] : llvm::enumerate(m.variants[v])) {
-      if (!entry.hint)
+      if (!entry.Type.Hint)
         continue;
-      StringRef what = entry.hint == 1 ? "is not 1"
-                       : entry.kind == SignatureEntry::Kind::Pointer
-                           ? "is not 16-byte aligned"
-                           : "is not a multiple of 16";
+      StringRef what = entry.Type.Hint == 1   ? "is not 1"
+                       : entry.Type.IsPointer ? "is not 16-byte aligned"
+                                              : "is not a multiple of 16";
       os << "  if (!(" << condition(entry, i) << "))\n"
          << "    return tilec::rt::specializationFailure(" << cString(m.name)
          << ", " << cString(signatureText(m.variants[v])) << ", "
          << cString(m.params[i]) << ", static_cast<std::uint64_t>("
-         << m.params[i] << "_v), "
-         << (entry.kind == SignatureEntry::Kind::Pointer ? "true" : "false")
+         << m.params[i] << "_v), " << (entry.Type.IsPointer ? "true" : "false")
          << ", " << cString(what) << ");\n";
     }
     os << "  return tilec::rt::Status::success();\n}\n\n";
@@ -603,8 +605,7 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
     return fail("--emit=header needs a --signature");
   std::vector<SignatureEntry> generic = variants.front();
   for (SignatureEntry &entry : generic)
-    if (entry.kind != SignatureEntry::Kind::Constant)
-      entry.hint = 0;
+    entry.Type.Hint = 0;
   variants.push_back(generic);
   llvm::StringSet<> seen;
   for (std::vector<SignatureEntry> &variant : variants)
@@ -667,7 +668,7 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
     std::optional<ParamType> type = paramType(entry);
     if (!type)
       return fail("kernel '" + info.name + "': parameter " +
-                  llvm::Twine(index) + " of type " + entry.type +
+                  llvm::Twine(index) + " of type " + entry.str() +
                   " cannot be passed by a generated launcher");
     model.types.push_back(*type);
     model.params.push_back(index < info.argNames.size()

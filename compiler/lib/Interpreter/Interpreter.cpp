@@ -13,6 +13,8 @@
 
 #include "tilec/Interpreter/Interpreter.h"
 
+#include "tilec/Dialect/Tile/IR/DTypes.h"
+
 #include "Executor.h"
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
@@ -35,64 +37,20 @@ using namespace tilec::interp;
 // Element types and buffers
 //===----------------------------------------------------------------------===//
 
-std::optional<ScalarType> interp::parseScalarType(StringRef name) {
-  return llvm::StringSwitch<std::optional<ScalarType>>(name)
-      .Cases({"i1", "int1", "u1"}, ScalarType::I1)
-      .Cases({"i8", "int8", "u8", "uint8"}, ScalarType::I8)
-      .Cases({"i16", "int16", "u16", "uint16"}, ScalarType::I16)
-      .Cases({"i32", "int32", "u32", "uint32"}, ScalarType::I32)
-      .Cases({"i64", "int64", "u64", "uint64"}, ScalarType::I64)
-      .Cases({"fp16", "f16", "float16"}, ScalarType::F16)
-      .Cases({"bf16", "bfloat16"}, ScalarType::BF16)
-      .Cases({"fp32", "f32", "float32"}, ScalarType::F32)
-      .Cases({"fp64", "f64", "float64"}, ScalarType::F64)
-      .Cases({"fp8e4nv", "float8e4nv"}, ScalarType::F8E4M3)
-      .Cases({"fp8e5", "float8e5"}, ScalarType::F8E5M2)
-      .Default(std::nullopt);
-}
-
-StringRef interp::getName(ScalarType type) {
-  switch (type) {
-  case ScalarType::I1:
-    return "i1";
-  case ScalarType::I8:
-    return "i8";
-  case ScalarType::I16:
-    return "i16";
-  case ScalarType::I32:
-    return "i32";
-  case ScalarType::I64:
-    return "i64";
-  case ScalarType::F16:
-    return "fp16";
-  case ScalarType::BF16:
-    return "bf16";
-  case ScalarType::F32:
-    return "fp32";
-  case ScalarType::F64:
-    return "fp64";
-  case ScalarType::F8E4M3:
-    return "fp8e4nv";
-  case ScalarType::F8E5M2:
-    return "fp8e5";
-  }
-  llvm_unreachable("unknown scalar type");
-}
-
 /// The float format of a float type, null for integers.
 static const llvm::fltSemantics *getSemantics(ScalarType type) {
   switch (type) {
-  case ScalarType::F16:
+  case ScalarType::FP16:
     return &llvm::APFloat::IEEEhalf();
   case ScalarType::BF16:
     return &llvm::APFloat::BFloat();
-  case ScalarType::F32:
+  case ScalarType::FP32:
     return &llvm::APFloat::IEEEsingle();
-  case ScalarType::F64:
+  case ScalarType::FP64:
     return &llvm::APFloat::IEEEdouble();
-  case ScalarType::F8E4M3:
+  case ScalarType::FP8E4NV:
     return &llvm::APFloat::Float8E4M3FN();
-  case ScalarType::F8E5M2:
+  case ScalarType::FP8E5:
     return &llvm::APFloat::Float8E5M2();
   default:
     return nullptr;
@@ -101,61 +59,28 @@ static const llvm::fltSemantics *getSemantics(ScalarType type) {
 
 /// The width of an integer type.
 static unsigned getIntWidth(ScalarType type) {
-  switch (type) {
-  case ScalarType::I1:
-    return 1;
-  case ScalarType::I8:
-    return 8;
-  case ScalarType::I16:
-    return 16;
-  case ScalarType::I32:
-    return 32;
-  default:
-    return 64;
-  }
-}
-
-bool interp::isFloat(ScalarType type) { return getSemantics(type); }
-
-unsigned interp::getByteSize(ScalarType type) {
-  if (const llvm::fltSemantics *sem = getSemantics(type))
-    return llvm::APFloat::semanticsSizeInBits(*sem) / 8;
-  return std::max(1u, getIntWidth(type) / 8);
+  return type == ScalarType::I1 ? 1 : abi::scalarTypeSize(type) * 8;
 }
 
 double Buffer::get(size_t i) const {
-  const uint8_t *at = bytes.data() + i * getByteSize(type);
+  const uint8_t *at = bytes.data() + i * abi::scalarTypeSize(type);
   if (const llvm::fltSemantics *sem = getSemantics(type))
     return loadFloat(*sem, at);
-  return static_cast<double>(loadInt(getIntWidth(type), at));
+  unsigned width = getIntWidth(type);
+  int64_t value = loadInt(width, at);
+  if (abi::isUnsignedType(type) && width < 64)
+    return static_cast<double>(static_cast<uint64_t>(value) &
+                               ((uint64_t(1) << width) - 1));
+  if (abi::isUnsignedType(type))
+    return static_cast<double>(static_cast<uint64_t>(value));
+  return static_cast<double>(value);
 }
 
 void Buffer::set(size_t i, double value) {
-  uint8_t *at = bytes.data() + i * getByteSize(type);
+  uint8_t *at = bytes.data() + i * abi::scalarTypeSize(type);
   if (const llvm::fltSemantics *sem = getSemantics(type))
     return storeFloat(*sem, value, at);
   storeInt(getIntWidth(type), static_cast<int64_t>(value), at);
-}
-
-/// The MLIR type of `type` elements.
-static Type toMLIR(MLIRContext *context, ScalarType type) {
-  Builder b(context);
-  switch (type) {
-  case ScalarType::F16:
-    return b.getF16Type();
-  case ScalarType::BF16:
-    return b.getBF16Type();
-  case ScalarType::F32:
-    return b.getF32Type();
-  case ScalarType::F64:
-    return b.getF64Type();
-  case ScalarType::F8E4M3:
-    return b.getType<Float8E4M3FNType>();
-  case ScalarType::F8E5M2:
-    return b.getType<Float8E5M2Type>();
-  default:
-    return b.getIntegerType(getIntWidth(type));
-  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -221,7 +146,7 @@ LogicalResult Kernel::Impl::bindArgument(size_t index, const Argument &arg,
                                          Tile &tile,
                                          std::vector<Buffer *> &buffers) {
   const std::string &name = info.argNames[index];
-  const SignatureEntry &entry = info.signature[index];
+  const abi::ArgType &entry = info.signature[index];
   Type type = func.getArgumentTypes()[index];
   auto fail = [&]() {
     return func.emitError()
@@ -232,10 +157,11 @@ LogicalResult Kernel::Impl::bindArgument(size_t index, const Argument &arg,
   if (auto ptrType = dyn_cast<tile::PtrType>(type)) {
     if (!arg.buffer)
       return fail() << "needs a buffer, not a scalar";
-    if (toMLIR(&context, arg.buffer->getType()) != ptrType.getPointeeType())
+    if (tile::getElementType(&context, arg.buffer->getType()) !=
+        ptrType.getPointeeType())
       return fail() << "points at " << ptrType.getPointeeType()
                     << ", not at the buffer's "
-                    << getName(arg.buffer->getType());
+                    << abi::scalarTypeName(arg.buffer->getType());
     element.buffer = static_cast<int32_t>(index);
     buffers[index] = arg.buffer;
   } else if (arg.buffer) {
@@ -252,9 +178,9 @@ LogicalResult Kernel::Impl::bindArgument(size_t index, const Argument &arg,
     if (element.i != arg.intValue)
       return fail() << "cannot hold " << arg.intValue;
     // The hints were promises the compiled code relies on.
-    if (entry.hint == 16 && arg.intValue % 16 != 0)
+    if (entry.Hint == 16 && arg.intValue % 16 != 0)
       return fail() << "is declared a multiple of 16, but is " << arg.intValue;
-    if (entry.hint == 1 && arg.intValue != 1)
+    if (entry.Hint == 1 && arg.intValue != 1)
       return fail() << "is declared to be 1, but is " << arg.intValue;
   }
   tile.elems.push_back(element);

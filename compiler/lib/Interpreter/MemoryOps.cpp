@@ -49,7 +49,8 @@ uint8_t *address(Executor &ex, Operation *op, StringRef access,
   if (p.i < 0 || p.i + size > bytes) {
     ex.error(op, ("out-of-bounds " + access).str(), ptrs.shape, k)
         << ": element " << p.i / size << " of '" << name << "', which holds "
-        << buffer.size() << " " << getName(buffer.getType()) << " elements";
+        << buffer.size() << " " << abi::scalarTypeName(buffer.getType())
+        << " elements";
     return nullptr;
   }
   return buffer.getBytes().data() + p.i;

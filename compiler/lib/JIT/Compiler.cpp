@@ -43,12 +43,12 @@ InProcessCompiler::compile(const rt::CompileRequest &request) {
                      request.Config.name() + ")";
   CompileOptions options;
   options.kernel.name = request.Kernel;
-  llvm::Expected<std::vector<SignatureEntry>> signature =
-      parseSignature(request.Signature);
+  rt::Expected<std::vector<SignatureEntry>> signature =
+      abi::parseSignatureEntries(request.Signature);
   if (!signature)
     return rt::Status::invalidArgument(what + ": " +
-                                       llvm::toString(signature.takeError()));
-  options.kernel.signature = std::move(*signature);
+                                       signature.status().message());
+  options.kernel.signature = signature.take();
   for (const auto &[name, value] : request.Config.Constexprs)
     options.kernel.defines[name] = value;
   options.pipeline.numWarps = request.Config.NumWarps;

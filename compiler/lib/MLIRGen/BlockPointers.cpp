@@ -26,6 +26,7 @@
 
 #include "Generator.h"
 
+#include "tilec/Dialect/Tile/IR/DTypes.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Frontend/RewriteBlockPointers.h"
 
@@ -520,23 +521,6 @@ static std::string descriptorEquivalent(Generator &gen, const Binder &bind,
          "(tilec --rewrite-block-ptrs rewrites a file)";
 }
 
-/// The Triton name of an element type (`fp16`, `i32`...).
-static std::string tritonTypeName(Type t) {
-  if (t.isF16())
-    return "fp16";
-  if (t.isBF16())
-    return "bf16";
-  if (t.isF32())
-    return "fp32";
-  if (t.isF64())
-    return "fp64";
-  if (isa<Float8E4M3FNType>(t))
-    return "fp8e4nv";
-  if (isa<Float8E5M2Type>(t))
-    return "fp8e5";
-  return "i" + std::to_string(t.getIntOrFloatBitWidth());
-}
-
 std::optional<unsigned> Generator::kernelArgument(Value v,
                                                   int64_t implied) const {
   auto arg = dyn_cast<BlockArgument>(v);
@@ -725,13 +709,13 @@ BuiltinResult Generator::callBlockPointerBuiltin(llvm::StringRef name,
                           << "Tensor descriptor last dim must be 1 but got "
                           << lastStride.i);
     if (std::optional<unsigned> arg = kernelArgument(*base, 16))
-      addRequirement({LaunchRequirement::Kind::Align16, *arg, ""});
+      addRequirement({LaunchRequirement::Kind::Align16, *arg});
     for (const TValue &stride : llvm::drop_end(strideList))
       if (std::optional<unsigned> arg =
               stride.isValue() ? kernelArgument(stride.value, 16 / bytes)
                                : std::nullopt)
-        addRequirement(
-            {LaunchRequirement::Kind::Bytes16, *arg, tritonTypeName(elem)});
+        if (std::optional<abi::ScalarType> dtype = tile::getScalarType(elem))
+          addRequirement({LaunchRequirement::Kind::Bytes16, *arg, "", *dtype});
     FailureOr<std::vector<TValue>> shape =
         indexList(*this, bind.get(1), i32, bind.locs[1], "extent");
     if (failed(shape))

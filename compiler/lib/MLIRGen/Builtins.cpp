@@ -17,6 +17,8 @@
 
 #include "Generator.h"
 
+#include "tilec/Dialect/Tile/IR/DTypes.h"
+
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -147,25 +149,8 @@ FailureOr<int64_t> Binder::axis(unsigned i, int64_t rank) {
 //===----------------------------------------------------------------------===//
 
 Type Generator::parseDType(llvm::StringRef name) const {
-  MLIRContext *ctx = builder.getContext();
-  return llvm::StringSwitch<std::function<Type()>>(name)
-      .Cases({"int1", "i1", "u1"}, [&] { return IntegerType::get(ctx, 1); })
-      .Cases({"int8", "i8", "uint8", "u8"},
-             [&] { return IntegerType::get(ctx, 8); })
-      .Cases({"int16", "i16", "uint16", "u16"},
-             [&] { return IntegerType::get(ctx, 16); })
-      .Cases({"int32", "i32", "uint32", "u32"},
-             [&] { return IntegerType::get(ctx, 32); })
-      .Cases({"int64", "i64", "uint64", "u64"},
-             [&] { return IntegerType::get(ctx, 64); })
-      .Cases({"float16", "fp16", "f16"}, [&] { return Float16Type::get(ctx); })
-      .Cases({"bfloat16", "bf16"}, [&] { return BFloat16Type::get(ctx); })
-      .Cases({"float32", "fp32", "f32"}, [&] { return Float32Type::get(ctx); })
-      .Cases({"float64", "fp64", "f64"}, [&] { return Float64Type::get(ctx); })
-      .Cases({"float8e4nv", "fp8e4nv"},
-             [&] { return Float8E4M3FNType::get(ctx); })
-      .Cases({"float8e5", "fp8e5"}, [&] { return Float8E5M2Type::get(ctx); })
-      .Default([] { return Type(); })();
+  std::optional<abi::ScalarType> type = abi::lookupScalarType(name);
+  return type ? tile::getElementType(builder.getContext(), *type) : Type();
 }
 
 /// Answers `dtype.is_<what>()`.

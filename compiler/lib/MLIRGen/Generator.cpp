@@ -13,6 +13,7 @@
 
 #include "Generator.h"
 
+#include "tilec/Dialect/Tile/IR/DTypes.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,74 +28,6 @@
 
 using namespace mlir;
 using namespace tilec;
-
-//===----------------------------------------------------------------------===//
-// Signatures
-//===----------------------------------------------------------------------===//
-
-std::string SignatureEntry::str() const {
-  if (kind == Kind::Constant)
-    return literal;
-  std::string s = (kind == Kind::Pointer ? "*" : "") + type;
-  if (hint)
-    s += ":" + std::to_string(hint);
-  return s;
-}
-
-std::string LaunchRequirement::str(llvm::StringRef argName) const {
-  std::string s = argName.str() + "@" + std::to_string(argIndex) + ":";
-  if (kind == Kind::Align16)
-    return s + "align16";
-  return s + "bytes16/" + elementType;
-}
-
-llvm::Expected<std::vector<SignatureEntry>>
-tilec::parseSignature(llvm::StringRef text) {
-  std::vector<SignatureEntry> entries;
-  if (text.trim().empty())
-    return entries;
-  llvm::SmallVector<llvm::StringRef> parts;
-  text.split(parts, ',');
-  for (llvm::StringRef part : parts) {
-    part = part.trim();
-    SignatureEntry entry;
-    auto fail = [&](const llvm::Twine &why) {
-      return llvm::createStringError("invalid signature entry '" + part +
-                                     "': " + why);
-    };
-    if (part.empty())
-      return fail("empty entry");
-    llvm::StringRef body = part;
-    if (body.consume_front("*"))
-      entry.kind = SignatureEntry::Kind::Pointer;
-    else if (llvm::isDigit(body.front()) || body.front() == '-' ||
-             body == "True" || body == "False")
-      entry.kind = SignatureEntry::Kind::Constant;
-    if (entry.kind == SignatureEntry::Kind::Constant) {
-      entry.literal = body.str();
-      entries.push_back(entry);
-      continue;
-    }
-    auto [type, hint] = body.split(':');
-    entry.type = type.trim().str();
-    if (!hint.empty()) {
-      unsigned h;
-      if (hint.trim().getAsInteger(10, h) || (h != 1 && h != 16))
-        return fail("the hint must be ':1' or ':16'");
-      if (h == 1 && entry.kind == SignatureEntry::Kind::Pointer)
-        return fail("':1' applies to integers only");
-      entry.hint = h;
-    }
-    static const char *const known[] = {
-        "i1",  "i8",  "i16", "i32",     "i64",  "u1",   "u8",
-        "u16", "u32", "u64", "fp16",    "bf16", "fp32", "fp64",
-        "f32", "f16", "f64", "fp8e4nv", "fp8e5"};
-    if (!llvm::is_contained(known, entry.type))
-      return fail("unknown type '" + entry.type + "'");
-    entries.push_back(entry);
-  }
-  return entries;
-}
 
 //===----------------------------------------------------------------------===//
 // Generator
@@ -473,15 +406,14 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
     if (fullSignature || !isConstexpr)
       entry = &sig[sigIndex++];
     auto defined = config.defines.find(p.name);
-    if (defined != config.defines.end() ||
-        (entry && entry->kind == SignatureEntry::Kind::Constant) ||
+    if (defined != config.defines.end() || (entry && entry->IsConstant) ||
         isConstexpr) {
       std::optional<TValue> value;
       llvm::StringRef text;
       if (defined != config.defines.end())
         text = defined->getValue();
-      else if (entry && entry->kind == SignatureEntry::Kind::Constant)
-        text = entry->literal;
+      else if (entry && entry->IsConstant)
+        text = entry->Literal;
       if (!text.empty()) {
         value = parseDefine(*this, text);
         if (!value) {
@@ -508,13 +440,17 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       define(p.name, *value, p.range.Start);
       continue;
     }
-    Type elem = parseDType(entry->type);
-    Type type = entry->kind == SignatureEntry::Kind::Pointer
-                    ? Type(tile::PtrType::get(&context, elem))
-                    : elem;
+    const abi::ArgType &arg = entry->Type;
+    Type elem = tile::getElementType(&context, arg.Elem);
+    if (!elem) {
+      error(p.range.Start) << "parameter '" << p.name << "' has the type '"
+                           << arg.str() << "', which kernels cannot use";
+      return nullptr;
+    }
+    Type type = arg.IsPointer ? Type(tile::PtrType::get(&context, elem)) : elem;
     argTypes.push_back(type);
-    argParams.push_back({p.name, entry->hint});
-    info.signature.push_back(*entry);
+    argParams.push_back({p.name, arg.Hint});
+    info.signature.push_back(arg);
     info.argNames.push_back(p.name);
   }
 
@@ -546,11 +482,9 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   if (failed(mlir::verify(*module)))
     return nullptr;
   info.requirements = requirements;
-  llvm::sort(info.requirements,
-             [](const LaunchRequirement &a, const LaunchRequirement &b) {
-               return std::tie(a.argIndex, a.kind, a.elementType) <
-                      std::tie(b.argIndex, b.kind, b.elementType);
-             });
+  for (LaunchRequirement &requirement : info.requirements)
+    requirement.ArgName = info.argNames[requirement.ArgIndex];
+  llvm::sort(info.requirements);
   return module;
 }
 

@@ -55,9 +55,9 @@ mlir::LogicalResult compile(llvm::SourceMgr &srcMgr,
 struct CompiledPTX {
   /// The kernel's name, launch signature and parameter names.
   KernelInfo info;
-  unsigned numWarps = 0;
-  /// Dynamic shared memory in bytes.
-  unsigned sharedBytes = 0;
+  /// What the runtime reads from the PTX's first line: the launch signature,
+  /// warps, dynamic shared memory, launch requirements and tensor maps.
+  abi::KernelMetadata metadata;
   /// The PTX, starting with the kernel's metadata line.
   std::string ptx;
 };
@@ -68,13 +68,6 @@ struct CompiledPTX {
 mlir::FailureOr<CompiledPTX> compileToPTX(llvm::SourceMgr &srcMgr,
                                           const CompileOptions &options,
                                           llvm::raw_ostream &diagnosticOS);
-
-/// The metadata comment line tilec puts at the top of the PTX for a kernel,
-/// which the runtime reads to launch it. A kernel with launch requirements
-/// gets a `requires=` key (see LaunchRequirement::str), e.g.
-/// `requires=a_ptr@0:align16,stride_am@6:bytes16/fp16`.
-std::string kernelMetadataLine(const KernelInfo &info, unsigned numWarps,
-                               unsigned sharedBytes);
 
 } // namespace tilec
 

@@ -35,38 +35,18 @@ class raw_ostream;
 namespace tilec {
 namespace interp {
 
-/// The element types of buffers and scalar arguments.
-enum class ScalarType {
-  I1,
-  I8,
-  I16,
-  I32,
-  I64,
-  F16,
-  BF16,
-  F32,
-  F64,
-  F8E4M3,
-  F8E5M2
-};
-
-/// Parses a Triton dtype name as signatures write it (`fp32`, `f32`, `i32`,
-/// `u8`, `bf16`, `fp8e4nv`...).
-std::optional<ScalarType> parseScalarType(llvm::StringRef name);
-/// The canonical name (`fp32`, `i32`, `bf16`...).
-llvm::StringRef getName(ScalarType type);
-/// Bytes per element in memory (`i1` is a byte).
-unsigned getByteSize(ScalarType type);
-bool isFloat(ScalarType type);
+/// The element types of buffers and scalar arguments: the kernel ABI's
+/// dtypes (abi::lookupScalarType reads their names).
+using abi::ScalarType;
 
 /// Memory handed to a kernel; a pointer argument points at its first byte.
 class Buffer {
 public:
   Buffer(ScalarType type, size_t count)
-      : type(type), bytes(count * getByteSize(type)) {}
+      : type(type), bytes(count * abi::scalarTypeSize(type)) {}
 
   ScalarType getType() const { return type; }
-  size_t size() const { return bytes.size() / getByteSize(type); }
+  size_t size() const { return bytes.size() / abi::scalarTypeSize(type); }
   std::vector<uint8_t> &getBytes() { return bytes; }
   const std::vector<uint8_t> &getBytes() const { return bytes; }
 

@@ -12,6 +12,8 @@
 #ifndef TILEC_MLIRGEN_MLIRGEN_H
 #define TILEC_MLIRGEN_MLIRGEN_H
 
+#include "tilec/ABI/KernelABI.h"
+
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
@@ -33,25 +35,10 @@ namespace tilec {
 
 class ModuleAST;
 
-/// One entry of a Triton signature: `*fp32:16`, `i32`, `i64:1` or `128`.
-struct SignatureEntry {
-  enum class Kind { Pointer, Scalar, Constant };
-  Kind kind = Kind::Scalar;
-  /// Element type name (`fp32`, `i32`, `bf16`...) for pointers and scalars.
-  std::string type;
-  /// Divisibility hint: 0 (none), 1 (the value is 1) or 16.
-  unsigned hint = 0;
-  /// The literal of a Constant entry (a constexpr value).
-  std::string literal;
-
-  /// The entry as Triton writes it (`*fp32:16`).
-  std::string str() const;
-};
-
-/// Parses a comma-separated Triton signature such as
-/// `*fp32:16, *fp32:16, i32, 1024`.
-llvm::Expected<std::vector<SignatureEntry>>
-parseSignature(llvm::StringRef text);
+// Signatures and launch requirements are the kernel ABI's
+// (tilec/ABI/KernelABI.h), shared with the runtime.
+using abi::LaunchRequirement;
+using abi::SignatureEntry;
 
 /// What tl.make_block_ptr, which Triton 3.9 removed, gets.
 enum class BlockPtrPolicy {
@@ -74,38 +61,14 @@ struct KernelConfig {
   BlockPtrPolicy blockPtrPolicy = BlockPtrPolicy::Warn;
 };
 
-/// A property of a launch argument that only the runtime can check: a kernel
-/// argument used directly as a tensor descriptor's base or one of its
-/// strides other than the last (TMA needs both 16-byte aligned).
-struct LaunchRequirement {
-  enum class Kind {
-    Align16, ///< a pointer that must be 16-byte aligned
-    Bytes16, ///< an integer whose value times the element size must be a
-             ///< multiple of 16 bytes
-  };
-  Kind kind = Kind::Align16;
-  /// The argument's index in KernelInfo::signature.
-  unsigned argIndex = 0;
-  /// Bytes16: the descriptor's element type (`fp16`, `fp32`...).
-  std::string elementType;
-
-  /// The requirement as the metadata line writes it: `NAME@INDEX:align16`
-  /// or `NAME@INDEX:bytes16/TYPE`, where NAME is `argName`.
-  std::string str(llvm::StringRef argName) const;
-  bool operator==(const LaunchRequirement &other) const {
-    return kind == other.kind && argIndex == other.argIndex &&
-           elementType == other.elementType;
-  }
-};
-
 /// What code generation produced besides IR: the kernel's name, its runtime
 /// signature (one entry per argument passed at launch), the names of the
 /// parameters those arguments bind and the launch requirements.
 struct KernelInfo {
   std::string name;
-  std::vector<SignatureEntry> signature;
+  std::vector<abi::ArgType> signature;
   std::vector<std::string> argNames;
-  /// What the runtime must check at every launch, by argument.
+  /// What the runtime must check at every launch, sorted by argument.
   std::vector<LaunchRequirement> requirements;
 };
 

@@ -57,6 +57,7 @@
 
 #include "LoopSlice.h"
 
+#include "tilec/Dialect/Tile/IR/DTypes.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/AxisInfo.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
@@ -75,6 +76,7 @@ namespace tilec::tile {
 } // namespace tilec::tile
 
 using namespace mlir;
+namespace abi = tilec::abi;
 using namespace tilec::tile;
 
 namespace {
@@ -156,15 +158,10 @@ static bool isProvenMultiple(Value value, int64_t multiple) {
 
 /// The name the runtime gives the TMA element type of `type`.
 static StringRef getTmaElementName(Type type) {
-  if (type.isF16())
-    return "f16";
-  if (type.isBF16())
-    return "bf16";
-  if (type.isF32())
-    return "f32";
-  if (type.isInteger(8) || isa<Float8E4M3FNType, Float8E5M2Type>(type))
-    return "u8";
-  return "";
+  std::optional<abi::ScalarType> dtype = getScalarType(type);
+  std::optional<abi::TensorMapSpec::Element> element =
+      dtype ? abi::tensorMapElementFor(*dtype) : std::nullopt;
+  return element ? abi::tensorMapElementName(*element) : "";
 }
 
 /// The `tile.tma` entry (without its parameter) of the 2-D block `type` of

@@ -4,25 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// tilec writes one comment line per kernel at the top of the PTX it emits:
-//
-//   // tilec.kernel name=add_kernel num_warps=4 shared=0 signature=*fp32:16,i32
-//
-// The signature uses Triton's grammar: "*T" is a pointer to T, a bare type is
-// a scalar, and an optional ":16" (divisible by 16) or ":1" (equal to 1) hint
-// may follow. It lists the kernel's non-constexpr parameters, which are the
-// PTX entry's parameters in order.
-//
-// This header holds the parsed form of those lines, the parsers, the check of
-// the metadata against the PTX entry's parameter list, and the typed launch
-// argument (KernelArg) with the code that checks launch arguments against a
-// signature and packs them for cuLaunchKernel. None of it needs a GPU.
+// The runtime's side of the kernel ABI (tilec/ABI/KernelABI.h, shared with
+// the compiler): the check of a kernel's metadata against the PTX entry's
+// parameter list, and the typed launch argument (KernelArg) with the code
+// that checks launch arguments against a signature and packs them for
+// cuLaunchKernel. None of it needs a GPU.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_RUNTIME_METADATA_H
 #define TILEC_RUNTIME_METADATA_H
 
+#include "tilec/ABI/KernelABI.h"
 #include "tilec/Runtime/Status.h"
 
 #include <cstddef>
@@ -38,128 +31,21 @@ namespace rt {
 
 class DeviceBuffer;
 
-/// Element types of Triton signatures.
-enum class ScalarType {
-  I1,
-  I8,
-  I16,
-  I32,
-  I64,
-  U8,
-  U16,
-  U32,
-  U64,
-  FP8E4NV,
-  FP8E5,
-  FP8E4B15,
-  FP16,
-  BF16,
-  FP32,
-  FP64,
-};
-
-/// Returns the Triton spelling of \p type ("fp32", "i32", ...).
-const char *scalarTypeName(ScalarType type);
-/// Returns the size in bytes of a scalar of \p type (i1 is passed as 1 byte).
-unsigned scalarTypeSize(ScalarType type);
-/// Parses a Triton type name ("fp32", "i64", ...).
-Expected<ScalarType> parseScalarType(std::string_view name);
-
-/// One parameter of a kernel signature.
-struct ArgType {
-  /// True for "*T": a device pointer (8 bytes) to elements of Elem.
-  bool IsPointer = false;
-  /// The scalar type, or the pointee type of a pointer.
-  ScalarType Elem = ScalarType::I32;
-  /// 0 (none), 16 (value divisible by 16) or 1 (value equal to 1).
-  unsigned Hint = 0;
-
-  /// Size of the parameter in the kernel's parameter buffer.
-  unsigned sizeInBytes() const { return IsPointer ? 8 : scalarTypeSize(Elem); }
-  bool isInteger() const;
-  bool isFloat() const;
-  /// Returns the Triton spelling, e.g. "*fp32:16".
-  std::string str() const;
-};
-
-/// Parses one signature entry, e.g. "*fp32:16" or "i32".
-Expected<ArgType> parseArgType(std::string_view text);
-/// Parses a comma-separated signature; an empty string is a kernel without
-/// parameters.
-Expected<std::vector<ArgType>> parseSignature(std::string_view text);
-/// Returns the comma-separated Triton spelling of \p signature.
-std::string signatureString(const std::vector<ArgType> &signature);
-
-/// A property of one launch argument that tilec could not check at compile
-/// time, from the metadata line's "requires=" key: a kernel argument used
-/// directly as a tensor descriptor's base ("a_ptr@0:align16") or as one of
-/// its strides other than the last ("stride_am@6:bytes16/fp16").
-struct LaunchRequirement {
-  enum class Kind {
-    Align16, ///< the pointer is 16-byte aligned
-    Bytes16, ///< the integer times sizeof(Elem) is a multiple of 16 bytes
-  };
-  Kind ReqKind = Kind::Align16;
-  /// The argument's index in the signature and its parameter name.
-  std::size_t ArgIndex = 0;
-  std::string ArgName;
-  /// Bytes16: the descriptor's element type.
-  ScalarType Elem = ScalarType::I8;
-};
-
-/// A TMA tensor map the host builds at each launch, from the metadata line's
-/// "tma=" key: the kernel parameter after the signature's that receives
-/// the 128-byte CUtensorMap of a row-major 2-D tensor (tilec's descriptor
-/// loads on sm_90a), its base a kernel argument, its extents and row stride
-/// kernel arguments or constants, read in boxes of BoxRows x BoxCols
-/// elements swizzled over Swizzle bytes (the layout wgmma reads).
-struct TensorMapSpec {
-  /// A scalar of the map: kernel argument Arg, or the constant Value.
-  struct Scalar {
-    bool IsArg = false;
-    std::size_t Arg = 0;
-    std::int64_t Value = 0;
-  };
-  enum class Element { F16, BF16, F32, U8 };
-  std::size_t ParamIndex = 0;
-  std::size_t BaseArg = 0;
-  Element Elem = Element::F16;
-  Scalar Rows, Cols;
-  /// Elements between consecutive rows.
-  Scalar RowStride;
-  unsigned BoxRows = 0, BoxCols = 0;
-  /// 32, 64 or 128.
-  unsigned Swizzle = 0;
-
-  unsigned elementBytes() const;
-};
-
-/// What tilec records about one kernel.
-struct KernelMetadata {
-  std::string Name;
-  unsigned NumWarps = 0;
-  /// Dynamic shared memory in bytes.
-  unsigned SharedBytes = 0;
-  std::vector<ArgType> Signature;
-  /// Checked at every launch (packArguments, checkLaunchRequirements).
-  std::vector<LaunchRequirement> Requirements;
-  /// Built at every launch (Kernel::launch), passed after the signature's
-  /// parameters in this order.
-  std::vector<TensorMapSpec> TensorMaps;
-
-  /// Threads per block (in x).
-  unsigned blockSize() const { return NumWarps * 32; }
-};
-
-/// True when \p line is a "// tilec.kernel" metadata line (leading blanks
-/// allowed).
-bool isMetadataLine(std::string_view line);
-/// Parses one metadata line. Keys other than name, num_warps, shared,
-/// signature, requires and tma are ignored; the first four are required.
-Expected<KernelMetadata> parseMetadataLine(std::string_view line);
-/// Parses every metadata line of a PTX text. Errors name the line number.
-/// Two lines for the same kernel are an error.
-Expected<std::vector<KernelMetadata>> parseModuleMetadata(std::string_view ptx);
+// The kernel ABI's types and functions, under the runtime's names.
+using abi::ArgType;
+using abi::isMetadataLine;
+using abi::KernelMetadata;
+using abi::LaunchRequirement;
+using abi::parseArgType;
+using abi::parseMetadataLine;
+using abi::parseModuleMetadata;
+using abi::parseScalarType;
+using abi::parseSignature;
+using abi::ScalarType;
+using abi::scalarTypeName;
+using abi::scalarTypeSize;
+using abi::signatureString;
+using abi::TensorMapSpec;
 
 /// Returns the byte sizes of the parameters of ".entry <name>(...)" in \p ptx,
 /// in order; ErrorCode::NotFound if there is no such entry.

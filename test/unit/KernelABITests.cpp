@@ -1,0 +1,181 @@
+//===- KernelABITests.cpp - The kernel ABI's printers and parsers ---------===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The kernel ABI (tilec/ABI/KernelABI.h) is the one contract between the
+// compiler, which prints metadata lines, and the runtime, which parses them.
+// These tests print, parse and print again every dtype, alias, hint, launch
+// requirement and tensor map, and check that both sides reject the same
+// signatures with the same messages.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/ABI/KernelABI.h"
+
+#include <catch2/catch.hpp>
+
+using namespace tilec::abi;
+using Catch::Matchers::Contains;
+using Catch::Matchers::Equals;
+
+namespace {
+
+constexpr ScalarType AllTypes[] = {
+    ScalarType::I1,      ScalarType::I8,    ScalarType::I16,
+    ScalarType::I32,     ScalarType::I64,   ScalarType::U8,
+    ScalarType::U16,     ScalarType::U32,   ScalarType::U64,
+    ScalarType::FP8E4NV, ScalarType::FP8E5, ScalarType::FP8E4B15,
+    ScalarType::FP16,    ScalarType::BF16,  ScalarType::FP32,
+    ScalarType::FP64};
+
+/// Prints \p meta, parses the line and prints it again.
+KernelMetadata roundTrip(const KernelMetadata &meta) {
+  std::string line = printMetadataLine(meta);
+  INFO(line);
+  Expected<KernelMetadata> parsed = parseMetadataLine(line);
+  INFO(parsed.status().message());
+  REQUIRE(parsed.ok());
+  CHECK(printMetadataLine(*parsed) == line);
+  return parsed.take();
+}
+
+} // namespace
+
+TEST_CASE("Every dtype is found by each of its names", "[abi]") {
+  for (ScalarType type : AllTypes) {
+    INFO(scalarTypeName(type));
+    CHECK(lookupScalarType(scalarTypeName(type)) == type);
+    CHECK(lookupScalarType(scalarTypeLanguageName(type)) == type);
+    CHECK(isIntegerType(type) != isFloatType(type));
+    CHECK(scalarTypeSize(type) >= 1);
+  }
+  // Triton's aliases.
+  CHECK(lookupScalarType("f16") == ScalarType::FP16);
+  CHECK(lookupScalarType("f32") == ScalarType::FP32);
+  CHECK(lookupScalarType("f64") == ScalarType::FP64);
+  CHECK(lookupScalarType("u1") == ScalarType::I1);
+  CHECK(lookupScalarType("float32") == ScalarType::FP32);
+  CHECK(lookupScalarType("uint8") == ScalarType::U8);
+  CHECK_FALSE(lookupScalarType("fp33"));
+  CHECK_FALSE(lookupScalarType("FP32"));
+  CHECK(std::string(scalarTypeEnumerator(ScalarType::FP8E4NV)) == "FP8E4NV");
+}
+
+TEST_CASE("Every type, alias and hint round-trips through a metadata line",
+          "[abi]") {
+  KernelMetadata meta;
+  meta.Name = "k";
+  meta.NumWarps = 4;
+  for (ScalarType type : AllTypes) {
+    meta.Signature.push_back({false, type, 0});
+    meta.Signature.push_back({true, type, 0});
+    meta.Signature.push_back({true, type, 16});
+    if (isIntegerType(type)) {
+      meta.Signature.push_back({false, type, 16});
+      meta.Signature.push_back({false, type, 1});
+    }
+  }
+  KernelMetadata parsed = roundTrip(meta);
+  CHECK(parsed.Signature == meta.Signature);
+
+  // Aliases parse to the canonical types and print canonically.
+  Expected<std::vector<SignatureEntry>> aliases =
+      parseSignatureEntries("*f32:16, f16, f64, u1:1, *float16, 64, True");
+  REQUIRE(aliases.ok());
+  std::vector<std::string> printed;
+  for (const SignatureEntry &entry : *aliases)
+    printed.push_back(entry.str());
+  CHECK(printed == std::vector<std::string>{"*fp32:16", "fp16", "fp64", "i1:1",
+                                            "*fp16", "64", "True"});
+}
+
+TEST_CASE("Requirements and tensor maps round-trip", "[abi]") {
+  KernelMetadata meta;
+  meta.Name = "matmul_desc_kernel";
+  meta.NumWarps = 8;
+  meta.SharedBytes = 98304;
+  meta.Signature = {{true, ScalarType::FP16, 0},
+                    {true, ScalarType::BF16, 16},
+                    {false, ScalarType::I32, 0},
+                    {false, ScalarType::I64, 0},
+                    {false, ScalarType::U32, 0}};
+  for (ScalarType elem : AllTypes)
+    meta.Requirements.push_back(
+        {LaunchRequirement::Kind::Bytes16, 3, "stride_am", elem});
+  meta.Requirements.push_back(
+      {LaunchRequirement::Kind::Align16, 0, "a_ptr", ScalarType::I8});
+  using Element = TensorMapSpec::Element;
+  using Scalar = TensorMapSpec::Scalar;
+  unsigned param = 5;
+  for (Element elem :
+       {Element::F16, Element::BF16, Element::F32, Element::U8}) {
+    for (unsigned swizzle : {32u, 64u, 128u}) {
+      TensorMapSpec map;
+      map.ParamIndex = param++;
+      map.BaseArg = 1;
+      map.Elem = elem;
+      map.Rows = Scalar::argument(2);
+      map.Cols = Scalar::constant(4096);
+      map.RowStride = Scalar::argument(4);
+      map.BoxRows = 256;
+      map.BoxCols = swizzle / TensorMapSpec::tensorMapElementBytes(elem);
+      map.Swizzle = swizzle;
+      meta.TensorMaps.push_back(map);
+    }
+  }
+  KernelMetadata parsed = roundTrip(meta);
+  CHECK(parsed.Requirements == meta.Requirements);
+  CHECK(parsed.TensorMaps == meta.TensorMaps);
+  CHECK(parsed.SharedBytes == 98304);
+
+  // A metadata line without requirements or maps has neither key.
+  meta.Requirements.clear();
+  meta.TensorMaps.clear();
+  std::string line = printMetadataLine(meta);
+  CHECK(line == "// tilec.kernel name=matmul_desc_kernel num_warps=8 "
+                "shared=98304 signature=*fp16,*bf16:16,i32,i64,u32");
+}
+
+TEST_CASE("Bad signatures get one message wherever they are parsed", "[abi]") {
+  auto message = [](const char *text) {
+    Expected<std::vector<SignatureEntry>> parsed = parseSignatureEntries(text);
+    REQUIRE_FALSE(parsed.ok());
+    return parsed.status().message();
+  };
+  CHECK_THAT(message("*fp32:16, fp32:16"),
+             Equals("invalid signature entry 'fp32:16': a hint on a "
+                    "floating-point parameter"));
+  CHECK_THAT(message("*fp32:1"), Equals("invalid signature entry '*fp32:1': "
+                                        "the hint ':1' on a pointer"));
+  CHECK_THAT(message("i32:8"), Contains("unknown hint ':8'"));
+  CHECK_THAT(message("i32,,i32"), Contains("empty entry"));
+  // The metadata parser gives the same reason.
+  Expected<KernelMetadata> meta = parseMetadataLine(
+      "// tilec.kernel name=k num_warps=4 shared=0 signature=*fp32,fp32:16");
+  REQUIRE_FALSE(meta.ok());
+  CHECK_THAT(meta.status().message(),
+             Contains("invalid signature entry 'fp32:16': a hint on a "
+                      "floating-point parameter"));
+
+  // Commas inside brackets do not split entries.
+  CHECK_THAT(message("tensordesc<fp16[128, 64]>, i32"),
+             Equals("invalid signature entry 'tensordesc<fp16[128, 64]>': "
+                    "unknown type 'tensordesc<fp16[128, 64]>'"));
+}
+
+TEST_CASE("Tensor-map boxes obey one rule", "[abi]") {
+  CHECK(checkTensorMapBox(128, 64, 128, 2).ok());
+  CHECK(checkTensorMapBox(256, 8, 32, 4).ok());
+  CHECK_FALSE(checkTensorMapBox(257, 64, 128, 2).ok());
+  CHECK_FALSE(checkTensorMapBox(128, 32, 128, 2).ok());
+  CHECK_FALSE(checkTensorMapBox(128, 48, 96, 2).ok());
+  CHECK_FALSE(checkTensorMapBox(0, 64, 128, 2).ok());
+}
+
+TEST_CASE("Configuration names", "[abi]") {
+  CHECK(configurationName({{"BLOCK_M", "64"}, {"BLOCK_N", "128"}}, 4, 3) ==
+        "BLOCK_M=64,BLOCK_N=128,num_warps=4,num_stages=3");
+  CHECK(configurationName({}, 8, 2) == "num_warps=8,num_stages=2");
+}
