@@ -1,5 +1,5 @@
 // REQUIRES: ptxas
-// RUN: tilec-opt %s -tilec-lower-to-llvm="num-warps=4 compute-capability=0" | mlir-translate --mlir-to-llvmir -o %t.ll
+// RUN: tilec-opt %s -tilec-lower-to-llvm="num-warps=4 target=sm_75" | mlir-translate --mlir-to-llvmir -o %t.ll
 // RUN: opt -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90a -mattr=+ptx80 -passes='default<O3>' %t.ll -o %t.bc
 // RUN: llc -O3 -mtriple=nvptx64-nvidia-cuda -mcpu=sm_90a -mattr=+ptx80 %t.bc -o %t.ptx
 // RUN: FileCheck %s < %t.ptx
@@ -7,7 +7,7 @@
 
 // A 64x64x32 f16 matmul with an f32 accumulator carried by a K loop: the
 // dot stages a and b in shared memory and multiplies on the FMA path (the
-// path of GPUs without tensor cores, compute-capability=0).
+// path of GPUs without tensor cores, sm_75).
 // CHECK: .entry matmul(
 // CHECK: bar.sync 0;
 // CHECK: st.shared.b16

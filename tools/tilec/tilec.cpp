@@ -18,6 +18,7 @@
 
 #include "Run.h"
 
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Driver/Driver.h"
 #include "tilec/Driver/Launcher.h"
 #include "tilec/Frontend/AST.h"
@@ -106,8 +107,9 @@ static cl::opt<bool> rewriteBlockPtrs(
              "warn about each one left"),
     cl::cat(category));
 static cl::opt<std::string>
-    ptxVersion("ptx-version", cl::desc("PTX ISA version feature (+ptx80)"),
-               cl::init("+ptx80"), cl::cat(category));
+    ptxVersion("ptx-version",
+               cl::desc("PTX ISA version feature (default +ptx80)"),
+               cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::Prefix,
                                   cl::desc("LLVM optimisation level (0-3)"),
                                   cl::init(3), cl::cat(category));
@@ -345,17 +347,19 @@ int main(int argc, char **argv) {
   options.pipeline.numStages = numStages;
   options.pipeline.programGroup = programGroup;
   options.pipeline.pointerTma = pointerTma;
-  std::optional<unsigned> capability = tilec::parseComputeCapability(arch);
-  if (!capability)
-    return usageError("--arch expects sm_XY or sm_XYa (such as sm_90a), not '" +
-                      arch + "'");
-  // wgmma needs the architecture-specific sm_90a; plain sm_90 has the
-  // tensor-core instructions of sm_80.
-  if (*capability >= 90 && !StringRef(arch).ends_with("a"))
-    capability = 80;
-  options.pipeline.computeCapability = *capability;
+  std::optional<tilec::tile::TargetInfo> target =
+      tilec::tile::TargetInfo::lookup(arch);
+  if (!target)
+    return usageError("--arch: " +
+                      tilec::tile::TargetInfo::getUnsupportedMessage(arch));
+  std::string ptxFeatures =
+      ptxVersion.empty() ? target->getDefaultPtxFeatures() : ptxVersion;
+  if (std::optional<std::string> problem =
+          target->checkPtxFeatures(ptxFeatures))
+    return usageError("--ptx-version: " + *problem);
+  options.pipeline.target = arch;
   options.ptx.arch = arch;
-  options.ptx.features = ptxVersion;
+  options.ptx.features = ptxFeatures;
   options.ptx.optLevel = optLevel;
   options.emit = emit;
   bool werrorPtxas = false;

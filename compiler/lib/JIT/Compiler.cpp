@@ -6,6 +6,7 @@
 
 #include "tilec/JIT/Compiler.h"
 
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Driver/Driver.h"
 #include "tilec/Target/Cubin.h"
 
@@ -53,15 +54,14 @@ InProcessCompiler::compile(const rt::CompileRequest &request) {
     options.kernel.defines[name] = value;
   options.pipeline.numWarps = request.Config.NumWarps;
   options.pipeline.numStages = request.Config.NumStages;
-  std::optional<unsigned> capability = parseComputeCapability(request.Arch);
-  if (!capability)
-    return rt::Status::invalidArgument(what + ": unknown architecture '" +
-                                       request.Arch + "'");
-  // As tilec does: wgmma needs the architecture-specific sm_90a.
-  if (*capability >= 90 && !llvm::StringRef(request.Arch).ends_with("a"))
-    capability = 80;
-  options.pipeline.computeCapability = *capability;
+  std::optional<tile::TargetInfo> target =
+      tile::TargetInfo::lookup(request.Arch);
+  if (!target)
+    return rt::Status::invalidArgument(
+        what + ": " + tile::TargetInfo::getUnsupportedMessage(request.Arch));
+  options.pipeline.target = request.Arch;
   options.ptx.arch = request.Arch;
+  options.ptx.features = target->getDefaultPtxFeatures();
 
   llvm::SourceMgr srcMgr;
   srcMgr.AddNewSourceBuffer(

@@ -12,6 +12,7 @@
 #include "tilec/Pipeline/Pipeline.h"
 
 #include "tilec/Conversion/Passes.h"
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
@@ -29,16 +30,6 @@
 
 using namespace mlir;
 
-std::optional<unsigned> tilec::parseComputeCapability(llvm::StringRef arch) {
-  unsigned value;
-  if (!arch.consume_front("sm_"))
-    return std::nullopt;
-  arch.consume_back("a");
-  if (arch.size() < 2 || arch.getAsInteger(10, value))
-    return std::nullopt;
-  return value;
-}
-
 void tilec::buildTileSimplifyPipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -46,18 +37,21 @@ void tilec::buildTileSimplifyPipeline(OpPassManager &pm) {
 
 void tilec::buildTileToGPUPipeline(OpPassManager &pm,
                                    const PipelineOptions &options) {
+  tile::TileSetTargetOptions targetOptions;
+  targetOptions.arch = options.target;
+  pm.addPass(tile::createTileSetTarget(targetOptions));
+  std::optional<tile::TargetInfo> target =
+      tile::TargetInfo::lookup(options.target);
   tile::TileGroupProgramsOptions groupOptions;
   groupOptions.groupSize = options.programGroup;
   pm.addPass(tile::createTileGroupPrograms(groupOptions));
   tile::TileSplitTf32x3Options splitOptions;
   splitOptions.numWarps = options.numWarps;
-  splitOptions.computeCapability = options.computeCapability;
   pm.addPass(tile::createTileSplitTf32x3(splitOptions));
-  if (options.tma && options.pointerTma && options.computeCapability >= 90)
+  if (options.tma && options.pointerTma && target && target->hasTma())
     pm.addPass(tile::createTileDescribePointerBlocks());
   tile::TileAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
-  layoutOptions.computeCapability = options.computeCapability;
   pm.addPass(tile::createTileAssignLayouts(layoutOptions));
   pm.addPass(tile::createTileCoalesce());
   pm.addPass(tile::createTileRemoveLayoutConversions());
@@ -66,7 +60,6 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   tile::TilePipelineOptions pipelineOptions;
   pipelineOptions.numStages = options.numStages;
   pipelineOptions.tma = options.tma;
-  pipelineOptions.computeCapability = options.computeCapability;
   pm.addPass(tile::createTilePipeline(pipelineOptions));
   pm.addPass(tile::createTilePrefetchLoads());
   pm.addPass(createCanonicalizerPass());
@@ -92,10 +85,9 @@ struct LowerToLLVMOptions : public PassPipelineOptions<LowerToLLVMOptions> {
   Option<unsigned> numWarps{*this, "num-warps",
                             llvm::cl::desc("Warps per program"),
                             llvm::cl::init(4)};
-  Option<unsigned> computeCapability{
-      *this, "compute-capability",
-      llvm::cl::desc("Compute capability of the target (0: no tensor cores)"),
-      llvm::cl::init(90)};
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("The target architecture"),
+                             llvm::cl::init("sm_90a")};
   Option<unsigned> numStages{
       *this, "num-stages",
       llvm::cl::desc("Slots of each operand ring of a pipelined wgmma loop"),
@@ -112,7 +104,7 @@ void tilec::registerTilecPasses() {
       [](OpPassManager &pm, const LowerToLLVMOptions &options) {
         PipelineOptions pipelineOptions;
         pipelineOptions.numWarps = options.numWarps;
-        pipelineOptions.computeCapability = options.computeCapability;
+        pipelineOptions.target = options.target;
         pipelineOptions.numStages = options.numStages;
         buildTileSimplifyPipeline(pm);
         buildTileToGPUPipeline(pm, pipelineOptions);

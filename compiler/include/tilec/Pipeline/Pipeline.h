@@ -15,15 +15,16 @@ class DialectRegistry;
 #include "llvm/ADT/StringRef.h"
 
 #include <optional>
+#include <string>
 
 namespace tilec {
 
 /// Options of the lowering pipeline.
 struct PipelineOptions {
   unsigned numWarps = 4;
-  /// Compute capability of the target GPU (90 for sm_90a); decides which
-  /// dots run on tensor cores (0: none).
-  unsigned computeCapability = 90;
+  /// The target architecture (a name tile::TargetInfo::lookup knows),
+  /// recorded on the module by tile-set-target.
+  std::string target = "sm_90a";
   /// Shared-memory slots of each operand ring of a pipelined wgmma loop
   /// (tile-pipeline); below 2, loops are not pipelined.
   unsigned numStages = 3;
@@ -36,13 +37,9 @@ struct PipelineOptions {
   bool tma = true;
   /// Whether tl.dot operands loaded through pointers that address a block of
   /// a 2-D tensor are described as that block, for TMA copies
-  /// (tile-describe-pointer-blocks; needs `tma` and sm_90).
+  /// (tile-describe-pointer-blocks; needs `tma` and a target with TMA).
   bool pointerTma = true;
 };
-
-/// The compute capability of an `sm_XY` or `sm_XYa` architecture name
-/// (10 * X + Y), or std::nullopt for anything else.
-std::optional<unsigned> parseComputeCapability(llvm::StringRef arch);
 
 /// Simplifies front-end tile IR (canonicalisation and CSE).
 void buildTileSimplifyPipeline(mlir::OpPassManager &pm);

@@ -46,7 +46,7 @@ struct MmaSyncDotOpLowering : public OpConversionPattern<DotOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto cType = cast<RankedTensorType>(op.getC().getType());
     auto mma = dyn_cast_or_null<MmaLayoutAttr>(cType.getEncoding());
-    if (!mma || mma.getVersionMajor() != 2)
+    if (!mma || !mma.isMmaSync())
       return failure();
     Location loc = op.getLoc();
     auto aType = cast<RankedTensorType>(op.getA().getType());

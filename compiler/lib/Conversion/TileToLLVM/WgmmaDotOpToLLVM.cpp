@@ -319,7 +319,7 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto cType = cast<RankedTensorType>(op.getC().getType());
     auto mma = dyn_cast_or_null<MmaLayoutAttr>(cType.getEncoding());
-    if (!mma || mma.getVersionMajor() != 3)
+    if (!mma || !mma.isWgmma())
       return failure();
     Location loc = op.getLoc();
     auto aType = cast<RankedTensorType>(op.getA().getType());

@@ -412,7 +412,7 @@ LogicalResult WarpGroupDotOp::verify() {
     return emitOpError("operands must have the same element type, not ")
            << a.getElementType() << " and " << b.getElementType();
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
-  if (!mma || mma.getVersionMajor() != 3)
+  if (!mma || !mma.isWgmma())
     return emitOpError(
         "accumulator must be in a #tile.mma layout of version 3");
   if (a.getLayout().getContiguousDim() != 1)
@@ -436,7 +436,7 @@ LogicalResult WarpGroupDotOp::verify() {
 LogicalResult WarpGroupDotWaitOp::verify() {
   auto type = cast<RankedTensorType>(getInput().getType());
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(type.getEncoding());
-  if (!mma || mma.getVersionMajor() != 3)
+  if (!mma || !mma.isWgmma())
     return emitOpError("waits for an accumulator in a #tile.mma layout of "
                        "version 3");
   if (!type.getElementType().isIntOrFloat() ||

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
@@ -86,10 +87,12 @@ struct AllocateSharedMemoryPass
         largest = op;
       }
     });
-    if (bytes > kMaxSharedMemoryBytes) {
+    TargetInfo target = TargetInfo::get(getOperation());
+    if (bytes > target.getMaxSharedMemoryBytes()) {
       largest->emitOpError("needs ")
           << bytes << " bytes of shared memory, more than the "
-          << kMaxSharedMemoryBytes << " a thread block can have";
+          << target.getMaxSharedMemoryBytes() << " a thread block can have on "
+          << target.getName();
       return signalPassFailure();
     }
     // No attribute means no shared memory, which keeps the IR of programs

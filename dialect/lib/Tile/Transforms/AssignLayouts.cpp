@@ -104,9 +104,8 @@ static bool isElementwise(Operation *op) {
 class LayoutAssigner {
 public:
   LayoutAssigner(MLIRContext *ctx, unsigned numWarps, unsigned vector,
-                 unsigned computeCapability)
-      : ctx(ctx), numWarps(numWarps), vector(vector),
-        computeCapability(computeCapability) {}
+                 const TargetInfo &target)
+      : ctx(ctx), numWarps(numWarps), vector(vector), target(target) {}
 
   /// Gives the results (and region arguments) of `op` layouts and converts
   /// its operands.
@@ -163,7 +162,7 @@ private:
   /// applies, else the FMA path's register blocks, else null (the
   /// accumulator's own layout).
   LayoutAttrInterface chooseDotLayout(DotOp dot) {
-    if (MmaLayoutAttr mma = chooseMmaLayout(dot, numWarps, computeCapability))
+    if (MmaLayoutAttr mma = chooseMmaLayout(dot, numWarps, target))
       return mma;
     return buildFmaLayout(
         ctx, dot.getType().getShape(), numWarps,
@@ -193,7 +192,7 @@ private:
   MLIRContext *ctx;
   unsigned numWarps;
   unsigned vector;
-  unsigned computeCapability;
+  TargetInfo target;
   std::map<SmallVector<int64_t>, Attribute> defaults;
 };
 
@@ -437,7 +436,7 @@ struct AssignLayoutsPass
       if (op != module)
         ops.push_back(op);
     });
-    LayoutAssigner assigner(ctx, numWarps, vector, computeCapability);
+    LayoutAssigner assigner(ctx, numWarps, vector, TargetInfo::get(module));
     for (Operation *op : ops)
       if (failed(assigner.visit(op)))
         return signalPassFailure();
@@ -449,7 +448,7 @@ struct AssignLayoutsPass
     int64_t limit = std::min<int64_t>(255, 65536 / threads);
     WalkResult registers = module.walk([&](DotOp dot) {
       auto mma = dyn_cast<MmaLayoutAttr>(dot.getType().getEncoding());
-      if (!mma || mma.getVersionMajor() != 3)
+      if (!mma || !mma.isWgmma())
         return WalkResult::advance();
       int64_t accRegs = dot.getType().getNumElements() *
                         dot.getType().getElementTypeBitWidth() / 32 / threads;

@@ -78,8 +78,8 @@ static bool isWgmma32BitB(LoadOp load) {
   auto dot = dyn_cast<DotOp>(user);
   auto mma = dot ? dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding())
                  : MmaLayoutAttr();
-  return mma && mma.getVersionMajor() == 3 && !mma.getTransposed() &&
-         dot.getB() == value && dot.getA() != value &&
+  return mma && mma.isWgmma() && !mma.getTransposed() && dot.getB() == value &&
+         dot.getA() != value &&
          getStorageBytes(
              cast<RankedTensorType>(value.getType()).getElementType()) == 4;
 }

@@ -58,6 +58,7 @@
 #include "LoopSlice.h"
 
 #include "tilec/Dialect/Tile/IR/DTypes.h"
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/AxisInfo.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
@@ -332,7 +333,7 @@ static Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
 /// memory.
 static bool hasSMAlone(DotOp dot, ArrayRef<OperandPlan> plans,
                        int64_t numStages) {
-  constexpr int64_t kRegistersPerSM = 65536;
+  TargetInfo target = TargetInfo::get(dot);
   int64_t threads = 32 * getLayout(dot.getType()).getNumWarps();
   int64_t accRegs = dot.getType().getNumElements() / threads;
   int64_t ringBytes = 0;
@@ -341,8 +342,8 @@ static bool hasSMAlone(DotOp dot, ArrayRef<OperandPlan> plans,
     ringBytes += numStages * type.getNumElements() *
                  getStorageBytes(type.getElementType());
   }
-  return accRegs * threads > kRegistersPerSM / 4 ||
-         ringBytes > kMaxSharedMemoryBytes / 2;
+  return accRegs * threads > target.getRegistersPerSM() / 4 ||
+         ringBytes > target.getMaxSharedMemoryBytes() / 2;
 }
 
 /// Makes each iteration argument of `forOp` that only feeds its own next
@@ -410,7 +411,7 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
     return;
   DotOp dot = dots.front();
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding());
-  if (!mma || mma.getVersionMajor() != 3)
+  if (!mma || !mma.isWgmma())
     return;
   // Both operands by TMA, else both by cp.async.
   std::optional<OperandPlan> planA, planB;
@@ -758,7 +759,7 @@ struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
       for (scf::ForOp forOp : loops)
         pipeline(forOp, numStages, tma);
     }
-    if (tma && computeCapability >= 90) {
+    if (tma && TargetInfo::get(getOperation()).hasTma()) {
       SmallVector<StoreOp> stores;
       getOperation().walk([&](StoreOp store) { stores.push_back(store); });
       for (StoreOp store : stores)

@@ -58,7 +58,7 @@ struct SplitTf32x3Pass
       if (dot.getInputPrecision() == InputPrecision::TF32x3 &&
           a.getElementType().isF32() &&
           chooseMmaLayout(a, c, InputPrecision::TF32, numWarps,
-                          computeCapability))
+                          TargetInfo::get(getOperation())))
         dots.push_back(dot);
     });
     for (DotOp dot : dots) {

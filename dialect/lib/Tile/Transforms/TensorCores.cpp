@@ -41,10 +41,10 @@ static bool isWgmmaType(Type in, Type acc, InputPrecision precision) {
 }
 
 MmaLayoutAttr tilec::tile::chooseMmaLayout(DotOp dot, unsigned numWarps,
-                                           unsigned computeCapability) {
+                                           const TargetInfo &target) {
   return chooseMmaLayout(cast<RankedTensorType>(dot.getA().getType()),
                          cast<RankedTensorType>(dot.getC().getType()),
-                         dot.getInputPrecision(), numWarps, computeCapability);
+                         dot.getInputPrecision(), numWarps, target);
 }
 
 /// Warps along M, from `first` (a power of two) up, doubling while they
@@ -70,7 +70,8 @@ static MmaLayoutAttr chooseMmaSyncLayout(RankedTensorType a, RankedTensorType c,
   unsigned warpsN = numWarps / warpsM;
   if (N % (8 * warpsN) != 0)
     return {};
-  return MmaLayoutAttr::get(a.getContext(), 2, {warpsM, warpsN}, {16, 8, 16},
+  return MmaLayoutAttr::get(a.getContext(), getMmaVersion(DotEngine::MmaSync),
+                            {warpsM, warpsN}, {16, 8, 16},
                             /*transposed=*/false);
 }
 
@@ -86,7 +87,8 @@ static MmaLayoutAttr chooseWgmmaLayout(MLIRContext *ctx, int64_t M, int64_t N,
   if (N % (8 * warpsN) != 0)
     return {};
   unsigned n = std::min<int64_t>(256, N / warpsN);
-  return MmaLayoutAttr::get(ctx, 3, {warpsM, warpsN}, {64, n, unsigned(kStep)},
+  return MmaLayoutAttr::get(ctx, getMmaVersion(DotEngine::Wgmma),
+                            {warpsM, warpsN}, {64, n, unsigned(kStep)},
                             transposed);
 }
 
@@ -94,13 +96,13 @@ MmaLayoutAttr tilec::tile::chooseMmaLayout(RankedTensorType a,
                                            RankedTensorType c,
                                            InputPrecision precision,
                                            unsigned numWarps,
-                                           unsigned computeCapability) {
-  if (computeCapability < 80)
+                                           const TargetInfo &target) {
+  if (!target.hasMmaSync())
     return {};
   Type in = a.getElementType();
   int64_t M = c.getDimSize(0), N = c.getDimSize(1), K = a.getDimSize(1);
   int64_t kStep = 256 / in.getIntOrFloatBitWidth();
-  if (computeCapability < 90 || numWarps % 4 != 0 ||
+  if (!target.hasWgmma() || numWarps % 4 != 0 ||
       !isWgmmaType(in, c.getElementType(), precision) || K % kStep != 0)
     return chooseMmaSyncLayout(a, c, numWarps);
   // tf32 wgmma reads B from shared memory only K-major, while the B of a

@@ -1,6 +1,6 @@
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts="num-warps=8 compute-capability=90" | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts="num-warps=8 compute-capability=80" | FileCheck %s --check-prefix=SM80
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts="num-warps=8 compute-capability=0" | FileCheck %s --check-prefix=FMA
+// RUN: tilec-opt %s -split-input-file -tile-set-target=arch=sm_90a -tile-assign-layouts=num-warps=8 | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-set-target=arch=sm_80 -tile-assign-layouts=num-warps=8 | FileCheck %s --check-prefix=SM80
+// RUN: tilec-opt %s -split-input-file -tile-set-target=arch=sm_75 -tile-assign-layouts=num-warps=8 | FileCheck %s --check-prefix=FMA
 
 // A K loop on sm_90a: the dot's accumulator and the loop value that carries
 // it take the wgmma layout (two warp groups along M, one m64n128 instruction

@@ -1,4 +1,4 @@
-// RUN: tilec-opt %s -split-input-file -verify-diagnostics -tile-assign-layouts="num-warps=8 compute-capability=90"
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics -tile-set-target=arch=sm_90a -tile-assign-layouts=num-warps=8
 
 // A wgmma product holds its whole accumulator in registers while it runs:
 // 256x256 fp32 over 8 warps is 256 registers per thread, past the 255 a

@@ -1,10 +1,10 @@
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts=num-warps=4 | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-assign-layouts=num-warps=8 | FileCheck %s --check-prefix=W8
+// RUN: tilec-opt %s -split-input-file -tile-set-target=arch=sm_75 -tile-assign-layouts=num-warps=4 | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-set-target=arch=sm_75 -tile-assign-layouts=num-warps=8 | FileCheck %s --check-prefix=W8
 
 // fp32 accesses: 4 elements (16 bytes) per thread, lanes then warps along the
 // tile.
 // CHECK: #[[B:blocked]] = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
-// CHECK: module attributes {tile.num_warps = 4 : i32}
+// CHECK: module attributes {tile.num_warps = 4 : i32, tile.target = "sm_75"}
 // CHECK: tile.make_range {{.*}} : tensor<1024xi32, #[[B]]>
 // CHECK: tile.load {{.*}} -> tensor<1024xf32, #[[B]]>
 // W8: #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]>

@@ -1,5 +1,5 @@
-// RUN: tilec-opt %s -tile-split-tf32x3="num-warps=4 compute-capability=90" | FileCheck %s
-// RUN: tilec-opt %s -tile-split-tf32x3="num-warps=4 compute-capability=80" | FileCheck %s --check-prefix=FMA
+// RUN: tilec-opt %s -tile-set-target=arch=sm_90a -tile-split-tf32x3=num-warps=4 | FileCheck %s
+// RUN: tilec-opt %s -tile-set-target=arch=sm_80 -tile-split-tf32x3=num-warps=4 | FileCheck %s --check-prefix=FMA
 
 // On tensor cores, a tf32x3 dot becomes three tf32 dots on the operands'
 // tf32 parts (mantissa bits 0-12 cleared) and rests, smallest terms first,

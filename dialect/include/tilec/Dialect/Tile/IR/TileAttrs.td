@@ -157,6 +157,9 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout",
     int64_t getRepetitions(::llvm::ArrayRef<int64_t> shape, unsigned dim) const;
     /// Registers of one instruction's accumulator fragment per thread.
     int64_t getFragmentRegisters() const { return getInstrShape()[1] / 2; }
+    /// Whether the layout is wgmma's (version 3) or mma.sync's (version 2).
+    bool isWgmma() const { return getVersionMajor() == 3; }
+    bool isMmaSync() const { return getVersionMajor() == 2; }
   }];
 }
 

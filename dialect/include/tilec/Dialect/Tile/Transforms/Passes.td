@@ -9,6 +9,25 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileSetTarget : Pass<"tile-set-target", "::mlir::ModuleOp"> {
+  let summary = "Records the GPU architecture the module is compiled for.";
+  let description = [{
+    Sets the module's `tile.target` to `arch` (TargetInfo.h lists the
+    supported names; another name is an error). Every later pass asks the
+    target what it offers: which engine `tile.dot` runs on, whether loads
+    become TMA copies, how much shared memory a program may use. A module
+    without `tile.target` is compiled for tilec's default target, sm_90a.
+
+    ```mlir
+    module attributes {tile.target = "sm_90a"} { ... }
+    ```
+  }];
+  let options = [
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
+           "The architecture (sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a)">,
+  ];
+}
+
 def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let summary = "Gives every tile in the module a layout.";
   let description = [{
@@ -66,10 +85,6 @@ def TileAssignLayouts : Pass<"tile-assign-layouts", "::mlir::ModuleOp"> {
   let options = [
     Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
            "Number of warps each program runs with">,
-    Option<"computeCapability", "compute-capability", "unsigned",
-           /*default=*/"0",
-           "Compute capability of the target (90 for sm_90a; 0: no tensor "
-           "cores)">,
   ];
 }
 
@@ -171,10 +186,6 @@ def TileSplitTf32x3 : Pass<"tile-split-tf32x3", "::mlir::ModuleOp"> {
   let options = [
     Option<"numWarps", "num-warps", "unsigned", /*default=*/"4",
            "Number of warps each program runs with">,
-    Option<"computeCapability", "compute-capability", "unsigned",
-           /*default=*/"0",
-           "Compute capability of the target (90 for sm_90a; 0: no tensor "
-           "cores)">,
   ];
 }
 
@@ -268,10 +279,6 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     Option<"tma", "tma", "bool", /*default=*/"true",
            "Copy loads of 2-D tensor descriptors with TMA (the host then "
            "passes tensor maps, tile.tma)">,
-    Option<"computeCapability", "compute-capability", "unsigned",
-           /*default=*/"0",
-           "Compute capability of the target: from 90, stores of 2-D "
-           "tensor descriptors become TMA stores (with tma)">,
   ];
 }
 

@@ -23,9 +23,6 @@
 
 namespace tilec::tile {
 
-/// Largest dynamic shared memory one H200 thread block may use (227 KB).
-constexpr int64_t kMaxSharedMemoryBytes = 232448;
-
 /// Name of the module attribute holding the scratch bytes (i32).
 constexpr llvm::StringLiteral kSharedMemoryAttrName = "tile.shared";
 

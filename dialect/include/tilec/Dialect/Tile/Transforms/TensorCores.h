@@ -13,21 +13,22 @@
 #ifndef TILEC_DIALECT_TILE_TRANSFORMS_TENSORCORES_H
 #define TILEC_DIALECT_TILE_TRANSFORMS_TENSORCORES_H
 
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 namespace tilec::tile {
 
-/// The accumulator layout `dot` gets on tensor cores of a GPU of compute
-/// capability `computeCapability` (90 for sm_90a, 80 for sm_80) with
-/// `numWarps` warps: wgmma (version 3) where it applies, else mma.sync
-/// (version 2) for f16/bf16 into f32, else null (the FMA path).
+/// The accumulator layout `dot` gets on the tensor cores of `target` with
+/// `numWarps` warps: wgmma (version 3) where the target has it and the dot
+/// fits, else mma.sync (version 2) for f16/bf16 into f32, else null (the FMA
+/// path).
 MmaLayoutAttr chooseMmaLayout(DotOp dot, unsigned numWarps,
-                              unsigned computeCapability);
+                              const TargetInfo &target);
 /// The same for a dot of `a` by a tile into `c` with `precision`.
 MmaLayoutAttr chooseMmaLayout(mlir::RankedTensorType a,
                               mlir::RankedTensorType c,
                               InputPrecision precision, unsigned numWarps,
-                              unsigned computeCapability);
+                              const TargetInfo &target);
 
 } // namespace tilec::tile
 

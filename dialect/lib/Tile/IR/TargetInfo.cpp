@@ -1,0 +1,104 @@
+//===- TargetInfo.cpp - What the target GPU offers tilec ------------------===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace tilec::tile;
+
+namespace {
+
+/// One supported architecture.
+struct TargetRow {
+  const char *name;
+  unsigned capability;
+  /// PTX ISA version (10 * major + minor) that introduced the architecture.
+  unsigned minPtxVersion;
+  DotEngine bestDotEngine;
+  bool tma;
+  bool clusters;
+  int64_t maxSharedMemoryBytes;
+};
+
+// tilec writes PTX 8.0 for every target (the oldest that has sm_90a). Plain
+// sm_90 runs the kernels of sm_80: wgmma and tilec's TMA copies need the
+// architecture-specific sm_90a. sm_100 and later are not supported: their
+// tensor cores are not wgmma's.
+// clang-format off
+constexpr TargetRow Targets[] = {
+    {"sm_75",  75, 63, DotEngine::FMA,     false, false,  65536},
+    {"sm_80",  80, 70, DotEngine::MmaSync, false, false, 166912},
+    {"sm_86",  86, 71, DotEngine::MmaSync, false, false, 101376},
+    {"sm_89",  89, 78, DotEngine::MmaSync, false, false, 101376},
+    {"sm_90",  90, 78, DotEngine::MmaSync, false, false, 232448},
+    {"sm_90a", 90, 80, DotEngine::Wgmma,   true,  true,  232448},
+};
+// clang-format on
+
+constexpr llvm::StringLiteral kTargetAttrName = "tile.target";
+
+} // namespace
+
+std::optional<TargetInfo> TargetInfo::lookup(llvm::StringRef arch) {
+  for (const TargetRow &row : Targets)
+    if (arch == row.name)
+      return TargetInfo(row.name, row.capability, row.minPtxVersion,
+                        row.bestDotEngine, row.tma, row.clusters,
+                        row.maxSharedMemoryBytes);
+  return std::nullopt;
+}
+
+std::string TargetInfo::getSupportedNames() {
+  std::string names;
+  for (const TargetRow &row : Targets)
+    names += (names.empty() ? "" : ", ") + std::string(row.name);
+  return names;
+}
+
+std::string TargetInfo::getUnsupportedMessage(llvm::StringRef arch) {
+  return "unsupported target '" + arch.str() + "': tilec compiles for " +
+         getSupportedNames();
+}
+
+TargetInfo TargetInfo::getDefault() { return *lookup("sm_90a"); }
+
+TargetInfo TargetInfo::get(Operation *op) {
+  auto module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
+  if (auto name = module ? module->getAttrOfType<StringAttr>(kTargetAttrName)
+                         : StringAttr())
+    if (std::optional<TargetInfo> target = lookup(name.getValue()))
+      return *target;
+  return getDefault();
+}
+
+llvm::StringRef TargetInfo::getAttrName() { return kTargetAttrName; }
+
+std::string TargetInfo::getDefaultPtxFeatures() const { return "+ptx80"; }
+
+std::optional<std::string>
+TargetInfo::checkPtxFeatures(llvm::StringRef features) const {
+  llvm::StringRef digits = features;
+  unsigned version = 0;
+  if (!digits.consume_front("+ptx") || digits.size() != 2 ||
+      digits.getAsInteger(10, version))
+    return "the PTX version must read +ptxNN (such as +ptx80), not '" +
+           features.str() + "'";
+  // The newest PTX version LLVM 22's NVPTX backend (and CUDA 13's ptxas)
+  // knows.
+  constexpr unsigned kNewestPtxVersion = 90;
+  if (version > kNewestPtxVersion)
+    return "LLVM writes PTX up to 9.0 (+ptx90), not '" + features.str() + "'";
+  if (version < minPtxVersion)
+    return "PTX " + std::to_string(version / 10) + "." +
+           std::to_string(version % 10) + " has no " + name.str() +
+           " (it needs +ptx" + std::to_string(minPtxVersion) + " or later)";
+  return std::nullopt;
+}
