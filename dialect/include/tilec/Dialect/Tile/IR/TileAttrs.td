@@ -4,10 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Layouts are tensor encodings: they say which thread of the program holds
-// which element of a tile. Every layout implements TileLayoutAttrInterface,
-// which maps (register, lane, warp) to tensor coordinates; code generation only
-// talks to the interface, so a new layout needs no change elsewhere.
+// The attributes of the tile dialect. Distributed layouts are tensor
+// encodings: they say which thread of the program holds which element of a
+// tile. Each (blocked, slice, mma) implements LayoutAttrInterface, which maps
+// (register, lane, warp) to tensor coordinates; code generation only talks to
+// the interface, so a new distributed layout needs no change elsewhere. The
+// shared layout describes `!tile.smem` buffers instead, and the enum
+// attributes the options of reductions, dots and atomics.
 //
 //===----------------------------------------------------------------------===//
 
