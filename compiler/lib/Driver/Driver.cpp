@@ -12,7 +12,7 @@
 
 #include "tilec/Driver/Driver.h"
 
-#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Parser.h"
 
@@ -56,50 +56,6 @@ static OwningOpRef<ModuleOp> generateAndLower(llvm::SourceMgr &srcMgr,
   return module;
 }
 
-/// A scalar of a `tile.tma` entry: "@N" (kernel argument N) or a number.
-static abi::TensorMapSpec::Scalar getMapScalar(StringRef text) {
-  int64_t value = 0;
-  if (text.consume_front("@")) {
-    (void)text.getAsInteger(10, value);
-    return abi::TensorMapSpec::Scalar::argument(value);
-  }
-  (void)text.getAsInteger(10, value);
-  return abi::TensorMapSpec::Scalar::constant(value);
-}
-
-/// The TMA tensor maps tile-pipeline recorded in the module's `tile.tma`.
-static std::vector<abi::TensorMapSpec> getTensorMaps(ModuleOp module) {
-  std::vector<abi::TensorMapSpec> specs;
-  auto maps = module->getAttrOfType<ArrayAttr>(tile::kTensorMapsAttrName);
-  if (!maps)
-    return specs;
-  for (auto map : maps.getAsRange<DictionaryAttr>()) {
-    auto str = [&](StringRef name) {
-      return map.getAs<StringAttr>(name).getValue();
-    };
-    auto shape = map.getAs<ArrayAttr>("shape").getAsValueRange<StringAttr>();
-    auto box = map.getAs<ArrayAttr>("box").getAsValueRange<IntegerAttr>();
-    SmallVector<StringRef> dims(shape.begin(), shape.end());
-    SmallVector<APInt> boxDims(box.begin(), box.end());
-    abi::TensorMapSpec spec;
-    spec.ParamIndex = map.getAs<IntegerAttr>("arg").getInt();
-    spec.BaseArg = getMapScalar(str("base")).Arg;
-    for (auto element :
-         {abi::TensorMapSpec::Element::F16, abi::TensorMapSpec::Element::BF16,
-          abi::TensorMapSpec::Element::F32, abi::TensorMapSpec::Element::U8})
-      if (str("element") == abi::tensorMapElementName(element))
-        spec.Elem = element;
-    spec.Rows = getMapScalar(dims[0]);
-    spec.Cols = getMapScalar(dims[1]);
-    spec.RowStride = getMapScalar(str("row_stride"));
-    spec.BoxRows = boxDims[0].getSExtValue();
-    spec.BoxCols = boxDims[1].getSExtValue();
-    spec.Swizzle = map.getAs<IntegerAttr>("swizzle").getInt();
-    specs.push_back(spec);
-  }
-  return specs;
-}
-
 /// Emits the PTX of a lowered module, metadata line first.
 static FailureOr<CompiledPTX> emitCompiledPTX(ModuleOp module,
                                               const CompileOptions &options,
@@ -112,11 +68,11 @@ static FailureOr<CompiledPTX> emitCompiledPTX(ModuleOp module,
   meta.NumWarps = options.pipeline.numWarps;
   // The shared-memory bytes were recorded by the allocation pass and
   // survive lowering as a module attribute.
-  if (auto shared = module->getAttrOfType<IntegerAttr>("tile.shared"))
-    meta.SharedBytes = shared.getInt();
+  meta.SharedBytes = tile::getSharedMemoryBytes(module);
   meta.Signature = info.signature;
   meta.Requirements = info.requirements;
-  meta.TensorMaps = getTensorMaps(module);
+  for (tile::TensorMapAttr map : tile::getTensorMaps(module))
+    meta.TensorMaps.push_back(map.getSpec());
   result.ptx = abi::printMetadataLine(meta) + "\n" + result.ptx;
   result.info = std::move(info);
   return result;

@@ -27,6 +27,7 @@
 #include "Generator.h"
 
 #include "tilec/Dialect/Tile/IR/DTypes.h"
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Frontend/RewriteBlockPointers.h"
 
@@ -531,9 +532,8 @@ std::optional<unsigned> Generator::kernelArgument(Value v,
     return std::nullopt;
   unsigned index = arg.getArgNumber();
   // A ':16' hint, checked at launch, may imply the requirement.
-  if (auto hint =
-          func.getArgAttrOfType<IntegerAttr>(index, "tile.divisibility"))
-    if (hint.getInt() % implied == 0)
+  if (std::optional<int64_t> hint = tile::getDivisibility(func, index))
+    if (*hint % implied == 0)
       return std::nullopt;
   return index;
 }

@@ -14,6 +14,7 @@
 #include "Generator.h"
 
 #include "tilec/Dialect/Tile/IR/DTypes.h"
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -465,7 +466,7 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
                              return p.name == param.first;
                            })->range.Start;
     if (param.second == 16)
-      func.setArgAttr(i, "tile.divisibility", builder.getI32IntegerAttr(16));
+      tile::setDivisibility(func, i, 16);
     if (param.second == 1) {
       // `:1` specialises the argument to the constant 1.
       define(param.first, TValue::ofInt(1), paramLoc);

@@ -166,14 +166,14 @@ struct ConvertTileToLLVMPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    auto numWarps = module->getAttrOfType<IntegerAttr>("tile.num_warps");
+    std::optional<int64_t> numWarps = getNumWarps(module);
     if (!numWarps) {
       module.emitError("module has no 'tile.num_warps': run "
                        "tile-assign-layouts first");
       return signalPassFailure();
     }
 
-    if (failed(verifyLayouts(module, numWarps.getInt())))
+    if (failed(verifyLayouts(module, *numWarps)))
       return signalPassFailure();
 
     VectorWidths widths = chooseVectorWidths(module);
@@ -184,8 +184,7 @@ struct ConvertTileToLLVMPass
         if (isa<TensorMapType>(type))
           tensorMapParams[func.getSymName()].push_back(i);
     });
-    auto shared = module->getAttrOfType<IntegerAttr>(kSharedMemoryAttrName);
-    if (shared && shared.getInt() > 0)
+    if (getSharedMemoryBytes(module) > 0)
       declareSharedMemory(module);
     if (failed(lowerControlFlow(module)))
       return signalPassFailure();
@@ -216,19 +215,19 @@ struct ConvertTileToLLVMPass
     if (failed(applyFullConversion(module, target, std::move(patterns))))
       return signalPassFailure();
 
-    int32_t threads = numWarps.getInt() * 32;
+    int32_t threads = *numWarps * 32;
     module.walk([&](LLVM::LLVMFuncOp func) {
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     UnitAttr::get(ctx));
       func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                     DenseI32ArrayAttr::get(ctx, {threads, 1, 1}));
-      if (auto programs =
-              func->getAttrOfType<IntegerAttr>(kProgramsPerSMAttrName)) {
-        func->removeAttr(kProgramsPerSMAttrName);
-        func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), programs);
+      if (std::optional<int64_t> programs = getProgramsPerSM(func)) {
+        removeProgramsPerSM(func);
+        func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                      IntegerAttr::get(IntegerType::get(ctx, 32), *programs));
       }
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-        func.removeArgAttr(i, "tile.divisibility");
+        removeDivisibility(func, i);
       // A tensor map is a 128-byte, 64-byte aligned __grid_constant__
       // parameter, passed by value.
       for (unsigned i : tensorMapParams.lookup(func.getSymName())) {

@@ -23,16 +23,13 @@ using namespace mlir;
 using namespace tilec;
 
 LogicalResult tilec::checkSharedMemory(Operation *op, int64_t bytes) {
-  auto module = op->getParentOfType<ModuleOp>();
-  auto reserved =
-      module->getAttrOfType<IntegerAttr>(tile::kSharedMemoryAttrName);
+  int64_t reserved = tile::getSharedMemoryBytes(op);
   bytes += tile::getScratchOffset(op);
-  if (reserved && reserved.getInt() >= bytes)
+  if (reserved >= bytes)
     return success();
   return op->emitOpError("needs ")
          << bytes << " bytes of shared memory but the module reserves "
-         << (reserved ? reserved.getInt() : 0)
-         << ": run tile-allocate-shared-memory first";
+         << reserved << ": run tile-allocate-shared-memory first";
 }
 
 Value tilec::getSharedMemoryBase(OpBuilder &b, Location loc, int64_t offset) {

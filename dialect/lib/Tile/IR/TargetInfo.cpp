@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/IR/TargetInfo.h"
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -42,8 +43,6 @@ constexpr TargetRow Targets[] = {
 };
 // clang-format on
 
-constexpr llvm::StringLiteral kTargetAttrName = "tile.target";
-
 } // namespace
 
 std::optional<TargetInfo> TargetInfo::lookup(llvm::StringRef arch) {
@@ -72,14 +71,17 @@ TargetInfo TargetInfo::getDefault() { return *lookup("sm_90a"); }
 TargetInfo TargetInfo::get(Operation *op) {
   auto module =
       isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
-  if (auto name = module ? module->getAttrOfType<StringAttr>(kTargetAttrName)
+  if (auto name = module ? module->getAttrOfType<StringAttr>(
+                               TileDialect::TargetAttrHelper::getNameStr())
                          : StringAttr())
     if (std::optional<TargetInfo> target = lookup(name.getValue()))
       return *target;
   return getDefault();
 }
 
-llvm::StringRef TargetInfo::getAttrName() { return kTargetAttrName; }
+llvm::StringRef TargetInfo::getAttrName() {
+  return TileDialect::TargetAttrHelper::getNameStr();
+}
 
 std::string TargetInfo::getDefaultPtxFeatures() const { return "+ptx80"; }
 

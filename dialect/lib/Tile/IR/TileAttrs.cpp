@@ -12,6 +12,8 @@
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 
+#include "tilec/Dialect/Tile/IR/DTypes.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -287,4 +289,70 @@ SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitError() << "swizzle must be 32, 64 or 128 bytes";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// TensorMapAttr
+//===----------------------------------------------------------------------===//
+
+llvm::hash_code tilec::abi::hash_value(const TensorMapSpec::Scalar &scalar) {
+  return llvm::hash_combine(scalar.IsArg, scalar.Arg, scalar.Value);
+}
+
+FailureOr<tilec::abi::TensorMapSpec::Scalar>
+tilec::tile::parseTensorMapScalar(AsmParser &parser) {
+  if (succeeded(parser.parseOptionalKeyword("arg"))) {
+    unsigned index = 0;
+    if (parser.parseLParen() || parser.parseInteger(index) ||
+        parser.parseRParen())
+      return failure();
+    return abi::TensorMapSpec::Scalar::argument(index);
+  }
+  int64_t value = 0;
+  if (parser.parseInteger(value))
+    return failure();
+  return abi::TensorMapSpec::Scalar::constant(value);
+}
+
+void tilec::tile::printTensorMapScalar(
+    AsmPrinter &printer, const abi::TensorMapSpec::Scalar &scalar) {
+  if (scalar.IsArg)
+    printer << "arg(" << scalar.Arg << ")";
+  else
+    printer << scalar.Value;
+}
+
+LogicalResult TensorMapAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, unsigned param, unsigned base,
+    Type element, abi::TensorMapSpec::Scalar rows,
+    abi::TensorMapSpec::Scalar cols, abi::TensorMapSpec::Scalar rowStride,
+    unsigned boxRows, unsigned boxCols, unsigned swizzle) {
+  std::optional<abi::ScalarType> dtype = getScalarType(element);
+  std::optional<abi::TensorMapSpec::Element> tmaElement =
+      dtype ? abi::tensorMapElementFor(*dtype) : std::nullopt;
+  if (!tmaElement)
+    return emitError() << "TMA cannot copy elements of " << element;
+  for (const abi::TensorMapSpec::Scalar &scalar : {rows, cols, rowStride})
+    if (!scalar.IsArg && scalar.Value < 0)
+      return emitError() << "tensor-map extents and strides are not negative";
+  abi::Status box = abi::checkTensorMapBox(
+      boxRows, boxCols, swizzle,
+      abi::TensorMapSpec::tensorMapElementBytes(*tmaElement));
+  if (!box.ok())
+    return emitError() << box.message();
+  return success();
+}
+
+tilec::abi::TensorMapSpec TensorMapAttr::getSpec() const {
+  abi::TensorMapSpec spec;
+  spec.ParamIndex = getParam();
+  spec.BaseArg = getBase();
+  spec.Elem = *abi::tensorMapElementFor(*getScalarType(getElement()));
+  spec.Rows = getRows();
+  spec.Cols = getCols();
+  spec.RowStride = getRowStride();
+  spec.BoxRows = getBoxRows();
+  spec.BoxCols = getBoxCols();
+  spec.Swizzle = getSwizzle();
+  return spec;
 }

@@ -78,8 +78,7 @@ struct AllocateSharedMemoryPass
       if (llvm::any_of(allocs,
                        [&](LocalAllocOp alloc) { return isLive(alloc, op); })) {
         int64_t offset = llvm::alignTo(allocEnd, 1024);
-        op->setAttr(kScratchOffsetAttrName,
-                    IntegerAttr::get(IntegerType::get(ctx, 64), offset));
+        setScratchOffset(op, offset);
         need += offset;
       }
       if (need > bytes) {
@@ -95,15 +94,7 @@ struct AllocateSharedMemoryPass
           << target.getName();
       return signalPassFailure();
     }
-    // No attribute means no shared memory, which keeps the IR of programs
-    // without cross-thread exchanges as it was.
-    if (bytes == 0) {
-      module->removeAttr(kSharedMemoryAttrName);
-      return;
-    }
-    module->setAttr(
-        kSharedMemoryAttrName,
-        IntegerAttr::get(IntegerType::get(&getContext(), 32), bytes));
+    setSharedMemoryBytes(module, bytes);
   }
 };
 

@@ -464,8 +464,7 @@ struct AssignLayoutsPass
     });
     if (registers.wasInterrupted())
       return signalPassFailure();
-    module->setAttr("tile.num_warps",
-                    IntegerAttr::get(IntegerType::get(ctx, 32), numWarps));
+    setNumWarps(module, numWarps);
   }
 };
 

@@ -89,9 +89,9 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
     Operation *parent = arg.getOwner()->getParentOp();
     auto func = dyn_cast<func::FuncOp>(parent);
     if (func && arg.getOwner()->isEntryBlock())
-      if (auto hint = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
-                                                         "tile.divisibility"))
-        result.divisibility.assign(rank, hint.getInt());
+      if (std::optional<int64_t> hint =
+              getDivisibility(func, arg.getArgNumber()))
+        result.divisibility.assign(rank, *hint);
     if (auto loop = dyn_cast<scf::ForOp>(parent))
       return computeLoopArgument(loop, arg);
     return result;
@@ -141,8 +141,8 @@ AxisInfo AxisInfoAnalysis::compute(Value value) {
   if (auto broadcast = dyn_cast<BroadcastOp>(op)) {
     // Along a broadcast dimension every element repeats the operand's.
     AxisInfo src = get(broadcast.getSrc());
-    auto srcShape = cast<RankedTensorType>(broadcast.getSrc().getType())
-                        .getShape();
+    auto srcShape =
+        cast<RankedTensorType>(broadcast.getSrc().getType()).getShape();
     if (src.getRank() != rank)
       return result;
     for (unsigned d = 0; d < rank; ++d)

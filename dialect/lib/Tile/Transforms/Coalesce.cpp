@@ -116,7 +116,7 @@ struct CoalescePass : public tilec::tile::impl::TileCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    auto numWarps = module->getAttrOfType<IntegerAttr>("tile.num_warps");
+    std::optional<int64_t> numWarps = getNumWarps(module);
     if (!numWarps)
       return;
     module.walk([&](func::FuncOp func) {
@@ -146,8 +146,8 @@ struct CoalescePass : public tilec::tile::impl::TileCoalesceBase<CoalescePass> {
         auto load = dyn_cast<LoadOp>(op);
         if (load && best == 1 && isWgmma32BitB(load) &&
             axisInfo.getVectorWidth(ptr, mask, 1, 4) == 4) {
-          BlockedLayoutAttr staging = buildKMajorStagingLayout(
-              ctx, tensor.getShape(), numWarps.getInt());
+          BlockedLayoutAttr staging =
+              buildKMajorStagingLayout(ctx, tensor.getShape(), *numWarps);
           if (staging && staging != layout)
             moves.push_back({op, staging});
           return;
@@ -161,8 +161,8 @@ struct CoalescePass : public tilec::tile::impl::TileCoalesceBase<CoalescePass> {
         // small FMA matmul were faster left as they were).
         if (vector < 2)
           return;
-        moves.push_back({op, buildLayout(ctx, tensor.getShape(),
-                                         numWarps.getInt(), best, vector)});
+        moves.push_back(
+            {op, buildLayout(ctx, tensor.getShape(), *numWarps, best, vector)});
       });
       for (auto [op, layout] : moves) {
         OpBuilder b(op);

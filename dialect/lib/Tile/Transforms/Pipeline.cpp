@@ -58,6 +58,7 @@
 #include "LoopSlice.h"
 
 #include "tilec/Dialect/Tile/IR/DTypes.h"
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/AxisInfo.h"
@@ -86,8 +87,8 @@ namespace {
 struct OperandPlan {
   LoadOp load;
   SharedLayoutAttr layout;
-  /// With TMA: how the host builds the tensor map (a `tile.tma` entry).
-  DictionaryAttr tensorMap;
+  /// With TMA: how the host builds the tensor map (its parameter still 0).
+  TensorMapAttr tensorMap;
   /// Loaded into registers and stored into the slot by the threads, after
   /// the iteration's product: a 32-bit B stored K-major (tf32 wgmma reads
   /// nothing else) from rows of N, whose layout gives each thread 16 bytes
@@ -104,9 +105,9 @@ static bool padsWithZeros(LoadOp load) {
          matchPattern(other, m_AnyZeroFloat());
 }
 
-/// How the host gets a scalar of a descriptor: "@N" for the kernel's
-/// argument N (through integer casts), the decimal value of a constant.
-static std::optional<std::string> describeScalar(Value value) {
+/// How the host gets a scalar of a descriptor: the kernel's argument N
+/// (through integer casts), or the value of a constant.
+static std::optional<abi::TensorMapSpec::Scalar> describeScalar(Value value) {
   while (Operation *def = value.getDefiningOp()) {
     if (!isa<arith::ExtSIOp, arith::ExtUIOp>(def))
       break;
@@ -114,10 +115,10 @@ static std::optional<std::string> describeScalar(Value value) {
   }
   if (auto arg = dyn_cast<BlockArgument>(value);
       arg && isa<func::FuncOp>(arg.getOwner()->getParentOp()))
-    return "@" + std::to_string(arg.getArgNumber());
+    return abi::TensorMapSpec::Scalar::argument(arg.getArgNumber());
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
-    return std::to_string(constant.getSExtValue());
+    return abi::TensorMapSpec::Scalar::constant(constant.getSExtValue());
   return std::nullopt;
 }
 
@@ -152,53 +153,41 @@ static bool isProvenMultiple(Value value, int64_t multiple) {
                   : func::FuncOp();
   if (!func)
     return false;
-  auto hint = func.getArgAttrOfType<IntegerAttr>(arg.getArgNumber(),
-                                                 "tile.divisibility");
-  return hint && hint.getInt() % multiple == 0;
+  std::optional<int64_t> hint = getDivisibility(func, arg.getArgNumber());
+  return hint && *hint % multiple == 0;
 }
 
-/// The name the runtime gives the TMA element type of `type`.
-static StringRef getTmaElementName(Type type) {
-  std::optional<abi::ScalarType> dtype = getScalarType(type);
-  std::optional<abi::TensorMapSpec::Element> element =
-      dtype ? abi::tensorMapElementFor(*dtype) : std::nullopt;
-  return element ? abi::tensorMapElementName(*element) : "";
-}
-
-/// The `tile.tma` entry (without its parameter) of the 2-D block `type` of
+/// The tensor map (its parameter still 0) of the 2-D block `type` of
 /// the tensor at `base` with extents `shape` and `strides`, read or written
 /// in boxes of one `swizzle`-wide panel, or null when the host cannot build
 /// it: base, extents and row stride must be kernel arguments or constants,
 /// the last stride 1, and unless the launch checks them (`unchecked`: a
 /// block pointer) the hints must prove a 16-byte aligned base and rows 16
 /// bytes apart; boxes have at most 256 rows.
-static DictionaryAttr describeTensorMap(RankedTensorType type, Value base,
-                                        ValueRange shape, ValueRange strides,
-                                        bool unchecked, int64_t swizzle) {
-  StringRef element = getTmaElementName(type.getElementType());
-  std::optional<std::string> baseArg = describeScalar(base);
-  std::optional<std::string> rows = describeScalar(shape[0]);
-  std::optional<std::string> cols = describeScalar(shape[1]);
-  std::optional<std::string> stride = describeScalar(strides[0]);
-  if (type.getRank() != 2 || element.empty() || !baseArg || !rows || !cols ||
-      !stride || describeScalar(strides[1]) != std::optional("1") ||
+static TensorMapAttr describeTensorMap(RankedTensorType type, Value base,
+                                       ValueRange shape, ValueRange strides,
+                                       bool unchecked, int64_t swizzle) {
+  Type element = type.getElementType();
+  std::optional<abi::ScalarType> dtype = getScalarType(element);
+  std::optional<abi::TensorMapSpec::Scalar> baseArg = describeScalar(base);
+  std::optional<abi::TensorMapSpec::Scalar> rows = describeScalar(shape[0]);
+  std::optional<abi::TensorMapSpec::Scalar> cols = describeScalar(shape[1]);
+  std::optional<abi::TensorMapSpec::Scalar> stride = describeScalar(strides[0]);
+  std::optional<abi::TensorMapSpec::Scalar> last = describeScalar(strides[1]);
+  if (type.getRank() != 2 || !dtype || !abi::tensorMapElementFor(*dtype) ||
+      !baseArg || !baseArg->IsArg || !rows || !cols || !stride || !last ||
+      !(*last == abi::TensorMapSpec::Scalar::constant(1)) ||
       type.getDimSize(0) > 256)
-    return DictionaryAttr();
-  int64_t elemBytes = getStorageBytes(type.getElementType());
+    return TensorMapAttr();
+  int64_t elemBytes = getStorageBytes(element);
   if (unchecked && (!isProvenMultiple(base, 16) ||
                     !isProvenMultiple(strides[0], 16 / elemBytes)))
-    return DictionaryAttr();
-  Builder b(type.getContext());
-  auto str = [&](StringRef s) { return b.getStringAttr(s); };
-  NamedAttrList map;
-  map.append("base", str(*baseArg));
-  map.append("element", str(element));
-  map.append("shape", b.getStrArrayAttr({*rows, *cols}));
-  map.append("row_stride", str(*stride));
-  map.append("box",
-             b.getI64ArrayAttr({type.getDimSize(0), swizzle / elemBytes}));
-  map.append("swizzle", b.getI64IntegerAttr(swizzle));
-  return map.getDictionary(type.getContext());
+    return TensorMapAttr();
+  return TensorMapAttr::getChecked(
+      [&] { return emitError(base.getLoc()); }, type.getContext(),
+      /*param=*/0u, unsigned(baseArg->Arg), element, *rows, *cols, *stride,
+      unsigned(type.getDimSize(0)), unsigned(swizzle / elemBytes),
+      unsigned(swizzle));
 }
 
 /// The TMA plan for operand `index` (0: a, 1: b) of `dot` when it is a
@@ -228,7 +217,7 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
       return std::nullopt;
     swizzle = std::min<int64_t>(128, n * elemBytes);
   }
-  DictionaryAttr map = describeTensorMap(
+  TensorMapAttr map = describeTensorMap(
       type, load.getDescBase(), load.getDescShape(), load.getDescStrides(),
       load.getDescUnchecked(), swizzle);
   if (!map)
@@ -296,7 +285,7 @@ static std::optional<OperandPlan> planOperand(DotOp dot, unsigned index,
       std::min<int64_t>(128, dim == kDim ? k * elemBytes : n * elemBytes);
   return OperandPlan{
       load, SharedLayoutAttr::get(dot.getContext(), dim, unsigned(swizzle)),
-      DictionaryAttr(), staged, staged ? 16 : bytes};
+      TensorMapAttr(), staged, staged ? 16 : bytes};
 }
 
 /// Starts copying the tile `load` reads (its operands mapped by `mapping`),
@@ -384,22 +373,17 @@ static void forgetDeadIterArgs(scf::ForOp forOp) {
 /// Adds to the function of `forOp` the parameter that receives the tensor
 /// map of `plan` and records how to build it in the module's `tile.tma`
 /// attribute; returns the parameter.
-static Value addTensorMapParameter(func::FuncOp func,
-                                   DictionaryAttr tensorMap) {
+static Value addTensorMapParameter(func::FuncOp func, TensorMapAttr map) {
   MLIRContext *ctx = func.getContext();
-  Builder b(ctx);
   unsigned index = func.getNumArguments();
   if (failed(func.insertArgument(index, TensorMapType::get(ctx),
                                  DictionaryAttr::get(ctx), func.getLoc())))
     return Value();
-  NamedAttrList entry(tensorMap);
-  entry.set("arg", b.getI64IntegerAttr(index));
-  auto module = func->getParentOfType<ModuleOp>();
-  SmallVector<Attribute> maps;
-  if (auto old = module->getAttrOfType<ArrayAttr>(kTensorMapsAttrName))
-    llvm::append_range(maps, old);
-  maps.push_back(entry.getDictionary(ctx));
-  module->setAttr(kTensorMapsAttrName, b.getArrayAttr(maps));
+  addTensorMap(func->getParentOfType<ModuleOp>(),
+               TensorMapAttr::get(ctx, index, map.getBase(), map.getElement(),
+                                  map.getRows(), map.getCols(),
+                                  map.getRowStride(), map.getBoxRows(),
+                                  map.getBoxCols(), map.getSwizzle()));
   return func.getArgument(index);
 }
 
@@ -720,9 +704,7 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
     AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
   forgetDeadIterArgs(newFor);
   if (askSecondProgram)
-    newFor->getParentOfType<func::FuncOp>()->setAttr(
-        kProgramsPerSMAttrName,
-        IntegerAttr::get(IntegerType::get(newFor.getContext(), 32), 2));
+    setProgramsPerSM(newFor->getParentOfType<func::FuncOp>(), 2);
 }
 
 /// Makes `store` (of a tensor descriptor or a checked block pointer) a TMA
@@ -735,7 +717,7 @@ static void storeWithTma(StoreOp store) {
       type.getDimSize(1) * getStorageBytes(type.getElementType());
   if (rowBytes < 32 || (rowBytes < 128 && rowBytes != 32 && rowBytes != 64))
     return;
-  DictionaryAttr map = describeTensorMap(
+  TensorMapAttr map = describeTensorMap(
       type, store.getDescBase(), store.getDescShape(), store.getDescStrides(),
       store.getDescUnchecked(), std::min<int64_t>(128, rowBytes));
   if (!map)

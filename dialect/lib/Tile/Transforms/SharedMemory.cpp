@@ -27,11 +27,6 @@ int64_t tilec::tile::getStorageBytes(Type type) {
   return 8;
 }
 
-int64_t tilec::tile::getScratchOffset(Operation *op) {
-  auto offset = op->getAttrOfType<IntegerAttr>(kScratchOffsetAttrName);
-  return offset ? offset.getInt() : 0;
-}
-
 bool tilec::tile::isDataMovementOp(Operation *op) {
   return isa<ConvertLayoutOp, ExpandDimsOp, BroadcastOp, ReshapeOp, TransOp>(
       op);

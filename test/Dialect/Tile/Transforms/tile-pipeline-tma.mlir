@@ -9,7 +9,7 @@
 // are, 32x32 boxes with a 128-byte swizzle (its ring N-major), since the
 // product loads b^T from the slot into registers.
 // RUN: sed -n '1,/^\/\/ -----/p' %s | sed -e 's/f16/f32/g' -e 's/instrShape = \[64, 64, 16\]>/instrShape = [64, 64, 8], transposed = true>/' | tilec-opt -tile-pipeline="num-stages=3" | FileCheck %s --check-prefix=TF32
-// TF32: tile.tma = [{arg = 9 : i64, base = "@0", box = [64, 32], element = "f32", row_stride = "@6", shape = ["@3", "@5"], swizzle = 128 : i64}, {arg = 10 : i64, base = "@1", box = [32, 32], element = "f32", row_stride = "@7", shape = ["@5", "@4"], swizzle = 128 : i64}]
+// TF32: tile.tma = [#tile.tensor_map<param = 9, base = 0, element = f32, shape = [arg(3), arg(5)], row_stride = arg(6), box = [64, 32], swizzle = 128>, #tile.tensor_map<param = 10, base = 1, element = f32, shape = [arg(5), arg(4)], row_stride = arg(7), box = [32, 32], swizzle = 128>]
 // TF32: tile.local_alloc : <3x64x32xf32, #[[S:shared[0-9]*]]>
 // TF32-NEXT: tile.local_alloc : <3x32x64xf32, #[[S]]>
 // TF32: tile.barrier_expect {{.*}} {bytes = 16384 : i32}
@@ -47,7 +47,7 @@
 
 // CHECK-DAG: #[[SA:shared[0-9]*]] = #tile.shared<contiguousDim = 1, swizzle = 64>
 // CHECK-DAG: #[[SB:shared[0-9]*]] = #tile.shared<contiguousDim = 1, swizzle = 128>
-// CHECK: module attributes {tile.num_warps = 4 : i32, tile.tma = [{arg = 9 : i64, base = "@0", box = [64, 32], element = "f16", row_stride = "@6", shape = ["@3", "@5"], swizzle = 64 : i64}, {arg = 10 : i64, base = "@1", box = [32, 64], element = "f16", row_stride = "@7", shape = ["@5", "@4"], swizzle = 128 : i64}]} {
+// CHECK: module attributes {tile.num_warps = 4 : i32, tile.tma = [#tile.tensor_map<param = 9, base = 0, element = f16, shape = [arg(3), arg(5)], row_stride = arg(6), box = [64, 32], swizzle = 64>, #tile.tensor_map<param = 10, base = 1, element = f16, shape = [arg(5), arg(4)], row_stride = arg(7), box = [32, 64], swizzle = 128>]} {
 // CHECK-LABEL: func.func @matmul_desc_kernel(
 // CHECK-SAME: %arg8: i32 {tile.divisibility = 16 : i32}, %[[MAPA:[^:]*]]: !tile.tensormap, %[[MAPB:[^:]*]]: !tile.tensormap) -> tensor<64x64xf32, #mma> attributes {tile.programs_per_sm = 2 : i32} {
 // CHECK: %[[PID0:.*]] = tile.program_id 0 : i32
@@ -195,7 +195,7 @@
 // Without the divisibility hints the loop is still copied with TMA, while
 // cp.async could copy no more than one fp16 element at a time, so with
 // tma=false the loop is left alone (NOHINT-OFF).
-// NOHINT: module attributes {tile.num_warps = 4 : i32, tile.tma = [{arg = 9 : i64, base = "@0", box = [64, 32], element = "f16", row_stride = "@6", shape = ["@3", "@5"], swizzle = 64 : i64}, {arg = 10 : i64, base = "@1", box = [32, 64], element = "f16", row_stride = "@7", shape = ["@5", "@4"], swizzle = 128 : i64}]} {
+// NOHINT: module attributes {tile.num_warps = 4 : i32, tile.tma = [#tile.tensor_map<param = 9, base = 0, element = f16, shape = [arg(3), arg(5)], row_stride = arg(6), box = [64, 32], swizzle = 64>, #tile.tensor_map<param = 10, base = 1, element = f16, shape = [arg(5), arg(4)], row_stride = arg(7), box = [32, 64], swizzle = 128>]} {
 // NOHINT-NEXT: func.func @matmul_desc_kernel(%arg0: !tile.ptr<f16>, {{.*}}, %arg8: i32, %arg9: !tile.tensormap, %arg10: !tile.tensormap) -> tensor<64x64xf32, #mma> attributes {tile.programs_per_sm = 2 : i32} {
 // NOHINT: tile.barrier_alloc : <3>
 // NOHINT: scf.for
@@ -323,7 +323,7 @@ module attributes {tile.num_warps = 4 : i32} {
 // smaller kernel (pointers computed in i32, no masks, rows from 0) whose
 // descriptor loads qualify. B's extent N is the constant 4096, which the
 // host gets as a number.
-// CHECK: module attributes {tile.num_warps = 4 : i32, tile.tma = [{arg = 9 : i64, base = "@0", box = [64, 32], element = "f16", row_stride = "@7", shape = ["@3", "@5"], swizzle = 64 : i64}, {arg = 10 : i64, base = "@1", box = [32, 64], element = "f16", row_stride = "@8", shape = ["@5", "4096"], swizzle = 128 : i64}]} {
+// CHECK: module attributes {tile.num_warps = 4 : i32, tile.tma = [#tile.tensor_map<param = 9, base = 0, element = f16, shape = [arg(3), arg(5)], row_stride = arg(7), box = [64, 32], swizzle = 64>, #tile.tensor_map<param = 10, base = 1, element = f16, shape = [arg(5), 4096], row_stride = arg(8), box = [32, 64], swizzle = 128>]} {
 // CHECK-NEXT: func.func @ref({{[^)]*}}%arg8: i32 {tile.divisibility = 16 : i32}, %arg9: !tile.tensormap, %arg10: !tile.tensormap) -> tensor<64x64xf32, #mma> attributes {tile.programs_per_sm = 2 : i32} {
 // CHECK: tile.barrier_alloc : <3>
 // CHECK-NOT: tile.async_copy

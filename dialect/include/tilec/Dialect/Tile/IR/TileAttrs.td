@@ -189,6 +189,53 @@ def Tile_SharedLayoutAttr : AttrDef<Tile_Dialect, "SharedLayout"> {
   let genVerifyDecl = 1;
 }
 
+def Tile_TensorMapScalarParameter
+    : AttrParameter<"::tilec::abi::TensorMapSpec::Scalar",
+                    "a kernel argument (`arg(N)`) or a constant"> {
+  let parser = [{ ::tilec::tile::parseTensorMapScalar($_parser) }];
+  let printer = [{ ::tilec::tile::printTensorMapScalar($_printer, $_self) }];
+}
+
+def Tile_TensorMapAttr : AttrDef<Tile_Dialect, "TensorMap"> {
+  let mnemonic = "tensor_map";
+  let summary = "A TMA tensor map the host builds at each launch.";
+  let description = [{
+    The kernel parameter `param` (after the signature's) receives the
+    128-byte CUtensorMap of the row-major 2-D tensor of `element`s at kernel
+    argument `base`, `shape` rows by columns, rows `row_stride` elements
+    apart (each a kernel argument `arg(N)` or a constant), copied in boxes of
+    `box` elements swizzled over `swizzle` bytes, the layout wgmma reads.
+    tile-pipeline adds one to the module's `tile.tma` per TMA copy or store;
+    the driver turns each into the metadata line's `tma=` entry
+    (tilec::abi::TensorMapSpec, which the runtime encodes). The box obeys
+    tilec::abi::checkTensorMapBox: at most 256 x 256 elements, rows of
+    exactly one 32-, 64- or 128-byte swizzle span.
+
+    ```mlir
+    #tile.tensor_map<param = 9, base = 0, element = f16,
+                     shape = [arg(3), arg(5)], row_stride = arg(6),
+                     box = [64, 32], swizzle = 64>
+    ```
+  }];
+  let parameters = (ins "unsigned":$param, "unsigned":$base,
+                        "::mlir::Type":$element,
+                        Tile_TensorMapScalarParameter:$rows,
+                        Tile_TensorMapScalarParameter:$cols,
+                        Tile_TensorMapScalarParameter:$rowStride,
+                        "unsigned":$boxRows, "unsigned":$boxCols,
+                        "unsigned":$swizzle);
+  let assemblyFormat = [{
+    `<` `param` `=` $param `,` `base` `=` $base `,` `element` `=` $element `,`
+        `shape` `=` `[` $rows `,` $cols `]` `,` `row_stride` `=` $rowStride `,`
+        `box` `=` `[` $boxRows `,` $boxCols `]` `,` `swizzle` `=` $swizzle `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The map as the kernel ABI describes it (the metadata line's entry).
+    ::tilec::abi::TensorMapSpec getSpec() const;
+  }];
+}
+
 def Tile_ReduceKindAttr
     : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">;
 def Tile_InputPrecisionAttr

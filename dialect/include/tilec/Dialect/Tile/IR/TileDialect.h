@@ -1,4 +1,5 @@
-//===- TileDialect.h - The tile dialect ---------------------------*- C++ -*-===//
+//===- TileDialect.h - The tile dialect ---------------------------*- C++
+//-*-===//
 //
 // Part of tilec.
 //
@@ -21,6 +22,26 @@
 #include "tilec/Dialect/Tile/IR/TileEnums.h.inc"
 
 #include "tilec/Dialect/Tile/IR/TileAttrInterfaces.h.inc"
+
+#include "tilec/ABI/KernelABI.h"
+
+namespace mlir {
+class AsmParser;
+class AsmPrinter;
+} // namespace mlir
+
+namespace tilec::abi {
+/// Hashes a tensor-map scalar for the uniquing of #tile.tensor_map.
+llvm::hash_code hash_value(const TensorMapSpec::Scalar &scalar);
+} // namespace tilec::abi
+
+namespace tilec::tile {
+/// Parses and prints a tensor-map scalar: `arg(N)` or an integer.
+mlir::FailureOr<abi::TensorMapSpec::Scalar>
+parseTensorMapScalar(mlir::AsmParser &parser);
+void printTensorMapScalar(mlir::AsmPrinter &printer,
+                          const abi::TensorMapSpec::Scalar &scalar);
+} // namespace tilec::tile
 
 #define GET_ATTRDEF_CLASSES
 #include "tilec/Dialect/Tile/IR/TileAttrs.h.inc"

@@ -30,6 +30,27 @@ def Tile_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  // The attributes passes leave on modules, functions, arguments and ops
+  // for later passes and the driver; TileAttrs.h gives them typed accessors
+  // and verifyOperationAttribute / verifyRegionArgAttribute check them.
+  let discardableAttrs = (ins
+    // Module: warps per program (tile-assign-layouts).
+    "::mlir::IntegerAttr":$num_warps,
+    // Module: dynamic shared-memory bytes (tile-allocate-shared-memory).
+    "::mlir::IntegerAttr":$shared,
+    // Op: where its scratch buffer starts when not at byte 0.
+    "::mlir::IntegerAttr":$scratch_offset,
+    // Module: the #tile.tensor_map of each TMA parameter (tile-pipeline).
+    "::mlir::ArrayAttr":$tma,
+    // Function: programs per SM the registers must allow (tile-pipeline).
+    "::mlir::IntegerAttr":$programs_per_sm,
+    // Module: the target architecture (tile-set-target).
+    "::mlir::StringAttr":$target,
+    // Kernel argument: the signature's `:16` hint.
+    "::mlir::IntegerAttr":$divisibility
+  );
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();

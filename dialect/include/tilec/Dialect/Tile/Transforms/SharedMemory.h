@@ -18,34 +18,11 @@
 #ifndef TILEC_DIALECT_TILE_TRANSFORMS_SHAREDMEMORY_H
 #define TILEC_DIALECT_TILE_TRANSFORMS_SHAREDMEMORY_H
 
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 namespace tilec::tile {
-
-/// Name of the module attribute holding the scratch bytes (i32).
-constexpr llvm::StringLiteral kSharedMemoryAttrName = "tile.shared";
-
-/// Name of the attribute of an op whose scratch buffer does not start at
-/// byte 0 of shared memory: its offset (i64).
-constexpr llvm::StringLiteral kScratchOffsetAttrName = "tile.scratch_offset";
-
-/// Name of the module attribute listing the TMA tensor maps the host passes
-/// to the kernel (added by tile-pipeline): one dictionary per map
-/// with `arg` (the parameter receiving it), `base`, `shape` (outer first)
-/// and `row_stride` (elements) as "@N" (kernel argument N) or a number,
-/// `element` (f16, bf16, f32, u8), `box` (outer first) and `swizzle`
-/// (bytes).
-constexpr llvm::StringLiteral kTensorMapsAttrName = "tile.tma";
-
-/// Name of the function attribute (i32) asking the backend to keep a
-/// kernel's registers low enough for that many programs per SM (added by
-/// tile-pipeline to kernels whose products rely on a second program on
-/// their SM).
-constexpr llvm::StringLiteral kProgramsPerSMAttrName = "tile.programs_per_sm";
-
-/// Where the scratch buffer of `op` starts (0 unless the op is marked).
-int64_t getScratchOffset(mlir::Operation *op);
 
 /// Bytes one element of `type` occupies in memory: i1 takes a byte, pointers
 /// and indices eight, other integers and floats their width rounded up to

@@ -1,0 +1,65 @@
+//===- DialectAttrs.h - The tile dialect's discardable attributes -*- C++
+//-*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Typed accessors of the attributes passes leave for later passes and the
+// driver (declared in TileDialect.td, checked by the dialect's verifiers):
+//
+//   tile.num_warps        module    warps per program (tile-assign-layouts)
+//   tile.shared           module    dynamic shared-memory bytes
+//   tile.scratch_offset   op        start of its scratch buffer
+//   tile.tma              module    the #tile.tensor_map of each TMA parameter
+//   tile.programs_per_sm  function  programs per SM its registers must allow
+//   tile.target           module    the architecture (TargetInfo.h)
+//   tile.divisibility     argument  the signature's `:16` hint
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILE_IR_DIALECTATTRS_H
+#define TILEC_DIALECT_TILE_IR_DIALECTATTRS_H
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include <optional>
+
+namespace tilec::tile {
+
+/// Warps per program of the module of `op`, once layouts are assigned.
+std::optional<int64_t> getNumWarps(mlir::Operation *op);
+void setNumWarps(mlir::ModuleOp module, int64_t numWarps);
+
+/// Dynamic shared-memory bytes of the module of `op` (0 when none).
+int64_t getSharedMemoryBytes(mlir::Operation *op);
+/// Records `bytes` (none when 0, which keeps the IR of programs without
+/// shared memory unchanged).
+void setSharedMemoryBytes(mlir::ModuleOp module, int64_t bytes);
+
+/// Where the scratch buffer of `op` starts (0 unless recorded).
+int64_t getScratchOffset(mlir::Operation *op);
+void setScratchOffset(mlir::Operation *op, int64_t offset);
+
+/// The TMA tensor maps of the module, in parameter order.
+llvm::SmallVector<TensorMapAttr> getTensorMaps(mlir::ModuleOp module);
+void addTensorMap(mlir::ModuleOp module, TensorMapAttr map);
+
+/// Programs per SM the registers of kernel `func` must allow.
+std::optional<int64_t> getProgramsPerSM(mlir::Operation *func);
+void setProgramsPerSM(mlir::Operation *func, int64_t programs);
+void removeProgramsPerSM(mlir::Operation *func);
+
+/// The divisibility hint of argument `index` of `func` (`:16`).
+std::optional<int64_t> getDivisibility(mlir::FunctionOpInterface func,
+                                       unsigned index);
+void setDivisibility(mlir::FunctionOpInterface func, unsigned index,
+                     int64_t divisor);
+void removeDivisibility(mlir::FunctionOpInterface func, unsigned index);
+
+} // namespace tilec::tile
+
+#endif // TILEC_DIALECT_TILE_IR_DIALECTATTRS_H

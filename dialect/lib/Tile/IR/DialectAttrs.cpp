@@ -1,0 +1,191 @@
+//===- DialectAttrs.cpp - The tile dialect's discardable attributes -------===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// The typed accessors of DialectAttrs.h, over the helpers ODS generates from
+// TileDialect.td's discardableAttrs, and the dialect's verifiers of them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace tilec::tile;
+
+static TileDialect *getDialect(Operation *op) {
+  return op->getContext()->getLoadedDialect<TileDialect>();
+}
+
+static ModuleOp getModule(Operation *op) {
+  if (auto module = dyn_cast<ModuleOp>(op))
+    return module;
+  return op->getParentOfType<ModuleOp>();
+}
+
+static IntegerAttr getI32(Operation *op, int64_t value) {
+  return Builder(op->getContext()).getI32IntegerAttr(value);
+}
+
+std::optional<int64_t> tilec::tile::getNumWarps(Operation *op) {
+  ModuleOp module = getModule(op);
+  if (!module)
+    return std::nullopt;
+  if (IntegerAttr warps =
+          getDialect(op)->getNumWarpsAttrHelper().getAttr(module))
+    return warps.getInt();
+  return std::nullopt;
+}
+
+void tilec::tile::setNumWarps(ModuleOp module, int64_t numWarps) {
+  getDialect(module)->getNumWarpsAttrHelper().setAttr(module,
+                                                      getI32(module, numWarps));
+}
+
+int64_t tilec::tile::getSharedMemoryBytes(Operation *op) {
+  ModuleOp module = getModule(op);
+  IntegerAttr bytes =
+      module ? getDialect(op)->getSharedAttrHelper().getAttr(module)
+             : IntegerAttr();
+  return bytes ? bytes.getInt() : 0;
+}
+
+void tilec::tile::setSharedMemoryBytes(ModuleOp module, int64_t bytes) {
+  auto helper = getDialect(module)->getSharedAttrHelper();
+  if (bytes == 0) {
+    module->removeAttr(helper.getName());
+    return;
+  }
+  helper.setAttr(module, getI32(module, bytes));
+}
+
+int64_t tilec::tile::getScratchOffset(Operation *op) {
+  IntegerAttr offset = getDialect(op)->getScratchOffsetAttrHelper().getAttr(op);
+  return offset ? offset.getInt() : 0;
+}
+
+void tilec::tile::setScratchOffset(Operation *op, int64_t offset) {
+  getDialect(op)->getScratchOffsetAttrHelper().setAttr(
+      op, Builder(op->getContext()).getI64IntegerAttr(offset));
+}
+
+SmallVector<TensorMapAttr> tilec::tile::getTensorMaps(ModuleOp module) {
+  SmallVector<TensorMapAttr> maps;
+  if (ArrayAttr array = getDialect(module)->getTmaAttrHelper().getAttr(module))
+    for (Attribute map : array)
+      maps.push_back(cast<TensorMapAttr>(map));
+  return maps;
+}
+
+void tilec::tile::addTensorMap(ModuleOp module, TensorMapAttr map) {
+  SmallVector<Attribute> maps;
+  if (ArrayAttr old = getDialect(module)->getTmaAttrHelper().getAttr(module))
+    llvm::append_range(maps, old);
+  maps.push_back(map);
+  getDialect(module)->getTmaAttrHelper().setAttr(
+      module, ArrayAttr::get(module.getContext(), maps));
+}
+
+std::optional<int64_t> tilec::tile::getProgramsPerSM(Operation *func) {
+  if (IntegerAttr programs =
+          getDialect(func)->getProgramsPerSmAttrHelper().getAttr(func))
+    return programs.getInt();
+  return std::nullopt;
+}
+
+void tilec::tile::setProgramsPerSM(Operation *func, int64_t programs) {
+  getDialect(func)->getProgramsPerSmAttrHelper().setAttr(
+      func, getI32(func, programs));
+}
+
+void tilec::tile::removeProgramsPerSM(Operation *func) {
+  func->removeAttr(getDialect(func)->getProgramsPerSmAttrHelper().getName());
+}
+
+std::optional<int64_t> tilec::tile::getDivisibility(FunctionOpInterface func,
+                                                    unsigned index) {
+  StringAttr name = getDialect(func)->getDivisibilityAttrHelper().getName();
+  if (auto hint = func.getArgAttrOfType<IntegerAttr>(index, name))
+    return hint.getInt();
+  return std::nullopt;
+}
+
+void tilec::tile::setDivisibility(FunctionOpInterface func, unsigned index,
+                                  int64_t divisor) {
+  func.setArgAttr(index,
+                  getDialect(func)->getDivisibilityAttrHelper().getName(),
+                  getI32(func, divisor));
+}
+
+void tilec::tile::removeDivisibility(FunctionOpInterface func, unsigned index) {
+  func.removeArgAttr(index,
+                     getDialect(func)->getDivisibilityAttrHelper().getName());
+}
+
+//===----------------------------------------------------------------------===//
+// Verification
+//===----------------------------------------------------------------------===//
+
+/// Checks that `attr` is an integer of at least `min`.
+static LogicalResult verifyInteger(Operation *op, NamedAttribute attr,
+                                   int64_t min) {
+  auto value = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!value || value.getInt() < min)
+    return op->emitError() << "'" << attr.getName().getValue()
+                           << "' must be an integer of at least " << min;
+  return success();
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  bool onModule = isa<ModuleOp>(op);
+  auto notHere = [&](StringRef where) {
+    return op->emitError() << "'" << name << "' belongs on " << where;
+  };
+  if (name == NumWarpsAttrHelper::getNameStr())
+    return onModule ? verifyInteger(op, attr, 1) : notHere("the module");
+  if (name == SharedAttrHelper::getNameStr())
+    return onModule ? verifyInteger(op, attr, 0) : notHere("the module");
+  if (name == ScratchOffsetAttrHelper::getNameStr())
+    return verifyInteger(op, attr, 0);
+  if (name == ProgramsPerSmAttrHelper::getNameStr())
+    return isa<FunctionOpInterface>(op) ? verifyInteger(op, attr, 1)
+                                        : notHere("a kernel function");
+  if (name == TargetAttrHelper::getNameStr()) {
+    if (!onModule)
+      return notHere("the module");
+    auto arch = dyn_cast<StringAttr>(attr.getValue());
+    if (!arch || !TargetInfo::lookup(arch.getValue()))
+      return op->emitError() << TargetInfo::getUnsupportedMessage(
+                 arch ? arch.getValue() : StringRef("<not a string>"));
+    return success();
+  }
+  if (name == TmaAttrHelper::getNameStr()) {
+    if (!onModule)
+      return notHere("the module");
+    auto maps = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!maps || !llvm::all_of(maps, llvm::IsaPred<TensorMapAttr>))
+      return op->emitError()
+             << "'" << name << "' must be an array of #tile.tensor_map";
+    return success();
+  }
+  if (name == DivisibilityAttrHelper::getNameStr())
+    return notHere("kernel arguments");
+  return op->emitError() << "unknown attribute '" << name
+                         << "' of the tile dialect";
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op, unsigned,
+                                                    unsigned,
+                                                    NamedAttribute attr) {
+  if (attr.getName().getValue() != DivisibilityAttrHelper::getNameStr())
+    return op->emitError() << "unknown argument attribute '"
+                           << attr.getName().getValue()
+                           << "' of the tile dialect";
+  return verifyInteger(op, attr, 1);
+}

@@ -1,0 +1,54 @@
+// The dialect's discardable attributes (DialectAttrs.h) and #tile.tensor_map
+// are checked by the dialect's verifiers.
+// RUN: tilec-opt %s -split-input-file -verify-diagnostics
+
+// The box rule of tilec::abi::checkTensorMapBox: rows of one swizzle span.
+// expected-error @+1 {{the box must be at most 256 x 256 elements with rows of the swizzle's 32, 64 or 128 bytes}}
+module attributes {tile.tma = [#tile.tensor_map<param = 2, base = 0, element = f16, shape = [arg(1), 64], row_stride = 64, box = [64, 32], swizzle = 128>]} {
+}
+
+// -----
+
+// expected-error @+1 {{TMA cannot copy elements of 'f64'}}
+module attributes {tile.tma = [#tile.tensor_map<param = 2, base = 0, element = f64, shape = [arg(1), 64], row_stride = 64, box = [64, 16], swizzle = 128>]} {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.tma' must be an array of #tile.tensor_map}}
+module attributes {tile.tma = [{arg = 9 : i64}]} {
+}
+
+// -----
+
+// expected-error @+1 {{unsupported target 'sm_100a': tilec compiles for sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a}}
+module attributes {tile.target = "sm_100a"} {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.num_warps' must be an integer of at least 1}}
+module attributes {tile.num_warps = 0 : i32} {
+}
+
+// -----
+
+module {
+  // expected-error @+1 {{'tile.num_warps' belongs on the module}}
+  func.func @f() attributes {tile.num_warps = 4 : i32} {
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{unknown attribute 'tile.num_warp' of the tile dialect}}
+module attributes {tile.num_warp = 4 : i32} {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.divisibility' must be an integer of at least 1}}
+func.func @hint(%n: i32 {tile.divisibility = 0 : i32}) {
+  return
+}
