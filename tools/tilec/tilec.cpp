@@ -42,7 +42,11 @@ using namespace llvm;
 static cl::OptionCategory category("tilec options");
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<file.tile>"),
-                                      cl::Required, cl::cat(category));
+                                      cl::cat(category));
+static cl::opt<bool> listBuiltins(
+    "list-builtins",
+    cl::desc("Print the index of the tl.* functions (Markdown) and exit"),
+    cl::cat(category));
 static cl::opt<std::string> kernelName("kernel",
                                        cl::desc("Kernel to compile (the "
                                                 "file's only one by default)"),
@@ -318,6 +322,12 @@ int main(int argc, char **argv) {
                               "to PTX\n");
   if (tilec::isRunCommand())
     return tilec::runMain();
+  if (listBuiltins) {
+    tilec::printBuiltinIndex(outs());
+    return 0;
+  }
+  if (inputFile.empty())
+    return usageError("no input file (tilec FILE.tile ...)");
 
   tilec::CompileOptions options;
   options.kernel.name = kernelName;

@@ -543,224 +543,209 @@ void Generator::addRequirement(const LaunchRequirement &requirement) {
     requirements.push_back(requirement);
 }
 
-BuiltinResult Generator::callBlockPointerBuiltin(llvm::StringRef name,
-                                                 CallArgs &args,
-                                                 llvm::SMLoc callLoc) {
-  std::string qualified = "tl." + name.str();
-  Binder bind(*this, qualified, args, callLoc);
-  Type i32 = builder.getI32Type(), i64 = builder.getI64Type();
-
-  if (name == "make_block_ptr") {
-    if (failed(bind.bind(
-            {"base", "shape", "strides", "offsets", "block_shape", "order"},
-            6)))
-      return builtinFailure();
-    FailureOr<Value> base = basePointer(*this, bind, 0);
-    if (failed(base))
-      return builtinFailure();
-    auto bp = std::make_shared<BlockPointer>();
-    bp->base = *base;
-    FailureOr<std::vector<TValue>> shape =
-        indexList(*this, bind.get(1), i64, bind.locs[1], "extent");
-    if (failed(shape))
-      return builtinFailure();
-    FailureOr<std::vector<TValue>> strides =
-        indexList(*this, bind.get(2), i64, bind.locs[2], "stride");
-    if (failed(strides))
-      return builtinFailure();
-    FailureOr<std::vector<TValue>> offsets =
-        indexList(*this, bind.get(3), i32, bind.locs[3], "offset");
-    if (failed(offsets))
-      return builtinFailure();
-    FailureOr<SmallVector<int64_t>> block = constList(
-        *this, bind.get(4), bind.locs[4], "'block_shape' of tl.make_block_ptr");
-    if (failed(block) || failed(checkTileShape(*block, bind.locs[4])))
-      return builtinFailure();
-    FailureOr<SmallVector<int64_t>> order = constList(
-        *this, bind.get(5), bind.locs[5], "'order' of tl.make_block_ptr");
-    if (failed(order))
-      return builtinFailure();
-    size_t rank = block->size();
-    if (shape->size() != rank || strides->size() != rank ||
-        offsets->size() != rank || order->size() != rank)
-      return builtinError(error(callLoc)
-                          << "'shape', 'strides', 'offsets', 'block_shape' "
+FailureOr<TValue> Generator::builtinMakeBlockPtr(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  Type i32 = builder.getI32Type();
+  Type i64 = builder.getI64Type();
+  FailureOr<Value> base = basePointer(*this, bind, 0);
+  if (failed(base))
+    return failure();
+  auto bp = std::make_shared<BlockPointer>();
+  bp->base = *base;
+  FailureOr<std::vector<TValue>> shape =
+      indexList(*this, bind.get(1), i64, bind.locs[1], "extent");
+  if (failed(shape))
+    return failure();
+  FailureOr<std::vector<TValue>> strides =
+      indexList(*this, bind.get(2), i64, bind.locs[2], "stride");
+  if (failed(strides))
+    return failure();
+  FailureOr<std::vector<TValue>> offsets =
+      indexList(*this, bind.get(3), i32, bind.locs[3], "offset");
+  if (failed(offsets))
+    return failure();
+  FailureOr<SmallVector<int64_t>> block = constList(
+      *this, bind.get(4), bind.locs[4], "'block_shape' of tl.make_block_ptr");
+  if (failed(block) || failed(checkTileShape(*block, bind.locs[4])))
+    return failure();
+  FailureOr<SmallVector<int64_t>> order = constList(
+      *this, bind.get(5), bind.locs[5], "'order' of tl.make_block_ptr");
+  if (failed(order))
+    return failure();
+  size_t rank = block->size();
+  if (shape->size() != rank || strides->size() != rank ||
+      offsets->size() != rank || order->size() != rank)
+    return error(callLoc) << "'shape', 'strides', 'offsets', 'block_shape' "
                              "and 'order' of tl.make_block_ptr must have the "
                              "same length (got "
                           << shape->size() << ", " << strides->size() << ", "
                           << offsets->size() << ", " << rank << ", "
-                          << order->size() << ")");
-    SmallVector<int64_t> sorted = *order;
-    llvm::sort(sorted);
-    for (size_t d = 0; d < rank; ++d)
-      if (sorted[d] != int64_t(d))
-        return builtinError(error(bind.locs[5])
-                            << "'order' of tl.make_block_ptr must be a "
-                               "permutation of 0.."
-                            << rank - 1);
-    if (blockPtrPolicy != BlockPtrPolicy::Allow) {
-      std::string note = descriptorEquivalent(*this, bind, *strides, *order);
-      if (blockPtrPolicy == BlockPtrPolicy::Reject) {
-        InFlightDiagnostic diag =
-            error(callLoc) << "tl.make_block_ptr was removed in Triton 3.9 "
-                              "(--triton-compat=3.9); use "
-                              "tl.make_tensor_descriptor";
-        diag.attachNote(loc(callLoc)) << note;
-        return builtinFailure();
-      }
-      warning(callLoc,
-              "tl.make_block_ptr was removed in Triton 3.9; use "
-              "tl.make_tensor_descriptor (-Wno-block-ptr silences this "
-              "warning)",
-              note);
+                          << order->size() << ")";
+  SmallVector<int64_t> sorted = *order;
+  llvm::sort(sorted);
+  for (size_t d = 0; d < rank; ++d)
+    if (sorted[d] != int64_t(d))
+      return error(bind.locs[5]) << "'order' of tl.make_block_ptr must be a "
+                                    "permutation of 0.."
+                                 << rank - 1;
+  if (blockPtrPolicy != BlockPtrPolicy::Allow) {
+    std::string note = descriptorEquivalent(*this, bind, *strides, *order);
+    if (blockPtrPolicy == BlockPtrPolicy::Reject) {
+      InFlightDiagnostic diag =
+          error(callLoc) << "tl.make_block_ptr was removed in Triton 3.9 "
+                            "(--triton-compat=3.9); use "
+                            "tl.make_tensor_descriptor";
+      diag.attachNote(loc(callLoc)) << note;
+      return failure();
     }
-    bp->shape = std::move(*shape);
-    bp->strides = std::move(*strides);
-    bp->offsets = std::move(*offsets);
-    bp->blockShape = *block;
-    bp->order = *order;
-    TValue result;
-    result.kind = TValue::Kind::BlockPtr;
-    result.pointer = std::move(bp);
-    return result;
+    warning(callLoc,
+            "tl.make_block_ptr was removed in Triton 3.9; use "
+            "tl.make_tensor_descriptor (-Wno-block-ptr silences this "
+            "warning)",
+            note);
   }
+  bp->shape = std::move(*shape);
+  bp->strides = std::move(*strides);
+  bp->offsets = std::move(*offsets);
+  bp->blockShape = *block;
+  bp->order = *order;
+  TValue result;
+  result.kind = TValue::Kind::BlockPtr;
+  result.pointer = std::move(bp);
+  return result;
+}
 
-  if (name == "advance") {
-    if (failed(bind.bind({"base", "offsets"}, 2)))
-      return builtinFailure();
-    const TValue &base = bind.get(0);
-    if (base.kind != TValue::Kind::BlockPtr)
-      return builtinError(error(bind.locs[0])
-                          << "'base' of tl.advance must be a block pointer, "
-                             "not "
-                          << base.describe());
-    FailureOr<std::vector<TValue>> delta =
-        indexList(*this, bind.get(1), i32, bind.locs[1], "offset");
-    if (failed(delta))
-      return builtinFailure();
-    const BlockPointer &old = *base.pointer;
-    if (delta->size() != old.blockShape.size())
-      return builtinError(error(bind.locs[1])
-                          << "tl.advance needs " << old.blockShape.size()
-                          << " offsets for a block pointer of rank "
-                          << old.blockShape.size() << ", not "
-                          << delta->size());
-    auto bp = std::make_shared<BlockPointer>(old);
-    for (size_t d = 0; d < delta->size(); ++d) {
-      FailureOr<TValue> sum =
-          genBinary(BinaryOp::Add, old.offsets[d], (*delta)[d], bind.locs[1]);
-      if (failed(sum))
-        return builtinFailure();
-      bp->offsets[d] = *sum;
-    }
-    TValue result;
-    result.kind = TValue::Kind::BlockPtr;
-    result.pointer = std::move(bp);
-    return result;
+FailureOr<TValue> Generator::builtinAdvance(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  Type i32 = builder.getI32Type();
+  const TValue &base = bind.get(0);
+  if (base.kind != TValue::Kind::BlockPtr)
+    return error(bind.locs[0])
+           << "'base' of tl.advance must be a block pointer, "
+              "not "
+           << base.describe();
+  FailureOr<std::vector<TValue>> delta =
+      indexList(*this, bind.get(1), i32, bind.locs[1], "offset");
+  if (failed(delta))
+    return failure();
+  const BlockPointer &old = *base.pointer;
+  if (delta->size() != old.blockShape.size())
+    return error(bind.locs[1])
+           << "tl.advance needs " << old.blockShape.size()
+           << " offsets for a block pointer of rank " << old.blockShape.size()
+           << ", not " << delta->size();
+  auto bp = std::make_shared<BlockPointer>(old);
+  for (size_t d = 0; d < delta->size(); ++d) {
+    FailureOr<TValue> sum =
+        genBinary(BinaryOp::Add, old.offsets[d], (*delta)[d], bind.locs[1]);
+    if (failed(sum))
+      return failure();
+    bp->offsets[d] = *sum;
   }
+  TValue result;
+  result.kind = TValue::Kind::BlockPtr;
+  result.pointer = std::move(bp);
+  return result;
+}
 
-  if (name == "make_tensor_descriptor") {
-    if (failed(bind.bind(
-            {"base", "shape", "strides", "block_shape", "padding_option"}, 4)))
-      return builtinFailure();
-    FailureOr<Value> base = basePointer(*this, bind, 0);
-    if (failed(base))
-      return builtinFailure();
-    Type elem = llvm::cast<tile::PtrType>(base->getType()).getPointeeType();
-    size_t rank = asList(bind.get(1)).size();
-    if (rank < 1 || rank > 5)
-      return builtinError(error(bind.locs[1])
-                          << "tl.make_tensor_descriptor supports 1 to 5 "
-                             "dimensions, not "
-                          << rank);
-    if (asList(bind.get(2)).size() != rank)
-      return builtinError(error(bind.locs[2])
-                          << "expected " << rank << " strides but got "
-                          << asList(bind.get(2)).size());
-    FailureOr<SmallVector<int64_t>> block =
-        constList(*this, bind.get(3), bind.locs[3],
-                  "'block_shape' of tl.make_tensor_descriptor");
-    if (failed(block))
-      return builtinFailure();
-    if (block->size() != rank)
-      return builtinError(error(bind.locs[3])
-                          << "expected a block shape of " << rank
-                          << " dimensions but got " << block->size());
-    if (failed(checkTileShape(*block, bind.locs[3])))
-      return builtinFailure();
-    int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
-    if (bytes == 0)
-      bytes = 1;
-    if (block->back() * bytes < 16)
-      return builtinError(error(bind.locs[3])
-                          << "a tensor descriptor's block must have at "
-                             "least 16 bytes in the last dimension, not "
-                          << block->back() << " * " << bytes << " = "
-                          << block->back() * bytes << " bytes");
-    std::vector<TValue> strideList = asList(bind.get(2));
-    const TValue &lastStride = strideList.back();
-    if (lastStride.kind != TValue::Kind::Int)
-      return builtinError(error(bind.locs[2])
-                          << "Tensor descriptor last dim must be 1 but got "
-                          << lastStride.describe()
-                          << "; the last stride must be the constexpr 1");
-    if (lastStride.i != 1)
-      return builtinError(error(bind.locs[2])
-                          << "Tensor descriptor last dim must be 1 but got "
-                          << lastStride.i);
-    if (std::optional<unsigned> arg = kernelArgument(*base, 16))
-      addRequirement({LaunchRequirement::Kind::Align16, *arg});
-    for (const TValue &stride : llvm::drop_end(strideList))
-      if (std::optional<unsigned> arg =
-              stride.isValue() ? kernelArgument(stride.value, 16 / bytes)
-                               : std::nullopt)
-        if (std::optional<abi::ScalarType> dtype = tile::getScalarType(elem))
-          addRequirement({LaunchRequirement::Kind::Bytes16, *arg, "", *dtype});
-    FailureOr<std::vector<TValue>> shape =
-        indexList(*this, bind.get(1), i32, bind.locs[1], "extent");
-    if (failed(shape))
-      return builtinFailure();
-    FailureOr<std::vector<TValue>> strides =
-        indexList(*this, bind.get(2), i64, bind.locs[2], "stride");
-    if (failed(strides))
-      return builtinFailure();
-    std::string padding = "zero";
-    if (bind.has(4)) {
-      FailureOr<std::string> p = paddingOption(*this, bind, 4, elem);
-      if (failed(p))
-        return builtinFailure();
-      if (!p->empty())
-        padding = *p;
-    }
-    auto bp = std::make_shared<BlockPointer>();
-    bp->base = *base;
-    bp->shape = std::move(*shape);
-    bp->strides = std::move(*strides);
-    bp->blockShape = *block;
-    bp->padding = padding;
-    TValue result;
-    result.kind = TValue::Kind::TensorDesc;
-    result.pointer = std::move(bp);
-    return result;
+FailureOr<TValue> Generator::builtinMakeTensorDescriptor(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  Type i32 = builder.getI32Type();
+  Type i64 = builder.getI64Type();
+  FailureOr<Value> base = basePointer(*this, bind, 0);
+  if (failed(base))
+    return failure();
+  Type elem = llvm::cast<tile::PtrType>(base->getType()).getPointeeType();
+  size_t rank = asList(bind.get(1)).size();
+  if (rank < 1 || rank > 5)
+    return error(bind.locs[1]) << "tl.make_tensor_descriptor supports 1 to 5 "
+                                  "dimensions, not "
+                               << rank;
+  if (asList(bind.get(2)).size() != rank)
+    return error(bind.locs[2]) << "expected " << rank << " strides but got "
+                               << asList(bind.get(2)).size();
+  FailureOr<SmallVector<int64_t>> block =
+      constList(*this, bind.get(3), bind.locs[3],
+                "'block_shape' of tl.make_tensor_descriptor");
+  if (failed(block))
+    return failure();
+  if (block->size() != rank)
+    return error(bind.locs[3]) << "expected a block shape of " << rank
+                               << " dimensions but got " << block->size();
+  if (failed(checkTileShape(*block, bind.locs[3])))
+    return failure();
+  int64_t bytes = elem.getIntOrFloatBitWidth() / 8;
+  if (bytes == 0)
+    bytes = 1;
+  if (block->back() * bytes < 16)
+    return error(bind.locs[3]) << "a tensor descriptor's block must have at "
+                                  "least 16 bytes in the last dimension, not "
+                               << block->back() << " * " << bytes << " = "
+                               << block->back() * bytes << " bytes";
+  std::vector<TValue> strideList = asList(bind.get(2));
+  const TValue &lastStride = strideList.back();
+  if (lastStride.kind != TValue::Kind::Int)
+    return error(bind.locs[2])
+           << "Tensor descriptor last dim must be 1 but got "
+           << lastStride.describe()
+           << "; the last stride must be the constexpr 1";
+  if (lastStride.i != 1)
+    return error(bind.locs[2])
+           << "Tensor descriptor last dim must be 1 but got " << lastStride.i;
+  if (std::optional<unsigned> arg = kernelArgument(*base, 16))
+    addRequirement({LaunchRequirement::Kind::Align16, *arg});
+  for (const TValue &stride : llvm::drop_end(strideList))
+    if (std::optional<unsigned> arg =
+            stride.isValue() ? kernelArgument(stride.value, 16 / bytes)
+                             : std::nullopt)
+      if (std::optional<abi::ScalarType> dtype = tile::getScalarType(elem))
+        addRequirement({LaunchRequirement::Kind::Bytes16, *arg, "", *dtype});
+  FailureOr<std::vector<TValue>> shape =
+      indexList(*this, bind.get(1), i32, bind.locs[1], "extent");
+  if (failed(shape))
+    return failure();
+  FailureOr<std::vector<TValue>> strides =
+      indexList(*this, bind.get(2), i64, bind.locs[2], "stride");
+  if (failed(strides))
+    return failure();
+  std::string padding = "zero";
+  if (bind.has(4)) {
+    FailureOr<std::string> p = paddingOption(*this, bind, 4, elem);
+    if (failed(p))
+      return failure();
+    if (!p->empty())
+      padding = *p;
   }
+  auto bp = std::make_shared<BlockPointer>();
+  bp->base = *base;
+  bp->shape = std::move(*shape);
+  bp->strides = std::move(*strides);
+  bp->blockShape = *block;
+  bp->padding = padding;
+  TValue result;
+  result.kind = TValue::Kind::TensorDesc;
+  result.pointer = std::move(bp);
+  return result;
+}
 
-  if (name == "load_tensor_descriptor" || name == "store_tensor_descriptor") {
-    if (args.positional.empty() ||
-        args.positional.front().kind != TValue::Kind::TensorDesc)
-      return builtinError(error(callLoc)
-                          << "'" << qualified
+FailureOr<TValue> Generator::builtinLoadTensorDescriptor(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  if (args.positional.empty() ||
+      args.positional.front().kind != TValue::Kind::TensorDesc)
+    return error(callLoc) << "'" << qualified
                           << "' expects a tensor descriptor as its first "
-                             "argument");
-    TValue desc = args.positional.front();
-    CallArgs rest = args;
-    rest.positional.erase(rest.positional.begin());
-    rest.positionalRanges.erase(rest.positionalRanges.begin());
-    FailureOr<TValue> r = callDescriptorMethod(
-        desc, name == "load_tensor_descriptor" ? "load" : "store", rest,
-        callLoc);
-    if (failed(r))
-      return builtinFailure();
-    return *r;
-  }
-  return std::nullopt;
+                             "argument";
+  TValue desc = args.positional.front();
+  CallArgs rest = args;
+  rest.positional.erase(rest.positional.begin());
+  rest.positionalRanges.erase(rest.positionalRanges.begin());
+  FailureOr<TValue> r = callDescriptorMethod(
+      desc, name == "load_tensor_descriptor" ? "load" : "store", rest, callLoc);
+  if (failed(r))
+    return failure();
+  return *r;
 }

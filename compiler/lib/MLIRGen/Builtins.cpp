@@ -493,225 +493,186 @@ static std::string printValue(const TValue &v) {
   }
 }
 
-FailureOr<TValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
-                                         llvm::SMLoc callLoc) {
-  if (BuiltinResult r = callShapeBuiltin(name, args, callLoc))
-    return *r;
-  if (BuiltinResult r = callMathBuiltin(name, args, callLoc))
-    return *r;
-  if (BuiltinResult r = callReduceBuiltin(name, args, callLoc))
-    return *r;
-  if (BuiltinResult r = callBlockPointerBuiltin(name, args, callLoc))
-    return *r;
-
-  std::string qualified = "tl." + name.str();
-  Binder bind(*this, qualified, args, callLoc);
-  Location l = loc(callLoc);
-
-  if (name == "program_id" || name == "num_programs") {
-    if (failed(bind.bind({"axis"}, 1)))
-      return failure();
-    FailureOr<int64_t> axis = bind.constInt(0);
-    if (failed(axis))
-      return failure();
-    if (*axis < 0 || *axis > 2)
-      return error(bind.locs[0]) << "'axis' of '" << qualified
-                                 << "' must be 0, 1 or 2, not " << *axis;
-    Type i32 = builder.getI32Type();
-    if (name == "program_id")
-      return TValue::of(tile::ProgramIdOp::create(builder, l, i32, *axis));
-    return TValue::of(tile::NumProgramsOp::create(builder, l, i32, *axis));
-  }
-
-  if (name == "arange") {
-    if (failed(bind.bind({"start", "end"}, 2)))
-      return failure();
-    FailureOr<int64_t> start = bind.constInt(0);
-    if (failed(start))
-      return failure();
-    FailureOr<int64_t> end = bind.constInt(1);
-    if (failed(end))
-      return failure();
-    if (*start < INT32_MIN || *end > INT32_MAX || *start > INT32_MAX ||
-        *end < INT32_MIN)
-      return error(callLoc) << "tl.arange(" << *start << ", " << *end
-                            << "): the bounds must fit in int32";
-    if (*end <= *start)
-      return error(callLoc) << "tl.arange(" << *start << ", " << *end
-                            << "): end must be greater than start";
-    if (!llvm::isPowerOf2_64(*end - *start))
-      return error(callLoc)
-             << "tl.arange(" << *start << ", " << *end << "): the length "
-             << *end - *start << " must be a power of two";
-    if (*end - *start > (1 << 20))
-      return error(callLoc)
-             << "tl.arange(" << *start << ", " << *end << "): range too large";
-    auto type = RankedTensorType::get({*end - *start}, builder.getI32Type());
-    return TValue::of(tile::MakeRangeOp::create(
-        builder, l, type, builder.getI32IntegerAttr(*start),
-        builder.getI32IntegerAttr(*end)));
-  }
-
-  if (name == "load")
-    return genLoad(args, callLoc);
-  if (name == "store")
-    return genStore(args, callLoc);
-  if (name.consume_front("atomic_")) {
-    if (name == "add" || name == "max" || name == "min" || name == "xchg" ||
-        name == "and" || name == "or" || name == "xor")
-      return genAtomic(name, args, callLoc);
-    return error(callLoc) << "'" << qualified << "' is not supported";
-  }
-
-  if (name == "where") {
-    if (failed(bind.bind({"condition", "x", "y"}, 3)))
-      return failure();
-    return genWhere(bind.get(0), bind.get(1), bind.get(2), callLoc);
-  }
-
-  if (name == "maximum" || name == "minimum") {
-    if (failed(bind.bind({"x", "y", "propagate_nan"}, 2)))
-      return failure();
-    FailureOr<bool> nan = propagateNanArg(*this, bind, 2);
-    if (failed(nan))
-      return failure();
-    return genMinMax(name == "maximum", bind.get(0), bind.get(1), *nan,
-                     callLoc);
-  }
-
-  if (name == "clamp") {
-    if (failed(bind.bind({"x", "min", "max", "propagate_nan"}, 3)))
-      return failure();
-    FailureOr<bool> nan = propagateNanArg(*this, bind, 3);
-    if (failed(nan))
-      return failure();
-    FailureOr<TValue> lo =
-        genMinMax(true, bind.get(0), bind.get(1), *nan, callLoc);
-    if (failed(lo))
-      return failure();
-    return genMinMax(false, *lo, bind.get(2), *nan, callLoc);
-  }
-
-  if (name == "cast") {
-    if (failed(bind.bind({"input", "dtype", "fp_downcast_rounding", "bitcast"},
-                         2)))
-      return failure();
-    FailureOr<Type> to = bind.dtype(1);
-    if (failed(to))
-      return failure();
-    FailureOr<std::string> rounding =
-        bind.has(2) ? bind.constString(2)
-                    : FailureOr<std::string>(std::string());
-    if (failed(rounding))
-      return failure();
-    FailureOr<bool> bitcast = bind.has(3) ? bind.constBool(3) : false;
-    if (failed(bitcast))
-      return failure();
-    return genCast(bind.get(0), *to, *bitcast, *rounding, callLoc);
-  }
-
-  if (name == "cdiv") {
-    if (failed(bind.bind({"x", "div"}, 2)))
-      return failure();
-    TValue x = bind.get(0), div = bind.get(1);
-    FailureOr<TValue> sum = genBinary(BinaryOp::Add, x, div, callLoc);
-    if (failed(sum))
-      return failure();
-    FailureOr<TValue> minus =
-        genBinary(BinaryOp::Sub, *sum, TValue::ofInt(1), callLoc);
-    if (failed(minus))
-      return failure();
-    return genBinary(BinaryOp::FloorDiv, *minus, div, callLoc);
-  }
-
-  if (name == "constexpr") {
-    if (failed(bind.bind({"value"}, 1)))
-      return failure();
-    if (bind.get(0).isValue())
-      return error(bind.locs[0]) << "tl.constexpr needs a compile-time value";
-    return bind.get(0);
-  }
-
-  if (name == "static_assert") {
-    if (failed(bind.bind({"cond", "msg"}, 1)))
-      return failure();
-    FailureOr<bool> truth = constTruth(bind.get(0), bind.locs[0]);
-    if (failed(truth))
-      return failure();
-    if (!*truth) {
-      auto diag = error(callLoc) << "static assertion failed";
-      if (bind.has(1) && bind.get(1).kind == TValue::Kind::String)
-        diag << ": " << bind.get(1).s;
-      return diag;
-    }
-    return TValue();
-  }
-
-  if (name == "static_print") {
-    std::string text;
-    for (auto [i, v] : llvm::enumerate(args.positional))
-      text += (i ? " " : "") + printValue(v);
-    for (auto [i, kw] : llvm::enumerate(args.keywords))
-      if (kw.first != "sep" && kw.first != "end" && kw.first != "flush" &&
-          kw.first != "file")
-        return error(args.keywordRanges[i].Start)
-               << "'tl.static_print' got an unexpected keyword argument '"
-               << kw.first << "'";
-    remarks.push_back({l, "static_print: " + text});
-    return TValue();
-  }
-
-  if (name == "multiple_of" || name == "max_contiguous" ||
-      name == "max_constancy") {
-    if (failed(bind.bind({"input", "values"}, 2)))
-      return failure();
-    const TValue &v = bind.get(1);
-    auto isInt = [](const TValue &e) { return e.kind == TValue::Kind::Int; };
-    if (!isInt(v) &&
-        !(v.kind == TValue::Kind::Tuple && llvm::all_of(v.elements, isInt)))
-      return error(bind.locs[1])
-             << "'values' of '" << qualified
-             << "' must be constexpr integers, not " << v.describe();
-    // Hints only: the value passes through unchanged.
-    return bind.get(0);
-  }
-
-  if (name == "pointer_type") {
-    if (failed(bind.bind({"element_ty", "address_space", "const"}, 1)))
-      return failure();
-    FailureOr<Type> elem = bind.dtype(0);
-    if (failed(elem))
-      return failure();
-    return TValue::ofDType(tile::PtrType::get(builder.getContext(), *elem));
-  }
-
-  if (name == "range" || name == "static_range")
-    return error(callLoc) << "'" << qualified
-                          << "' may only be the iterable of a 'for' loop";
-
-  if (name == "device_print" || name == "device_assert" ||
-      name == "debug_barrier" || name == "assume" ||
-      name == "inline_asm_elementwise" || name == "atomic_cas")
-    return error(callLoc) << "'" << qualified << "' is not supported by tilec";
-
-  return error(callLoc) << "'" << qualified << "' is not supported";
+FailureOr<TValue> Generator::builtinProgramId(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<int64_t> axis = bind.constInt(0);
+  if (failed(axis))
+    return failure();
+  if (*axis < 0 || *axis > 2)
+    return error(bind.locs[0]) << "'axis' of '" << qualified
+                               << "' must be 0, 1 or 2, not " << *axis;
+  Type i32 = builder.getI32Type();
+  if (name == "program_id")
+    return TValue::of(tile::ProgramIdOp::create(builder, l, i32, *axis));
+  return TValue::of(tile::NumProgramsOp::create(builder, l, i32, *axis));
 }
 
-bool tilec::isTileMethod(llvm::StringRef name) {
-  static const char *const names[] = {
-      "reshape",      "view",    "ravel",
-      "trans",        "permute", "expand_dims",
-      "broadcast_to", "sum",     "max",
-      "min",          "argmax",  "argmin",
-      "cumsum",       "exp",     "exp2",
-      "log",          "log2",    "sqrt",
-      "sqrt_rn",      "rsqrt",   "abs",
-      "sigmoid",      "softmax", "sin",
-      "cos",          "floor",   "ceil",
-      "erf",          "split",   "join",
-      "xor_sum",      "reduce",  "associative_scan",
-      "cumprod"};
-  return llvm::is_contained(names, name);
+FailureOr<TValue> Generator::builtinArange(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<int64_t> start = bind.constInt(0);
+  if (failed(start))
+    return failure();
+  FailureOr<int64_t> end = bind.constInt(1);
+  if (failed(end))
+    return failure();
+  if (*start < INT32_MIN || *end > INT32_MAX || *start > INT32_MAX ||
+      *end < INT32_MIN)
+    return error(callLoc) << "tl.arange(" << *start << ", " << *end
+                          << "): the bounds must fit in int32";
+  if (*end <= *start)
+    return error(callLoc) << "tl.arange(" << *start << ", " << *end
+                          << "): end must be greater than start";
+  if (!llvm::isPowerOf2_64(*end - *start))
+    return error(callLoc) << "tl.arange(" << *start << ", " << *end
+                          << "): the length " << *end - *start
+                          << " must be a power of two";
+  if (*end - *start > (1 << 20))
+    return error(callLoc) << "tl.arange(" << *start << ", " << *end
+                          << "): range too large";
+  auto type = RankedTensorType::get({*end - *start}, builder.getI32Type());
+  return TValue::of(tile::MakeRangeOp::create(builder, l, type,
+                                              builder.getI32IntegerAttr(*start),
+                                              builder.getI32IntegerAttr(*end)));
+}
+
+FailureOr<TValue> Generator::builtinWhere(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  return genWhere(bind.get(0), bind.get(1), bind.get(2), callLoc);
+}
+
+FailureOr<TValue> Generator::builtinMaximum(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<bool> nan = propagateNanArg(*this, bind, 2);
+  if (failed(nan))
+    return failure();
+  return genMinMax(name == "maximum", bind.get(0), bind.get(1), *nan, callLoc);
+}
+
+FailureOr<TValue> Generator::builtinClamp(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<bool> nan = propagateNanArg(*this, bind, 3);
+  if (failed(nan))
+    return failure();
+  FailureOr<TValue> lo =
+      genMinMax(true, bind.get(0), bind.get(1), *nan, callLoc);
+  if (failed(lo))
+    return failure();
+  return genMinMax(false, *lo, bind.get(2), *nan, callLoc);
+}
+
+FailureOr<TValue> Generator::builtinCast(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Type> to = bind.dtype(1);
+  if (failed(to))
+    return failure();
+  FailureOr<std::string> rounding =
+      bind.has(2) ? bind.constString(2) : FailureOr<std::string>(std::string());
+  if (failed(rounding))
+    return failure();
+  FailureOr<bool> bitcast = bind.has(3) ? bind.constBool(3) : false;
+  if (failed(bitcast))
+    return failure();
+  return genCast(bind.get(0), *to, *bitcast, *rounding, callLoc);
+}
+
+FailureOr<TValue> Generator::builtinCdiv(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  TValue x = bind.get(0), div = bind.get(1);
+  FailureOr<TValue> sum = genBinary(BinaryOp::Add, x, div, callLoc);
+  if (failed(sum))
+    return failure();
+  FailureOr<TValue> minus =
+      genBinary(BinaryOp::Sub, *sum, TValue::ofInt(1), callLoc);
+  if (failed(minus))
+    return failure();
+  return genBinary(BinaryOp::FloorDiv, *minus, div, callLoc);
+}
+
+FailureOr<TValue> Generator::builtinConstexpr(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  if (bind.get(0).isValue())
+    return error(bind.locs[0]) << "tl.constexpr needs a compile-time value";
+  return bind.get(0);
+}
+
+FailureOr<TValue> Generator::builtinStaticAssert(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<bool> truth = constTruth(bind.get(0), bind.locs[0]);
+  if (failed(truth))
+    return failure();
+  if (!*truth) {
+    auto diag = error(callLoc) << "static assertion failed";
+    if (bind.has(1) && bind.get(1).kind == TValue::Kind::String)
+      diag << ": " << bind.get(1).s;
+    return diag;
+  }
+  return TValue();
+}
+
+FailureOr<TValue> Generator::builtinStaticPrint(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  std::string text;
+  for (auto [i, v] : llvm::enumerate(args.positional))
+    text += (i ? " " : "") + printValue(v);
+  for (auto [i, kw] : llvm::enumerate(args.keywords))
+    if (kw.first != "sep" && kw.first != "end" && kw.first != "flush" &&
+        kw.first != "file")
+      return error(args.keywordRanges[i].Start)
+             << "'tl.static_print' got an unexpected keyword argument '"
+             << kw.first << "'";
+  remarks.push_back({l, "static_print: " + text});
+  return TValue();
+}
+
+FailureOr<TValue> Generator::builtinMultipleOf(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  const TValue &v = bind.get(1);
+  auto isInt = [](const TValue &e) { return e.kind == TValue::Kind::Int; };
+  if (!isInt(v) &&
+      !(v.kind == TValue::Kind::Tuple && llvm::all_of(v.elements, isInt)))
+    return error(bind.locs[1])
+           << "'values' of '" << qualified
+           << "' must be constexpr integers, not " << v.describe();
+  // Hints only: the value passes through unchanged.
+  return bind.get(0);
+}
+
+FailureOr<TValue> Generator::builtinPointerType(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Type> elem = bind.dtype(0);
+  if (failed(elem))
+    return failure();
+  return TValue::ofDType(tile::PtrType::get(builder.getContext(), *elem));
+}
+
+FailureOr<TValue> Generator::builtinLoopIterable(BuiltinCall &call) {
+  return error(call.callLoc) << "'" << call.qualified
+                             << "' may only be the iterable of a 'for' loop";
+}
+
+FailureOr<TValue> Generator::builtinLoad(BuiltinCall &call) {
+  return genLoad(call.args, call.callLoc);
+}
+
+FailureOr<TValue> Generator::builtinStore(BuiltinCall &call) {
+  return genStore(call.args, call.callLoc);
+}
+
+FailureOr<TValue> Generator::builtinAtomic(BuiltinCall &call) {
+  return genAtomic(call.name.drop_front(strlen("atomic_")), call.args,
+                   call.callLoc);
 }
 
 FailureOr<TValue> Generator::callMethod(const TValue &method, CallArgs &args,

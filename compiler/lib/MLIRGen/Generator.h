@@ -158,20 +158,6 @@ struct BlockPointer {
   mlir::Type elementType() const;
 };
 
-/// The result of one family of builtins: std::nullopt when the name is not
-/// one of the family's.
-using BuiltinResult = std::optional<mlir::FailureOr<TValue>>;
-
-/// The result of a builtin after an error was reported.
-inline BuiltinResult builtinFailure() {
-  return mlir::FailureOr<TValue>(mlir::failure());
-}
-
-/// Reports `diag` (when the full expression ends) and fails the builtin.
-inline BuiltinResult builtinError(const mlir::InFlightDiagnostic &) {
-  return builtinFailure();
-}
-
 /// Arguments of a call after evaluation.
 struct CallArgs {
   std::vector<TValue> positional;
@@ -243,6 +229,29 @@ struct Binder {
   /// from the end).
   mlir::FailureOr<int64_t> axis(unsigned i, int64_t rank);
 };
+
+/// One call of a `tl.*` builtin, its arguments bound to the parameters the
+/// builtin table (BuiltinTable.cpp) declares. Generators unpack it as
+/// `auto &[name, qualified, bind, l, callLoc, args, varargs] = call`.
+struct BuiltinCall {
+  /// The builtin's name (`sum`) and its spelling in messages (`tl.sum`).
+  llvm::StringRef name;
+  std::string qualified;
+  /// The bound arguments (unbound for builtins that bind themselves).
+  Binder bind;
+  mlir::Location l;
+  llvm::SMLoc callLoc;
+  /// The call's arguments as evaluated.
+  CallArgs &args;
+  /// The positional arguments after the first, for variadic builtins
+  /// (none when the call has no more than one).
+  std::optional<std::vector<TValue>> varargs;
+};
+
+/// Moves the positional arguments after the first `fixed` ones out of `args`
+/// (the `*shape` of `tl.reshape(x, *shape)`); a single tuple or list is
+/// unpacked.
+std::vector<TValue> takeVarargs(CallArgs &args, size_t fixed);
 
 /// One run-time or compile-time leaf of a (possibly structured) value, as
 /// loop-carried variables and `if` merges see it.
@@ -357,12 +366,19 @@ public:
   toShape(const TValue &v, llvm::SMLoc l, llvm::StringRef what);
   /// `x[:, None]` on tiles, `t[i]` / `t[a:b]` on tuples.
   mlir::FailureOr<TValue> genSubscript(const SubscriptExprAST &expr);
-  /// tl.zeros, tl.full, tl.reshape, tl.trans, tl.expand_dims...
-  BuiltinResult callShapeBuiltin(llvm::StringRef name, CallArgs &args,
-                                 llvm::SMLoc callLoc);
+  /// The shape builtins: tl.zeros and tl.full, tl.zeros_like and
+  /// tl.full_like, tl.reshape/view/ravel, tl.trans/permute, tl.expand_dims,
+  /// tl.broadcast_to, tl.broadcast.
+  mlir::FailureOr<TValue> builtinZeros(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinZerosLike(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinReshape(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinTrans(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinExpandDims(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinBroadcastTo(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinBroadcast(BuiltinCall &call);
 
   // tl.* builtins (Builtins.cpp).
-  /// Calls `tl.<name>`, dispatching to the families of builtins.
+  /// Calls `tl.<name>` through the builtin table (BuiltinTable.cpp).
   mlir::FailureOr<TValue> callBuiltin(llvm::StringRef name, CallArgs &args,
                                       llvm::SMLoc callLoc);
   /// Calls a bound method: tile methods, dtype predicates, descriptor and
@@ -372,6 +388,24 @@ public:
   /// Calls a Python builtin (min, max, float, len...).
   mlir::FailureOr<TValue>
   callPythonBuiltin(llvm::StringRef name, CallArgs &args, llvm::SMLoc callLoc);
+  /// The builtins of Builtins.cpp: program ids and ranges, memory,
+  /// selection, conversions and compile-time helpers.
+  mlir::FailureOr<TValue> builtinProgramId(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinArange(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinLoopIterable(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinLoad(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinStore(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinAtomic(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinWhere(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinMaximum(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinClamp(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinCast(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinCdiv(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinConstexpr(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinStaticAssert(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinStaticPrint(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinMultipleOf(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinPointerType(BuiltinCall &call);
   /// tl.load and tl.store through pointers or block pointers.
   mlir::FailureOr<TValue> genLoad(CallArgs &args, llvm::SMLoc callLoc);
   mlir::FailureOr<TValue> genStore(CallArgs &args, llvm::SMLoc callLoc);
@@ -392,14 +426,23 @@ public:
   mlir::Type parseDType(llvm::StringRef name) const;
 
   // Math (Math.cpp).
-  /// tl.exp, tl.sqrt, tl.fma, tl.sigmoid...
-  BuiltinResult callMathBuiltin(llvm::StringRef name, CallArgs &args,
-                                llvm::SMLoc callLoc);
+  /// tl.exp, tl.log, tl.sqrt... (one generator for the unary functions),
+  /// tl.abs, tl.sigmoid, tl.fma, tl.div_rn/fdiv, tl.pow, tl.softmax.
+  mlir::FailureOr<TValue> builtinUnaryMath(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinAbs(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinSigmoid(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinFma(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinDivRn(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinPow(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinSoftmax(BuiltinCall &call);
 
   // Reductions, scans and dot products (Reductions.cpp).
-  /// tl.sum, tl.max, tl.argmax, tl.cumsum, tl.dot...
-  BuiltinResult callReduceBuiltin(llvm::StringRef name, CallArgs &args,
-                                  llvm::SMLoc callLoc);
+  /// tl.sum, tl.max/min, tl.argmax/argmin, tl.cumsum, tl.dot.
+  mlir::FailureOr<TValue> builtinSum(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinMax(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinArgmax(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinCumsum(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinDot(BuiltinCall &call);
   /// Reduces `x` along `axis` (all axes when none) with the tile::ReduceKind
   /// `kind`, in Triton's accumulation type.
   mlir::FailureOr<TValue> reduce(mlir::Value x, std::optional<int64_t> axis,
@@ -408,9 +451,12 @@ public:
   mlir::FailureOr<TValue> genDot(CallArgs &args, llvm::SMLoc callLoc);
 
   // Block pointers and tensor descriptors (BlockPointers.cpp).
-  /// tl.make_block_ptr, tl.advance, tl.make_tensor_descriptor...
-  BuiltinResult callBlockPointerBuiltin(llvm::StringRef name, CallArgs &args,
-                                        llvm::SMLoc callLoc);
+  /// tl.make_block_ptr, tl.advance, tl.make_tensor_descriptor,
+  /// tl.load_tensor_descriptor and tl.store_tensor_descriptor.
+  mlir::FailureOr<TValue> builtinMakeBlockPtr(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinAdvance(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinMakeTensorDescriptor(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinLoadTensorDescriptor(BuiltinCall &call);
   /// tl.load / tl.store through a block pointer (`bind` holds the bound
   /// arguments of tl.load / tl.store).
   mlir::FailureOr<TValue> loadBlock(const TValue &ptr, Binder &bind,
@@ -505,7 +551,8 @@ std::string shapeString(llvm::ArrayRef<int64_t> shape);
 std::string typeName(mlir::Type t);
 /// The element type of a pointer or tile of pointers; null for other values.
 mlir::Type pointeeOf(const TValue &v);
-/// True for the tl.* functions that are also methods of tiles (`x.sum(0)`).
+/// True for the tl.* functions that are also methods of tiles (`x.sum(0)`),
+/// as the builtin table says.
 bool isTileMethod(llvm::StringRef name);
 
 } // namespace tilec

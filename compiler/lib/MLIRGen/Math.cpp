@@ -115,158 +115,141 @@ static FailureOr<Value> floatOperand(Generator &gen, Binder &bind, unsigned i,
          << typeName(elem) << "; convert with .to(tl.float32)";
 }
 
-BuiltinResult Generator::callMathBuiltin(llvm::StringRef name, CallArgs &args,
-                                         llvm::SMLoc callLoc) {
-  std::string qualified = "tl." + name.str();
-  Binder bind(*this, qualified, args, callLoc);
-  Location l = loc(callLoc);
+FailureOr<TValue> Generator::builtinUnaryMath(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  std::optional<UnaryFn> fn = unaryFn(name);
+  assert(fn && "the builtin table names a unary function unaryFn lacks");
+  bool allowF64 = name != "sqrt_rn";
+  FailureOr<Value> x = floatOperand(*this, bind, 0, allowF64);
+  if (failed(x))
+    return failure();
+  return TValue::of(createUnary(builder, l, *fn, *x));
+}
 
-  if (std::optional<UnaryFn> fn = unaryFn(name)) {
-    if (failed(bind.bind({"x"}, 1)))
-      return builtinFailure();
-    bool allowF64 = name != "sqrt_rn";
-    FailureOr<Value> x = floatOperand(*this, bind, 0, allowF64);
-    if (failed(x))
-      return builtinFailure();
-    return TValue::of(createUnary(builder, l, *fn, *x));
+FailureOr<TValue> Generator::builtinAbs(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> x = bind.value(0);
+  if (failed(x))
+    return failure();
+  Type elem = getElementTypeOrSelf(x->getType());
+  if (isa<tile::PtrType>(elem))
+    return error(bind.locs[0]) << "tl.abs is not defined for pointers";
+  if (isa<FloatType>(elem))
+    return TValue::of(math::AbsFOp::create(builder, l, *x));
+  if (elem.isInteger(1))
+    return TValue::of(*x);
+  return TValue::of(math::AbsIOp::create(builder, l, *x));
+}
+
+FailureOr<TValue> Generator::builtinSigmoid(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> x = floatOperand(*this, bind, 0, true);
+  if (failed(x))
+    return failure();
+  Type type = x->getType();
+  Type elem = getElementTypeOrSelf(type);
+  Value neg = arith::NegFOp::create(builder, l, *x);
+  Value e = math::ExpOp::create(builder, l, neg);
+  Value one = constant(1, elem, type, l);
+  Value denom = arith::AddFOp::create(builder, l, one, e);
+  return TValue::of(arith::DivFOp::create(builder, l, one, denom));
+}
+
+FailureOr<TValue> Generator::builtinFma(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  Value x, y, x2, z;
+  if (failed(binaryOperands(bind.get(0), bind.get(1), false, callLoc,
+                            "operands of tl.fma", x, y)) ||
+      failed(binaryOperands(TValue::of(x), bind.get(2), false, callLoc,
+                            "operands of tl.fma", x2, z)))
+    return failure();
+  Type elem = getElementTypeOrSelf(x2.getType());
+  if (!isa<FloatType>(elem))
+    return error(callLoc) << "tl.fma expects floating-point values, not "
+                          << typeName(elem);
+  FailureOr<Value> y2 =
+      toValueOfType(TValue::of(y), elem, x2.getType(), callLoc);
+  if (failed(y2))
+    return failure();
+  return TValue::of(math::FmaOp::create(builder, l, x2, *y2, z));
+}
+
+FailureOr<TValue> Generator::builtinDivRn(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  bool isFdiv = name == "fdiv";
+  if (isFdiv && bind.has(2) && failed(bind.constBool(2)))
+    return failure();
+  for (unsigned i : {0u, 1u}) {
+    Type t = defaultType(bind.get(i));
+    if (!t || !isa<FloatType>(t))
+      return error(bind.locs[i])
+             << "'" << qualified << "' expects floating-point values, not "
+             << bind.get(i).describe();
   }
-
-  if (name == "abs") {
-    if (failed(bind.bind({"x"}, 1)))
-      return builtinFailure();
-    FailureOr<Value> x = bind.value(0);
-    if (failed(x))
-      return builtinFailure();
-    Type elem = getElementTypeOrSelf(x->getType());
-    if (isa<tile::PtrType>(elem))
-      return builtinError(error(bind.locs[0])
-                          << "tl.abs is not defined for pointers");
-    if (isa<FloatType>(elem))
-      return TValue::of(math::AbsFOp::create(builder, l, *x));
-    if (elem.isInteger(1))
-      return TValue::of(*x);
-    return TValue::of(math::AbsIOp::create(builder, l, *x));
-  }
-
-  if (name == "sigmoid") {
-    if (failed(bind.bind({"x"}, 1)))
-      return builtinFailure();
-    FailureOr<Value> x = floatOperand(*this, bind, 0, true);
-    if (failed(x))
-      return builtinFailure();
-    Type type = x->getType();
-    Type elem = getElementTypeOrSelf(type);
-    Value neg = arith::NegFOp::create(builder, l, *x);
-    Value e = math::ExpOp::create(builder, l, neg);
-    Value one = constant(1, elem, type, l);
-    Value denom = arith::AddFOp::create(builder, l, one, e);
-    return TValue::of(arith::DivFOp::create(builder, l, one, denom));
-  }
-
-  if (name == "fma") {
-    if (failed(bind.bind({"x", "y", "z"}, 3)))
-      return builtinFailure();
-    Value x, y, x2, z;
-    if (failed(binaryOperands(bind.get(0), bind.get(1), false, callLoc,
-                              "operands of tl.fma", x, y)) ||
-        failed(binaryOperands(TValue::of(x), bind.get(2), false, callLoc,
-                              "operands of tl.fma", x2, z)))
-      return builtinFailure();
-    Type elem = getElementTypeOrSelf(x2.getType());
-    if (!isa<FloatType>(elem))
-      return builtinError(error(callLoc)
-                          << "tl.fma expects floating-point values, not "
-                          << typeName(elem));
-    FailureOr<Value> y2 =
-        toValueOfType(TValue::of(y), elem, x2.getType(), callLoc);
-    if (failed(y2))
-      return builtinFailure();
-    return TValue::of(math::FmaOp::create(builder, l, x2, *y2, z));
-  }
-
-  if (name == "div_rn" || name == "fdiv") {
-    bool isFdiv = name == "fdiv";
-    if (failed(isFdiv ? bind.bind({"x", "y", "ieee_rounding"}, 2)
-                      : bind.bind({"x", "y"}, 2)))
-      return builtinFailure();
-    if (isFdiv && bind.has(2) && failed(bind.constBool(2)))
-      return builtinFailure();
-    for (unsigned i : {0u, 1u}) {
-      Type t = defaultType(bind.get(i));
-      if (!t || !isa<FloatType>(t))
-        return builtinError(error(bind.locs[i])
-                            << "'" << qualified
-                            << "' expects floating-point values, not "
-                            << bind.get(i).describe());
-    }
-    Value x, y;
-    if (failed(binaryOperands(bind.get(0), bind.get(1), false, callLoc,
-                              "operands of " + qualified, x, y)))
-      return builtinFailure();
-    if (!isFdiv && !getElementTypeOrSelf(x.getType()).isF32())
-      return builtinError(error(callLoc)
-                          << "tl.div_rn expects fp32 values, "
+  Value x, y;
+  if (failed(binaryOperands(bind.get(0), bind.get(1), false, callLoc,
+                            "operands of " + qualified, x, y)))
+    return failure();
+  if (!isFdiv && !getElementTypeOrSelf(x.getType()).isF32())
+    return error(callLoc) << "tl.div_rn expects fp32 values, "
                              "not "
-                          << typeName(getElementTypeOrSelf(x.getType())));
-    return TValue::of(arith::DivFOp::create(builder, l, x, y));
-  }
+                          << typeName(getElementTypeOrSelf(x.getType()));
+  return TValue::of(arith::DivFOp::create(builder, l, x, y));
+}
 
-  if (name == "pow") {
-    if (failed(bind.bind({"x", "y"}, 2)))
-      return builtinFailure();
-    for (unsigned i : {0u, 1u})
-      if (!bind.get(i).isValue() && !bind.get(i).isConstNumber())
-        return builtinError(error(bind.locs[i])
-                            << "'tl.pow' is not defined for "
-                            << bind.get(i).describe());
-    FailureOr<Value> x = floatOperand(*this, bind, 0, true);
-    if (failed(x))
-      return builtinFailure();
-    return genPow(TValue::of(*x), bind.get(1), callLoc);
-  }
+FailureOr<TValue> Generator::builtinPow(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  for (unsigned i : {0u, 1u})
+    if (!bind.get(i).isValue() && !bind.get(i).isConstNumber())
+      return error(bind.locs[i])
+             << "'tl.pow' is not defined for " << bind.get(i).describe();
+  FailureOr<Value> x = floatOperand(*this, bind, 0, true);
+  if (failed(x))
+    return failure();
+  return genPow(TValue::of(*x), bind.get(1), callLoc);
+}
 
-  if (name == "softmax") {
-    if (failed(bind.bind({"x", "dim", "keep_dims", "ieee_rounding"}, 1)))
-      return builtinFailure();
-    FailureOr<Value> x = floatOperand(*this, bind, 0, true);
-    if (failed(x))
-      return builtinFailure();
-    auto tensor = dyn_cast<RankedTensorType>(x->getType());
-    if (!tensor)
-      return builtinError(error(bind.locs[0])
-                          << "tl.softmax expects a tile, not "
-                          << bind.get(0).describe());
-    int64_t dim = 0;
-    if (bind.has(1)) {
-      FailureOr<int64_t> d = bind.axis(1, tensor.getRank());
-      if (failed(d))
-        return builtinFailure();
-      dim = *d;
-    }
-    FailureOr<bool> keep = bind.has(2) ? bind.constBool(2) : false;
-    if (failed(keep) || (bind.has(3) && failed(bind.constBool(3))))
-      return builtinFailure();
-    FailureOr<TValue> max =
-        reduce(*x, dim, *keep, int(tile::ReduceKind::Max), callLoc);
-    if (failed(max))
-      return builtinFailure();
-    FailureOr<TValue> z =
-        genBinary(BinaryOp::Sub, TValue::of(*x), *max, callLoc);
-    if (failed(z))
-      return builtinFailure();
-    Value num = math::ExpOp::create(builder, l, z->value);
-    FailureOr<TValue> den =
-        reduce(num, dim, *keep, int(tile::ReduceKind::Sum), callLoc);
-    if (failed(den))
-      return builtinFailure();
-    FailureOr<TValue> q =
-        genBinary(BinaryOp::Div, TValue::of(num), *den, callLoc);
-    if (failed(q))
-      return builtinFailure();
-    return *q;
+FailureOr<TValue> Generator::builtinSoftmax(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> x = floatOperand(*this, bind, 0, true);
+  if (failed(x))
+    return failure();
+  auto tensor = dyn_cast<RankedTensorType>(x->getType());
+  if (!tensor)
+    return error(bind.locs[0])
+           << "tl.softmax expects a tile, not " << bind.get(0).describe();
+  int64_t dim = 0;
+  if (bind.has(1)) {
+    FailureOr<int64_t> d = bind.axis(1, tensor.getRank());
+    if (failed(d))
+      return failure();
+    dim = *d;
   }
-
-  if (name == "umulhi")
-    return builtinError(error(callLoc) << "'tl.umulhi' is not supported");
-  return std::nullopt;
+  FailureOr<bool> keep = bind.has(2) ? bind.constBool(2) : false;
+  if (failed(keep) || (bind.has(3) && failed(bind.constBool(3))))
+    return failure();
+  FailureOr<TValue> max =
+      reduce(*x, dim, *keep, int(tile::ReduceKind::Max), callLoc);
+  if (failed(max))
+    return failure();
+  FailureOr<TValue> z = genBinary(BinaryOp::Sub, TValue::of(*x), *max, callLoc);
+  if (failed(z))
+    return failure();
+  Value num = math::ExpOp::create(builder, l, z->value);
+  FailureOr<TValue> den =
+      reduce(num, dim, *keep, int(tile::ReduceKind::Sum), callLoc);
+  if (failed(den))
+    return failure();
+  FailureOr<TValue> q =
+      genBinary(BinaryOp::Div, TValue::of(num), *den, callLoc);
+  if (failed(q))
+    return failure();
+  return *q;
 }

@@ -95,161 +95,148 @@ static FailureOr<std::optional<int64_t>> reduceAxis(Binder &bind, unsigned i,
   return std::optional<int64_t>(*a);
 }
 
-BuiltinResult Generator::callReduceBuiltin(llvm::StringRef name, CallArgs &args,
-                                           llvm::SMLoc callLoc) {
-  std::string qualified = "tl." + name.str();
-  Binder bind(*this, qualified, args, callLoc);
-  Location l = loc(callLoc);
+/// The tile operand of a reduction or scan (parameter 0 of `bind`).
+static FailureOr<Value> reduceInput(Binder &bind, llvm::StringRef qualified) {
+  const TValue &v = bind.get(0);
+  if (!v.isValue())
+    return bind.gen.error(bind.locs[0])
+           << "'" << qualified << "' expects a tile, not " << v.describe();
+  return v.value;
+}
 
-  auto input = [&]() -> FailureOr<Value> {
-    const TValue &v = bind.get(0);
-    if (!v.isValue())
-      return error(bind.locs[0])
-             << "'" << qualified << "' expects a tile, not " << v.describe();
-    return v.value;
-  };
+FailureOr<TValue> Generator::builtinDot(BuiltinCall &call) {
+  return genDot(call.args, call.callLoc);
+}
 
-  if (name == "sum") {
-    if (failed(bind.bind({"input", "axis", "keep_dims", "dtype"}, 1)))
-      return builtinFailure();
-    FailureOr<Value> x = input();
-    if (failed(x))
-      return builtinFailure();
-    FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
-    if (failed(axis))
-      return builtinFailure();
-    FailureOr<bool> keep = bind.has(2) ? bind.constBool(2) : false;
-    if (failed(keep))
-      return builtinFailure();
-    Value v = *x;
-    if (bind.has(3)) {
-      FailureOr<Type> dtype = bind.dtype(3);
-      if (failed(dtype))
-        return builtinFailure();
-      if (isa<tile::PtrType>(*dtype))
-        return builtinError(error(bind.locs[3]) << "cannot sum pointers");
-      if (!isa<tile::PtrType>(getElementTypeOrSelf(v.getType())))
-        v = cast(v, *dtype, l);
-    }
-    FailureOr<TValue> r =
-        reduce(v, *axis, *keep, int(tile::ReduceKind::Sum), callLoc);
-    if (failed(r))
-      return builtinFailure();
-    return *r;
-  }
-
-  if (name == "max" || name == "min") {
-    if (failed(bind.bind({"input", "axis", "return_indices",
-                          "return_indices_tie_break_left", "keep_dims"},
-                         1)))
-      return builtinFailure();
-    FailureOr<Value> x = input();
-    if (failed(x))
-      return builtinFailure();
-    FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
-    if (failed(axis))
-      return builtinFailure();
-    FailureOr<bool> indices = bind.has(2) ? bind.constBool(2) : false;
-    FailureOr<bool> left = bind.has(3) ? bind.constBool(3) : true;
-    FailureOr<bool> keep = bind.has(4) ? bind.constBool(4) : false;
-    if (failed(indices) || failed(left) || failed(keep))
-      return builtinFailure();
-    if (!*left)
-      return builtinError(error(bind.locs[3])
-                          << "'return_indices_tie_break_left=False' is not "
-                             "supported");
-    bool isMax = name == "max";
-    FailureOr<TValue> values = reduce(
-        *x, *axis, *keep,
-        int(isMax ? tile::ReduceKind::Max : tile::ReduceKind::Min), callLoc);
-    if (failed(values))
-      return builtinFailure();
-    if (!*indices)
-      return *values;
-    FailureOr<TValue> idx =
-        reduce(*x, *axis, *keep,
-               int(isMax ? tile::ReduceKind::ArgMax : tile::ReduceKind::ArgMin),
-               callLoc);
-    if (failed(idx))
-      return builtinFailure();
-    return TValue::ofTuple({*values, *idx});
-  }
-
-  if (name == "argmax" || name == "argmin") {
-    if (failed(bind.bind({"input", "axis", "tie_break_left", "keep_dims"}, 2)))
-      return builtinFailure();
-    FailureOr<Value> x = input();
-    if (failed(x))
-      return builtinFailure();
-    FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
-    if (failed(axis))
-      return builtinFailure();
-    FailureOr<bool> left = bind.has(2) ? bind.constBool(2) : true;
-    FailureOr<bool> keep = bind.has(3) ? bind.constBool(3) : false;
-    if (failed(left) || failed(keep))
-      return builtinFailure();
-    if (!*left)
-      return builtinError(error(bind.locs[2])
-                          << "'tie_break_left=False' is not supported");
-    FailureOr<TValue> r =
-        reduce(*x, *axis, *keep,
-               int(name == "argmax" ? tile::ReduceKind::ArgMax
-                                    : tile::ReduceKind::ArgMin),
-               callLoc);
-    if (failed(r))
-      return builtinFailure();
-    return *r;
-  }
-
-  if (name == "cumsum") {
-    if (failed(bind.bind({"input", "axis", "reverse", "dtype"}, 1)))
-      return builtinFailure();
-    FailureOr<Value> x = input();
-    if (failed(x))
-      return builtinFailure();
-    auto tensor = dyn_cast<RankedTensorType>(x->getType());
-    if (!tensor)
-      return builtinError(error(bind.locs[0])
-                          << "tl.cumsum expects a tile, not "
-                          << bind.get(0).describe());
-    int64_t axis = 0;
-    if (bind.has(1)) {
-      FailureOr<int64_t> a = bind.axis(1, tensor.getRank());
-      if (failed(a))
-        return builtinFailure();
-      axis = *a;
-    }
-    FailureOr<bool> reverse = bind.has(2) ? bind.constBool(2) : false;
-    if (failed(reverse))
-      return builtinFailure();
-    Value v = *x;
-    Type elem = tensor.getElementType();
-    if (isa<tile::PtrType>(elem))
-      return builtinError(error(bind.locs[0]) << "cannot scan pointers");
-    if (bind.has(3)) {
-      FailureOr<Type> dtype = bind.dtype(3);
-      if (failed(dtype))
-        return builtinFailure();
-      if (isa<tile::PtrType>(*dtype))
-        return builtinError(error(bind.locs[3]) << "cannot scan pointers");
+FailureOr<TValue> Generator::builtinSum(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  auto input = [&]() { return reduceInput(bind, qualified); };
+  FailureOr<Value> x = input();
+  if (failed(x))
+    return failure();
+  FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
+  if (failed(axis))
+    return failure();
+  FailureOr<bool> keep = bind.has(2) ? bind.constBool(2) : false;
+  if (failed(keep))
+    return failure();
+  Value v = *x;
+  if (bind.has(3)) {
+    FailureOr<Type> dtype = bind.dtype(3);
+    if (failed(dtype))
+      return failure();
+    if (isa<tile::PtrType>(*dtype))
+      return error(bind.locs[3]) << "cannot sum pointers";
+    if (!isa<tile::PtrType>(getElementTypeOrSelf(v.getType())))
       v = cast(v, *dtype, l);
-    } else if (elem.isInteger() && elem.getIntOrFloatBitWidth() < 32) {
-      v = cast(v, builder.getI32Type(), l);
-    }
-    return TValue::of(tile::ScanOp::create(builder, l, v.getType(), v,
-                                           builder.getI32IntegerAttr(axis),
-                                           builder.getBoolAttr(*reverse)));
   }
+  FailureOr<TValue> r =
+      reduce(v, *axis, *keep, int(tile::ReduceKind::Sum), callLoc);
+  if (failed(r))
+    return failure();
+  return *r;
+}
 
-  if (name == "dot")
-    return genDot(args, callLoc);
+FailureOr<TValue> Generator::builtinMax(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  auto input = [&]() { return reduceInput(bind, qualified); };
+  FailureOr<Value> x = input();
+  if (failed(x))
+    return failure();
+  FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
+  if (failed(axis))
+    return failure();
+  FailureOr<bool> indices = bind.has(2) ? bind.constBool(2) : false;
+  FailureOr<bool> left = bind.has(3) ? bind.constBool(3) : true;
+  FailureOr<bool> keep = bind.has(4) ? bind.constBool(4) : false;
+  if (failed(indices) || failed(left) || failed(keep))
+    return failure();
+  if (!*left)
+    return error(bind.locs[3])
+           << "'return_indices_tie_break_left=False' is not "
+              "supported";
+  bool isMax = name == "max";
+  FailureOr<TValue> values = reduce(
+      *x, *axis, *keep,
+      int(isMax ? tile::ReduceKind::Max : tile::ReduceKind::Min), callLoc);
+  if (failed(values))
+    return failure();
+  if (!*indices)
+    return *values;
+  FailureOr<TValue> idx =
+      reduce(*x, *axis, *keep,
+             int(isMax ? tile::ReduceKind::ArgMax : tile::ReduceKind::ArgMin),
+             callLoc);
+  if (failed(idx))
+    return failure();
+  return TValue::ofTuple({*values, *idx});
+}
 
-  if (name == "xor_sum" || name == "reduce" || name == "associative_scan" ||
-      name == "cumprod" || name == "reduce_or" || name == "dot_scaled" ||
-      name == "histogram" || name == "sort" || name == "flip")
-    return builtinError(error(callLoc)
-                        << "'" << qualified << "' is not supported");
-  return std::nullopt;
+FailureOr<TValue> Generator::builtinArgmax(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  auto input = [&]() { return reduceInput(bind, qualified); };
+  FailureOr<Value> x = input();
+  if (failed(x))
+    return failure();
+  FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
+  if (failed(axis))
+    return failure();
+  FailureOr<bool> left = bind.has(2) ? bind.constBool(2) : true;
+  FailureOr<bool> keep = bind.has(3) ? bind.constBool(3) : false;
+  if (failed(left) || failed(keep))
+    return failure();
+  if (!*left)
+    return error(bind.locs[2]) << "'tie_break_left=False' is not supported";
+  FailureOr<TValue> r = reduce(*x, *axis, *keep,
+                               int(name == "argmax" ? tile::ReduceKind::ArgMax
+                                                    : tile::ReduceKind::ArgMin),
+                               callLoc);
+  if (failed(r))
+    return failure();
+  return *r;
+}
+
+FailureOr<TValue> Generator::builtinCumsum(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  auto input = [&]() { return reduceInput(bind, qualified); };
+  FailureOr<Value> x = input();
+  if (failed(x))
+    return failure();
+  auto tensor = dyn_cast<RankedTensorType>(x->getType());
+  if (!tensor)
+    return error(bind.locs[0])
+           << "tl.cumsum expects a tile, not " << bind.get(0).describe();
+  int64_t axis = 0;
+  if (bind.has(1)) {
+    FailureOr<int64_t> a = bind.axis(1, tensor.getRank());
+    if (failed(a))
+      return failure();
+    axis = *a;
+  }
+  FailureOr<bool> reverse = bind.has(2) ? bind.constBool(2) : false;
+  if (failed(reverse))
+    return failure();
+  Value v = *x;
+  Type elem = tensor.getElementType();
+  if (isa<tile::PtrType>(elem))
+    return error(bind.locs[0]) << "cannot scan pointers";
+  if (bind.has(3)) {
+    FailureOr<Type> dtype = bind.dtype(3);
+    if (failed(dtype))
+      return failure();
+    if (isa<tile::PtrType>(*dtype))
+      return error(bind.locs[3]) << "cannot scan pointers";
+    v = cast(v, *dtype, l);
+  } else if (elem.isInteger() && elem.getIntOrFloatBitWidth() < 32) {
+    v = cast(v, builder.getI32Type(), l);
+  }
+  return TValue::of(tile::ScanOp::create(builder, l, v.getType(), v,
+                                         builder.getI32IntegerAttr(axis),
+                                         builder.getBoolAttr(*reverse)));
 }
 
 //===----------------------------------------------------------------------===//

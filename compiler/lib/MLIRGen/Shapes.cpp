@@ -252,21 +252,6 @@ FailureOr<TValue> Generator::genSubscript(const SubscriptExprAST &expr) {
 // Shape builtins
 //===----------------------------------------------------------------------===//
 
-/// Moves the positional arguments after the first `fixed` ones out of `args`
-/// (the `*shape` of `tl.reshape(x, *shape)`); a single tuple or list is
-/// unpacked.
-static std::vector<TValue> takeVarargs(CallArgs &args, size_t fixed) {
-  std::vector<TValue> rest;
-  if (args.positional.size() <= fixed)
-    return rest;
-  rest.assign(args.positional.begin() + fixed, args.positional.end());
-  args.positional.resize(fixed);
-  args.positionalRanges.resize(fixed);
-  if (rest.size() == 1 && rest.front().kind == TValue::Kind::Tuple)
-    return rest.front().elements;
-  return rest;
-}
-
 /// Converts the varargs of a shape or dims parameter to integers.
 static FailureOr<SmallVector<int64_t>> intList(Generator &gen,
                                                ArrayRef<TValue> values,
@@ -282,276 +267,247 @@ static FailureOr<SmallVector<int64_t>> intList(Generator &gen,
   return result;
 }
 
-BuiltinResult Generator::callShapeBuiltin(llvm::StringRef name, CallArgs &args,
-                                          llvm::SMLoc callLoc) {
-  std::string qualified = "tl." + name.str();
-  Binder bind(*this, qualified, args, callLoc);
-  Location l = loc(callLoc);
+FailureOr<TValue> Generator::builtinZeros(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  bool isFull = name == "full";
+  unsigned dtypeIndex = isFull ? 2 : 1;
+  FailureOr<SmallVector<int64_t>> shape;
+  if (bind.get(0).kind == TValue::Kind::Tuple && bind.get(0).elements.empty())
+    shape = SmallVector<int64_t>();
+  else
+    shape = toShape(bind.get(0), bind.locs[0], "'shape' of " + qualified);
+  if (failed(shape))
+    return failure();
+  FailureOr<Type> dtype = bind.dtype(dtypeIndex);
+  if (failed(dtype))
+    return failure();
+  if (isa<tile::PtrType>(*dtype))
+    return error(bind.locs[dtypeIndex])
+           << qualified << " of pointers is not supported";
+  TValue value = isFull ? bind.get(1) : TValue::ofInt(0);
+  if (value.tileType())
+    return error(bind.locs[1]) << "'value' of " << qualified
+                               << " must be a scalar, not " << value.describe();
+  Type like =
+      shape->empty() ? *dtype : Type(RankedTensorType::get(*shape, *dtype));
+  FailureOr<Value> v = toValueOfType(value, *dtype, like, callLoc);
+  if (failed(v))
+    return failure();
+  return TValue::of(*v);
+}
 
-  if (name == "zeros" || name == "full") {
-    bool isFull = name == "full";
-    if (failed(isFull ? bind.bind({"shape", "value", "dtype"}, 3)
-                      : bind.bind({"shape", "dtype"}, 2)))
-      return builtinFailure();
-    unsigned dtypeIndex = isFull ? 2 : 1;
-    FailureOr<SmallVector<int64_t>> shape;
-    if (bind.get(0).kind == TValue::Kind::Tuple && bind.get(0).elements.empty())
-      shape = SmallVector<int64_t>();
-    else
-      shape = toShape(bind.get(0), bind.locs[0], "'shape' of " + qualified);
-    if (failed(shape))
-      return builtinFailure();
-    FailureOr<Type> dtype = bind.dtype(dtypeIndex);
-    if (failed(dtype))
-      return builtinFailure();
-    if (isa<tile::PtrType>(*dtype))
-      return builtinError(error(bind.locs[dtypeIndex])
-                          << qualified << " of pointers is not supported");
-    TValue value = isFull ? bind.get(1) : TValue::ofInt(0);
-    if (value.tileType())
-      return builtinError(error(bind.locs[1])
-                          << "'value' of " << qualified
-                          << " must be a scalar, not " << value.describe());
-    Type like =
-        shape->empty() ? *dtype : Type(RankedTensorType::get(*shape, *dtype));
-    FailureOr<Value> v = toValueOfType(value, *dtype, like, callLoc);
-    if (failed(v))
-      return builtinFailure();
-    return BuiltinResult(TValue::of(*v));
+FailureOr<TValue> Generator::builtinZerosLike(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  bool isFull = name == "full_like";
+  FailureOr<Value> input = bind.value(0);
+  if (failed(input))
+    return failure();
+  unsigned dtypeIndex = isFull ? 2 : 1;
+  Type dtype = getElementTypeOrSelf(input->getType());
+  if (bind.has(dtypeIndex)) {
+    FailureOr<Type> t = bind.dtype(dtypeIndex);
+    if (failed(t))
+      return failure();
+    dtype = *t;
   }
+  if (isa<tile::PtrType>(dtype))
+    return error(callLoc) << qualified << " of pointers is not supported";
+  TValue value = isFull ? bind.get(1) : TValue::ofInt(0);
+  if (value.tileType())
+    return error(bind.locs[1]) << "'value' of " << qualified
+                               << " must be a scalar, not " << value.describe();
+  FailureOr<Value> v = toValueOfType(
+      value, dtype, tile::withElementType(input->getType(), dtype), callLoc);
+  if (failed(v))
+    return failure();
+  return TValue::of(*v);
+}
 
-  if (name == "zeros_like" || name == "full_like") {
-    bool isFull = name == "full_like";
-    if (failed(isFull ? bind.bind({"input", "value", "dtype"}, 2)
-                      : bind.bind({"input", "dtype"}, 1)))
-      return builtinFailure();
-    FailureOr<Value> input = bind.value(0);
-    if (failed(input))
-      return builtinFailure();
-    unsigned dtypeIndex = isFull ? 2 : 1;
-    Type dtype = getElementTypeOrSelf(input->getType());
-    if (bind.has(dtypeIndex)) {
-      FailureOr<Type> t = bind.dtype(dtypeIndex);
-      if (failed(t))
-        return builtinFailure();
-      dtype = *t;
-    }
-    if (isa<tile::PtrType>(dtype))
-      return builtinError(error(callLoc)
-                          << qualified << " of pointers is not supported");
-    TValue value = isFull ? bind.get(1) : TValue::ofInt(0);
-    if (value.tileType())
-      return builtinError(error(bind.locs[1])
-                          << "'value' of " << qualified
-                          << " must be a scalar, not " << value.describe());
-    FailureOr<Value> v = toValueOfType(
-        value, dtype, tile::withElementType(input->getType(), dtype), callLoc);
-    if (failed(v))
-      return builtinFailure();
-    return BuiltinResult(TValue::of(*v));
-  }
-
-  if (name == "reshape" || name == "view" || name == "ravel") {
-    std::vector<TValue> shapeArgs;
-    bool givenShape = args.positional.size() > 1;
-    if (name != "ravel")
-      shapeArgs = takeVarargs(args, 1);
-    if (failed(bind.bind({"input", "can_reorder"}, 1)))
-      return builtinFailure();
-    FailureOr<Value> input = bind.tile(0);
-    if (failed(input))
-      return builtinFailure();
-    auto tensor = llvm::cast<RankedTensorType>(input->getType());
-    SmallVector<int64_t> shape;
-    if (name == "ravel") {
-      shape.push_back(tensor.getNumElements());
-    } else {
-      if (shapeArgs.empty())
-        return builtinError(error(callLoc)
-                            << qualified
+FailureOr<TValue> Generator::builtinReshape(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  std::vector<TValue> shapeArgs = varargs.value_or(std::vector<TValue>());
+  bool givenShape = varargs.has_value();
+  FailureOr<Value> input = bind.tile(0);
+  if (failed(input))
+    return failure();
+  auto tensor = llvm::cast<RankedTensorType>(input->getType());
+  SmallVector<int64_t> shape;
+  if (name == "ravel") {
+    shape.push_back(tensor.getNumElements());
+  } else {
+    if (shapeArgs.empty())
+      return error(callLoc) << qualified
                             << (givenShape ? " to a 0-d shape is not supported"
-                                           : " is missing its 'shape'"));
-      FailureOr<SmallVector<int64_t>> s =
-          intList(*this, shapeArgs, callLoc, "the shape of " + qualified);
-      if (failed(s))
-        return builtinFailure();
-      shape = *s;
-    }
-    if (failed(checkTileShape(shape, callLoc)))
-      return builtinFailure();
-    int64_t numel = 1;
-    for (int64_t d : shape)
-      numel *= d;
-    if (numel != tensor.getNumElements())
-      return builtinError(error(callLoc)
-                          << qualified << " cannot reshape a tile of shape "
+                                           : " is missing its 'shape'");
+    FailureOr<SmallVector<int64_t>> s =
+        intList(*this, shapeArgs, callLoc, "the shape of " + qualified);
+    if (failed(s))
+      return failure();
+    shape = *s;
+  }
+  if (failed(checkTileShape(shape, callLoc)))
+    return failure();
+  int64_t numel = 1;
+  for (int64_t d : shape)
+    numel *= d;
+  if (numel != tensor.getNumElements())
+    return error(callLoc) << qualified << " cannot reshape a tile of shape "
                           << shapeString(tensor.getShape()) << " ("
                           << tensor.getNumElements() << " elements) to "
                           << shapeString(shape) << " (" << numel
-                          << " elements)");
-    return BuiltinResult(TValue::of(reshape(*input, shape, l)));
-  }
+                          << " elements)";
+  return TValue::of(reshape(*input, shape, l));
+}
 
-  if (name == "trans" || name == "permute") {
-    std::vector<TValue> dimArgs = takeVarargs(args, 1);
-    if (failed(bind.bind({"input", "dims"}, 1)))
-      return builtinFailure();
-    if (bind.has(1)) {
-      if (!dimArgs.empty())
-        return builtinError(error(callLoc) << qualified << " got 'dims' twice");
-      dimArgs = bind.get(1).kind == TValue::Kind::Tuple
+FailureOr<TValue> Generator::builtinTrans(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  std::vector<TValue> dimArgs = varargs.value_or(std::vector<TValue>());
+  if (bind.has(1)) {
+    if (!dimArgs.empty())
+      return error(callLoc) << qualified << " got 'dims' twice";
+    dimArgs = bind.get(1).kind == TValue::Kind::Tuple
+                  ? bind.get(1).elements
+                  : std::vector<TValue>{bind.get(1)};
+  }
+  FailureOr<Value> input = bind.tile(0);
+  if (failed(input))
+    return failure();
+  auto tensor = llvm::cast<RankedTensorType>(input->getType());
+  int64_t rank = tensor.getRank();
+  SmallVector<int64_t> dims;
+  if (dimArgs.empty()) {
+    if (name == "permute")
+      return error(callLoc) << "tl.permute is missing its 'dims'";
+    if (rank != 2)
+      return error(callLoc) << "tl.trans without 'dims' needs a 2-D tile, not "
+                            << TValue::of(*input).describe();
+    dims = {1, 0};
+  } else {
+    FailureOr<SmallVector<int64_t>> d =
+        intList(*this, dimArgs, callLoc, "the dims of " + qualified);
+    if (failed(d))
+      return failure();
+    dims = *d;
+  }
+  SmallVector<bool> seen(rank, false);
+  bool valid = int64_t(dims.size()) == rank;
+  for (int64_t &d : dims) {
+    if (d < 0)
+      d += rank;
+    if (d < 0 || d >= rank || seen[d])
+      valid = false;
+    else
+      seen[d] = true;
+  }
+  if (!valid)
+    return error(callLoc) << "the dims of " << qualified
+                          << " must be a permutation of the " << rank
+                          << " dimensions of " << TValue::of(*input).describe();
+  SmallVector<int64_t> shape;
+  SmallVector<int32_t> order;
+  for (int64_t d : dims) {
+    shape.push_back(tensor.getDimSize(d));
+    order.push_back(d);
+  }
+  bool identity = llvm::all_of(llvm::enumerate(dims), [](auto p) {
+    return int64_t(p.index()) == p.value();
+  });
+  if (identity)
+    return TValue::of(*input);
+  return TValue::of(tile::TransOp::create(
+      builder, l, RankedTensorType::get(shape, tensor.getElementType()), *input,
+      builder.getDenseI32ArrayAttr(order)));
+}
+
+FailureOr<TValue> Generator::builtinExpandDims(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> input = bind.value(0);
+  if (failed(input))
+    return failure();
+  std::vector<TValue> axisValues = bind.get(1).kind == TValue::Kind::Tuple
+                                       ? bind.get(1).elements
+                                       : std::vector<TValue>{bind.get(1)};
+  auto tensor = dyn_cast<RankedTensorType>(input->getType());
+  int64_t rank = tensor ? tensor.getRank() : 0;
+  int64_t newRank = rank + axisValues.size();
+  SmallVector<int64_t> axes;
+  for (const TValue &a : axisValues) {
+    if (a.kind != TValue::Kind::Int)
+      return error(bind.locs[1]) << "'axis' of tl.expand_dims must be "
+                                    "constexpr integers, not "
+                                 << a.describe();
+    int64_t axis = a.i < 0 ? a.i + newRank : a.i;
+    if (axis < 0 || axis >= newRank)
+      return error(bind.locs[1])
+             << "invalid axis " << a.i << " for tl.expand_dims: expected "
+             << -newRank << " <= axis < " << newRank;
+    if (llvm::is_contained(axes, axis))
+      return error(bind.locs[1])
+             << "axis " << axis << " repeated in tl.expand_dims";
+    axes.push_back(axis);
+  }
+  llvm::sort(axes);
+  Value v = *input;
+  for (int64_t axis : axes)
+    v = expandDims(v, axis, l);
+  return TValue::of(v);
+}
+
+FailureOr<TValue> Generator::builtinBroadcastTo(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  std::vector<TValue> shapeArgs = varargs.value_or(std::vector<TValue>());
+  if (bind.has(1)) {
+    if (!shapeArgs.empty())
+      return error(callLoc) << "tl.broadcast_to got 'shape' twice";
+    shapeArgs = bind.get(1).kind == TValue::Kind::Tuple
                     ? bind.get(1).elements
                     : std::vector<TValue>{bind.get(1)};
-    }
-    FailureOr<Value> input = bind.tile(0);
-    if (failed(input))
-      return builtinFailure();
-    auto tensor = llvm::cast<RankedTensorType>(input->getType());
-    int64_t rank = tensor.getRank();
-    SmallVector<int64_t> dims;
-    if (dimArgs.empty()) {
-      if (name == "permute")
-        return builtinError(error(callLoc)
-                            << "tl.permute is missing its 'dims'");
-      if (rank != 2)
-        return builtinError(error(callLoc)
-                            << "tl.trans without 'dims' needs a 2-D tile, not "
-                            << TValue::of(*input).describe());
-      dims = {1, 0};
-    } else {
-      FailureOr<SmallVector<int64_t>> d =
-          intList(*this, dimArgs, callLoc, "the dims of " + qualified);
-      if (failed(d))
-        return builtinFailure();
-      dims = *d;
-    }
-    SmallVector<bool> seen(rank, false);
-    bool valid = int64_t(dims.size()) == rank;
-    for (int64_t &d : dims) {
-      if (d < 0)
-        d += rank;
-      if (d < 0 || d >= rank || seen[d])
-        valid = false;
-      else
-        seen[d] = true;
-    }
-    if (!valid)
-      return builtinError(error(callLoc) << "the dims of " << qualified
-                                         << " must be a permutation of the "
-                                         << rank << " dimensions of "
-                                         << TValue::of(*input).describe());
-    SmallVector<int64_t> shape;
-    SmallVector<int32_t> order;
-    for (int64_t d : dims) {
-      shape.push_back(tensor.getDimSize(d));
-      order.push_back(d);
-    }
-    bool identity = llvm::all_of(llvm::enumerate(dims), [](auto p) {
-      return int64_t(p.index()) == p.value();
-    });
-    if (identity)
-      return BuiltinResult(TValue::of(*input));
-    return BuiltinResult(TValue::of(tile::TransOp::create(
-        builder, l, RankedTensorType::get(shape, tensor.getElementType()),
-        *input, builder.getDenseI32ArrayAttr(order))));
   }
+  FailureOr<Value> input = bind.value(0);
+  if (failed(input))
+    return failure();
+  FailureOr<SmallVector<int64_t>> shape =
+      intList(*this, shapeArgs, callLoc, "the shape of tl.broadcast_to");
+  if (failed(shape) || failed(checkTileShape(*shape, callLoc)))
+    return failure();
+  FailureOr<Value> v = broadcastTo(*input, *shape, callLoc);
+  if (failed(v))
+    return failure();
+  return TValue::of(*v);
+}
 
-  if (name == "expand_dims") {
-    if (failed(bind.bind({"input", "axis"}, 2)))
-      return builtinFailure();
-    FailureOr<Value> input = bind.value(0);
-    if (failed(input))
-      return builtinFailure();
-    std::vector<TValue> axisValues = bind.get(1).kind == TValue::Kind::Tuple
-                                         ? bind.get(1).elements
-                                         : std::vector<TValue>{bind.get(1)};
-    auto tensor = dyn_cast<RankedTensorType>(input->getType());
-    int64_t rank = tensor ? tensor.getRank() : 0;
-    int64_t newRank = rank + axisValues.size();
-    SmallVector<int64_t> axes;
-    for (const TValue &a : axisValues) {
-      if (a.kind != TValue::Kind::Int)
-        return builtinError(error(bind.locs[1])
-                            << "'axis' of tl.expand_dims must be "
-                               "constexpr integers, not "
-                            << a.describe());
-      int64_t axis = a.i < 0 ? a.i + newRank : a.i;
-      if (axis < 0 || axis >= newRank)
-        return builtinError(error(bind.locs[1])
-                            << "invalid axis " << a.i
-                            << " for tl.expand_dims: expected " << -newRank
-                            << " <= axis < " << newRank);
-      if (llvm::is_contained(axes, axis))
-        return builtinError(error(bind.locs[1])
-                            << "axis " << axis
-                            << " repeated in tl.expand_dims");
-      axes.push_back(axis);
-    }
-    llvm::sort(axes);
-    Value v = *input;
-    for (int64_t axis : axes)
-      v = expandDims(v, axis, l);
-    return BuiltinResult(TValue::of(v));
+FailureOr<TValue> Generator::builtinBroadcast(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> a = bind.value(0);
+  if (failed(a))
+    return failure();
+  FailureOr<Value> b = bind.value(1);
+  if (failed(b))
+    return failure();
+  auto ta = dyn_cast<RankedTensorType>(a->getType());
+  auto tb = dyn_cast<RankedTensorType>(b->getType());
+  SmallVector<int64_t> shape;
+  if (ta && tb) {
+    FailureOr<SmallVector<int64_t>> s = broadcastShapes(
+        ta.getShape(), tb.getShape(), callLoc, "operands of tl.broadcast");
+    if (failed(s))
+      return failure();
+    shape = *s;
+  } else if (ta || tb) {
+    shape = SmallVector<int64_t>((ta ? ta : tb).getShape());
   }
-
-  if (name == "broadcast_to") {
-    std::vector<TValue> shapeArgs = takeVarargs(args, 1);
-    if (failed(bind.bind({"input", "shape"}, 1)))
-      return builtinFailure();
-    if (bind.has(1)) {
-      if (!shapeArgs.empty())
-        return builtinError(error(callLoc)
-                            << "tl.broadcast_to got 'shape' twice");
-      shapeArgs = bind.get(1).kind == TValue::Kind::Tuple
-                      ? bind.get(1).elements
-                      : std::vector<TValue>{bind.get(1)};
-    }
-    FailureOr<Value> input = bind.value(0);
-    if (failed(input))
-      return builtinFailure();
-    FailureOr<SmallVector<int64_t>> shape =
-        intList(*this, shapeArgs, callLoc, "the shape of tl.broadcast_to");
-    if (failed(shape) || failed(checkTileShape(*shape, callLoc)))
-      return builtinFailure();
-    FailureOr<Value> v = broadcastTo(*input, *shape, callLoc);
-    if (failed(v))
-      return builtinFailure();
-    return BuiltinResult(TValue::of(*v));
-  }
-
-  if (name == "broadcast") {
-    if (failed(bind.bind({"input", "other"}, 2)))
-      return builtinFailure();
-    FailureOr<Value> a = bind.value(0);
-    if (failed(a))
-      return builtinFailure();
-    FailureOr<Value> b = bind.value(1);
-    if (failed(b))
-      return builtinFailure();
-    auto ta = dyn_cast<RankedTensorType>(a->getType());
-    auto tb = dyn_cast<RankedTensorType>(b->getType());
-    SmallVector<int64_t> shape;
-    if (ta && tb) {
-      FailureOr<SmallVector<int64_t>> s = broadcastShapes(
-          ta.getShape(), tb.getShape(), callLoc, "operands of tl.broadcast");
-      if (failed(s))
-        return builtinFailure();
-      shape = *s;
-    } else if (ta || tb) {
-      shape = SmallVector<int64_t>((ta ? ta : tb).getShape());
-    }
-    FailureOr<Value> x = broadcastTo(*a, shape, callLoc);
-    if (failed(x))
-      return builtinFailure();
-    FailureOr<Value> y = broadcastTo(*b, shape, callLoc);
-    if (failed(y))
-      return builtinFailure();
-    return BuiltinResult(TValue::ofTuple({TValue::of(*x), TValue::of(*y)}));
-  }
-
-  if (name == "split" || name == "join" || name == "interleave" ||
-      name == "cat" || name == "gather" || name == "histogram")
-    return builtinError(error(callLoc)
-                        << "'" << qualified << "' is not supported");
-  return std::nullopt;
+  FailureOr<Value> x = broadcastTo(*a, shape, callLoc);
+  if (failed(x))
+    return failure();
+  FailureOr<Value> y = broadcastTo(*b, shape, callLoc);
+  if (failed(y))
+    return failure();
+  return TValue::ofTuple({TValue::of(*x), TValue::of(*y)});
 }

@@ -24,6 +24,7 @@
 
 namespace llvm {
 class SourceMgr;
+class raw_ostream;
 } // namespace llvm
 
 namespace mlir {
@@ -71,6 +72,10 @@ struct KernelInfo {
   /// What the runtime must check at every launch, sorted by argument.
   std::vector<LaunchRequirement> requirements;
 };
+
+/// Prints the index of the `tl.*` functions from the builtin table, as the
+/// Markdown table of docs/language.md §7 (`tilec --list-builtins`).
+void printBuiltinIndex(llvm::raw_ostream &os);
 
 /// Generates the tile module of the kernel `config` selects from `module`.
 /// Errors are emitted as MLIR diagnostics on file locations of `srcMgr`'s main

@@ -1,0 +1,240 @@
+//===- BuiltinTable.cpp - The tl.* builtins, declared once ----------------===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one table of the `tl.*` functions: for each, Triton's parameter names
+// (which are also its keywords) and how many are required, whether it is a
+// tile method too (`x.sum(0)`), and the Generator member that generates it
+// (none for the Triton builtins tilec does not support). Calls, method
+// lookup, the "not supported" diagnostics and `tilec --list-builtins` (the
+// index in docs/language.md) all read this table. Adding a builtin is one row
+// here plus its generator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generator.h"
+
+#include "tilec/MLIRGen/MLIRGen.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+/// One `tl.*` function.
+struct BuiltinSpec {
+  enum Flags : unsigned {
+    None = 0,
+    /// Also a method of tiles: `x.NAME(...)` is `tl.NAME(x, ...)`.
+    Method = 1,
+    /// Positional arguments after the first are collected into
+    /// BuiltinCall::varargs (`tl.reshape(x, 2, 8)`).
+    Varargs = 2,
+    /// The generator matches its own arguments (variadic or delegated).
+    BindsItself = 4,
+  };
+  llvm::StringLiteral name;
+  /// Null for a Triton builtin tilec does not support.
+  FailureOr<TValue> (Generator::*generate)(BuiltinCall &);
+  /// Triton's parameter names, comma-separated; the first `required` are
+  /// mandatory.
+  llvm::StringLiteral params;
+  unsigned required;
+  unsigned flags;
+};
+
+using G = Generator;
+constexpr unsigned M = BuiltinSpec::Method, V = BuiltinSpec::Varargs,
+                   S = BuiltinSpec::BindsItself;
+
+// clang-format off
+const BuiltinSpec Builtins[] = {
+    // Programs and ranges.
+    {"program_id", &G::builtinProgramId, "axis", 1, 0},
+    {"num_programs", &G::builtinProgramId, "axis", 1, 0},
+    {"arange", &G::builtinArange, "start,end", 2, 0},
+    {"cdiv", &G::builtinCdiv, "x,div", 2, 0},
+    {"range", &G::builtinLoopIterable, "", 0, S},
+    {"static_range", &G::builtinLoopIterable, "", 0, S},
+    // Making and reshaping tiles.
+    {"zeros", &G::builtinZeros, "shape,dtype", 2, 0},
+    {"full", &G::builtinZeros, "shape,value,dtype", 3, 0},
+    {"zeros_like", &G::builtinZerosLike, "input,dtype", 1, 0},
+    {"full_like", &G::builtinZerosLike, "input,value,dtype", 2, 0},
+    {"reshape", &G::builtinReshape, "input,can_reorder", 1, M | V},
+    {"view", &G::builtinReshape, "input,can_reorder", 1, M | V},
+    {"ravel", &G::builtinReshape, "input,can_reorder", 1, M},
+    {"trans", &G::builtinTrans, "input,dims", 1, M | V},
+    {"permute", &G::builtinTrans, "input,dims", 1, M | V},
+    {"expand_dims", &G::builtinExpandDims, "input,axis", 2, M},
+    {"broadcast_to", &G::builtinBroadcastTo, "input,shape", 1, M | V},
+    {"broadcast", &G::builtinBroadcast, "input,other", 2, 0},
+    // Memory.
+    {"load", &G::builtinLoad, "", 0, S},
+    {"store", &G::builtinStore, "", 0, S},
+    {"atomic_add", &G::builtinAtomic, "", 0, S},
+    {"atomic_max", &G::builtinAtomic, "", 0, S},
+    {"atomic_min", &G::builtinAtomic, "", 0, S},
+    {"atomic_xchg", &G::builtinAtomic, "", 0, S},
+    {"atomic_and", &G::builtinAtomic, "", 0, S},
+    {"atomic_or", &G::builtinAtomic, "", 0, S},
+    {"atomic_xor", &G::builtinAtomic, "", 0, S},
+    // Block pointers and tensor descriptors.
+    {"make_block_ptr", &G::builtinMakeBlockPtr, "base,shape,strides,offsets,block_shape,order", 6, 0},
+    {"advance", &G::builtinAdvance, "base,offsets", 2, 0},
+    {"make_tensor_descriptor", &G::builtinMakeTensorDescriptor, "base,shape,strides,block_shape,padding_option", 4, 0},
+    {"load_tensor_descriptor", &G::builtinLoadTensorDescriptor, "", 0, S},
+    {"store_tensor_descriptor", &G::builtinLoadTensorDescriptor, "", 0, S},
+    // Selection, extrema and conversions.
+    {"where", &G::builtinWhere, "condition,x,y", 3, 0},
+    {"maximum", &G::builtinMaximum, "x,y,propagate_nan", 2, 0},
+    {"minimum", &G::builtinMaximum, "x,y,propagate_nan", 2, 0},
+    {"clamp", &G::builtinClamp, "x,min,max,propagate_nan", 3, 0},
+    {"cast", &G::builtinCast, "input,dtype,fp_downcast_rounding,bitcast", 2, 0},
+    // Math.
+    {"exp", &G::builtinUnaryMath, "x", 1, M},
+    {"exp2", &G::builtinUnaryMath, "x", 1, M},
+    {"log", &G::builtinUnaryMath, "x", 1, M},
+    {"log2", &G::builtinUnaryMath, "x", 1, M},
+    {"sqrt", &G::builtinUnaryMath, "x", 1, M},
+    {"sqrt_rn", &G::builtinUnaryMath, "x", 1, M},
+    {"rsqrt", &G::builtinUnaryMath, "x", 1, M},
+    {"sin", &G::builtinUnaryMath, "x", 1, M},
+    {"cos", &G::builtinUnaryMath, "x", 1, M},
+    {"floor", &G::builtinUnaryMath, "x", 1, M},
+    {"ceil", &G::builtinUnaryMath, "x", 1, M},
+    {"erf", &G::builtinUnaryMath, "x", 1, M},
+    {"tanh", &G::builtinUnaryMath, "x", 1, 0},
+    {"abs", &G::builtinAbs, "x", 1, M},
+    {"sigmoid", &G::builtinSigmoid, "x", 1, M},
+    {"fma", &G::builtinFma, "x,y,z", 3, 0},
+    {"div_rn", &G::builtinDivRn, "x,y", 2, 0},
+    {"fdiv", &G::builtinDivRn, "x,y,ieee_rounding", 2, 0},
+    {"pow", &G::builtinPow, "x,y", 2, 0},
+    {"softmax", &G::builtinSoftmax, "x,dim,keep_dims,ieee_rounding", 1, M},
+    // Reductions, scans and products.
+    {"sum", &G::builtinSum, "input,axis,keep_dims,dtype", 1, M},
+    {"max", &G::builtinMax, "input,axis,return_indices,return_indices_tie_break_left,keep_dims", 1, M},
+    {"min", &G::builtinMax, "input,axis,return_indices,return_indices_tie_break_left,keep_dims", 1, M},
+    {"argmax", &G::builtinArgmax, "input,axis,tie_break_left,keep_dims", 2, M},
+    {"argmin", &G::builtinArgmax, "input,axis,tie_break_left,keep_dims", 2, M},
+    {"cumsum", &G::builtinCumsum, "input,axis,reverse,dtype", 1, M},
+    {"dot", &G::builtinDot, "", 0, S},
+    // Compile-time helpers and hints.
+    {"constexpr", &G::builtinConstexpr, "value", 1, 0},
+    {"static_assert", &G::builtinStaticAssert, "cond,msg", 1, 0},
+    {"static_print", &G::builtinStaticPrint, "", 0, S},
+    {"multiple_of", &G::builtinMultipleOf, "input,values", 2, 0},
+    {"max_contiguous", &G::builtinMultipleOf, "input,values", 2, 0},
+    {"max_constancy", &G::builtinMultipleOf, "input,values", 2, 0},
+    {"pointer_type", &G::builtinPointerType, "element_ty,address_space,const", 1, 0},
+    // Triton builtins tilec does not support yet.
+    {"associative_scan", nullptr, "", 0, M},
+    {"assume", nullptr, "", 0, 0},
+    {"atomic_cas", nullptr, "", 0, 0},
+    {"cat", nullptr, "", 0, 0},
+    {"cumprod", nullptr, "", 0, M},
+    {"debug_barrier", nullptr, "", 0, 0},
+    {"device_assert", nullptr, "", 0, 0},
+    {"device_print", nullptr, "", 0, 0},
+    {"dot_scaled", nullptr, "", 0, 0},
+    {"flip", nullptr, "", 0, 0},
+    {"gather", nullptr, "", 0, 0},
+    {"histogram", nullptr, "", 0, 0},
+    {"inline_asm_elementwise", nullptr, "", 0, 0},
+    {"interleave", nullptr, "", 0, 0},
+    {"join", nullptr, "", 0, M},
+    {"reduce", nullptr, "", 0, M},
+    {"reduce_or", nullptr, "", 0, 0},
+    {"sort", nullptr, "", 0, 0},
+    {"split", nullptr, "", 0, M},
+    {"umulhi", nullptr, "", 0, 0},
+    {"xor_sum", nullptr, "", 0, M},
+};
+// clang-format on
+
+const BuiltinSpec *lookupBuiltin(llvm::StringRef name) {
+  for (const BuiltinSpec &spec : Builtins)
+    if (spec.name == name)
+      return &spec;
+  return nullptr;
+}
+
+} // namespace
+
+std::vector<TValue> tilec::takeVarargs(CallArgs &args, size_t fixed) {
+  std::vector<TValue> rest;
+  if (args.positional.size() <= fixed)
+    return rest;
+  rest.assign(args.positional.begin() + fixed, args.positional.end());
+  args.positional.resize(fixed);
+  args.positionalRanges.resize(fixed);
+  if (rest.size() == 1 && rest.front().kind == TValue::Kind::Tuple)
+    return rest.front().elements;
+  return rest;
+}
+
+FailureOr<TValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
+                                         llvm::SMLoc callLoc) {
+  std::string qualified = "tl." + name.str();
+  const BuiltinSpec *spec = lookupBuiltin(name);
+  if (!spec)
+    return error(callLoc) << "'" << qualified << "' is not supported";
+  if (!spec->generate)
+    return error(callLoc) << "'" << qualified << "' is not supported by tilec";
+  BuiltinCall call{name,
+                   qualified,
+                   Binder(*this, qualified, args, callLoc),
+                   loc(callLoc),
+                   callLoc,
+                   args,
+                   {}};
+  call.bind.function = call.qualified;
+  if ((spec->flags & BuiltinSpec::Varargs) && args.positional.size() > 1)
+    call.varargs = takeVarargs(args, 1);
+  if (!(spec->flags & BuiltinSpec::BindsItself)) {
+    SmallVector<llvm::StringRef> params;
+    spec->params.split(params, ',');
+    if (failed(call.bind.bind(params, spec->required)))
+      return failure();
+  }
+  return (this->*spec->generate)(call);
+}
+
+bool tilec::isTileMethod(llvm::StringRef name) {
+  const BuiltinSpec *spec = lookupBuiltin(name);
+  return spec && (spec->flags & BuiltinSpec::Method);
+}
+
+void tilec::printBuiltinIndex(llvm::raw_ostream &os) {
+  os << "| function | parameters | method |\n| --- | --- | --- |\n";
+  std::vector<const BuiltinSpec *> sorted;
+  for (const BuiltinSpec &spec : Builtins)
+    sorted.push_back(&spec);
+  llvm::sort(sorted, [](const BuiltinSpec *a, const BuiltinSpec *b) {
+    return a->name < b->name;
+  });
+  for (const BuiltinSpec *spec : sorted) {
+    os << "| `tl." << spec->name << "` | ";
+    if (!spec->generate) {
+      os << "not supported yet";
+    } else if (spec->flags & BuiltinSpec::BindsItself) {
+      os << "matched by the generator (§7)";
+    } else {
+      SmallVector<llvm::StringRef> params;
+      spec->params.split(params, ',');
+      for (auto [i, param] : llvm::enumerate(params)) {
+        os << (i ? ", " : "") << "`" << param
+           << (i < spec->required ? "" : "=None") << "`";
+        if (i == 0 && (spec->flags & BuiltinSpec::Varargs))
+          os << ", `*args`";
+      }
+    }
+    os << " | " << ((spec->flags & BuiltinSpec::Method) ? "yes" : "") << " |\n";
+  }
+}
