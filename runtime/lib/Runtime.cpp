@@ -13,7 +13,7 @@
 
 #include "tilec/Runtime/Runtime.h"
 
-#include "Driver.h"
+#include "CudaDriver.h"
 
 #include <cerrno>
 #include <cinttypes>

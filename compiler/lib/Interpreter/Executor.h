@@ -8,7 +8,7 @@
 // scalar semantics of the element types (rounding, memory encoding), and the
 // executor that evaluates the ops of one program. Each op family is
 // evaluated in its own file: Executor.cpp (control flow), ArithOps.cpp
-// (arith and math), TileOps.cpp (construction, shapes, reductions, scans),
+// (arith and math), ValueOps.cpp (construction, shapes, reductions, scans),
 // MemoryOps.cpp (pointers, loads, stores, atomics) and DotOp.cpp.
 //
 //===----------------------------------------------------------------------===//

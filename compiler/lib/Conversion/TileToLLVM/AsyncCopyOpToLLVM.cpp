@@ -26,9 +26,9 @@
 #include "SharedOperand.h"
 #include "TileToLLVMPatterns.h"
 
+#include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
 #include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
-#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"

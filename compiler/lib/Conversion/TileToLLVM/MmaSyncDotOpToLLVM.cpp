@@ -26,8 +26,8 @@
 #include "SharedOperand.h"
 #include "TileToLLVMPatterns.h"
 
+#include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
-#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"

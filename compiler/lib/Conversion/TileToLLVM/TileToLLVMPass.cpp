@@ -19,10 +19,10 @@
 #include "TileToLLVMPatterns.h"
 
 #include "tilec/Conversion/Passes.h"
+#include "tilec/Dialect/Tile/Analysis/AxisInfo.h"
+#include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
 #include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
-#include "tilec/Dialect/Tile/Transforms/AxisInfo.h"
-#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"

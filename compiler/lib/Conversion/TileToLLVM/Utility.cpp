@@ -13,7 +13,7 @@
 
 #include "TileToLLVMPatterns.h"
 
-#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
+#include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -10,6 +10,8 @@
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
+#include "OpVerifiers.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -77,7 +79,7 @@ static Type getPointeeType(Type ptrLike) {
 }
 
 /// Checks that `mask` (if present) is i1 with the shape of `ptr`.
-static LogicalResult verifyMask(Operation *op, Type ptr, Value mask) {
+LogicalResult tilec::tile::verifyMask(Operation *op, Type ptr, Value mask) {
   if (!mask)
     return success();
   Type expected = withElementType(ptr, IntegerType::get(op->getContext(), 1));
@@ -176,8 +178,8 @@ void StoreOp::getEffects(
 //===----------------------------------------------------------------------===//
 
 /// Prints a shape as `[a, b]` into a diagnostic.
-static InFlightDiagnostic &&printShape(InFlightDiagnostic &&diag,
-                                       ArrayRef<int64_t> shape) {
+InFlightDiagnostic &&tilec::tile::printShape(InFlightDiagnostic &&diag,
+                                             ArrayRef<int64_t> shape) {
   diag << "[";
   llvm::interleaveComma(shape, diag);
   diag << "]";
@@ -307,9 +309,9 @@ LogicalResult ScanOp::verify() {
 
 /// Checks that `a` @ `b` + `c` are matrices of matching shapes (with
 /// `rankMessage` when one is not a matrix).
-static LogicalResult verifyProductShapes(Operation *op, ShapedType a,
-                                         ShapedType b, ShapedType c,
-                                         StringRef rankMessage) {
+LogicalResult tilec::tile::verifyProductShapes(Operation *op, ShapedType a,
+                                               ShapedType b, ShapedType c,
+                                               StringRef rankMessage) {
   if (a.getRank() != 2 || b.getRank() != 2 || c.getRank() != 2)
     return op->emitOpError(rankMessage);
   if (a.getDimSize(1) != b.getDimSize(0) ||
@@ -352,118 +354,4 @@ void AtomicRMWOp::getEffects(
                        SideEffects::DefaultResource::get());
   effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(),
                        SideEffects::DefaultResource::get());
-}
-
-//===----------------------------------------------------------------------===//
-// Shared memory and asynchronous copies
-//===----------------------------------------------------------------------===//
-
-LogicalResult LocalAllocOp::verify() {
-  if (std::optional<int64_t> offset = getOffset();
-      offset && *offset % 1024 != 0)
-    return emitOpError("offset must be a multiple of 1024, not ") << *offset;
-  return success();
-}
-
-LogicalResult SmemSlotOp::verify() {
-  SmemType src = getSrc().getType(), result = getResult().getType();
-  if (src.getRank() != result.getRank() + 1 ||
-      src.getShape().drop_front() != result.getShape() ||
-      src.getElementType() != result.getElementType() ||
-      src.getLayout() != result.getLayout())
-    return emitOpError("result must be one slot of the buffer: ")
-           << SmemType::get(getContext(), src.getShape().drop_front(),
-                            src.getElementType(), src.getLayout());
-  return success();
-}
-
-LogicalResult AsyncCopyOp::verify() {
-  auto ptr = cast<RankedTensorType>(getPtr().getType());
-  SmemType dst = getDst().getType();
-  if (dst.getRank() != 2 || ptr.getShape() != dst.getShape())
-    return printShape(emitOpError("destination must be one matrix of shape "),
-                      ptr.getShape());
-  Type pointee = cast<PtrType>(ptr.getElementType()).getPointeeType();
-  if (pointee != dst.getElementType())
-    return emitOpError("copies ") << pointee << " elements into a "
-                                  << dst.getElementType() << " buffer";
-  return verifyMask(*this, ptr, getMask());
-}
-
-LogicalResult LocalStoreOp::verify() {
-  auto value = cast<RankedTensorType>(getValue().getType());
-  SmemType dst = getDst().getType();
-  if (dst.getRank() != 2 || value.getShape() != dst.getShape())
-    return printShape(emitOpError("destination must be one matrix of shape "),
-                      value.getShape());
-  if (value.getElementType() != dst.getElementType())
-    return emitOpError("stores ")
-           << value.getElementType() << " elements into a "
-           << dst.getElementType() << " buffer";
-  return success();
-}
-
-LogicalResult WarpGroupDotOp::verify() {
-  SmemType a = getA().getType(), b = getB().getType();
-  auto c = cast<RankedTensorType>(getC().getType());
-  if (failed(verifyProductShapes(*this, a, b, c, "operands must be matrices")))
-    return failure();
-  if (a.getElementType() != b.getElementType())
-    return emitOpError("operands must have the same element type, not ")
-           << a.getElementType() << " and " << b.getElementType();
-  auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
-  if (!mma || !mma.isWgmma())
-    return emitOpError(
-        "accumulator must be in a #tile.mma layout of version 3");
-  if (a.getLayout().getContiguousDim() != 1)
-    return emitOpError("a must be stored with K contiguous");
-  if (b.getLayout().getContiguousDim() == 1) {
-    // A transposed product reads b^T as the instruction's A: from registers
-    // (32-bit), else through N-panel descriptors (16-bit).
-    unsigned bits = mma.getTransposed() ? 32 : 16;
-    if (b.getElementTypeBitWidth() != bits)
-      return emitOpError("b can be stored with N contiguous only for ")
-             << bits << "-bit elements"
-             << (mma.getTransposed() ? " with a transposed accumulator" : "");
-  }
-  if (!c.getElementType().isIntOrFloat())
-    return emitOpError("accumulates into integers or floats only");
-  if (getIsAsync() && c.getElementTypeBitWidth() != 32)
-    return emitOpError("can be left in flight only with 32-bit accumulators");
-  return success();
-}
-
-LogicalResult WarpGroupDotWaitOp::verify() {
-  auto type = cast<RankedTensorType>(getInput().getType());
-  auto mma = dyn_cast_or_null<MmaLayoutAttr>(type.getEncoding());
-  if (!mma || !mma.isWgmma())
-    return emitOpError("waits for an accumulator in a #tile.mma layout of "
-                       "version 3");
-  if (!type.getElementType().isIntOrFloat() ||
-      type.getElementType().getIntOrFloatBitWidth() != 32)
-    return emitOpError("waits for 32-bit accumulators only");
-  return success();
-}
-
-LogicalResult AsyncTmaCopyOp::verify() {
-  if (getDst().getType().getRank() != 2 || getCoords().size() != 2)
-    return emitOpError("copies a block of a 2-D tensor into one matrix");
-  return success();
-}
-
-LogicalResult AsyncTmaStoreOp::verify() {
-  auto type = cast<RankedTensorType>(getValue().getType());
-  if (type.getRank() != 2 || getCoords().size() != 2)
-    return emitOpError("stores a 2-D tile at 2 coordinates");
-  int64_t swizzle = getSwizzleBytes();
-  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
-    return emitOpError("needs rows of 32, 64 or at least 128 bytes");
-  return success();
-}
-
-int64_t AsyncTmaStoreOp::getSwizzleBytes() {
-  auto type = cast<RankedTensorType>(getValue().getType());
-  int64_t rowBytes = type.getDimSize(1) *
-                     std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-  return std::min<int64_t>(128, rowBytes);
 }

@@ -14,9 +14,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
 #include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
-#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/MathExtras.h"

@@ -13,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
+#include "tilec/Dialect/Tile/Analysis/TensorCores.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
-#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
-#include "tilec/Dialect/Tile/Transforms/TensorCores.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

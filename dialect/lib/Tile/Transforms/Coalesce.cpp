@@ -14,10 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/Tile/Analysis/AxisInfo.h"
+#include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
-#include "tilec/Dialect/Tile/Transforms/AxisInfo.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
-#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"

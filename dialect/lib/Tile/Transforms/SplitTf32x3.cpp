@@ -15,9 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/Tile/Analysis/TensorCores.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
-#include "tilec/Dialect/Tile/Transforms/TensorCores.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"

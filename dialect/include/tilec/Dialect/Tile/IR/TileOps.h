@@ -1,4 +1,5 @@
-//===- TileOps.h - Operations of the tile dialect -----------------*- C++ -*-===//
+//===- TileOps.h - Operations of the tile dialect -----------------*- C++
+//-*-===//
 //
 // Part of tilec.
 //

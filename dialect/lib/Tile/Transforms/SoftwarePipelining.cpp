@@ -1,4 +1,4 @@
-//===- Pipeline.cpp - Shared-memory rings of K loops -----------*- C++ -*-===//
+//===- SoftwarePipelining.cpp - Shared-memory rings of K loops --*- C++ -*-===//
 //
 // Part of tilec.
 //
@@ -57,13 +57,13 @@
 
 #include "LoopSlice.h"
 
+#include "tilec/Dialect/Tile/Analysis/AxisInfo.h"
+#include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
 #include "tilec/Dialect/Tile/IR/DTypes.h"
 #include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
-#include "tilec/Dialect/Tile/Transforms/AxisInfo.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
-#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

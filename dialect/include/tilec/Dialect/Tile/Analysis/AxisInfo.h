@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_DIALECT_TILE_TRANSFORMS_AXISINFO_H
-#define TILEC_DIALECT_TILE_TRANSFORMS_AXISINFO_H
+#ifndef TILEC_DIALECT_TILE_ANALYSIS_AXISINFO_H
+#define TILEC_DIALECT_TILE_ANALYSIS_AXISINFO_H
 
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -70,4 +70,4 @@ private:
 
 } // namespace tilec::tile
 
-#endif // TILEC_DIALECT_TILE_TRANSFORMS_AXISINFO_H
+#endif // TILEC_DIALECT_TILE_ANALYSIS_AXISINFO_H

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Dialect/Tile/Transforms/SharedMemory.h"
+#include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
 
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"

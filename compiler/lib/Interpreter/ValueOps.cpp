@@ -1,4 +1,4 @@
-//===- TileOps.cpp - tile ops that compute in registers ---------*- C++ -*-===//
+//===- ValueOps.cpp - tile ops that compute in registers --------*- C++ -*-===//
 //
 // Part of tilec.
 //

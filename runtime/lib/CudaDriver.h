@@ -1,20 +1,20 @@
-//===- Driver.h - The dynamically loaded CUDA driver API --------*- C++ -*-===//
+//===- CudaDriver.h - The dynamically loaded CUDA driver API ----*- C++ -*-===//
 //
 // Part of tilec, a Triton-style tile-language compiler.
 //
 //===----------------------------------------------------------------------===//
 //
 // Internal to the runtime library. The CUDA driver is not linked: DriverApi
-// holds one function pointer per entry point in DriverFunctions.def, resolved
-// with dlsym from libcuda.so.1 (or the library named by the environment
-// variable TILEC_CUDA_LIBRARY). The process-wide instance is loaded, and
-// cuInit called, the first time it is asked for. Also here: the helpers that
-// turn a CUresult into the runtime's error messages.
+// holds one function pointer per entry point in CudaDriverFunctions.def,
+// resolved with dlsym from libcuda.so.1 (or the library named by the
+// environment variable TILEC_CUDA_LIBRARY). The process-wide instance is
+// loaded, and cuInit called, the first time it is asked for. Also here: the
+// helpers that turn a CUresult into the runtime's error messages.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_RUNTIME_LIB_DRIVER_H
-#define TILEC_RUNTIME_LIB_DRIVER_H
+#ifndef TILEC_RUNTIME_LIB_CUDADRIVER_H
+#define TILEC_RUNTIME_LIB_CUDADRIVER_H
 
 #include "tilec/Runtime/Status.h"
 
@@ -32,7 +32,7 @@ namespace detail {
 /// names consistently.
 struct DriverApi {
 #define TILEC_CU_FN(name, symbol, fallback) decltype(&::name) name = nullptr;
-#include "DriverFunctions.def"
+#include "CudaDriverFunctions.def"
 };
 
 /// A driver library opened with dlopen.
@@ -76,4 +76,4 @@ const std::string &lastLaunchedKernel();
 } // namespace rt
 } // namespace tilec
 
-#endif // TILEC_RUNTIME_LIB_DRIVER_H
+#endif // TILEC_RUNTIME_LIB_CUDADRIVER_H

@@ -1,17 +1,17 @@
-//===- Driver.cpp - Load the CUDA driver with dlopen ----------------------===//
+//===- CudaDriver.cpp - Load the CUDA driver with dlopen ------------------===//
 //
 // Part of tilec, a Triton-style tile-language compiler.
 //
 //===----------------------------------------------------------------------===//
 //
 // Opens libcuda.so.1 at run time, resolves the entry points listed in
-// DriverFunctions.def by their versioned symbol names, and calls cuInit. Any
+// CudaDriverFunctions.def by their versioned symbol names, and calls cuInit. Any
 // failure on the way is a NoDevice status, so programs can skip cleanly on
 // machines without a driver. Also formats CUresult values for messages.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Driver.h"
+#include "CudaDriver.h"
 
 #include "tilec/Runtime/Runtime.h"
 
@@ -27,7 +27,7 @@ using namespace tilec::rt::detail;
 
 namespace {
 
-// Compile-time check that the symbol names in DriverFunctions.def are the
+// Compile-time check that the symbol names in CudaDriverFunctions.def are the
 // ones cuda.h maps the plain names to, so the function pointer types (taken
 // from cuda.h's declarations) match the symbols that are resolved.
 constexpr bool equalStrings(const char *a, const char *b) {
@@ -41,9 +41,9 @@ constexpr bool equalStrings(const char *a, const char *b) {
 #define TILEC_STRINGIFY(x) TILEC_STRINGIFY_IMPL(x)
 #define TILEC_CU_FN(name, symbol, fallback)                                    \
   static_assert(equalStrings(TILEC_STRINGIFY(name), symbol),                   \
-                "DriverFunctions.def: symbol of " #name                        \
+                "CudaDriverFunctions.def: symbol of " #name                        \
                 " disagrees with cuda.h");
-#include "DriverFunctions.def"
+#include "CudaDriverFunctions.def"
 
 static_assert(sizeof(CUdeviceptr) == 8, "the runtime assumes 64-bit devices");
 
@@ -160,7 +160,7 @@ LoadedDriver detail::loadDriver(const char *libraryPath) {
     else                                                                       \
       missing += std::string(missing.empty() ? "" : ", ") + symbol;            \
   }
-#include "DriverFunctions.def"
+#include "CudaDriverFunctions.def"
   if (!missing.empty()) {
     result.LoadStatus =
         Status::noDevice(std::string("no CUDA driver: ") + path +

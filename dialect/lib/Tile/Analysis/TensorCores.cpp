@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Dialect/Tile/Transforms/TensorCores.h"
+#include "tilec/Dialect/Tile/Analysis/TensorCores.h"
 
 #include "llvm/Support/MathExtras.h"
 

@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_DIALECT_TILE_TRANSFORMS_SHAREDMEMORY_H
-#define TILEC_DIALECT_TILE_TRANSFORMS_SHAREDMEMORY_H
+#ifndef TILEC_DIALECT_TILE_ANALYSIS_SHAREDMEMORY_H
+#define TILEC_DIALECT_TILE_ANALYSIS_SHAREDMEMORY_H
 
 #include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TileDistribution.h"
@@ -64,4 +64,4 @@ int64_t getScratchBytes(mlir::Operation *op);
 
 } // namespace tilec::tile
 
-#endif // TILEC_DIALECT_TILE_TRANSFORMS_SHAREDMEMORY_H
+#endif // TILEC_DIALECT_TILE_ANALYSIS_SHAREDMEMORY_H

@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_DIALECT_TILE_TRANSFORMS_TENSORCORES_H
-#define TILEC_DIALECT_TILE_TRANSFORMS_TENSORCORES_H
+#ifndef TILEC_DIALECT_TILE_ANALYSIS_TENSORCORES_H
+#define TILEC_DIALECT_TILE_ANALYSIS_TENSORCORES_H
 
 #include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
@@ -32,4 +32,4 @@ MmaLayoutAttr chooseMmaLayout(mlir::RankedTensorType a,
 
 } // namespace tilec::tile
 
-#endif // TILEC_DIALECT_TILE_TRANSFORMS_TENSORCORES_H
+#endif // TILEC_DIALECT_TILE_ANALYSIS_TENSORCORES_H

@@ -1,0 +1,130 @@
+//===- TileGPUOps.cpp - GPU-level operations of the tile dialect ----------===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Verifiers of the operations of TileGPUOps.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
+#include "OpVerifiers.h"
+
+using namespace mlir;
+using namespace tilec::tile;
+
+//===----------------------------------------------------------------------===//
+// Shared memory and asynchronous copies
+//===----------------------------------------------------------------------===//
+
+LogicalResult LocalAllocOp::verify() {
+  if (std::optional<int64_t> offset = getOffset();
+      offset && *offset % 1024 != 0)
+    return emitOpError("offset must be a multiple of 1024, not ") << *offset;
+  return success();
+}
+
+LogicalResult SmemSlotOp::verify() {
+  SmemType src = getSrc().getType(), result = getResult().getType();
+  if (src.getRank() != result.getRank() + 1 ||
+      src.getShape().drop_front() != result.getShape() ||
+      src.getElementType() != result.getElementType() ||
+      src.getLayout() != result.getLayout())
+    return emitOpError("result must be one slot of the buffer: ")
+           << SmemType::get(getContext(), src.getShape().drop_front(),
+                            src.getElementType(), src.getLayout());
+  return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  auto ptr = cast<RankedTensorType>(getPtr().getType());
+  SmemType dst = getDst().getType();
+  if (dst.getRank() != 2 || ptr.getShape() != dst.getShape())
+    return printShape(emitOpError("destination must be one matrix of shape "),
+                      ptr.getShape());
+  Type pointee = cast<PtrType>(ptr.getElementType()).getPointeeType();
+  if (pointee != dst.getElementType())
+    return emitOpError("copies ") << pointee << " elements into a "
+                                  << dst.getElementType() << " buffer";
+  return verifyMask(*this, ptr, getMask());
+}
+
+LogicalResult LocalStoreOp::verify() {
+  auto value = cast<RankedTensorType>(getValue().getType());
+  SmemType dst = getDst().getType();
+  if (dst.getRank() != 2 || value.getShape() != dst.getShape())
+    return printShape(emitOpError("destination must be one matrix of shape "),
+                      value.getShape());
+  if (value.getElementType() != dst.getElementType())
+    return emitOpError("stores ")
+           << value.getElementType() << " elements into a "
+           << dst.getElementType() << " buffer";
+  return success();
+}
+
+LogicalResult WarpGroupDotOp::verify() {
+  SmemType a = getA().getType(), b = getB().getType();
+  auto c = cast<RankedTensorType>(getC().getType());
+  if (failed(verifyProductShapes(*this, a, b, c, "operands must be matrices")))
+    return failure();
+  if (a.getElementType() != b.getElementType())
+    return emitOpError("operands must have the same element type, not ")
+           << a.getElementType() << " and " << b.getElementType();
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
+  if (!mma || !mma.isWgmma())
+    return emitOpError(
+        "accumulator must be in a #tile.mma layout of version 3");
+  if (a.getLayout().getContiguousDim() != 1)
+    return emitOpError("a must be stored with K contiguous");
+  if (b.getLayout().getContiguousDim() == 1) {
+    // A transposed product reads b^T as the instruction's A: from registers
+    // (32-bit), else through N-panel descriptors (16-bit).
+    unsigned bits = mma.getTransposed() ? 32 : 16;
+    if (b.getElementTypeBitWidth() != bits)
+      return emitOpError("b can be stored with N contiguous only for ")
+             << bits << "-bit elements"
+             << (mma.getTransposed() ? " with a transposed accumulator" : "");
+  }
+  if (!c.getElementType().isIntOrFloat())
+    return emitOpError("accumulates into integers or floats only");
+  if (getIsAsync() && c.getElementTypeBitWidth() != 32)
+    return emitOpError("can be left in flight only with 32-bit accumulators");
+  return success();
+}
+
+LogicalResult WarpGroupDotWaitOp::verify() {
+  auto type = cast<RankedTensorType>(getInput().getType());
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(type.getEncoding());
+  if (!mma || !mma.isWgmma())
+    return emitOpError("waits for an accumulator in a #tile.mma layout of "
+                       "version 3");
+  if (!type.getElementType().isIntOrFloat() ||
+      type.getElementType().getIntOrFloatBitWidth() != 32)
+    return emitOpError("waits for 32-bit accumulators only");
+  return success();
+}
+
+LogicalResult AsyncTmaCopyOp::verify() {
+  if (getDst().getType().getRank() != 2 || getCoords().size() != 2)
+    return emitOpError("copies a block of a 2-D tensor into one matrix");
+  return success();
+}
+
+LogicalResult AsyncTmaStoreOp::verify() {
+  auto type = cast<RankedTensorType>(getValue().getType());
+  if (type.getRank() != 2 || getCoords().size() != 2)
+    return emitOpError("stores a 2-D tile at 2 coordinates");
+  int64_t swizzle = getSwizzleBytes();
+  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitOpError("needs rows of 32, 64 or at least 128 bytes");
+  return success();
+}
+
+int64_t AsyncTmaStoreOp::getSwizzleBytes() {
+  auto type = cast<RankedTensorType>(getValue().getType());
+  int64_t rowBytes = type.getDimSize(1) *
+                     std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+  return std::min<int64_t>(128, rowBytes);
+}
