@@ -6,6 +6,8 @@
 
 #include "tilec/Runtime/Aot.h"
 
+#include <fmt/format.h>
+
 #include <cinttypes>
 #include <cstdio>
 
@@ -65,13 +67,10 @@ Expected<const Kernel *> EmbeddedKernel::load(const Context &ctx) const {
 Status tilec::rt::specializationFailure(const char *kernel, const char *variant,
                                         const char *param, std::uint64_t value,
                                         bool isAddress, const char *what) {
-  char text[32];
-  if (isAddress)
-    std::snprintf(text, sizeof(text), "0x%" PRIx64, value);
-  else
-    std::snprintf(text, sizeof(text), "%" PRId64,
-                  static_cast<std::int64_t>(value));
-  return Status::invalidArgument(std::string("kernel '") + kernel +
-                                 "' (variant '" + variant + "'): argument '" +
-                                 param + "' = " + text + " " + what);
+  std::string text = isAddress
+                         ? fmt::format("{:#x}", value)
+                         : fmt::format("{}", static_cast<std::int64_t>(value));
+  return Status::invalidArgument(
+      fmt::format("kernel '{}' (variant '{}'): argument '{}' = {} {}", kernel,
+                  variant, param, text, what));
 }

@@ -8,6 +8,8 @@
 
 #include "tilec/Runtime/Cache.h"
 
+#include <fmt/format.h>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -107,10 +109,8 @@ Expected<unsigned> Autotuner::choose(const Context &ctx, std::string_view key,
   std::filesystem::path parent = std::filesystem::path(File).parent_path();
   if (!parent.empty())
     std::filesystem::create_directories(parent, ec);
-  char ms[32];
-  std::snprintf(ms, sizeof(ms), "%.6f", bestMs);
-  std::string line = KernelName + "\t" + std::string(key) + "\t" +
-                     ConfigNames[*best] + "\t" + ms + "\n";
+  std::string line = fmt::format("{}\t{}\t{}\t{:.6f}\n", KernelName, key,
+                                 ConfigNames[*best], bestMs);
   int fd =
       ::open(File.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   bool written = fd >= 0 && ::write(fd, line.data(), line.size()) ==

@@ -13,6 +13,8 @@
 
 #include "tilec/Runtime/Runtime.h"
 
+#include <fmt/format.h>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -93,9 +95,7 @@ DiskCache::DiskCache(std::string directory, std::uint64_t maxBytes)
     : Directory(std::move(directory)), MaxBytes(maxBytes) {}
 
 std::string DiskCache::entryPath(std::string_view key) const {
-  char name[32];
-  std::snprintf(name, sizeof(name), "%016" PRIx64, fnv1a64(key));
-  return Directory + "/" + name + std::string(EntrySuffix);
+  return fmt::format("{}/{:016x}{}", Directory, fnv1a64(key), EntrySuffix);
 }
 
 std::optional<std::string> DiskCache::lookup(std::string_view key) const {

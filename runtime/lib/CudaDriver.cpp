@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Opens libcuda.so.1 at run time, resolves the entry points listed in
-// CudaDriverFunctions.def by their versioned symbol names, and calls cuInit. Any
-// failure on the way is a NoDevice status, so programs can skip cleanly on
+// CudaDriverFunctions.def by their versioned symbol names, and calls cuInit.
+// Any failure on the way is a NoDevice status, so programs can skip cleanly on
 // machines without a driver. Also formats CUresult values for messages.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +14,8 @@
 #include "CudaDriver.h"
 
 #include "tilec/Runtime/Runtime.h"
+
+#include <fmt/format.h>
 
 #include <dlfcn.h>
 
@@ -41,7 +43,7 @@ constexpr bool equalStrings(const char *a, const char *b) {
 #define TILEC_STRINGIFY(x) TILEC_STRINGIFY_IMPL(x)
 #define TILEC_CU_FN(name, symbol, fallback)                                    \
   static_assert(equalStrings(TILEC_STRINGIFY(name), symbol),                   \
-                "CudaDriverFunctions.def: symbol of " #name                        \
+                "CudaDriverFunctions.def: symbol of " #name                    \
                 " disagrees with cuda.h");
 #include "CudaDriverFunctions.def"
 
@@ -225,10 +227,7 @@ std::string detail::describeResult(const DriverApi *api, CUresult result) {
   if (name) {
     text = name;
   } else {
-    char buffer[48];
-    std::snprintf(buffer, sizeof(buffer), "CUresult %d",
-                  static_cast<int>(result));
-    text = buffer;
+    text = fmt::format("CUresult {}", static_cast<int>(result));
   }
   if (description)
     text += std::string(" (") + description + ")";

@@ -15,6 +15,8 @@
 
 #include "ABI/Text.h"
 
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cinttypes>
 #include <cstdio>
@@ -236,39 +238,30 @@ KernelArg KernelArg::bf16Bits(std::uint16_t bits) {
 }
 
 std::string KernelArg::describe() const {
-  char buffer[96];
   switch (ArgKind) {
   case Kind::Pointer:
-    std::snprintf(buffer, sizeof(buffer), "device pointer 0x%" PRIx64, Bits);
-    break;
+    return fmt::format("device pointer {:#x}", Bits);
   case Kind::Signed:
-    std::snprintf(buffer, sizeof(buffer), "int%u %" PRId64, Width,
-                  static_cast<std::int64_t>(Bits));
-    break;
+    return fmt::format("int{} {}", Width, static_cast<std::int64_t>(Bits));
   case Kind::Unsigned:
-    std::snprintf(buffer, sizeof(buffer), "uint%u %" PRIu64, Width, Bits);
-    break;
+    return fmt::format("uint{} {}", Width, Bits);
   case Kind::Float32: {
     float value;
     std::uint32_t bits = static_cast<std::uint32_t>(Bits);
     std::memcpy(&value, &bits, sizeof(value));
-    std::snprintf(buffer, sizeof(buffer), "float %g", value);
-    break;
+    return fmt::format("float {:g}", value);
   }
   case Kind::Float64: {
     double value;
     std::memcpy(&value, &Bits, sizeof(value));
-    std::snprintf(buffer, sizeof(buffer), "double %g", value);
-    break;
+    return fmt::format("double {:g}", value);
   }
   case Kind::Half:
-    std::snprintf(buffer, sizeof(buffer), "fp16 bits 0x%04" PRIx64, Bits);
-    break;
+    return fmt::format("fp16 bits {:#06x}", Bits);
   case Kind::BFloat:
-    std::snprintf(buffer, sizeof(buffer), "bf16 bits 0x%04" PRIx64, Bits);
-    break;
+    return fmt::format("bf16 bits {:#06x}", Bits);
   }
-  return buffer;
+  return "";
 }
 
 void PackedArguments::push(std::uint64_t value, unsigned size) {
@@ -362,10 +355,9 @@ Status tilec::rt::checkLaunchRequirements(const KernelMetadata &kernel,
     };
     if (requirement.ReqKind == LaunchRequirement::Kind::Align16) {
       if (arg.bits() % 16 != 0) {
-        char address[32];
-        std::snprintf(address, sizeof(address), "0x%" PRIx64, arg.bits());
-        return fail(address, "tensor descriptor base pointers must be "
-                             "16-byte aligned");
+        return fail(fmt::format("{:#x}", arg.bits()),
+                    "tensor descriptor base pointers must be "
+                    "16-byte aligned");
       }
       continue;
     }

@@ -15,6 +15,8 @@
 
 #include "CudaDriver.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -66,13 +68,10 @@ double DeviceInfo::peakMemoryBandwidthGBs() const {
 }
 
 std::string DeviceInfo::summary() const {
-  char buffer[256];
-  std::snprintf(buffer, sizeof(buffer),
-                "%s (sm_%d%d, %d SMs, %.1f GiB, driver %d.%d)", Name.c_str(),
-                ComputeMajor, ComputeMinor, SmCount,
-                TotalMemoryBytes / (1024.0 * 1024.0 * 1024.0),
-                DriverVersion / 1000, (DriverVersion % 1000) / 10);
-  return buffer;
+  return fmt::format("{} (sm_{}{}, {} SMs, {:.1f} GiB, driver {}.{})", Name,
+                     ComputeMajor, ComputeMinor, SmCount,
+                     TotalMemoryBytes / (1024.0 * 1024.0 * 1024.0),
+                     DriverVersion / 1000, (DriverVersion % 1000) / 10);
 }
 
 Expected<int> Context::deviceCount() {
@@ -509,14 +508,12 @@ Status Kernel::launchUnchecked(Dim3 grid, void **params,
                                const Stream *stream) const {
   if (grid.X == 0 || grid.Y == 0 || grid.Z == 0)
     return Status::success(); // An empty grid launches nothing.
-  // Formatted only for messages: snprintf would cost more than the launch.
+  // Formatted only for messages: formatting would cost more than the
+  // launch.
   auto dims = [&] {
-    char buffer[160];
-    std::snprintf(buffer, sizeof(buffer),
-                  "grid %" PRIu64 "x%" PRIu64 "x%" PRIu64
-                  ", block %ux1x1, dynamic shared %u bytes",
-                  grid.X, grid.Y, grid.Z, Meta.blockSize(), Meta.SharedBytes);
-    return std::string(buffer);
+    return fmt::format("grid {}x{}x{}, block {}x1x1, dynamic shared {} bytes",
+                       grid.X, grid.Y, grid.Z, Meta.blockSize(),
+                       Meta.SharedBytes);
   };
   if (grid.X > 0x7fffffffu || grid.Y > 65535u || grid.Z > 65535u)
     return Status::invalidArgument(

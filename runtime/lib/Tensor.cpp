@@ -6,6 +6,8 @@
 
 #include "tilec/Runtime/Tensor.h"
 
+#include <fmt/format.h>
+
 #include <cinttypes>
 #include <cstdio>
 
@@ -58,10 +60,8 @@ std::string TensorView::describe() const {
       text += (i ? ", " : "") + std::to_string(values[i]);
     return text + "]";
   };
-  char address[32];
-  std::snprintf(address, sizeof(address), "0x%" PRIx64, Data.Address);
-  return std::string(scalarTypeName(DType)) + list(Shape) + " strides " +
-         list(Strides) + " at " + address;
+  return fmt::format("{}{} strides {} at {:#x}", scalarTypeName(DType),
+                     list(Shape), list(Strides), Data.Address);
 }
 
 Status PointerArg::checkType(ScalarType expected, const char *kernel,
