@@ -387,16 +387,72 @@ static Value addTensorMapParameter(func::FuncOp func, TensorMapAttr map) {
   return func.getArgument(index);
 }
 
-/// Pipelines `forOp` through rings of `numStages` slots, if it qualifies.
-static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
+/// What pipelining one loop needs to know, decided before any IR changes.
+struct LoopPlan {
+  scf::ForOp forOp;
+  DotOp dot;
+  /// How operands a and b reach shared memory; both by TMA or both by
+  /// cp.async.
+  OperandPlan plans[2];
+  bool tma = false;
+  int64_t numStages = 0;
+  /// Stages copied ahead of the one being multiplied.
+  int64_t ahead = 0;
+  /// The ops computing the copies' operands, the loop values they use, and
+  /// the ops computing those values for the next iteration.
+  llvm::SetVector<Operation *> loadSlice, yieldSlice;
+  llvm::SetVector<unsigned> usedArgs;
+  /// The iteration argument of the accumulator, or -1.
+  int64_t accArg = -1;
+  /// Whether the product stays in flight during the next iteration's
+  /// copies.
+  bool inFlight = false;
+  /// Whether staged tiles are carried from one iteration to the next.
+  bool carryStaged = false;
+  /// Whether the function should ask for a second program per SM.
+  bool askSecondProgram = false;
+};
+
+/// Collects the slices of `plan`'s copies; fails when one cannot be cloned.
+static LogicalResult collectLoopSlices(LoopPlan &plan) {
+  scf::ForOp forOp = plan.forOp;
+  Block *body = forOp.getBody();
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
+  for (const OperandPlan &operand : plan.plans)
+    if (failed(collectSlice(body, operand.load->getOperands(), plan.loadSlice)))
+      return failure();
+  SmallVector<Operation *> loads = {plan.plans[0].load, plan.plans[1].load};
+  collectIterArgs(forOp, loads, plan.usedArgs);
+  collectIterArgs(forOp, plan.loadSlice.getArrayRef(), plan.usedArgs);
+  for (size_t seen = 0; seen != plan.usedArgs.size();) {
+    seen = plan.usedArgs.size();
+    SmallVector<Value> yielded;
+    for (unsigned i : plan.usedArgs)
+      yielded.push_back(yield.getOperand(i));
+    if (failed(collectSlice(body, yielded, plan.yieldSlice)))
+      return failure();
+    collectIterArgs(forOp, plan.yieldSlice.getArrayRef(), plan.usedArgs);
+    for (Value v : yielded)
+      if (auto arg = dyn_cast<BlockArgument>(v);
+          arg && arg.getOwner() == body && arg.getArgNumber() > 0)
+        plan.usedArgs.insert(arg.getArgNumber() - 1);
+  }
+  return success();
+}
+
+/// The plan for pipelining `forOp` through rings of `numStages` slots, or
+/// std::nullopt when it does not qualify: one wgmma product whose operands
+/// are plain loads of the body.
+static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
+                                        bool useTma) {
   Block *body = forOp.getBody();
   auto dots = llvm::to_vector(body->getOps<DotOp>());
   if (dots.size() != 1)
-    return;
+    return std::nullopt;
   DotOp dot = dots.front();
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding());
   if (!mma || !mma.isWgmma())
-    return;
+    return std::nullopt;
   // Both operands by TMA, else both by cp.async.
   std::optional<OperandPlan> planA, planB;
   if (useTma) {
@@ -410,49 +466,31 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
     planB = planOperand(dot, 1, axisInfo);
   }
   if (!planA || !planB)
-    return;
-  OperandPlan plans[2] = {*planA, *planB};
-
-  // The ops computing the copies' operands, the loop values they use, and
-  // the ops computing those values for the next iteration (closed over the
-  // values these use in turn).
-  auto yield = cast<scf::YieldOp>(body->getTerminator());
-  llvm::SetVector<Operation *> loadSlice, yieldSlice;
-  for (const OperandPlan &plan : plans)
-    if (failed(collectSlice(body, plan.load->getOperands(), loadSlice)))
-      return;
-  llvm::SetVector<unsigned> usedArgs;
-  SmallVector<Operation *> loads = {plans[0].load, plans[1].load};
-  collectIterArgs(forOp, loads, usedArgs);
-  collectIterArgs(forOp, loadSlice.getArrayRef(), usedArgs);
-  for (size_t seen = 0; seen != usedArgs.size();) {
-    seen = usedArgs.size();
-    SmallVector<Value> yielded;
-    for (unsigned i : usedArgs)
-      yielded.push_back(yield.getOperand(i));
-    if (failed(collectSlice(body, yielded, yieldSlice)))
-      return;
-    collectIterArgs(forOp, yieldSlice.getArrayRef(), usedArgs);
-    for (Value v : yielded)
-      if (auto arg = dyn_cast<BlockArgument>(v);
-          arg && arg.getOwner() == body && arg.getArgNumber() > 0)
-        usedArgs.insert(arg.getArgNumber() - 1);
-  }
+    return std::nullopt;
+  LoopPlan plan;
+  plan.forOp = forOp;
+  plan.dot = dot;
+  plan.plans[0] = *planA;
+  plan.plans[1] = *planB;
+  plan.tma = tma;
+  plan.numStages = numStages;
+  if (failed(collectLoopSlices(plan)))
+    return std::nullopt;
 
   // The product may stay in flight during the next iteration's copies when
   // its only use is the next product's accumulator; the copies then refill
   // the slots of two iterations before, one fewer stage ahead. That pays
   // when the program has its SM alone; two programs on one SM overlap each
   // other's products instead (measured on the H200, docs/performance.md).
-  int64_t accArg = -1;
+  auto yield = cast<scf::YieldOp>(body->getTerminator());
   if (auto arg = dyn_cast<BlockArgument>(dot.getC());
       arg && arg.getOwner() == body && arg.getArgNumber() > 0 &&
       arg.hasOneUse() && dot->hasOneUse() &&
       *dot->getUsers().begin() == yield &&
       yield.getOperand(arg.getArgNumber() - 1) == dot.getResult())
-    accArg = arg.getArgNumber() - 1;
-  bool alone = hasSMAlone(dot, plans, numStages);
-  bool inFlight = accArg >= 0 && numStages >= 3 &&
+    plan.accArg = arg.getArgNumber() - 1;
+  bool alone = hasSMAlone(dot, plan.plans, numStages);
+  plan.inFlight = plan.accArg >= 0 && numStages >= 3 &&
                   dot.getType().getElementTypeBitWidth() == 32 && alone;
   // Otherwise the products of two programs overlap on one SM; the registers
   // must leave room for both: at most 128 per thread with 8 warps. Asked for
@@ -462,249 +500,323 @@ static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
   int64_t threads = 32 * getLayout(dot.getType()).getNumWarps();
   int64_t tileRegs = dot.getType().getNumElements() / threads;
   bool wideCopies = true;
-  for (const OperandPlan &plan : plans) {
-    wideCopies &= plan.copyBytes == 16;
-    if (plan.staged)
-      tileRegs += cast<RankedTensorType>(plan.load->getResult(0).getType())
+  for (const OperandPlan &operand : plan.plans) {
+    wideCopies &= operand.copyBytes == 16;
+    if (operand.staged)
+      tileRegs += cast<RankedTensorType>(operand.load->getResult(0).getType())
                       .getNumElements() /
                   threads;
   }
-  bool askSecondProgram = !alone && wideCopies && tileRegs <= 96;
-  int64_t ahead = inFlight ? numStages - 2 : numStages - 1;
-  Location loc = forOp.getLoc();
-  OpBuilder b(forOp);
-  Value iv = forOp.getInductionVar();
-  Value lb = forOp.getLowerBound(), ub = forOp.getUpperBound(),
-        step = forOp.getStep();
-  Value rings[2];
-  for (auto [i, plan] : llvm::enumerate(plans)) {
-    auto type = cast<RankedTensorType>(plan.load->getResult(0).getType());
-    SmallVector<int64_t> shape = {numStages};
-    llvm::append_range(shape, type.getShape());
-    rings[i] =
-        LocalAllocOp::create(b, loc,
-                             SmemType::get(b.getContext(), shape,
-                                           type.getElementType(), plan.layout),
-                             IntegerAttr());
-  }
-  Value maps[2], barriers;
-  int64_t stageBytes = 0;
-  if (tma) {
-    for (auto [i, plan] : llvm::enumerate(plans)) {
-      maps[i] = addTensorMapParameter(forOp->getParentOfType<func::FuncOp>(),
-                                      plan.tensorMap);
-      if (!maps[i])
-        return;
-      auto type = cast<RankedTensorType>(plan.load->getResult(0).getType());
-      stageBytes +=
-          type.getNumElements() * getStorageBytes(type.getElementType());
-    }
-    barriers = BarrierAllocOp::create(
-        b, loc, BarriersType::get(b.getContext(), numStages), IntegerAttr());
-  }
-  auto slotOf = [&](OpBuilder &sb, Value ring, Value index) -> Value {
-    auto type = cast<SmemType>(ring.getType());
-    return SmemSlotOp::create(
-        sb, loc,
-        SmemType::get(sb.getContext(), type.getShape().drop_front(),
-                      type.getElementType(), type.getLayout()),
-        ring, index);
-  };
+  plan.askSecondProgram = !alone && wideCopies && tileRegs <= 96;
+  plan.ahead = plan.inFlight ? numStages - 2 : numStages - 1;
   // Staged tiles are loaded one iteration before they are stored when the
   // stage they belong to is then still at least one iteration away: the
   // loop carries them, and the loads' latency spans a whole iteration.
-  bool staged =
-      llvm::any_of(plans, [](const OperandPlan &plan) { return plan.staged; });
-  bool carryStaged = staged && ahead >= 2;
-  // The staged tiles copyStage loaded without storing them, and the tiles
-  // and slots the loop stores after the product.
+  bool staged = llvm::any_of(
+      plan.plans, [](const OperandPlan &operand) { return operand.staged; });
+  plan.carryStaged = staged && plan.ahead >= 2;
+  return plan;
+}
+
+/// Rewrites one loop as its LoopPlan says: the rings (and barriers and
+/// tensor maps) before it, the prologue's stages, each iteration's copy of
+/// the stage `ahead` iterations later, the product from shared memory, and
+/// the waits after it.
+class LoopPipeliner {
+public:
+  LoopPipeliner(LoopPlan &plan)
+      : plan(plan), forOp(plan.forOp), loc(plan.forOp.getLoc()),
+        iv(plan.forOp.getInductionVar()),
+        yield(cast<scf::YieldOp>(plan.forOp.getBody()->getTerminator())) {}
+
+  void run();
+
+private:
+  /// The rings of both operands, and with TMA their tensor maps and the
+  /// barriers of the slots; fails when a map parameter cannot be added.
+  LogicalResult allocate(OpBuilder &b);
+  /// Slot `index` of `ring`.
+  Value slotOf(OpBuilder &b, Value ring, Value index);
+  /// Copies the stage whose induction variable is `stageIv`, with the loop
+  /// values in `mapping`, into slot `index` (staged operands: loads them,
+  /// and stores them at once unless `defer`, else adds them to
+  /// `loadedTiles`); returns the next stage's loop values.
+  SmallVector<Value> copyStage(OpBuilder &b, IRMapping &mapping, Value stageIv,
+                               Value index, bool defer);
+  /// The prologue: stages 0 .. ahead - 1; returns the initial values the
+  /// loop gets (the loop values of stage `ahead`, the slot indices, the
+  /// barrier phase and the carried staged tiles).
+  SmallVector<Value> emitPrologue(OpBuilder &b);
+  /// The body's new start and the values it yields, given the loop's new
+  /// block arguments.
+  SmallVector<Value> buildIteration(OpBuilder &b,
+                                    ArrayRef<BlockArgument> newArgs);
+  /// Replaces the dot by a warp_group_dot from the slots being read, and
+  /// erases the loads.
+  void replaceProduct();
+  /// The waits and barrier invalidation after `newFor`.
+  void emitEpilogue(scf::ForOp newFor);
+
+  LoopPlan &plan;
+  scf::ForOp forOp;
+  Location loc;
+  Value iv;
+  scf::YieldOp yield;
+  Value rings[2], maps[2], barriers;
+  int64_t stageBytes = 0;
+  /// Where the carried staged tiles start among the loop's iteration
+  /// arguments.
+  unsigned carriedBase = 0;
+  /// The staged tiles copyStage loaded without storing them, and the tiles
+  /// and slots the loop stores after the product.
   SmallVector<Value> loadedTiles;
   SmallVector<std::pair<Value, Value>> pendingStores;
-  // Copies the stage whose induction variable is `stageIv`, with the loop
-  // values in `mapping`, into slot `index` (staged operands: loads them,
-  // and stores them at once unless `defer`, else adds them to
-  // `loadedTiles`); returns the next stage's loop values.
-  auto copyStage = [&](OpBuilder &sb, IRMapping &mapping, Value stageIv,
-                       Value index, bool defer) {
-    mapping.map(iv, stageIv);
-    cloneSlice(sb, loadSlice, mapping);
-    Value valid =
-        arith::CmpIOp::create(sb, loc, arith::CmpIPredicate::slt, stageIv, ub);
-    if (tma) {
-      BarrierExpectOp::create(sb, loc, barriers, index, valid,
-                              sb.getI32IntegerAttr(stageBytes));
-      for (auto [i, plan] : llvm::enumerate(plans)) {
-        SmallVector<Value> coords;
-        for (Value offset : plan.load.getDescOffsets())
-          coords.push_back(mapping.lookupOrDefault(offset));
-        AsyncTmaCopyOp::create(sb, loc, maps[i], coords,
-                               slotOf(sb, rings[i], index), barriers, index,
-                               valid);
-      }
-    } else {
-      for (auto [i, plan] : llvm::enumerate(plans)) {
-        if (!plan.staged) {
-          emitCopy(sb, plan.load, mapping, valid, slotOf(sb, rings[i], index));
-          continue;
-        }
-        Value tile = cloneLoad(sb, plan.load, mapping, valid);
-        if (defer)
-          loadedTiles.push_back(tile);
-        else
-          LocalStoreOp::create(sb, loc, tile, slotOf(sb, rings[i], index));
-      }
-      AsyncCommitGroupOp::create(sb, loc);
-    }
-    cloneSlice(sb, yieldSlice, mapping);
-    SmallVector<Value> next;
-    for (unsigned i : usedArgs)
-      next.push_back(mapping.lookupOrDefault(yield.getOperand(i)));
-    return next;
-  };
+  /// The slots the product reads.
+  Value slots[2];
+};
 
-  // The prologue: stages 0 .. D - 1, and the loop values of stage D.
+LogicalResult LoopPipeliner::allocate(OpBuilder &b) {
+  for (auto [i, operand] : llvm::enumerate(plan.plans)) {
+    auto type = cast<RankedTensorType>(operand.load->getResult(0).getType());
+    SmallVector<int64_t> shape = {plan.numStages};
+    llvm::append_range(shape, type.getShape());
+    rings[i] = LocalAllocOp::create(b, loc,
+                                    SmemType::get(b.getContext(), shape,
+                                                  type.getElementType(),
+                                                  operand.layout),
+                                    IntegerAttr());
+  }
+  if (!plan.tma)
+    return success();
+  for (auto [i, operand] : llvm::enumerate(plan.plans)) {
+    maps[i] = addTensorMapParameter(forOp->getParentOfType<func::FuncOp>(),
+                                    operand.tensorMap);
+    if (!maps[i])
+      return failure();
+    auto type = cast<RankedTensorType>(operand.load->getResult(0).getType());
+    stageBytes +=
+        type.getNumElements() * getStorageBytes(type.getElementType());
+  }
+  barriers = BarrierAllocOp::create(
+      b, loc, BarriersType::get(b.getContext(), plan.numStages), IntegerAttr());
+  return success();
+}
+
+Value LoopPipeliner::slotOf(OpBuilder &b, Value ring, Value index) {
+  auto type = cast<SmemType>(ring.getType());
+  return SmemSlotOp::create(
+      b, loc,
+      SmemType::get(b.getContext(), type.getShape().drop_front(),
+                    type.getElementType(), type.getLayout()),
+      ring, index);
+}
+
+SmallVector<Value> LoopPipeliner::copyStage(OpBuilder &b, IRMapping &mapping,
+                                            Value stageIv, Value index,
+                                            bool defer) {
+  mapping.map(iv, stageIv);
+  cloneSlice(b, plan.loadSlice, mapping);
+  Value valid = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                      stageIv, forOp.getUpperBound());
+  if (plan.tma) {
+    BarrierExpectOp::create(b, loc, barriers, index, valid,
+                            b.getI32IntegerAttr(stageBytes));
+    for (auto [i, operand] : llvm::enumerate(plan.plans)) {
+      SmallVector<Value> coords;
+      for (Value offset : operand.load.getDescOffsets())
+        coords.push_back(mapping.lookupOrDefault(offset));
+      AsyncTmaCopyOp::create(b, loc, maps[i], coords,
+                             slotOf(b, rings[i], index), barriers, index,
+                             valid);
+    }
+  } else {
+    for (auto [i, operand] : llvm::enumerate(plan.plans)) {
+      if (!operand.staged) {
+        emitCopy(b, operand.load, mapping, valid, slotOf(b, rings[i], index));
+        continue;
+      }
+      Value tile = cloneLoad(b, operand.load, mapping, valid);
+      if (defer)
+        loadedTiles.push_back(tile);
+      else
+        LocalStoreOp::create(b, loc, tile, slotOf(b, rings[i], index));
+    }
+    AsyncCommitGroupOp::create(b, loc);
+  }
+  cloneSlice(b, plan.yieldSlice, mapping);
+  SmallVector<Value> next;
+  for (unsigned i : plan.usedArgs)
+    next.push_back(mapping.lookupOrDefault(yield.getOperand(i)));
+  return next;
+}
+
+SmallVector<Value> LoopPipeliner::emitPrologue(OpBuilder &b) {
+  Value lb = forOp.getLowerBound(), step = forOp.getStep();
   SmallVector<Value> args;
-  for (unsigned i : usedArgs)
+  for (unsigned i : plan.usedArgs)
     args.push_back(forOp.getInitArgs()[i]);
-  for (int64_t s = 0; s < ahead; ++s) {
+  for (int64_t s = 0; s < plan.ahead; ++s) {
     IRMapping mapping;
-    for (auto [i, arg] : llvm::zip_equal(usedArgs, args))
+    for (auto [i, arg] : llvm::zip_equal(plan.usedArgs, args))
       mapping.map(forOp.getRegionIterArgs()[i], arg);
     args = copyStage(b, mapping, ivAhead(b, loc, lb, step, s),
                      i32Constant(b, loc, s),
-                     /*defer=*/carryStaged && s == ahead - 1);
+                     /*defer=*/plan.carryStaged && s == plan.ahead - 1);
   }
   SmallVector<Value> carriedInits = loadedTiles;
   loadedTiles.clear();
   SmallVector<Value> inits = args;
   inits.push_back(i32Constant(b, loc, 0));
-  inits.push_back(i32Constant(b, loc, ahead % numStages));
-  if (tma) // The parity of the phase of the barrier of slot `read`.
+  inits.push_back(i32Constant(b, loc, plan.ahead % plan.numStages));
+  if (plan.tma) // The parity of the phase of the barrier of slot `read`.
     inits.push_back(i32Constant(b, loc, 0));
-  unsigned carriedBase = inits.size();
+  carriedBase = inits.size();
   llvm::append_range(inits, carriedInits);
+  return inits;
+}
 
-  Value slots[2];
-  IRRewriter rewriter(forOp.getContext());
-  auto yieldNext = [&](OpBuilder &yb, Location,
-                       ArrayRef<BlockArgument> newArgs) {
-    yb.setInsertionPointToStart(body);
-    if (tma)
-      CtaBarrierOp::create(yb, loc);
+SmallVector<Value>
+LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
+  int64_t numStages = plan.numStages;
+  unsigned numUsed = plan.usedArgs.size();
+  b.setInsertionPointToStart(forOp.getBody());
+  if (plan.tma)
+    CtaBarrierOp::create(b, loc);
+  else
+    AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(plan.ahead - 1));
+  Value read = newArgs[numUsed], write = newArgs[numUsed + 1];
+  IRMapping mapping;
+  for (auto [i, arg] : llvm::enumerate(plan.usedArgs))
+    mapping.map(forOp.getRegionIterArgs()[arg], newArgs[i]);
+  SmallVector<Value> next =
+      copyStage(b, mapping, ivAhead(b, loc, iv, forOp.getStep(), plan.ahead),
+                write, /*defer=*/true);
+  if (plan.tma)
+    BarrierWaitOp::create(b, loc, barriers, read, newArgs[numUsed + 2]);
+  for (auto [i, ring] : llvm::enumerate(rings))
+    slots[i] = slotOf(b, ring, read);
+  // The staged tiles stored this iteration: those loaded in the previous
+  // one, of the stage before the one copied now (slot `write` - 1), or
+  // those just loaded.
+  Value previous;
+  if (plan.carryStaged) {
+    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          write, i32Constant(b, loc, 0));
+    previous = arith::SelectOp::create(
+        b, loc, isFirst, i32Constant(b, loc, numStages - 1),
+        arith::SubIOp::create(b, loc, write, i32Constant(b, loc, 1)));
+  }
+  unsigned k = 0;
+  for (auto [i, operand] : llvm::enumerate(plan.plans)) {
+    if (!operand.staged)
+      continue;
+    if (plan.carryStaged)
+      pendingStores.push_back(
+          {newArgs[carriedBase + k], slotOf(b, rings[i], previous)});
     else
-      AsyncWaitOp::create(yb, loc, yb.getI32IntegerAttr(ahead - 1));
-    Value read = newArgs[usedArgs.size()], write = newArgs[usedArgs.size() + 1];
-    IRMapping mapping;
-    for (auto [i, arg] : llvm::enumerate(usedArgs))
-      mapping.map(forOp.getRegionIterArgs()[arg], newArgs[i]);
-    SmallVector<Value> next =
-        copyStage(yb, mapping, ivAhead(yb, loc, iv, step, ahead), write,
-                  /*defer=*/true);
-    if (tma)
-      BarrierWaitOp::create(yb, loc, barriers, read,
-                            newArgs[usedArgs.size() + 2]);
-    for (auto [i, ring] : llvm::enumerate(rings))
-      slots[i] = slotOf(yb, ring, read);
-    // The staged tiles stored this iteration: those loaded in the previous
-    // one, of the stage before the one copied now (slot `write` - 1), or
-    // those just loaded.
-    Value previous;
-    if (carryStaged) {
-      Value isFirst = arith::CmpIOp::create(yb, loc, arith::CmpIPredicate::eq,
-                                            write, i32Constant(yb, loc, 0));
-      previous = arith::SelectOp::create(
-          yb, loc, isFirst, i32Constant(yb, loc, numStages - 1),
-          arith::SubIOp::create(yb, loc, write, i32Constant(yb, loc, 1)));
-    }
-    unsigned k = 0;
-    for (auto [i, plan] : llvm::enumerate(plans)) {
-      if (!plan.staged)
-        continue;
-      if (carryStaged)
-        pendingStores.push_back(
-            {newArgs[carriedBase + k], slotOf(yb, rings[i], previous)});
-      else
-        pendingStores.push_back({loadedTiles[k], slotOf(yb, rings[i], write)});
-      ++k;
-    }
-    // index + 1 mod R; `wraps` is whether it wrapped around.
-    auto advance = [&](Value index, Value &wraps) -> Value {
-      Value plus =
-          arith::AddIOp::create(yb, loc, index, i32Constant(yb, loc, 1));
-      wraps = arith::CmpIOp::create(yb, loc, arith::CmpIPredicate::eq, plus,
-                                    i32Constant(yb, loc, numStages));
-      return arith::SelectOp::create(yb, loc, wraps, i32Constant(yb, loc, 0),
-                                     plus);
-    };
-    Value readWraps, writeWraps;
-    next.push_back(advance(read, readWraps));
-    next.push_back(advance(write, writeWraps));
-    if (tma) {
-      // The barrier of slot `read` is next waited for in its next phase.
-      Value phase = newArgs[usedArgs.size() + 2];
-      Value flipped =
-          arith::XOrIOp::create(yb, loc, phase, i32Constant(yb, loc, 1));
-      next.push_back(
-          arith::SelectOp::create(yb, loc, readWraps, flipped, phase));
-    }
-    if (carryStaged)
-      llvm::append_range(next, loadedTiles);
-    return next;
+      pendingStores.push_back({loadedTiles[k], slotOf(b, rings[i], write)});
+    ++k;
+  }
+  // index + 1 mod R; `wraps` is whether it wrapped around.
+  auto advance = [&](Value index, Value &wraps) -> Value {
+    Value plus = arith::AddIOp::create(b, loc, index, i32Constant(b, loc, 1));
+    wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, plus,
+                                  i32Constant(b, loc, numStages));
+    return arith::SelectOp::create(b, loc, wraps, i32Constant(b, loc, 0), plus);
   };
-  FailureOr<LoopLikeOpInterface> replaced =
-      cast<LoopLikeOpInterface>(forOp.getOperation())
-          .replaceWithAdditionalYields(rewriter, inits,
-                                       /*replaceInitOperandUsesInLoop=*/false,
-                                       yieldNext);
-  if (failed(replaced))
-    return;
-  auto newFor = cast<scf::ForOp>(replaced->getOperation());
+  Value readWraps, writeWraps;
+  next.push_back(advance(read, readWraps));
+  next.push_back(advance(write, writeWraps));
+  if (plan.tma) {
+    // The barrier of slot `read` is next waited for in its next phase.
+    Value phase = newArgs[numUsed + 2];
+    Value flipped =
+        arith::XOrIOp::create(b, loc, phase, i32Constant(b, loc, 1));
+    next.push_back(arith::SelectOp::create(b, loc, readWraps, flipped, phase));
+  }
+  if (plan.carryStaged)
+    llvm::append_range(next, loadedTiles);
+  return next;
+}
 
+void LoopPipeliner::replaceProduct() {
   // Staged tiles are stored while the product runs (then waited for, unless
   // it stays in flight).
-  OpBuilder db(dot);
-  bool async = inFlight || !pendingStores.empty();
-  Value product = WarpGroupDotOp::create(db, dot.getLoc(), dot.getType(),
-                                         slots[0], slots[1], dot.getC(),
-                                         dot.getInputPrecision(), async);
+  DotOp dot = plan.dot;
+  OpBuilder b(dot);
+  bool async = plan.inFlight || !pendingStores.empty();
+  Value product =
+      WarpGroupDotOp::create(b, dot.getLoc(), dot.getType(), slots[0], slots[1],
+                             dot.getC(), dot.getInputPrecision(), async);
   for (auto [tile, slot] : pendingStores)
-    LocalStoreOp::create(db, dot.getLoc(), tile, slot);
+    LocalStoreOp::create(b, dot.getLoc(), tile, slot);
   if (async)
-    product = WarpGroupDotWaitOp::create(db, dot.getLoc(), product,
-                                         db.getI32IntegerAttr(inFlight));
+    product = WarpGroupDotWaitOp::create(b, dot.getLoc(), product,
+                                         b.getI32IntegerAttr(plan.inFlight));
   dot.replaceAllUsesWith(product);
   dot.erase();
-  for (OperandPlan &plan : plans) {
-    for (Operation *user : llvm::make_early_inc_range(plan.load->getUsers()))
+  for (OperandPlan &operand : plan.plans) {
+    for (Operation *user : llvm::make_early_inc_range(operand.load->getUsers()))
       user->erase(); // the conversion the product read through
-    plan.load.erase();
+    operand.load.erase();
   }
+}
+
+void LoopPipeliner::emitEpilogue(scf::ForOp newFor) {
+  OpBuilder b(newFor->getContext());
   b.setInsertionPointAfter(newFor);
-  if (inFlight) {
+  if (plan.inFlight) {
     // The accumulator enters the loop through a wait too (nothing is in
     // flight yet; the instruction costs nothing): the backend then cannot
     // rematerialize its initial value (zeros) in a block of its own for
     // the path that skips the loop, which it may place between the loop
     // and the wait after it, where ptxas takes those copies for writes
     // into a product in flight and serializes every product (C7515).
-    OpOperand &init = newFor.getInitsMutable()[accArg];
+    OpOperand &init = newFor.getInitsMutable()[plan.accArg];
     OpBuilder ib(newFor);
     init.set(WarpGroupDotWaitOp::create(ib, loc, init.get(),
                                         ib.getI32IntegerAttr(0)));
-    Value acc = newFor.getResult(accArg);
+    Value acc = newFor.getResult(plan.accArg);
     auto done = WarpGroupDotWaitOp::create(b, loc, acc, b.getI32IntegerAttr(0));
     acc.replaceAllUsesExcept(done, done);
   }
   // TMA copies past the last iteration are never issued; cp.async ones are
   // (zero-filling), and must land before the memory is reused. mbarriers
   // end their life before theirs is.
-  if (tma)
+  if (plan.tma)
     BarrierInvalidateOp::create(b, loc, barriers);
   else
     AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
+}
+
+void LoopPipeliner::run() {
+  OpBuilder b(forOp);
+  if (failed(allocate(b)))
+    return;
+  SmallVector<Value> inits = emitPrologue(b);
+  IRRewriter rewriter(forOp.getContext());
+  FailureOr<LoopLikeOpInterface> replaced =
+      cast<LoopLikeOpInterface>(forOp.getOperation())
+          .replaceWithAdditionalYields(
+              rewriter, inits, /*replaceInitOperandUsesInLoop=*/false,
+              [&](OpBuilder &yb, Location, ArrayRef<BlockArgument> newArgs) {
+                return buildIteration(yb, newArgs);
+              });
+  if (failed(replaced))
+    return;
+  auto newFor = cast<scf::ForOp>(replaced->getOperation());
+  replaceProduct();
+  emitEpilogue(newFor);
   forgetDeadIterArgs(newFor);
-  if (askSecondProgram)
+  if (plan.askSecondProgram)
     setProgramsPerSM(newFor->getParentOfType<func::FuncOp>(), 2);
+}
+
+/// Pipelines `forOp` through rings of `numStages` slots, if it qualifies.
+static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
+  std::optional<LoopPlan> plan = planLoop(forOp, numStages, useTma);
+  if (plan)
+    LoopPipeliner(*plan).run();
 }
 
 /// Makes `store` (of a tensor descriptor or a checked block pointer) a TMA
