@@ -37,6 +37,8 @@ struct BuiltinSpec {
     Varargs = 2,
     /// The generator matches its own arguments (variadic or delegated).
     BindsItself = 4,
+    /// Only a method (`x.to(...)`); `tl.NAME` does not exist.
+    MethodOnly = 8,
   };
   llvm::StringLiteral name;
   /// Null for a Triton builtin tilec does not support.
@@ -50,7 +52,8 @@ struct BuiltinSpec {
 
 using G = Generator;
 constexpr unsigned M = BuiltinSpec::Method, V = BuiltinSpec::Varargs,
-                   S = BuiltinSpec::BindsItself;
+                   S = BuiltinSpec::BindsItself,
+                   MO = BuiltinSpec::Method | BuiltinSpec::MethodOnly;
 
 // clang-format off
 const BuiltinSpec Builtins[] = {
@@ -96,6 +99,7 @@ const BuiltinSpec Builtins[] = {
     {"minimum", &G::builtinMaximum, "x,y,propagate_nan", 2, 0},
     {"clamp", &G::builtinClamp, "x,min,max,propagate_nan", 3, 0},
     {"cast", &G::builtinCast, "input,dtype,fp_downcast_rounding,bitcast", 2, 0},
+    {"to", &G::builtinCast, "input,dtype,fp_downcast_rounding,bitcast", 2, MO},
     // Math.
     {"exp", &G::builtinUnaryMath, "x", 1, M},
     {"exp2", &G::builtinUnaryMath, "x", 1, M},
@@ -180,13 +184,18 @@ std::vector<TValue> tilec::takeVarargs(CallArgs &args, size_t fixed) {
 }
 
 FailureOr<TValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
-                                         llvm::SMLoc callLoc) {
+                                         llvm::SMLoc callLoc, bool asMethod) {
   std::string qualified = "tl." + name.str();
   const BuiltinSpec *spec = lookupBuiltin(name);
+  if (spec && (spec->flags & BuiltinSpec::MethodOnly) && !asMethod)
+    spec = nullptr;
   if (!spec)
     return error(callLoc) << "'" << qualified << "' is not supported";
   if (!spec->generate)
     return error(callLoc) << "'" << qualified << "' is not supported by tilec";
+  // Messages name a method-only builtin as the method (`to`).
+  if (spec->flags & BuiltinSpec::MethodOnly)
+    qualified = name.str();
   BuiltinCall call{name,
                    qualified,
                    Binder(*this, qualified, args, callLoc),
@@ -220,7 +229,9 @@ void tilec::printBuiltinIndex(llvm::raw_ostream &os) {
     return a->name < b->name;
   });
   for (const BuiltinSpec *spec : sorted) {
-    os << "| `tl." << spec->name << "` | ";
+    // A method-only row is shown as the method, without its `self`.
+    bool methodOnly = spec->flags & BuiltinSpec::MethodOnly;
+    os << "| `" << (methodOnly ? "x." : "tl.") << spec->name << "` | ";
     if (!spec->generate) {
       os << "not supported yet";
     } else if (spec->flags & BuiltinSpec::BindsItself) {
@@ -228,13 +239,17 @@ void tilec::printBuiltinIndex(llvm::raw_ostream &os) {
     } else {
       SmallVector<llvm::StringRef> params;
       spec->params.split(params, ',');
-      for (auto [i, param] : llvm::enumerate(params)) {
-        os << (i ? ", " : "") << "`" << param
+      for (unsigned i = methodOnly; i < params.size(); ++i) {
+        os << (i > unsigned(methodOnly) ? ", " : "") << "`" << params[i]
            << (i < spec->required ? "" : "=None") << "`";
         if (i == 0 && (spec->flags & BuiltinSpec::Varargs))
           os << ", `*args`";
       }
     }
-    os << " | " << ((spec->flags & BuiltinSpec::Method) ? "yes" : "") << " |\n";
+    os << " | "
+       << (methodOnly                            ? "only"
+           : (spec->flags & BuiltinSpec::Method) ? "yes"
+                                                 : "")
+       << " |\n";
   }
 }

@@ -699,25 +699,8 @@ FailureOr<TValue> Generator::callMethod(const TValue &method, CallArgs &args,
     return error(callLoc) << self.describe() << " has no method '" << method.s
                           << "'";
 
-  if (method.s == "to") {
-    Binder bind(*this, "to", args, callLoc);
-    if (failed(bind.bind({"dtype", "fp_downcast_rounding", "bitcast"}, 1)))
-      return failure();
-    FailureOr<Type> to = bind.dtype(0);
-    if (failed(to))
-      return failure();
-    FailureOr<std::string> rounding =
-        bind.has(1) ? bind.constString(1)
-                    : FailureOr<std::string>(std::string());
-    if (failed(rounding))
-      return failure();
-    FailureOr<bool> bitcast = bind.has(2) ? bind.constBool(2) : false;
-    if (failed(bitcast))
-      return failure();
-    return genCast(self, *to, *bitcast, *rounding, callLoc);
-  }
   if (isTileMethod(method.s))
-    return callBuiltin(method.s, withSelf, callLoc);
+    return callBuiltin(method.s, withSelf, callLoc, /*asMethod=*/true);
   return error(callLoc) << self.describe() << " has no method '" << method.s
                         << "'";
 }

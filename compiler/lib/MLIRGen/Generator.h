@@ -379,8 +379,11 @@ public:
 
   // tl.* builtins (Builtins.cpp).
   /// Calls `tl.<name>` through the builtin table (BuiltinTable.cpp).
+  /// `asMethod`: called as a tile method, which may name a method-only row
+  /// (`x.to(...)`).
   mlir::FailureOr<TValue> callBuiltin(llvm::StringRef name, CallArgs &args,
-                                      llvm::SMLoc callLoc);
+                                      llvm::SMLoc callLoc,
+                                      bool asMethod = false);
   /// Calls a bound method: tile methods, dtype predicates, descriptor and
   /// block pointer methods.
   mlir::FailureOr<TValue> callMethod(const TValue &method, CallArgs &args,
