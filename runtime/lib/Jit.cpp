@@ -39,41 +39,38 @@ void JitArg::appendSpecialization(std::string &signature) const {
   if (!signature.empty())
     signature += ", ";
   std::uint64_t bits = Value.bits();
+  ArgType type;
   switch (Value.kind()) {
   case KernelArg::Kind::Pointer:
-    signature += std::string("*") + scalarTypeName(DType);
-    if (bits % 16 == 0)
-      signature += ":16";
-    return;
+    type = {true, DType, bits % 16 == 0 ? 16u : 0u};
+    break;
   case KernelArg::Kind::Signed:
   case KernelArg::Kind::Unsigned: {
     bool isSigned = Value.kind() == KernelArg::Kind::Signed;
     std::int64_t s = static_cast<std::int64_t>(bits);
     if (isSigned ? (s >= INT32_MIN && s <= INT32_MAX) : bits <= INT32_MAX)
-      signature += "i32";
+      type.Elem = ScalarType::I32;
     else if (isSigned || bits <= static_cast<std::uint64_t>(INT64_MAX))
-      signature += "i64";
+      type.Elem = ScalarType::I64;
     else
-      signature += "u64";
-    if (bits == 1)
-      signature += ":1";
-    else if (bits % 16 == 0)
-      signature += ":16";
-    return;
+      type.Elem = ScalarType::U64;
+    type.Hint = bits == 1 ? 1 : bits % 16 == 0 ? 16 : 0;
+    break;
   }
   case KernelArg::Kind::Float32:
-    signature += "fp32";
-    return;
+    type.Elem = ScalarType::FP32;
+    break;
   case KernelArg::Kind::Float64:
-    signature += "fp64";
-    return;
+    type.Elem = ScalarType::FP64;
+    break;
   case KernelArg::Kind::Half:
-    signature += "fp16";
-    return;
+    type.Elem = ScalarType::FP16;
+    break;
   case KernelArg::Kind::BFloat:
-    signature += "bf16";
-    return;
+    type.Elem = ScalarType::BF16;
+    break;
   }
+  signature += type.str();
 }
 
 /// One specialization loaded on one device.
