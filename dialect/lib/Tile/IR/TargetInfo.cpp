@@ -14,50 +14,37 @@
 using namespace mlir;
 using namespace tilec::tile;
 
-namespace {
-
-/// One supported architecture.
-struct TargetRow {
-  const char *name;
-  unsigned capability;
-  /// PTX ISA version (10 * major + minor) that introduced the architecture.
-  unsigned minPtxVersion;
-  DotEngine bestDotEngine;
-  bool tma;
-  bool clusters;
-  int64_t maxSharedMemoryBytes;
-};
-
 // tilec writes PTX 8.0 for every target (the oldest that has sm_90a). Plain
 // sm_90 runs the kernels of sm_80: wgmma and tilec's TMA copies need the
 // architecture-specific sm_90a. sm_100 and later are not supported: their
 // tensor cores are not wgmma's.
-// clang-format off
-constexpr TargetRow Targets[] = {
-    {"sm_75",  75, 63, DotEngine::FMA,     false, false,  65536},
-    {"sm_80",  80, 70, DotEngine::MmaSync, false, false, 166912},
-    {"sm_86",  86, 71, DotEngine::MmaSync, false, false, 101376},
-    {"sm_89",  89, 78, DotEngine::MmaSync, false, false, 101376},
-    {"sm_90",  90, 78, DotEngine::MmaSync, false, false, 232448},
-    {"sm_90a", 90, 80, DotEngine::Wgmma,   true,  true,  232448},
-};
-// clang-format on
-
-} // namespace
+llvm::ArrayRef<TargetInfo> TargetInfo::getSupported() {
+  // name, capability, PTX version that introduced it, the best dot engine,
+  // TMA, clusters, dynamic shared memory per block.
+  // clang-format off
+  static const TargetInfo targets[] = {
+      {"sm_75",  75, 63, DotEngine::FMA,     false, false,  65536},
+      {"sm_80",  80, 70, DotEngine::MmaSync, false, false, 166912},
+      {"sm_86",  86, 71, DotEngine::MmaSync, false, false, 101376},
+      {"sm_89",  89, 78, DotEngine::MmaSync, false, false, 101376},
+      {"sm_90",  90, 78, DotEngine::MmaSync, false, false, 232448},
+      {"sm_90a", 90, 80, DotEngine::Wgmma,   true,  true,  232448},
+  };
+  // clang-format on
+  return targets;
+}
 
 std::optional<TargetInfo> TargetInfo::lookup(llvm::StringRef arch) {
-  for (const TargetRow &row : Targets)
-    if (arch == row.name)
-      return TargetInfo(row.name, row.capability, row.minPtxVersion,
-                        row.bestDotEngine, row.tma, row.clusters,
-                        row.maxSharedMemoryBytes);
+  for (const TargetInfo &target : getSupported())
+    if (arch == target.name)
+      return target;
   return std::nullopt;
 }
 
 std::string TargetInfo::getSupportedNames() {
   std::string names;
-  for (const TargetRow &row : Targets)
-    names += (names.empty() ? "" : ", ") + std::string(row.name);
+  for (const TargetInfo &target : getSupported())
+    names += (names.empty() ? "" : ", ") + target.name.str();
   return names;
 }
 

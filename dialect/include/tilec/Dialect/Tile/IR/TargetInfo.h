@@ -16,6 +16,7 @@
 #ifndef TILEC_DIALECT_TILE_IR_TARGETINFO_H
 #define TILEC_DIALECT_TILE_IR_TARGETINFO_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -42,6 +43,8 @@ inline unsigned getMmaVersion(DotEngine engine) {
 
 class TargetInfo {
 public:
+  /// Every architecture tilec supports, oldest first.
+  static llvm::ArrayRef<TargetInfo> getSupported();
   /// The target of an architecture name (`sm_90a`), if tilec supports it.
   static std::optional<TargetInfo> lookup(llvm::StringRef arch);
   /// The supported architecture names, comma-separated, for messages.

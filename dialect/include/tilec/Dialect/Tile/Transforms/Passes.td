@@ -24,7 +24,7 @@ def TileSetTarget : Pass<"tile-set-target", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"arch", "arch", "std::string", /*default=*/"\"sm_90a\"",
-           "The architecture (sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a)">,
+           "The architecture (one TargetInfo::getSupported lists)">,
   ];
 }
 
