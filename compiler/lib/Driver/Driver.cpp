@@ -73,6 +73,10 @@ static FailureOr<CompiledPTX> emitCompiledPTX(ModuleOp module,
   meta.Requirements = info.requirements;
   for (tile::TensorMapAttr map : tile::getTensorMaps(module))
     meta.TensorMaps.push_back(map.getSpec());
+  // What the runtime will check when it parses the line.
+  if (abi::Status consistent = meta.verify(); !consistent.ok())
+    return module.emitError("kernel metadata the runtime would reject: ")
+           << consistent.message();
   result.ptx = abi::printMetadataLine(meta) + "\n" + result.ptx;
   result.info = std::move(info);
   return result;
