@@ -196,13 +196,9 @@ static LogicalResult checkHint(Generator &gen, Binder &bind, unsigned i,
   return diag << ", not \"" << *s << "\"";
 }
 
-FailureOr<TValue> Generator::genLoad(CallArgs &args, llvm::SMLoc callLoc) {
-  Binder bind(*this, "tl.load", args, callLoc);
-  if (failed(bind.bind({"pointer", "mask", "other", "boundary_check",
-                        "padding_option", "cache_modifier", "eviction_policy",
-                        "volatile"},
-                       1)))
-    return failure();
+FailureOr<TValue> Generator::builtinLoad(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
   if (failed(checkHint(*this, bind, 5, {".ca", ".cg", ".cv"})) ||
       failed(checkHint(*this, bind, 6,
                        {"evict_first", "evict_last", "evict_normal"})))
@@ -283,12 +279,9 @@ FailureOr<TValue> Generator::genLoad(CallArgs &args, llvm::SMLoc callLoc) {
                                          ptrValue, mask, other));
 }
 
-FailureOr<TValue> Generator::genStore(CallArgs &args, llvm::SMLoc callLoc) {
-  Binder bind(*this, "tl.store", args, callLoc);
-  if (failed(bind.bind({"pointer", "value", "mask", "boundary_check",
-                        "cache_modifier", "eviction_policy"},
-                       2)))
-    return failure();
+FailureOr<TValue> Generator::builtinStore(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
   if (failed(checkHint(*this, bind, 4, {".wb", ".cg", ".cs", ".wt"})) ||
       failed(checkHint(*this, bind, 5,
                        {"evict_first", "evict_last", "evict_normal"})))
@@ -357,12 +350,10 @@ FailureOr<TValue> Generator::genStore(CallArgs &args, llvm::SMLoc callLoc) {
   return TValue();
 }
 
-FailureOr<TValue> Generator::genAtomic(llvm::StringRef name, CallArgs &args,
-                                       llvm::SMLoc callLoc) {
-  std::string qualified = "tl.atomic_" + name.str();
-  Binder bind(*this, qualified, args, callLoc);
-  if (failed(bind.bind({"pointer", "val", "mask", "sem", "scope"}, 2)))
-    return failure();
+FailureOr<TValue> Generator::builtinAtomic(BuiltinCall &call) {
+  [[maybe_unused]] auto &[fullName, qualified, bind, l, callLoc, args,
+                          varargs] = call;
+  llvm::StringRef name = fullName.drop_front(strlen("atomic_"));
   if (failed(checkHint(*this, bind, 3,
                        {"acquire", "release", "acq_rel", "relaxed"})) ||
       failed(checkHint(*this, bind, 4, {"gpu", "cta", "sys"})))
@@ -660,19 +651,6 @@ FailureOr<TValue> Generator::builtinPointerType(BuiltinCall &call) {
 FailureOr<TValue> Generator::builtinLoopIterable(BuiltinCall &call) {
   return error(call.callLoc) << "'" << call.qualified
                              << "' may only be the iterable of a 'for' loop";
-}
-
-FailureOr<TValue> Generator::builtinLoad(BuiltinCall &call) {
-  return genLoad(call.args, call.callLoc);
-}
-
-FailureOr<TValue> Generator::builtinStore(BuiltinCall &call) {
-  return genStore(call.args, call.callLoc);
-}
-
-FailureOr<TValue> Generator::builtinAtomic(BuiltinCall &call) {
-  return genAtomic(call.name.drop_front(strlen("atomic_")), call.args,
-                   call.callLoc);
 }
 
 FailureOr<TValue> Generator::callMethod(const TValue &method, CallArgs &args,

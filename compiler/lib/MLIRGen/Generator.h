@@ -409,12 +409,6 @@ public:
   mlir::FailureOr<TValue> builtinStaticPrint(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinMultipleOf(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinPointerType(BuiltinCall &call);
-  /// tl.load and tl.store through pointers or block pointers.
-  mlir::FailureOr<TValue> genLoad(CallArgs &args, llvm::SMLoc callLoc);
-  mlir::FailureOr<TValue> genStore(CallArgs &args, llvm::SMLoc callLoc);
-  /// tl.atomic_<name>.
-  mlir::FailureOr<TValue> genAtomic(llvm::StringRef name, CallArgs &args,
-                                    llvm::SMLoc callLoc);
   /// tl.where with promotion and broadcasting of all three operands.
   mlir::FailureOr<TValue> genWhere(const TValue &cond, const TValue &a,
                                    const TValue &b, llvm::SMLoc l);
@@ -450,8 +444,6 @@ public:
   /// `kind`, in Triton's accumulation type.
   mlir::FailureOr<TValue> reduce(mlir::Value x, std::optional<int64_t> axis,
                                  bool keepDims, int kind, llvm::SMLoc l);
-  /// tl.dot.
-  mlir::FailureOr<TValue> genDot(CallArgs &args, llvm::SMLoc callLoc);
 
   // Block pointers and tensor descriptors (BlockPointers.cpp).
   /// tl.make_block_ptr, tl.advance, tl.make_tensor_descriptor,

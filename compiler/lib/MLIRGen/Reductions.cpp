@@ -104,10 +104,6 @@ static FailureOr<Value> reduceInput(Binder &bind, llvm::StringRef qualified) {
   return v.value;
 }
 
-FailureOr<TValue> Generator::builtinDot(BuiltinCall &call) {
-  return genDot(call.args, call.callLoc);
-}
-
 FailureOr<TValue> Generator::builtinSum(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
@@ -249,12 +245,9 @@ static bool isDotType(Type t) {
          (isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8);
 }
 
-FailureOr<TValue> Generator::genDot(CallArgs &args, llvm::SMLoc callLoc) {
-  Binder bind(*this, "tl.dot", args, callLoc);
-  if (failed(bind.bind({"input", "other", "acc", "input_precision",
-                        "allow_tf32", "max_num_imprecise_acc", "out_dtype"},
-                       2)))
-    return failure();
+FailureOr<TValue> Generator::builtinDot(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
   FailureOr<Value> a = bind.tile(0);
   if (failed(a))
     return failure();
@@ -375,7 +368,6 @@ FailureOr<TValue> Generator::genDot(CallArgs &args, llvm::SMLoc callLoc) {
            << "'out_dtype' of tl.dot on " << typeName(ae)
            << " operands must be fp32 or fp16, not " << typeName(outType);
   auto resultType = RankedTensorType::get({m, n}, resultElem);
-  Location l = loc(callLoc);
   if (acc) {
     if (acc.getType() != resultType)
       return error(bind.locs[2]) << "the accumulator of tl.dot on "
