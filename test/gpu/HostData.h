@@ -114,35 +114,31 @@ inline void fillUniform(float *data, std::uint64_t n, std::uint32_t seed,
 /// Integers travel as floats on the host (exact below 2^24).
 enum class ElemType { F32, F16, BF16, I8, I32 };
 
-inline unsigned elemSize(ElemType type) {
+/// The kernel ABI's dtype of `type`, which gives its name and size.
+inline tilec::abi::ScalarType scalarType(ElemType type) {
+  using tilec::abi::ScalarType;
   switch (type) {
   case ElemType::F32:
-  case ElemType::I32:
-    return 4;
+    return ScalarType::FP32;
   case ElemType::F16:
+    return ScalarType::FP16;
   case ElemType::BF16:
-    return 2;
+    return ScalarType::BF16;
   case ElemType::I8:
-    return 1;
+    return ScalarType::I8;
+  case ElemType::I32:
+    return ScalarType::I32;
   }
-  return 4;
+  return ScalarType::FP32;
+}
+
+inline unsigned elemSize(ElemType type) {
+  return tilec::abi::scalarTypeSize(scalarType(type));
 }
 
 /// Triton's spelling: "fp32", "fp16", "bf16", "i8", "i32".
 inline const char *elemName(ElemType type) {
-  switch (type) {
-  case ElemType::F32:
-    return "fp32";
-  case ElemType::F16:
-    return "fp16";
-  case ElemType::BF16:
-    return "bf16";
-  case ElemType::I8:
-    return "i8";
-  case ElemType::I32:
-    return "i32";
-  }
-  return "?";
+  return tilec::abi::scalarTypeName(scalarType(type));
 }
 
 /// Decodes IEEE binary16 bits (subnormals, infinities and NaNs included).
