@@ -743,9 +743,6 @@ FailureOr<TValue> Generator::builtinLoadTensorDescriptor(BuiltinCall &call) {
   CallArgs rest = args;
   rest.positional.erase(rest.positional.begin());
   rest.positionalRanges.erase(rest.positionalRanges.begin());
-  FailureOr<TValue> r = callDescriptorMethod(
+  return callDescriptorMethod(
       desc, name == "load_tensor_descriptor" ? "load" : "store", rest, callLoc);
-  if (failed(r))
-    return failure();
-  return *r;
 }

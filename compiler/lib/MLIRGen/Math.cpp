@@ -247,9 +247,5 @@ FailureOr<TValue> Generator::builtinSoftmax(BuiltinCall &call) {
       reduce(num, dim, *keep, int(tile::ReduceKind::Sum), callLoc);
   if (failed(den))
     return failure();
-  FailureOr<TValue> q =
-      genBinary(BinaryOp::Div, TValue::of(num), *den, callLoc);
-  if (failed(q))
-    return failure();
-  return *q;
+  return genBinary(BinaryOp::Div, TValue::of(num), *den, callLoc);
 }

@@ -107,8 +107,7 @@ static FailureOr<Value> reduceInput(Binder &bind, llvm::StringRef qualified) {
 FailureOr<TValue> Generator::builtinSum(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
-  auto input = [&]() { return reduceInput(bind, qualified); };
-  FailureOr<Value> x = input();
+  FailureOr<Value> x = reduceInput(bind, qualified);
   if (failed(x))
     return failure();
   FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
@@ -127,18 +126,13 @@ FailureOr<TValue> Generator::builtinSum(BuiltinCall &call) {
     if (!isa<tile::PtrType>(getElementTypeOrSelf(v.getType())))
       v = cast(v, *dtype, l);
   }
-  FailureOr<TValue> r =
-      reduce(v, *axis, *keep, int(tile::ReduceKind::Sum), callLoc);
-  if (failed(r))
-    return failure();
-  return *r;
+  return reduce(v, *axis, *keep, int(tile::ReduceKind::Sum), callLoc);
 }
 
 FailureOr<TValue> Generator::builtinMax(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
-  auto input = [&]() { return reduceInput(bind, qualified); };
-  FailureOr<Value> x = input();
+  FailureOr<Value> x = reduceInput(bind, qualified);
   if (failed(x))
     return failure();
   FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
@@ -173,8 +167,7 @@ FailureOr<TValue> Generator::builtinMax(BuiltinCall &call) {
 FailureOr<TValue> Generator::builtinArgmax(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
-  auto input = [&]() { return reduceInput(bind, qualified); };
-  FailureOr<Value> x = input();
+  FailureOr<Value> x = reduceInput(bind, qualified);
   if (failed(x))
     return failure();
   FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
@@ -186,20 +179,16 @@ FailureOr<TValue> Generator::builtinArgmax(BuiltinCall &call) {
     return failure();
   if (!*left)
     return error(bind.locs[2]) << "'tie_break_left=False' is not supported";
-  FailureOr<TValue> r = reduce(*x, *axis, *keep,
-                               int(name == "argmax" ? tile::ReduceKind::ArgMax
-                                                    : tile::ReduceKind::ArgMin),
-                               callLoc);
-  if (failed(r))
-    return failure();
-  return *r;
+  return reduce(*x, *axis, *keep,
+                int(name == "argmax" ? tile::ReduceKind::ArgMax
+                                     : tile::ReduceKind::ArgMin),
+                callLoc);
 }
 
 FailureOr<TValue> Generator::builtinCumsum(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
-  auto input = [&]() { return reduceInput(bind, qualified); };
-  FailureOr<Value> x = input();
+  FailureOr<Value> x = reduceInput(bind, qualified);
   if (failed(x))
     return failure();
   auto tensor = dyn_cast<RankedTensorType>(x->getType());
