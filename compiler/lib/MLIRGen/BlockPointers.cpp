@@ -610,10 +610,7 @@ FailureOr<TValue> Generator::builtinMakeBlockPtr(BuiltinCall &call) {
   bp->offsets = std::move(*offsets);
   bp->blockShape = *block;
   bp->order = *order;
-  TValue result;
-  result.kind = TValue::Kind::BlockPtr;
-  result.pointer = std::move(bp);
-  return result;
+  return TValue::ofPointer(TValue::Kind::BlockPtr, std::move(bp));
 }
 
 FailureOr<TValue> Generator::builtinAdvance(BuiltinCall &call) {
@@ -644,10 +641,7 @@ FailureOr<TValue> Generator::builtinAdvance(BuiltinCall &call) {
       return failure();
     bp->offsets[d] = *sum;
   }
-  TValue result;
-  result.kind = TValue::Kind::BlockPtr;
-  result.pointer = std::move(bp);
-  return result;
+  return TValue::ofPointer(TValue::Kind::BlockPtr, std::move(bp));
 }
 
 FailureOr<TValue> Generator::builtinMakeTensorDescriptor(BuiltinCall &call) {
@@ -725,10 +719,7 @@ FailureOr<TValue> Generator::builtinMakeTensorDescriptor(BuiltinCall &call) {
   bp->strides = std::move(*strides);
   bp->blockShape = *block;
   bp->padding = padding;
-  TValue result;
-  result.kind = TValue::Kind::TensorDesc;
-  result.pointer = std::move(bp);
-  return result;
+  return TValue::ofPointer(TValue::Kind::TensorDesc, std::move(bp));
 }
 
 FailureOr<TValue> Generator::builtinLoadTensorDescriptor(BuiltinCall &call) {

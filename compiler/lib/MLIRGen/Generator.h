@@ -105,6 +105,15 @@ struct TValue {
     t.type = ty;
     return t;
   }
+  /// A block pointer (`Kind::BlockPtr`) or tensor descriptor
+  /// (`Kind::TensorDesc`) described by `pointer`.
+  static TValue ofPointer(Kind kind,
+                          std::shared_ptr<const BlockPointer> pointer) {
+    TValue t;
+    t.kind = kind;
+    t.pointer = std::move(pointer);
+    return t;
+  }
   static TValue ofTuple(std::vector<TValue> elements) {
     TValue t;
     t.kind = Kind::Tuple;
