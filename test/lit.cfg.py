@@ -24,6 +24,18 @@ llvm_config.add_tool_substitutions(["tilec", "tilec-opt", "tilec-fuzz-replay",
 # loads PTX through it.
 config.substitutions.append(("%fake_cuda", config.fake_cuda))
 
+# tilec finds libdevice through CUDA_HOME, CUDA_PATH, TILEC_LIBDEVICE or the
+# toolkit it was configured with.
+for var in ("CUDA_HOME", "CUDA_PATH", "TILEC_LIBDEVICE"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+libdevice_roots = [os.environ.get(v, "") for v in ("CUDA_HOME", "CUDA_PATH")]
+libdevice_roots += [config.cuda_root, "/usr/local/cuda"]
+if os.path.exists(os.environ.get("TILEC_LIBDEVICE", "")) or any(
+    r and os.path.exists(os.path.join(r, "nvvm", "libdevice", "libdevice.10.bc"))
+    for r in libdevice_roots
+):
+    config.available_features.add("libdevice")
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", config.ptxas))

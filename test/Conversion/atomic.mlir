@@ -11,7 +11,7 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 128 : i32} {
   // CHECK-DAG: %[[WARPDUP:.*]] = llvm.mlir.constant(3 : i32) : i32
   // CHECK: llvm.and %{{.*}}, %[[LANEDUP]] : i32
   // CHECK: llvm.and %{{.*}}, %[[WARPDUP]] : i32
-  // CHECK-COUNT-4: llvm.inline_asm has_side_effects "mov.b32 $0, 0;\0A\09@$3 atom.global.gpu.acq_rel.add.f32 $0, [$1], $2;", "=r,l,r,b"
+  // CHECK-COUNT-4: llvm.inline_asm has_side_effects "mov.b32 $0, 0;\0A\09@$3 atom.acq_rel.gpu.global.add.f32 $0, [$1], $2;", "=r,l,r,b"
   // CHECK: nvvm.barrier0
   // CHECK: llvm.cond_br %{{.*}}, ^[[STORE:.*]], ^[[JOIN:.*]]
   // CHECK: ^[[STORE]]:
@@ -43,8 +43,8 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 128 : i32} {
 module attributes {tile.num_warps = 1 : i32} {
   // CHECK-LABEL: llvm.func @max_f32
   // CHECK: llvm.icmp "slt" %{{.*}} : i32
-  // CHECK: atom.global.gpu.acq_rel.max.s32
-  // CHECK: atom.global.gpu.acq_rel.min.u32
+  // CHECK: atom.acq_rel.gpu.global.max.s32
+  // CHECK: atom.acq_rel.gpu.global.min.u32
   // CHECK-NOT: nvvm.barrier0
   func.func @max_f32(%p: !tile.ptr<f32>, %v: f32) {
     %r = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32, #d1>
@@ -63,7 +63,7 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 8 : i32} {
   // CHECK-LABEL: llvm.func @counter
   // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
   // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID]], %{{.*}} : i32
-  // CHECK: llvm.inline_asm has_side_effects "mov.b64 $0, 0;\0A\09@$3 atom.global.gpu.acq_rel.add.u64 $0, [$1], $2;", "=l,l,l,b" %{{.*}}, %{{.*}}, %[[FIRST]]
+  // CHECK: llvm.inline_asm has_side_effects "mov.b64 $0, 0;\0A\09@$3 atom.acq_rel.gpu.global.add.u64 $0, [$1], $2;", "=l,l,l,b" %{{.*}}, %{{.*}}, %[[FIRST]]
   // CHECK: nvvm.barrier0
   // CHECK: llvm.cond_br %[[FIRST]]
   // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i64
@@ -71,6 +71,30 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 8 : i32} {
     %one = arith.constant 1 : i64
     %old = tile.atomic_rmw add, %p, %one : (!tile.ptr<i64>, i64) -> i64
     tile.store %q, %old : !tile.ptr<i64>, i64
+    return
+  }
+}
+
+// -----
+
+// sem= and scope= become the atom's qualifiers; a compare-and-swap takes the
+// compared and the new value, and its old value is broadcast like any
+// scalar atomic's. tl.debug_barrier is a CTA barrier.
+module attributes {tile.num_warps = 4 : i32, tile.shared = 8 : i32} {
+  // CHECK-LABEL: llvm.func @lock
+  // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %{{.*}}, %{{.*}} : i32
+  // CHECK: llvm.inline_asm has_side_effects "mov.b32 $0, 0;\0A\09@$4 atom.acquire.gpu.global.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,b" %{{.*}}, %{{.*}}, %{{.*}}, %[[FIRST]]
+  // CHECK: nvvm.barrier0
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  // CHECK: nvvm.barrier0
+  // CHECK: "mov.b32 $0, 0;\0A\09@$3 atom.release.sys.global.exch.b32 $0, [$1], $2;"
+  func.func @lock(%p: !tile.ptr<i32>, %q: !tile.ptr<i32>) {
+    %zero = arith.constant 0 : i32
+    %one = arith.constant 1 : i32
+    %old = tile.atomic_cas %p, %zero, %one {sem = #tile<sem acquire>} : (!tile.ptr<i32>, i32, i32) -> i32
+    tile.store %q, %old : !tile.ptr<i32>, i32
+    tile.debug_barrier
+    %o = tile.atomic_rmw xchg, %p, %zero {sem = #tile<sem release>, scope = #tile<scope sys>} : (!tile.ptr<i32>, i32) -> i32
     return
   }
 }

@@ -4,21 +4,6 @@
 
 #d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 module attributes {tile.num_warps = 1 : i32} {
-  func.func @f64_exp(%p: !tile.ptr<f64>) {
-    %ps = tile.splat %p : tensor<32x!tile.ptr<f64>, #d>
-    %x = tile.load %ps : (tensor<32x!tile.ptr<f64>, #d>) -> tensor<32xf64, #d>
-    // expected-error @+2 {{on f64 is not supported (no libdevice); convert to f32 first}}
-    // expected-error @+1 {{failed to legalize operation 'math.exp'}}
-    %e = math.exp %x : tensor<32xf64, #d>
-    tile.store %ps, %e : tensor<32x!tile.ptr<f64>, #d>, tensor<32xf64, #d>
-    return
-  }
-}
-
-// -----
-
-#d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
-module attributes {tile.num_warps = 1 : i32} {
   func.func @atomic_f16(%p: !tile.ptr<f16>) {
     %ps = tile.splat %p : tensor<32x!tile.ptr<f16>, #d>
     %one = arith.constant dense<1.0> : tensor<32xf16, #d>

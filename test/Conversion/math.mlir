@@ -1,23 +1,25 @@
 // RUN: tilec-opt %s -split-input-file -convert-tile-to-llvm -canonicalize -cse | FileCheck %s
 
-// Math on tiles is applied per register, with NVPTX's approximate
-// instructions and no libdevice: exp is ex2 (llvm.exp2 becomes
-// ex2.approx.f32) of x * log2(e), log is lg2.approx * ln(2).
+// Math on tiles is applied per register, as Triton lowers it: exp is ex2
+// (llvm.exp2 becomes ex2.approx.f32) of x * log2(e); log, log2, sin, cos
+// call libdevice, declared in the module.
 #d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 module attributes {tile.num_warps = 1 : i32} {
+  // CHECK-DAG: llvm.func @__nv_logf(f32) -> f32
+  // CHECK-DAG: llvm.func @__nv_log2f(f32) -> f32
+  // CHECK-DAG: llvm.func @__nv_sinf(f32) -> f32
+  // CHECK-DAG: llvm.func @__nv_cosf(f32) -> f32
   // CHECK-LABEL: llvm.func @transcendental
-  // CHECK-DAG: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
-  // CHECK-DAG: %[[LN2:.*]] = llvm.mlir.constant(0.693147182 : f32) : f32
+  // CHECK: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
   // CHECK: %[[T:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : f32
   // CHECK: llvm.intr.exp2(%[[T]]) : (f32) -> f32
   // CHECK: llvm.intr.exp2(%{{.*}}) : (f32) -> f32
-  // CHECK: %[[L:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"(%{{.*}}) : (f32) -> f32
-  // CHECK: llvm.fmul %[[L]], %[[LN2]] : f32
-  // CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+  // CHECK: llvm.call @__nv_logf(%{{.*}}) : (f32) -> f32
+  // CHECK: llvm.call @__nv_log2f(%{{.*}}) : (f32) -> f32
   // CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
   // CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"
-  // CHECK: llvm.call_intrinsic "llvm.nvvm.sin.approx.f"
-  // CHECK: llvm.call_intrinsic "llvm.nvvm.cos.approx.f"
+  // CHECK: llvm.call @__nv_sinf
+  // CHECK: llvm.call @__nv_cosf
   // CHECK: llvm.intr.floor
   // CHECK: llvm.intr.ceil
   // CHECK: llvm.intr.fabs
@@ -44,7 +46,8 @@ module attributes {tile.num_warps = 1 : i32} {
 
 // -----
 
-// f16 and bf16 are computed in f32; erf and pow are expanded; f64 has sqrt.
+// f16 and bf16 are computed in f32; erf is libdevice's, pow is expanded; f64
+// has sqrt as an instruction and exp from libdevice.
 #d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 module attributes {tile.num_warps = 1 : i32} {
   // CHECK-LABEL: llvm.func @narrow_and_wide
@@ -52,12 +55,13 @@ module attributes {tile.num_warps = 1 : i32} {
   // CHECK: llvm.intr.exp2
   // CHECK: llvm.fptrunc %{{.*}} : f32 to f16
   // CHECK: llvm.fpext %{{.*}} : bf16 to f32
-  // CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
+  // CHECK: llvm.call @__nv_logf
   // CHECK: llvm.fptrunc %{{.*}} : f32 to bf16
-  // CHECK: llvm.intr.copysign
+  // CHECK: llvm.call @__nv_erff
   // CHECK: llvm.call_intrinsic "llvm.nvvm.lg2.approx.f"
   // CHECK: llvm.intr.exp2
-  // CHECK: llvm.intr.sqrt(%{{.*}}) : (f64) -> f64
+  // CHECK: %[[SQ:.*]] = llvm.intr.sqrt(%{{.*}}) : (f64) -> f64
+  // CHECK: llvm.call @__nv_exp(%[[SQ]]) : (f64) -> f64
   func.func @narrow_and_wide(%p: !tile.ptr<f16>, %q: !tile.ptr<bf16>, %r: !tile.ptr<f32>, %s: !tile.ptr<f64>) {
     %ps = tile.splat %p : tensor<32x!tile.ptr<f16>, #d>
     %x = tile.load %ps : (tensor<32x!tile.ptr<f16>, #d>) -> tensor<32xf16, #d>
@@ -75,7 +79,8 @@ module attributes {tile.num_warps = 1 : i32} {
     %ss = tile.splat %s : tensor<32x!tile.ptr<f64>, #d>
     %w = tile.load %ss : (tensor<32x!tile.ptr<f64>, #d>) -> tensor<32xf64, #d>
     %sq = math.sqrt %w : tensor<32xf64, #d>
-    tile.store %ss, %sq : tensor<32x!tile.ptr<f64>, #d>, tensor<32xf64, #d>
+    %ex = math.exp %sq : tensor<32xf64, #d>
+    tile.store %ss, %ex : tensor<32x!tile.ptr<f64>, #d>, tensor<32xf64, #d>
     return
   }
 }
@@ -91,6 +96,30 @@ module attributes {tile.num_warps = 4 : i32} {
     %s = math.sqrt %v : f32
     %r = math.rsqrt %s : f32
     tile.store %p, %r : !tile.ptr<f32>, f32
+    return
+  }
+}
+
+// -----
+
+// tile.extern_elementwise calls its libdevice function per register, except
+// the high halves of products, which are NVVM intrinsics.
+#d = #tile.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  // CHECK: llvm.func @__nv_atan2f(f32, f32) -> f32
+  // CHECK-NOT: __nv_umulhi
+  // CHECK-LABEL: llvm.func @extern
+  // CHECK-COUNT-2: llvm.call @__nv_atan2f(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+  // CHECK-COUNT-2: llvm.call_intrinsic "llvm.nvvm.mulhi.ui"(%{{.*}}, %{{.*}}) : (i32, i32) -> i32
+  func.func @extern(%p: !tile.ptr<f32>, %q: !tile.ptr<i32>) {
+    %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d>
+    %x = tile.load %ps : (tensor<64x!tile.ptr<f32>, #d>) -> tensor<64xf32, #d>
+    %a = tile.extern_elementwise "__nv_atan2f"(%x, %x) : (tensor<64xf32, #d>, tensor<64xf32, #d>) -> tensor<64xf32, #d>
+    tile.store %ps, %a : tensor<64x!tile.ptr<f32>, #d>, tensor<64xf32, #d>
+    %qs = tile.splat %q : tensor<64x!tile.ptr<i32>, #d>
+    %y = tile.load %qs : (tensor<64x!tile.ptr<i32>, #d>) -> tensor<64xi32, #d>
+    %h = tile.extern_elementwise "__nv_umulhi"(%y, %y) : (tensor<64xi32, #d>, tensor<64xi32, #d>) -> tensor<64xi32, #d>
+    tile.store %qs, %h : tensor<64x!tile.ptr<i32>, #d>, tensor<64xi32, #d>
     return
   }
 }

@@ -194,14 +194,21 @@ static Expected<ArgSpec> parseArgument(StringRef text, unsigned index) {
   return std::move(spec);
 }
 
-/// Prints the first `count` elements of `buffer`.
+/// Prints the first `count` elements of `buffer` (integers exactly, floats
+/// with 6 significant digits).
 static void printBuffer(raw_ostream &os, StringRef name, const Buffer &buffer,
                         size_t count) {
   os << name << ": " << abi::scalarTypeName(buffer.getType()) << "["
      << buffer.size() << "] = [";
   size_t shown = std::min(count, buffer.size());
-  for (size_t i = 0; i < shown; ++i)
-    os << (i ? ", " : "") << format("%g", buffer.get(i));
+  bool integers = abi::isIntegerType(buffer.getType());
+  for (size_t i = 0; i < shown; ++i) {
+    os << (i ? ", " : "");
+    if (integers)
+      os << int64_t(buffer.get(i));
+    else
+      os << format("%g", buffer.get(i));
+  }
   os << (shown < buffer.size() ? (shown ? ", ...]" : "...]") : "]") << "\n";
 }
 

@@ -91,6 +91,13 @@ static cl::opt<unsigned> programGroup(
 static cl::opt<std::string> arch("arch",
                                  cl::desc("GPU architecture (default sm_90a)"),
                                  cl::init("sm_90a"), cl::cat(category));
+static cl::opt<std::string> libdevicePath(
+    "libdevice",
+    cl::desc("CUDA's libdevice bitcode, linked when a kernel calls libdevice "
+             "(default: $TILEC_LIBDEVICE, else "
+             "nvvm/libdevice/libdevice.10.bc of $CUDA_HOME or the CUDA "
+             "toolkit)"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<bool> noTf32Warning(
     "Wno-tf32",
     cl::desc("Do not warn where an fp32 tl.dot uses tf32 by default"),
@@ -371,6 +378,7 @@ int main(int argc, char **argv) {
   options.ptx.arch = arch;
   options.ptx.features = ptxFeatures;
   options.ptx.optLevel = optLevel;
+  options.ptx.libdevice = libdevicePath;
   options.emit = emit;
   bool werrorPtxas = false;
   for (const std::string &kind : werror) {

@@ -94,8 +94,14 @@ LogicalResult Executor::run(Operation *op) {
     return runMath(op);
   if (isa<tile::DotOp>(op))
     return runDot(op);
-  if (isa<tile::AddPtrOp, tile::LoadOp, tile::StoreOp, tile::AtomicRMWOp>(op))
+  if (isa<tile::AddPtrOp, tile::LoadOp, tile::StoreOp, tile::AtomicRMWOp,
+          tile::AtomicCASOp>(op))
     return runMemoryOp(op);
+  if (isa<tile::ExternElementwiseOp>(op))
+    return runExternElementwise(op);
+  // Programs run one after another, each on one thread.
+  if (isa<tile::DebugBarrierOp>(op))
+    return success();
   if (isa_and_nonnull<tile::TileDialect>(dialect))
     return runTileOp(op);
   if (isa<scf::ForOp>(op))

@@ -140,6 +140,7 @@ private:
   mlir::LogicalResult runTileOp(mlir::Operation *op);
   mlir::LogicalResult runMemoryOp(mlir::Operation *op);
   mlir::LogicalResult runDot(mlir::Operation *op);
+  mlir::LogicalResult runExternElementwise(mlir::Operation *op);
 
   mlir::Block &body;
   const Launch &launch;

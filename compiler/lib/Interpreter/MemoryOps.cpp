@@ -23,6 +23,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace mlir;
 using namespace tilec;
@@ -175,6 +176,29 @@ LogicalResult Executor::runMemoryOp(Operation *op) {
               at);
         }
         set(atomic.getResult(), std::move(r));
+        return success();
+      })
+      .Case([&](tile::AtomicCASOp cas) {
+        Type type = getElementType(cas.getType());
+        const Tile &ptrs = get(cas.getPtr());
+        const Tile &cmps = get(cas.getCmp());
+        const Tile &values = get(cas.getValue());
+        Tile r;
+        r.shape = ptrs.shape;
+        r.elems.resize(ptrs.elems.size());
+        for (size_t k = 0; k < ptrs.elems.size(); ++k) {
+          uint8_t *at = address(*this, op, "atomic", ptrs, k, type);
+          if (!at)
+            return failure();
+          r.elems[k] = interp::load(type, at);
+          // Compare the stored bits, as the GPU does (a NaN equals itself).
+          uint8_t expected[8], current[8];
+          interp::store(type, cmps.elems[k], expected);
+          interp::store(type, r.elems[k], current);
+          if (!memcmp(expected, current, getMemoryBytes(type)))
+            interp::store(type, values.elems[k], at);
+        }
+        set(cas.getResult(), std::move(r));
         return success();
       });
 }

@@ -87,6 +87,8 @@ const BuiltinSpec Builtins[] = {
     {"atomic_and", &G::builtinAtomic, "pointer,val,mask,sem,scope", 2, 0},
     {"atomic_or", &G::builtinAtomic, "pointer,val,mask,sem,scope", 2, 0},
     {"atomic_xor", &G::builtinAtomic, "pointer,val,mask,sem,scope", 2, 0},
+    {"atomic_cas", &G::builtinAtomicCas, "pointer,cmp,val,sem,scope", 3, 0},
+    {"debug_barrier", &G::builtinDebugBarrier, "", 0, 0},
     // Block pointers and tensor descriptors.
     {"make_block_ptr", &G::builtinMakeBlockPtr, "base,shape,strides,offsets,block_shape,order", 6, 0},
     {"advance", &G::builtinAdvance, "base,offsets", 2, 0},
@@ -121,6 +123,17 @@ const BuiltinSpec Builtins[] = {
     {"fdiv", &G::builtinDivRn, "x,y,ieee_rounding", 2, 0},
     {"pow", &G::builtinPow, "x,y", 2, 0},
     {"softmax", &G::builtinSoftmax, "x,dim,keep_dims,ieee_rounding", 1, M},
+    {"umulhi", &G::builtinUmulhi, "x,y", 2, 0},
+    // Random numbers.
+    {"philox", &G::builtinRandom, "seed,c0,c1,c2,c3,n_rounds", 5, 0},
+    {"randint", &G::builtinRandom, "seed,offset,n_rounds", 2, 0},
+    {"randint4x", &G::builtinRandom, "seed,offset,n_rounds", 2, 0},
+    {"rand", &G::builtinRandom, "seed,offset,n_rounds", 2, 0},
+    {"rand4x", &G::builtinRandom, "seed,offsets,n_rounds", 2, 0},
+    {"randn", &G::builtinRandom, "seed,offset,n_rounds", 2, 0},
+    {"randn4x", &G::builtinRandom, "seed,offset,n_rounds", 2, 0},
+    {"uint_to_uniform_float", &G::builtinRandom, "x", 1, 0},
+    {"pair_uniform_to_normal", &G::builtinRandom, "u1,u2", 2, 0},
     // Reductions, scans and products.
     {"sum", &G::builtinSum, "input,axis,keep_dims,dtype", 1, M},
     {"max", &G::builtinMax, "input,axis,return_indices,return_indices_tie_break_left,keep_dims", 1, M},
@@ -140,10 +153,8 @@ const BuiltinSpec Builtins[] = {
     // Triton builtins tilec does not support yet.
     {"associative_scan", nullptr, "", 0, M},
     {"assume", nullptr, "", 0, 0},
-    {"atomic_cas", nullptr, "", 0, 0},
     {"cat", nullptr, "", 0, 0},
     {"cumprod", nullptr, "", 0, M},
-    {"debug_barrier", nullptr, "", 0, 0},
     {"device_assert", nullptr, "", 0, 0},
     {"device_print", nullptr, "", 0, 0},
     {"dot_scaled", nullptr, "", 0, 0},
@@ -157,7 +168,6 @@ const BuiltinSpec Builtins[] = {
     {"reduce_or", nullptr, "", 0, 0},
     {"sort", nullptr, "", 0, 0},
     {"split", nullptr, "", 0, M},
-    {"umulhi", nullptr, "", 0, 0},
     {"xor_sum", nullptr, "", 0, M},
 };
 // clang-format on
@@ -208,7 +218,7 @@ FailureOr<TValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
     call.varargs = takeVarargs(args, 1);
   if (!(spec->flags & BuiltinSpec::BindsItself)) {
     SmallVector<llvm::StringRef> params;
-    spec->params.split(params, ',');
+    spec->params.split(params, ',', -1, /*KeepEmpty=*/false);
     if (failed(call.bind.bind(params, spec->required)))
       return failure();
   }
@@ -236,6 +246,8 @@ void tilec::printBuiltinIndex(llvm::raw_ostream &os) {
       os << "not supported yet";
     } else if (spec->flags & BuiltinSpec::BindsItself) {
       os << "matched by the generator (§7)";
+    } else if (spec->params.empty()) {
+      os << "none";
     } else {
       SmallVector<llvm::StringRef> params;
       spec->params.split(params, ',');

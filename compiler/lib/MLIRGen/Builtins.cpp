@@ -350,35 +350,48 @@ FailureOr<TValue> Generator::builtinStore(BuiltinCall &call) {
   return TValue();
 }
 
-FailureOr<TValue> Generator::builtinAtomic(BuiltinCall &call) {
-  [[maybe_unused]] auto &[fullName, qualified, bind, l, callLoc, args,
-                          varargs] = call;
-  llvm::StringRef name = fullName.drop_front(strlen("atomic_"));
-  if (failed(checkHint(*this, bind, 3,
+/// Reads the `sem=` and `scope=` arguments of an atomic (parameters `semAt`
+/// and `semAt + 1`), with Triton's defaults: acq_rel and gpu.
+static LogicalResult atomicOrdering(Generator &gen, Binder &bind,
+                                    unsigned semAt, tile::MemSemantic &sem,
+                                    tile::MemScope &scope) {
+  if (failed(checkHint(gen, bind, semAt,
                        {"acquire", "release", "acq_rel", "relaxed"})) ||
-      failed(checkHint(*this, bind, 4, {"gpu", "cta", "sys"})))
+      failed(checkHint(gen, bind, semAt + 1, {"gpu", "cta", "sys"})))
     return failure();
+  sem = tile::MemSemantic::AcqRel;
+  scope = tile::MemScope::GPU;
+  if (bind.has(semAt))
+    if (std::optional<tile::MemSemantic> s =
+            tile::symbolizeMemSemantic(*bind.constString(semAt)))
+      sem = *s;
+  if (bind.has(semAt + 1))
+    if (std::optional<tile::MemScope> s =
+            tile::symbolizeMemScope(*bind.constString(semAt + 1)))
+      scope = *s;
+  return success();
+}
+
+/// The pointee of an atomic's pointer argument, or an error.
+static FailureOr<Type> atomicElement(Generator &gen, Binder &bind,
+                                     llvm::StringRef qualified) {
   const TValue &ptr = bind.get(0);
   Type elem = pointeeOf(ptr);
   if (!elem)
-    return error(bind.locs[0]) << qualified
-                               << " expects a pointer or a tile of pointers, "
-                                  "not "
-                               << ptr.describe();
-  bool isFloat = isa<FloatType>(elem);
-  unsigned bits = elem.getIntOrFloatBitWidth();
-  if ((elem.isF16() || elem.isBF16()) && name != "add")
-    return error(bind.locs[0])
-           << qualified << " does not support " << typeName(elem);
-  if (bits < 16 || (!isFloat && bits == 16))
-    return error(bind.locs[0])
-           << qualified << " does not support " << typeName(elem);
-  if (isFloat && (name == "and" || name == "or" || name == "xor"))
-    return error(bind.locs[0])
-           << qualified << " needs integer values, not " << typeName(elem);
-  Type ptrType = ptr.value.getType();
-  auto ptrTensor = dyn_cast<RankedTensorType>(ptrType);
-  for (unsigned i : {1u, 2u}) {
+    return gen.error(bind.locs[0]) << qualified
+                                   << " expects a pointer or a tile of "
+                                      "pointers, not "
+                                   << ptr.describe();
+  return elem;
+}
+
+/// Checks that the tile arguments `which` of an atomic broadcast to the
+/// pointer's shape.
+static LogicalResult checkAtomicShapes(Generator &gen, Binder &bind,
+                                       llvm::StringRef qualified,
+                                       ArrayRef<unsigned> which) {
+  auto ptrTensor = dyn_cast<RankedTensorType>(bind.get(0).value.getType());
+  for (unsigned i : which) {
     if (!bind.has(i))
       continue;
     auto t = bind.get(i).tileType();
@@ -391,13 +404,44 @@ FailureOr<TValue> Generator::builtinAtomic(BuiltinCall &call) {
              size == ptrTensor.getDimSize(ptrTensor.getRank() - 1 - d);
     }
     if (!fits)
-      return error(bind.locs[i])
+      return gen.error(bind.locs[i])
              << "'" << bind.params[i] << "' of " << qualified << " has shape "
              << shapeString(t.getShape())
              << ", which does not broadcast to the pointer's shape "
              << shapeString(ptrTensor ? ptrTensor.getShape()
                                       : ArrayRef<int64_t>());
   }
+  return success();
+}
+
+FailureOr<TValue> Generator::builtinAtomic(BuiltinCall &call) {
+  [[maybe_unused]] auto &[fullName, qualified, bind, l, callLoc, args,
+                          varargs] = call;
+  llvm::StringRef name = fullName.drop_front(strlen("atomic_"));
+  tile::MemSemantic sem;
+  tile::MemScope scope;
+  if (failed(atomicOrdering(*this, bind, 3, sem, scope)))
+    return failure();
+  FailureOr<Type> elemOr = atomicElement(*this, bind, qualified);
+  if (failed(elemOr))
+    return failure();
+  Type elem = *elemOr;
+  const TValue &ptr = bind.get(0);
+  bool isFloat = isa<FloatType>(elem);
+  unsigned bits = elem.getIntOrFloatBitWidth();
+  if ((elem.isF16() || elem.isBF16()) && name != "add")
+    return error(bind.locs[0])
+           << qualified << " does not support " << typeName(elem);
+  if (bits < 16 || (!isFloat && bits == 16))
+    return error(bind.locs[0])
+           << qualified << " does not support " << typeName(elem);
+  if (isFloat && (name == "and" || name == "or" || name == "xor"))
+    return error(bind.locs[0])
+           << qualified << " needs integer values, not " << typeName(elem);
+  if (failed(checkAtomicShapes(*this, bind, qualified, {1, 2})))
+    return failure();
+  Type ptrType = ptr.value.getType();
+  auto ptrTensor = dyn_cast<RankedTensorType>(ptrType);
   FailureOr<Value> val =
       toValueOfType(bind.get(1), elem, ptrType, bind.locs[1]);
   if (failed(val))
@@ -422,10 +466,48 @@ FailureOr<TValue> Generator::builtinAtomic(BuiltinCall &call) {
                               .Case("or", tile::AtomicKind::Or)
                               .Default(tile::AtomicKind::Xor);
   Type resultType = tile::withElementType(ptrType, elem);
+  MLIRContext *ctx = builder.getContext();
   return TValue::of(tile::AtomicRMWOp::create(
-      builder, loc(callLoc), resultType,
-      tile::AtomicKindAttr::get(builder.getContext(), kind), ptr.value, *val,
-      mask));
+      builder, loc(callLoc), resultType, tile::AtomicKindAttr::get(ctx, kind),
+      ptr.value, *val, mask, tile::MemSemanticAttr::get(ctx, sem),
+      tile::MemScopeAttr::get(ctx, scope)));
+}
+
+FailureOr<TValue> Generator::builtinAtomicCas(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  tile::MemSemantic sem;
+  tile::MemScope scope;
+  if (failed(atomicOrdering(*this, bind, 3, sem, scope)))
+    return failure();
+  FailureOr<Type> elem = atomicElement(*this, bind, qualified);
+  if (failed(elem))
+    return failure();
+  unsigned bits = elem->getIntOrFloatBitWidth();
+  if (bits != 16 && bits != 32 && bits != 64)
+    return error(bind.locs[0])
+           << qualified << " does not support " << typeName(*elem);
+  if (failed(checkAtomicShapes(*this, bind, qualified, {1, 2})))
+    return failure();
+  Type ptrType = bind.get(0).value.getType();
+  FailureOr<Value> cmp =
+      toValueOfType(bind.get(1), *elem, ptrType, bind.locs[1]);
+  if (failed(cmp))
+    return failure();
+  FailureOr<Value> val =
+      toValueOfType(bind.get(2), *elem, ptrType, bind.locs[2]);
+  if (failed(val))
+    return failure();
+  MLIRContext *ctx = builder.getContext();
+  return TValue::of(tile::AtomicCASOp::create(
+      builder, l, tile::withElementType(ptrType, *elem), bind.get(0).value,
+      *cmp, *val, tile::MemSemanticAttr::get(ctx, sem),
+      tile::MemScopeAttr::get(ctx, scope)));
+}
+
+FailureOr<TValue> Generator::builtinDebugBarrier(BuiltinCall &call) {
+  tile::DebugBarrierOp::create(builder, call.l);
+  return TValue();
 }
 
 /// Reads a `propagate_nan` argument: tl.PropagateNan.ALL or .NONE.

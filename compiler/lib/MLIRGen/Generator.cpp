@@ -15,6 +15,7 @@
 
 #include "tilec/Dialect/Tile/IR/DTypes.h"
 #include "tilec/Dialect/Tile/IR/DialectAttrs.h"
+#include "tilec/Dialect/Tile/IR/Libdevice.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -214,6 +215,24 @@ static bool isModulePath(llvm::StringRef path) {
   return llvm::is_contained(modules, path);
 }
 
+/// The value naming libdevice function `name`, if tilec has it (abs, max and
+/// min are tilec's own builtins).
+static std::optional<TValue> libdeviceBuiltin(llvm::StringRef name) {
+  const tile::LibdeviceFunction *fn = tile::lookupLibdeviceFunction(name);
+  if ((fn && fn->isPublic) || name == "abs" || name == "max" || name == "min")
+    return TValue::named(TValue::Kind::Builtin, "libdevice." + name.str());
+  return std::nullopt;
+}
+
+/// The error for `path`, a name of the libdevice module tilec lacks.
+static LogicalResult libdeviceError(Generator &gen, llvm::StringRef path,
+                                    llvm::StringRef name, llvm::SMLoc at) {
+  return gen.error(at) << "'" << path << "' is not supported"
+                       << (tile::isUnsupportedLibdeviceFunction(name)
+                               ? " by tilec"
+                               : "");
+}
+
 /// Parses the text of a -D value as a compile-time value.
 static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
   text = text.trim();
@@ -264,7 +283,15 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
         llvm::StringRef module = from->getModule();
         if (full == "triton.jit")
           globals[bound] = TValue::named(TValue::Kind::Builtin, "triton.jit");
-        else if (isModulePath(full) || !module.starts_with("triton.language"))
+        else if (module.starts_with("triton.language.extra") &&
+                 module.ends_with("libdevice")) {
+          std::optional<TValue> f = libdeviceBuiltin(name.name);
+          if (!f) {
+            (void)libdeviceError(*this, full, name.name, name.range.Start);
+            return nullptr;
+          }
+          globals[bound] = *f;
+        } else if (isModulePath(full) || !module.starts_with("triton.language"))
           globals[bound] = TValue::named(TValue::Kind::Module, full);
         else if (Type t = parseDType(name.name))
           globals[bound] = TValue::ofDType(t);
@@ -597,15 +624,6 @@ FailureOr<TValue> Generator::genName(const NameExprAST &expr) {
   return error(expr.getLoc()) << "undefined name '" << name << "'";
 }
 
-/// The tl.* names of `triton.language.extra[.cuda].libdevice` functions that
-/// tilec knows.
-static bool isKnownLibdeviceName(llvm::StringRef name) {
-  static const char *const names[] = {
-      "exp",   "exp2", "log", "log2", "sqrt", "rsqrt",  "sin",  "cos",
-      "floor", "ceil", "erf", "fma",  "abs",  "div_rn", "tanh", "pow"};
-  return llvm::is_contained(names, name);
-}
-
 FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   FailureOr<TValue> base = genExpr(expr.getValue());
   if (failed(base))
@@ -618,8 +636,11 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
       return TValue::named(TValue::Kind::Module, path);
     llvm::StringRef module = base->s;
     if (module.starts_with("triton.language.extra")) {
-      if (module.ends_with("libdevice") && isKnownLibdeviceName(attr))
-        return TValue::named(TValue::Kind::Builtin, "tl." + attr.str());
+      if (module.ends_with("libdevice")) {
+        if (std::optional<TValue> f = libdeviceBuiltin(attr))
+          return *f;
+        return libdeviceError(*this, path, attr, expr.getLoc());
+      }
       return error(expr.getLoc()) << "'" << path << "' is not supported";
     }
     if (module.starts_with("triton.language")) {
@@ -730,6 +751,8 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     llvm::StringRef name = callee->s;
     if (name.consume_front("tl."))
       return callBuiltin(name, *args, expr.getLoc());
+    if (name.consume_front("libdevice."))
+      return callLibdevice(name, *args, expr.getLoc());
     if (name.consume_front("triton.")) {
       if (name == "cdiv")
         return callBuiltin("cdiv", *args, expr.getLoc());

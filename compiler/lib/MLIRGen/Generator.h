@@ -397,6 +397,22 @@ public:
   /// block pointer methods.
   mlir::FailureOr<TValue> callMethod(const TValue &method, CallArgs &args,
                                      llvm::SMLoc callLoc);
+  /// Random numbers (Random.cpp): Philox on counters `c` keyed by the seed
+  /// at `seedAt`; randint4x on the (seed, offset, n_rounds) of `bind`; a
+  /// random word as a uniform fp32 in [0, 1); Box-Muller on two uniforms.
+  mlir::FailureOr<std::array<mlir::Value, 4>>
+  philox(Binder &bind, unsigned seedAt, std::array<mlir::Value, 4> c,
+         int64_t rounds, llvm::SMLoc callLoc);
+  mlir::FailureOr<std::array<mlir::Value, 4>> randint4x(Binder &bind,
+                                                        llvm::SMLoc callLoc);
+  mlir::Value uniformFloat(mlir::Value x, mlir::Location l);
+  std::pair<mlir::Value, mlir::Value>
+  uniformToNormal(mlir::Value u1, mlir::Value u2, mlir::Location l);
+  mlir::FailureOr<TValue> builtinRandom(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinUmulhi(BuiltinCall &call);
+  /// Calls a function of `triton.language.extra.libdevice` (Math.cpp).
+  mlir::FailureOr<TValue> callLibdevice(llvm::StringRef name, CallArgs &args,
+                                        llvm::SMLoc callLoc);
   /// Calls a Python builtin (min, max, float, len...).
   mlir::FailureOr<TValue>
   callPythonBuiltin(llvm::StringRef name, CallArgs &args, llvm::SMLoc callLoc);
@@ -408,6 +424,8 @@ public:
   mlir::FailureOr<TValue> builtinLoad(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinStore(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinAtomic(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinAtomicCas(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinDebugBarrier(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinWhere(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinMaximum(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinClamp(BuiltinCall &call);

@@ -6,7 +6,9 @@
 //
 // tl.exp, exp2, log, log2, sqrt, sqrt_rn, rsqrt, sin, cos, floor, ceil, erf,
 // abs, fma, div_rn, fdiv, sigmoid and softmax (also spelt tl.math.* and, for
-// some, as tile methods), on the upstream math and arith dialects. As in
+// some, as tile methods), on the upstream math and arith dialects; and the
+// functions of `triton.language.extra.libdevice` (Libdevice.def) as
+// tile.extern_elementwise ops. As in
 // Triton, the transcendental functions take fp32 or fp64 values; integers
 // (tiles or constants) are converted to fp32 first, and 16-bit floats are
 // rejected with a hint to convert them.
@@ -15,6 +17,7 @@
 
 #include "Generator.h"
 
+#include "tilec/Dialect/Tile/IR/Libdevice.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -248,4 +251,79 @@ FailureOr<TValue> Generator::builtinSoftmax(BuiltinCall &call) {
   if (failed(den))
     return failure();
   return genBinary(BinaryOp::Div, TValue::of(num), *den, callLoc);
+}
+
+FailureOr<TValue> Generator::callLibdevice(llvm::StringRef name, CallArgs &args,
+                                           llvm::SMLoc callLoc) {
+  // Functions libdevice has for both integers and floats are tilec's.
+  if (name == "abs")
+    return callBuiltin("abs", args, callLoc);
+  if (name == "max" || name == "min")
+    return callBuiltin(name == "max" ? "maximum" : "minimum", args, callLoc);
+  std::string qualified = "libdevice." + name.str();
+  const tile::LibdeviceFunction *fn = tile::lookupLibdeviceFunction(name);
+  assert(fn && fn->isPublic && "genAttribute names only public functions");
+  // pow with an integer exponent is powi.
+  if (name == "pow" && args.positional.size() == 2) {
+    const TValue &e = args.positional[1];
+    if (e.isValue() ? getElementTypeOrSelf(e.value.getType()).isInteger()
+                    : e.kind == TValue::Kind::Int)
+      fn = tile::lookupLibdeviceFunction("powi");
+  }
+  Binder bind(*this, qualified, args, callLoc);
+  bind.function = qualified;
+  static const llvm::StringRef names[] = {"arg0", "arg1", "arg2"};
+  unsigned arity = fn->getArity();
+  if (failed(bind.bind(ArrayRef(names).take_front(arity), arity)))
+    return failure();
+  bool isFInt = fn->kind == tile::LibdeviceKind::FInt;
+  // The arguments as values; the 32- or 64-bit form is chosen by the widest.
+  SmallVector<Value> values;
+  bool is64 = false;
+  SmallVector<int64_t> shape;
+  for (unsigned i = 0; i < arity; ++i) {
+    bool takesFloat = fn->takesFloats() && !(isFInt && i == 1);
+    FailureOr<Value> v = failure();
+    if (takesFloat) {
+      v = floatOperand(*this, bind, i, /*allowF64=*/true);
+    } else {
+      v = bind.value(i);
+      if (succeeded(v) && !getElementTypeOrSelf(v->getType()).isInteger())
+        return error(bind.locs[i])
+               << "'" << bind.params[i] << "' of '" << qualified
+               << "' must be an integer, not " << bind.get(i).describe();
+    }
+    if (failed(v))
+      return failure();
+    unsigned bits = getElementTypeOrSelf(v->getType()).getIntOrFloatBitWidth();
+    if (takesFloat || !fn->takesFloats())
+      is64 |= bits == 64;
+    if (auto tensor = dyn_cast<RankedTensorType>(v->getType())) {
+      FailureOr<SmallVector<int64_t>> s = broadcastShapes(
+          shape, tensor.getShape(), bind.locs[i], "the arguments");
+      if (failed(s))
+        return failure();
+      shape = *s;
+    }
+    values.push_back(*v);
+  }
+  llvm::StringRef symbol = is64 ? fn->symbol64 : fn->symbol32;
+  if (symbol.empty())
+    return error(callLoc) << "'" << qualified << "' has no "
+                          << (is64 ? "fp64" : "fp32") << " form in libdevice";
+  SmallVector<Type> types = fn->getArgumentTypes(builder.getContext(), is64);
+  for (auto [i, v] : llvm::enumerate(values)) {
+    v = cast(v, types[i], loc(callLoc));
+    if (!shape.empty()) {
+      FailureOr<Value> b = broadcastTo(v, shape, bind.locs[i]);
+      if (failed(b))
+        return failure();
+      v = *b;
+    }
+  }
+  Type result = fn->getResultType(builder.getContext(), is64);
+  if (!shape.empty())
+    result = RankedTensorType::get(shape, result);
+  return TValue::of(tile::ExternElementwiseOp::create(
+      builder, loc(callLoc), result, builder.getStringAttr(symbol), values));
 }

@@ -4,9 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Translates an LLVM/NVVM-dialect module to LLVM IR, runs LLVM's optimisation
-// pipeline with the NVPTX target machine, and prints PTX with the NVPTX
-// backend, all in process.
+// Translates an LLVM/NVVM-dialect module to LLVM IR, links the functions of
+// CUDA's libdevice it calls, runs LLVM's optimisation pipeline with the NVPTX
+// target machine, and prints PTX with the NVPTX backend, all in process.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,13 +20,21 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/OptBisect.h"
+#include "llvm/IRReader/IRReader.h"
+#include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
 
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 
@@ -91,10 +99,60 @@ createTargetMachine(ModuleOp module, const tilec::PTXOptions &options) {
   return machine;
 }
 
+/// The first libdevice function `llvmModule` declares, or null.
+static const llvm::Function *firstLibdeviceCall(const llvm::Module &module) {
+  for (const llvm::Function &f : module)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_"))
+      return &f;
+  return nullptr;
+}
+
+/// Links the libdevice functions `llvmModule` calls (none: nothing to do)
+/// and inlines them into the kernel. libdevice asks `__nvvm_reflect` whether
+/// to flush fp32 denormals; tilec answers yes, as Triton does, so that its
+/// functions give Triton's results (`__nv_sqrtf` is sqrt.approx.ftz.f32).
+static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule,
+                                   const tilec::PTXOptions &options) {
+  const llvm::Function *call = firstLibdeviceCall(llvmModule);
+  if (!call)
+    return success();
+  std::string path =
+      options.libdevice.empty() ? tilec::findLibdevice() : options.libdevice;
+  if (path.empty())
+    return module.emitError("the kernel calls the libdevice function '")
+           << call->getName()
+           << "' but CUDA's libdevice.10.bc was not found (set "
+              "TILEC_LIBDEVICE or CUDA_HOME, or pass --libdevice)";
+  llvm::SMDiagnostic diag;
+  std::unique_ptr<llvm::Module> library =
+      llvm::parseIRFile(path, diag, llvmModule.getContext());
+  if (!library)
+    return module.emitError("cannot read libdevice '")
+           << path << "': " << diag.getMessage();
+  library->setTargetTriple(llvmModule.getTargetTriple());
+  library->setDataLayout(llvmModule.getDataLayout());
+  if (llvm::Linker::linkModules(llvmModule, std::move(library),
+                                llvm::Linker::Flags::LinkOnlyNeeded))
+    return module.emitError("cannot link libdevice '") << path << "'";
+  for (llvm::Function &f : llvmModule) {
+    if (f.isDeclaration() ||
+        f.getCallingConv() == llvm::CallingConv::PTX_Kernel)
+      continue;
+    f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    f.removeFnAttr(llvm::Attribute::NoInline);
+    f.addFnAttr(llvm::Attribute::AlwaysInline);
+  }
+  llvmModule.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
+                           uint32_t(1));
+  return success();
+}
+
 /// Translates and optimises `module` for `machine`.
 static std::unique_ptr<llvm::Module>
 translateAndOptimize(ModuleOp module, llvm::TargetMachine &machine,
-                     unsigned optLevel, llvm::LLVMContext &llvmContext) {
+                     const tilec::PTXOptions &options,
+                     llvm::LLVMContext &llvmContext) {
+  unsigned optLevel = options.optLevel;
   DialectRegistry registry;
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
@@ -109,8 +167,11 @@ translateAndOptimize(ModuleOp module, llvm::TargetMachine &machine,
   }
   llvmModule->setTargetTriple(machine.getTargetTriple());
   llvmModule->setDataLayout(machine.createDataLayout());
+  bool libdevice = firstLibdeviceCall(*llvmModule);
+  if (failed(linkLibdevice(module, *llvmModule, options)))
+    return nullptr;
 
-  if (optLevel == 0)
+  if (optLevel == 0 && !libdevice)
     return llvmModule;
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
@@ -130,6 +191,21 @@ translateAndOptimize(ModuleOp module, llvm::TargetMachine &machine,
   // a third of its time. The per-function simplification pipeline of the
   // same level is what changes the kernel.
   llvm::ModulePassManager passes;
+  if (libdevice) {
+    // The linked functions go into the kernel and away; __nvvm_reflect
+    // calls become constants (NVPTX's `nvvm-reflect`).
+    passes.addPass(llvm::AlwaysInlinerPass());
+    passes.addPass(llvm::GlobalDCEPass());
+    if (llvm::Error e = builder.parsePassPipeline(passes, "nvvm-reflect")) {
+      module.emitError("NVPTX has no nvvm-reflect pass: ")
+          << llvm::toString(std::move(e));
+      return nullptr;
+    }
+  }
+  if (optLevel == 0) {
+    passes.run(*llvmModule, mam);
+    return llvmModule;
+  }
   passes.addPass(llvm::createModuleToFunctionPassAdaptor(
       builder.buildFunctionSimplificationPipeline(
           levels[std::min(optLevel, 3u)], llvm::ThinOrFullLTOPhase::None)));
@@ -139,6 +215,29 @@ translateAndOptimize(ModuleOp module, llvm::TargetMachine &machine,
 
 } // namespace
 
+std::string tilec::findLibdevice() {
+  auto exists = [](const std::string &path) {
+    return !path.empty() && llvm::sys::fs::is_regular_file(path);
+  };
+  if (const char *env = std::getenv("TILEC_LIBDEVICE"))
+    return exists(env) ? env : "";
+  std::vector<std::string> roots;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *env = std::getenv(var))
+      roots.push_back(env);
+  roots.push_back(TILEC_CONFIGURED_CUDA_ROOT);
+  roots.push_back("/usr/local/cuda");
+  for (const std::string &root : roots) {
+    if (root.empty())
+      continue;
+    llvm::SmallString<256> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (exists(std::string(path)))
+      return std::string(path);
+  }
+  return "";
+}
+
 LogicalResult tilec::emitLLVMIR(ModuleOp module, const PTXOptions &options,
                                 llvm::raw_ostream &os) {
   std::unique_ptr<llvm::TargetMachine> machine =
@@ -147,7 +246,7 @@ LogicalResult tilec::emitLLVMIR(ModuleOp module, const PTXOptions &options,
     return failure();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateAndOptimize(module, *machine, options.optLevel, llvmContext);
+      translateAndOptimize(module, *machine, options, llvmContext);
   if (!llvmModule)
     return failure();
   llvmModule->print(os, nullptr);
@@ -162,7 +261,7 @@ LogicalResult tilec::emitPTX(ModuleOp module, const PTXOptions &options,
     return failure();
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
-      translateAndOptimize(module, *machine, options.optLevel, llvmContext);
+      translateAndOptimize(module, *machine, options, llvmContext);
   if (!llvmModule)
     return failure();
 

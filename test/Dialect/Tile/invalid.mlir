@@ -588,3 +588,51 @@ func.func @local_store_element(%v: tensor<32x128xf16, #b>) {
   tile.local_store %v, %r : tensor<32x128xf16, #b>, !tile.smem<32x128xf32, #s>
   return
 }
+
+// -----
+
+func.func @extern_unknown(%x: f32) {
+  // expected-error @+1 {{'__nv_frexpf' is not a libdevice function}}
+  %y = tile.extern_elementwise "__nv_frexpf"(%x) : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @extern_arity(%x: f32) {
+  // expected-error @+1 {{'__nv_atan2f' takes 2 arguments, not 1}}
+  %y = tile.extern_elementwise "__nv_atan2f"(%x) : (f32) -> f32
+  return
+}
+
+// -----
+
+func.func @extern_width(%x: tensor<4xf64>) {
+  // expected-error @+1 {{argument 0 of '__nv_sinf' must have elements of type 'f32'}}
+  %y = tile.extern_elementwise "__nv_sinf"(%x) : (tensor<4xf64>) -> tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @extern_result(%x: f32) {
+  // expected-error @+1 {{the result of '__nv_isnanf' must have elements of type 'i32'}}
+  %y = tile.extern_elementwise "__nv_isnanf"(%x) : (f32) -> i1
+  return
+}
+
+// -----
+
+func.func @cas_types(%p: !tile.ptr<i32>, %c: i32, %v: i64) {
+  // expected-error @+1 {{all of {cmp, value, result} have same type}}
+  %o = tile.atomic_cas %p, %c, %v : (!tile.ptr<i32>, i32, i64) -> i32
+  return
+}
+
+// -----
+
+func.func @cas_i8(%p: !tile.ptr<i8>, %c: i8) {
+  // expected-error @+1 {{needs 16-, 32- or 64-bit values, not 'i8'}}
+  %o = tile.atomic_cas %p, %c, %c : (!tile.ptr<i8>, i8, i8) -> i8
+  return
+}

@@ -62,6 +62,14 @@ func.func @shapes_and_reductions(%x: tensor<16x64xf32>, %a: tensor<16x32xf16>, %
   %v = arith.constant dense<1.0> : tensor<64xf32>
   // CHECK: tile.atomic_rmw add, %{{.*}}, %{{.*}} : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> tensor<64xf32>
   %old = tile.atomic_rmw add, %p, %v : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> tensor<64xf32>
+  // CHECK: tile.atomic_rmw max, %{{.*}}, %{{.*}} {scope = #tile<scope cta>, sem = #tile<sem relaxed>}
+  %o2 = tile.atomic_rmw max, %p, %v {sem = #tile<sem relaxed>, scope = #tile<scope cta>} : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> tensor<64xf32>
+  // CHECK: tile.atomic_cas %{{.*}}, %{{.*}}, %{{.*}} {sem = #tile<sem acquire>} : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  %o3 = tile.atomic_cas %p, %v, %old {sem = #tile<sem acquire>} : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  // CHECK: tile.debug_barrier
+  tile.debug_barrier
+  // CHECK: tile.extern_elementwise "__nv_powif"(%{{.*}}, %{{.*}}) : (tensor<64xf32>, tensor<64xi32>) -> tensor<64xf32>
+  %pw = tile.extern_elementwise "__nv_powif"(%v, %r) : (tensor<64xf32>, tensor<64xi32>) -> tensor<64xf32>
   return
 }
 

@@ -27,7 +27,16 @@ struct PTXOptions {
   std::string arch = "sm_90a";     ///< `-mcpu` of the NVPTX backend
   std::string features = "+ptx80"; ///< PTX ISA version and other features
   unsigned optLevel = 3;           ///< LLVM optimisation level, 0 to 3
+  /// CUDA's libdevice bitcode, linked when the module calls `__nv_*`
+  /// functions; empty: found by findLibdevice().
+  std::string libdevice;
 };
+
+/// The libdevice bitcode tilec links by default: $TILEC_LIBDEVICE, else
+/// nvvm/libdevice/libdevice.10.bc under $CUDA_HOME, $CUDA_PATH, the CUDA
+/// toolkit tilec was configured with and /usr/local/cuda, the first that
+/// exists; empty if none does.
+std::string findLibdevice();
 
 /// Translates `module` (LLVM and NVVM dialects only) to LLVM IR, optimises it
 /// at `options.optLevel` and prints it to `os` (the `--emit=llvm` output).

@@ -4,13 +4,15 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Lowers tile.atomic_rmw to predicated PTX `atom.global.gpu.acq_rel` through
-// inline assembly, one instruction per element (Triton's default semantics
-// and scope). Each element is updated exactly once: only the thread that
+// Lowers tile.atomic_rmw and tile.atomic_cas to predicated PTX
+// `atom.SEM.SCOPE.global` through inline assembly, one instruction per
+// element, with the op's memory semantics and scope (Triton's defaults:
+// acq_rel, gpu). Each element is updated exactly once: only the thread that
 // owns it (duplicated lane and warp bits zero, first register holding it)
 // issues the atomic, and a scalar atomic is issued by thread 0 alone. When
 // the old values are used and other threads hold copies, the owners pass
 // them on through shared memory (barrier; store; barrier; load).
+// tile.debug_barrier is `bar.sync 0`.
 //
 // Floating-point max/min use the integer trick: for a non-negative value,
 // signed integer max/min of the bit patterns orders like the floats; for a
@@ -71,24 +73,133 @@ static std::string getAtomSuffix(AtomicKind kind, Type type) {
   return "";
 }
 
-/// One predicated atomic: `@pred atom...suffix old, [ptr], value;` on
-/// integer registers of the value's width, returning the old bits (0 where
-/// the predicate is false).
-static Value emitAtom(OpBuilder &b, Location loc, StringRef suffix, Value ptr,
-                      Value bits, Value pred) {
+/// The `.sem.scope` qualifiers of an atomic.
+static std::string getOrdering(MemSemantic sem, MemScope scope) {
+  return "." + stringifyMemSemantic(sem).str() + "." +
+         stringifyMemScope(scope).str();
+}
+
+/// One predicated atomic: `@pred atom<ordering>.global<suffix> old, [ptr],
+/// value(, newValue);` on integer registers of the value's width, returning
+/// the old bits (0 where the predicate is false). `newValue` is the new value
+/// of a compare-and-swap, whose `bits` is the compared one.
+static Value emitAtom(OpBuilder &b, Location loc, StringRef ordering,
+                      StringRef suffix, Value ptr, Value bits, Value pred,
+                      Value newValue = nullptr) {
   Type intType = bits.getType();
   unsigned width = intType.getIntOrFloatBitWidth();
   std::string c = width == 64 ? "l" : width == 32 ? "r" : "h";
-  std::string asmText = "mov.b" + std::to_string(width) +
-                        " $0, 0;\n\t@$3 atom.global.gpu.acq_rel" +
-                        suffix.str() + " $0, [$1], $2;";
-  std::string constraints = "=" + c + ",l," + c + ",b";
+  std::string asmText = "mov.b" + std::to_string(width) + " $0, 0;\n\t@$" +
+                        (newValue ? "4" : "3") + " atom" + ordering.str() +
+                        ".global" + suffix.str() + " $0, [$1], $2" +
+                        (newValue ? ", $3;" : ";");
+  std::string constraints =
+      "=" + c + ",l," + c + (newValue ? "," + c : std::string()) + ",b";
+  SmallVector<Value> operands = {ptr, bits};
+  if (newValue)
+    operands.push_back(newValue);
+  operands.push_back(pred);
   auto asmOp = LLVM::InlineAsmOp::create(
-      b, loc, intType, ValueRange{ptr, bits, pred}, asmText, constraints,
+      b, loc, intType, operands, asmText, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
       /*operand_attrs=*/nullptr);
   return asmOp.getResult(0);
+}
+
+/// The converted result type of atomic `op` and its element type, or null
+/// after an error.
+static std::pair<Type, Type> getAtomicTypes(Operation *op,
+                                            const TypeConverter &converter) {
+  Type type = op->getResult(0).getType();
+  Type resultType = converter.convertType(type);
+  Type elemType = converter.convertType(getElementTypeOrSelf(type));
+  if (!resultType || !elemType || !elemType.isIntOrFloat()) {
+    op->emitOpError("element type is not supported");
+    return {};
+  }
+  return {resultType, elemType};
+}
+
+/// Replaces atomic `op` (result type `resultType` once converted) by its
+/// atomics, one per element its thread owns, emitted by `emitOne(r, pred)`
+/// (r: the register; pred: owner and mask): registers holding an element
+/// twice get the old value of the first, and the old values are broadcast
+/// through shared memory when other threads hold copies.
+static LogicalResult
+lowerAtomic(Operation *op, Type resultType, ConversionPatternRewriter &rewriter,
+            size_t numRegisters, ArrayRef<Value> masks,
+            llvm::function_ref<Value(size_t, Value)> emitOne) {
+  Location loc = op->getLoc();
+  Type type = op->getResult(0).getType();
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  std::optional<TileDistribution> dist;
+  if (tensor) {
+    dist = TileDistribution::get(tensor);
+    if (!dist)
+      return op->emitOpError("layout is not supported");
+  }
+  bool broadcast = atomicNeedsBroadcast(op);
+  if (broadcast && failed(checkSharedMemory(op, getScratchBytes(op))))
+    return failure();
+  Value owner =
+      tensor ? emitOwnerPredicate(rewriter, loc, dist->getDuplicateLaneMask(),
+                                  dist->getDuplicateWarpMask())
+             : LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                                    getThreadId(rewriter, loc),
+                                    i32Constant(rewriter, loc, 0))
+                   .getResult();
+  Value trueValue = LLVM::ConstantOp::create(
+      rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
+
+  SmallVector<Value> olds(numRegisters);
+  for (size_t r = 0; r < numRegisters; ++r) {
+    if (dist && dist->isDuplicateRegister(r))
+      continue;
+    Value pred = owner ? owner : trueValue;
+    if (!masks.empty())
+      pred = LLVM::AndOp::create(rewriter, loc, pred, masks[r]);
+    olds[r] = emitOne(r, pred);
+  }
+  // Registers holding an element twice take the first one's old value.
+  for (size_t r = 0; r < olds.size(); ++r)
+    if (!olds[r])
+      for (size_t s = 0; s < r && !olds[r]; ++s)
+        if (dist->getRegisterCoords(s) == dist->getRegisterCoords(r))
+          olds[r] = olds[s];
+  if (!broadcast) {
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, resultType, olds));
+    return success();
+  }
+
+  Type elemType = olds.front().getType();
+  Value base = getScratchBase(rewriter, loc, op);
+  SmallVector<Value> at;
+  if (tensor) {
+    for (const SmallVector<Value> &coords : emitIndices(rewriter, loc, tensor))
+      at.push_back(linearizeIndex(rewriter, loc, coords, tensor.getShape()));
+  } else {
+    at.push_back(i32Constant(rewriter, loc, 0));
+  }
+  emitBarrier(rewriter, loc);
+  Block *current = rewriter.getInsertionBlock();
+  // Only owners store; others would store their zero placeholders.
+  Block *after = rewriter.splitBlock(current, rewriter.getInsertionPoint());
+  Block *store = rewriter.createBlock(after);
+  rewriter.setInsertionPointToEnd(current);
+  LLVM::CondBrOp::create(rewriter, loc, owner ? owner : trueValue, store,
+                         after);
+  rewriter.setInsertionPointToEnd(store);
+  for (size_t r = 0; r < olds.size(); ++r)
+    if (!dist || !dist->isDuplicateRegister(r))
+      storeShared(rewriter, loc, base, at[r], olds[r]);
+  LLVM::BrOp::create(rewriter, loc, ValueRange(), after);
+  rewriter.setInsertionPointToStart(after);
+  emitBarrier(rewriter, loc);
+  for (size_t r = 0; r < olds.size(); ++r)
+    olds[r] = loadShared(rewriter, loc, base, at[r], elemType);
+  rewriter.replaceOp(op, packRegisters(rewriter, loc, resultType, olds));
+  return success();
 }
 
 struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {
@@ -98,11 +209,9 @@ struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {
   matchAndRewrite(AtomicRMWOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    Type resultType = getTypeConverter()->convertType(op.getType());
-    Type elemType =
-        getTypeConverter()->convertType(getElementTypeOrSelf(op.getType()));
-    if (!resultType || !elemType || !elemType.isIntOrFloat())
-      return op.emitOpError("element type is not supported");
+    auto [resultType, elemType] = getAtomicTypes(op, *getTypeConverter());
+    if (!resultType)
+      return failure();
     AtomicKind kind = op.getKind();
     bool floatMinMax = isa<FloatType>(elemType) &&
                        (kind == AtomicKind::Max || kind == AtomicKind::Min);
@@ -111,41 +220,17 @@ struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {
     if (suffix.empty() || (floatMinMax && width != 32 && width != 64))
       return op.emitOpError("atomic ") << stringifyAtomicKind(kind) << " on "
                                        << elemType << " is not supported";
-    auto tensor = dyn_cast<RankedTensorType>(op.getType());
-    std::optional<TileDistribution> dist;
-    if (tensor) {
-      dist = TileDistribution::get(tensor);
-      if (!dist)
-        return op.emitOpError("layout is not supported");
-    }
-    bool broadcast = atomicNeedsBroadcast(op);
-    if (broadcast && failed(checkSharedMemory(op, getScratchBytes(op))))
-      return failure();
-
+    std::string ordering = getOrdering(op.getSem(), op.getScope());
     SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
     SmallVector<Value> values =
         unpackRegisters(rewriter, loc, adaptor.getValue());
     SmallVector<Value> masks;
     if (adaptor.getMask())
       masks = unpackRegisters(rewriter, loc, adaptor.getMask());
-    Value owner =
-        tensor ? emitOwnerPredicate(rewriter, loc, dist->getDuplicateLaneMask(),
-                                    dist->getDuplicateWarpMask())
-               : LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
-                                      getThreadId(rewriter, loc),
-                                      i32Constant(rewriter, loc, 0))
-                     .getResult();
+    Type intType = rewriter.getIntegerType(width);
     Value trueValue = LLVM::ConstantOp::create(
         rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
-    Type intType = rewriter.getIntegerType(width);
-
-    SmallVector<Value> olds(ptrs.size());
-    for (size_t r = 0; r < ptrs.size(); ++r) {
-      if (dist && dist->isDuplicateRegister(r))
-        continue;
-      Value pred = owner ? owner : trueValue;
-      if (!masks.empty())
-        pred = LLVM::AndOp::create(rewriter, loc, pred, masks[r]);
+    auto emitOne = [&](size_t r, Value pred) -> Value {
       Value bits = values[r];
       if (bits.getType() != intType)
         bits = LLVM::BitcastOp::create(rewriter, loc, intType, bits);
@@ -160,57 +245,66 @@ struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {
             LLVM::XOrOp::create(rewriter, loc, negative, trueValue);
         std::string w = std::to_string(width);
         bool isMax = kind == AtomicKind::Max;
-        Value oldPos =
-            emitAtom(rewriter, loc, (isMax ? ".max.s" : ".min.s") + w, ptrs[r],
-                     bits, LLVM::AndOp::create(rewriter, loc, pred, positive));
-        Value oldNeg =
-            emitAtom(rewriter, loc, (isMax ? ".min.u" : ".max.u") + w, ptrs[r],
-                     bits, LLVM::AndOp::create(rewriter, loc, pred, negative));
+        Value oldPos = emitAtom(
+            rewriter, loc, ordering, (isMax ? ".max.s" : ".min.s") + w, ptrs[r],
+            bits, LLVM::AndOp::create(rewriter, loc, pred, positive));
+        Value oldNeg = emitAtom(
+            rewriter, loc, ordering, (isMax ? ".min.u" : ".max.u") + w, ptrs[r],
+            bits, LLVM::AndOp::create(rewriter, loc, pred, negative));
         old = LLVM::SelectOp::create(rewriter, loc, negative, oldNeg, oldPos);
       } else {
-        old = emitAtom(rewriter, loc, suffix, ptrs[r], bits, pred);
+        old = emitAtom(rewriter, loc, ordering, suffix, ptrs[r], bits, pred);
       }
       if (elemType != intType)
         old = LLVM::BitcastOp::create(rewriter, loc, elemType, old);
-      olds[r] = old;
-    }
-    // Registers holding an element twice take the first one's old value.
-    for (size_t r = 0; r < olds.size(); ++r)
-      if (!olds[r])
-        for (size_t s = 0; s < r && !olds[r]; ++s)
-          if (dist->getRegisterCoords(s) == dist->getRegisterCoords(r))
-            olds[r] = olds[s];
+      return old;
+    };
+    return lowerAtomic(op, resultType, rewriter, ptrs.size(), masks, emitOne);
+  }
+};
 
-    if (broadcast) {
-      Value base = getScratchBase(rewriter, loc, op);
-      SmallVector<Value> at;
-      if (tensor) {
-        for (const SmallVector<Value> &coords :
-             emitIndices(rewriter, loc, tensor))
-          at.push_back(
-              linearizeIndex(rewriter, loc, coords, tensor.getShape()));
-      } else {
-        at.push_back(i32Constant(rewriter, loc, 0));
-      }
-      emitBarrier(rewriter, loc);
-      Block *current = rewriter.getInsertionBlock();
-      // Only owners store; others would store their zero placeholders.
-      Block *after = rewriter.splitBlock(current, rewriter.getInsertionPoint());
-      Block *store = rewriter.createBlock(after);
-      rewriter.setInsertionPointToEnd(current);
-      LLVM::CondBrOp::create(rewriter, loc, owner ? owner : trueValue, store,
-                             after);
-      rewriter.setInsertionPointToEnd(store);
-      for (size_t r = 0; r < olds.size(); ++r)
-        if (!dist || !dist->isDuplicateRegister(r))
-          storeShared(rewriter, loc, base, at[r], olds[r]);
-      LLVM::BrOp::create(rewriter, loc, ValueRange(), after);
-      rewriter.setInsertionPointToStart(after);
-      emitBarrier(rewriter, loc);
-      for (size_t r = 0; r < olds.size(); ++r)
-        olds[r] = loadShared(rewriter, loc, base, at[r], elemType);
-    }
-    rewriter.replaceOp(op, packRegisters(rewriter, loc, resultType, olds));
+struct AtomicCASOpLowering : public OpConversionPattern<AtomicCASOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AtomicCASOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto [resultType, elemType] = getAtomicTypes(op, *getTypeConverter());
+    if (!resultType)
+      return failure();
+    unsigned width = elemType.getIntOrFloatBitWidth();
+    std::string ordering = getOrdering(op.getSem(), op.getScope());
+    std::string suffix = ".cas.b" + std::to_string(width);
+    SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> cmps = unpackRegisters(rewriter, loc, adaptor.getCmp());
+    SmallVector<Value> values =
+        unpackRegisters(rewriter, loc, adaptor.getValue());
+    Type intType = rewriter.getIntegerType(width);
+    auto asInt = [&](Value v) -> Value {
+      return v.getType() == intType
+                 ? v
+                 : LLVM::BitcastOp::create(rewriter, loc, intType, v);
+    };
+    auto emitOne = [&](size_t r, Value pred) -> Value {
+      Value old = emitAtom(rewriter, loc, ordering, suffix, ptrs[r],
+                           asInt(cmps[r]), pred, asInt(values[r]));
+      if (elemType != intType)
+        old = LLVM::BitcastOp::create(rewriter, loc, elemType, old);
+      return old;
+    };
+    return lowerAtomic(op, resultType, rewriter, ptrs.size(), {}, emitOne);
+  }
+};
+
+struct DebugBarrierOpLowering : public OpConversionPattern<DebugBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DebugBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    emitBarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -219,5 +313,7 @@ struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {
 
 void tilec::populateAtomicOpToLLVMPatterns(TileTypeConverter &converter,
                                            RewritePatternSet &patterns) {
-  patterns.add<AtomicRMWOpLowering>(converter, patterns.getContext());
+  patterns
+      .add<AtomicRMWOpLowering, AtomicCASOpLowering, DebugBarrierOpLowering>(
+          converter, patterns.getContext());
 }

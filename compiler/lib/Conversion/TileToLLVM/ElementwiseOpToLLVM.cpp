@@ -6,10 +6,10 @@
 //
 // Lowers the tile ops that act on each element independently: splats,
 // ranges, pointer offsets, splat constants, and every elementwise `arith` or
-// `math` op on tiles (and `arith.select`), which is re-created once per
-// register on scalars and then lowered by the upstream arith patterns or
-// tilec's math patterns. Scalar operands of such ops (the condition of a
-// select on tiles) are used by every register.
+// `math` op on tiles (and `arith.select`, `tile.extern_elementwise`), which
+// is re-created once per register on scalars and then lowered by the
+// upstream arith patterns or tilec's math patterns. Scalar operands of such ops
+// (the condition of a select on tiles) are used by every register.
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,7 +124,8 @@ struct ElementwiseOpLowering : public ConversionPattern {
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
     if (!(op->hasTrait<OpTrait::Elementwise>() || isa<arith::SelectOp>(op)) ||
-        isa<TileDialect>(op->getDialect()) || op->getNumResults() == 0 ||
+        (isa<TileDialect>(op->getDialect()) && !isa<ExternElementwiseOp>(op)) ||
+        op->getNumResults() == 0 ||
         !llvm::all_of(op->getResultTypes(), [](Type t) {
           return isa<RankedTensorType>(t) && getLayout(t);
         }))
@@ -133,8 +134,8 @@ struct ElementwiseOpLowering : public ConversionPattern {
     // integers; re-creating the op on them would build invalid IR. Only
     // conversions to and from them are lowered (Fp8OpToLLVM.cpp, which has a
     // higher benefit).
-    for (Type t : llvm::concat<Type>(op->getOperandTypes(),
-                                     op->getResultTypes())) {
+    for (Type t :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
       Type elem = getElementTypeOrSelf(t);
       if (isa<FloatType>(elem) &&
           getTypeConverter()->convertType(elem) != elem) {

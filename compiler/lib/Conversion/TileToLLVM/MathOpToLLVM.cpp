@@ -5,32 +5,36 @@
 //===----------------------------------------------------------------------===//
 //
 // Lowers scalar `math` ops (tile ops have already been split into one op per
-// register by the elementwise pattern) to what NVPTX implements, without
-// libdevice:
+// register by the elementwise pattern) as Triton lowers them on NVIDIA GPUs:
 //
 //   exp(x)    = ex2.approx(x * log2(e))      exp2  = ex2.approx
-//   log(x)    = lg2.approx(x) * ln(2)        log2  = lg2.approx
 //   sqrt      = sqrt.rn                      rsqrt = rsqrt.approx (f64: 1/sqrt)
-//   sin, cos  = sin.approx, cos.approx       floor, ceil, trunc =
-//   cvt.rmi/rpi/rzi absf, absi, fma                          as LLVM intrinsics
-//   erf       = series below 0.5, Abramowitz-Stegun 7.1.26 above (|error| <
-//               1.5e-7)
+//   floor, ceil, trunc = cvt.rmi/rpi/rzi     absf, absi, fma as LLVM intrinsics
+//   log, log2, sin, cos, erf, tanh = libdevice (__nv_logf, ...)
 //   powf(x,y) = ex2.approx(y * lg2.approx(|x|)), with the sign of x for odd
 //               integer y, NaN for negative x and non-integer y, and 1 for
 //               y == 0 or x == 1
 //
-// f16 and bf16 are computed in f32 (except fma and abs) and rounded back.
-// f64 supports sqrt, rsqrt, abs, fma, floor, ceil and trunc; its
-// transcendental functions are rejected with an error (no approximate f64
-// instructions exist; a software implementation is future work).
+// (Triton's sqrt is libdevice's approximate one; tilec keeps the correctly
+// rounded instruction.) f16 and bf16 are computed in f32 (except fma and
+// abs) and rounded back. f64 has sqrt, rsqrt, abs, fma, floor, ceil and
+// trunc as instructions; its transcendental functions call libdevice
+// (__nv_exp, __nv_log, ...), as do scalar tile.extern_elementwise ops (the
+// libdevice module of the language). The calls are to declarations; the PTX
+// stage links CUDA's libdevice.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TileToLLVMPatterns.h"
 
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 
@@ -51,47 +55,36 @@ static Value nvvmUnary(OpBuilder &b, Location loc, StringRef name, Value x) {
       .getResult(0);
 }
 
+/// A call of the libdevice function `symbol`, declared in the module on
+/// first use.
+static Value emitLibdeviceCall(OpBuilder &b, Location loc, StringRef symbol,
+                               Type resultType, ValueRange args) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  auto fnType = LLVM::LLVMFunctionType::get(
+      resultType, llvm::to_vector(args.getTypes()), /*isVarArg=*/false);
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol);
+  if (!fn) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    fn = LLVM::LLVMFuncOp::create(b, loc, symbol, fnType);
+  }
+  return LLVM::CallOp::create(b, loc, fn, args).getResult();
+}
+
+/// A libdevice function of f64 values (`__nv_exp`).
+static std::function<Value(OpBuilder &, Location, ValueRange)>
+libdevice(StringRef symbol) {
+  return [symbol = symbol.str()](OpBuilder &b, Location loc, ValueRange v) {
+    return emitLibdeviceCall(b, loc, symbol, v[0].getType(), v);
+  };
+}
+
 static Value emitExp2(OpBuilder &b, Location loc, Value x) {
   return LLVM::Exp2Op::create(b, loc, x);
 }
 static Value emitLog2(OpBuilder &b, Location loc, Value x) {
   return nvvmUnary(b, loc, "llvm.nvvm.lg2.approx.f", x);
-}
-
-/// erf on f32 (see the file comment).
-static Value emitErf(OpBuilder &b, Location loc, Value x) {
-  Value ax = LLVM::FAbsOp::create(b, loc, x);
-  Value x2 = LLVM::FMulOp::create(b, loc, x, x);
-  // Series: 2/sqrt(pi) * sum_k (-1)^k x^(2k+1) / (k! (2k+1)), k <= 5.
-  const double series[] = {1.1283791670955126,   -0.37612638903183754,
-                           0.11283791670955126,  -0.026866170645131252,
-                           0.005223977625442188, -0.0008548327023450853};
-  Value poly = f32Constant(b, loc, series[5]);
-  for (int i = 4; i >= 0; --i)
-    poly =
-        LLVM::FMAOp::create(b, loc, poly, x2, f32Constant(b, loc, series[i]));
-  Value small = LLVM::FMulOp::create(b, loc, x, poly);
-  // 1 - (a1 t + ... + a5 t^5) exp(-x^2), t = 1 / (1 + p |x|).
-  const double a[] = {0.254829592, -0.284496736, 1.421413741, -1.453152027,
-                      1.061405429};
-  Value t = LLVM::FDivOp::create(
-      b, loc, f32Constant(b, loc, 1.0),
-      LLVM::FMAOp::create(b, loc, f32Constant(b, loc, 0.3275911), ax,
-                          f32Constant(b, loc, 1.0)));
-  Value q = f32Constant(b, loc, a[4]);
-  for (int i = 3; i >= 0; --i)
-    q = LLVM::FMAOp::create(b, loc, q, t, f32Constant(b, loc, a[i]));
-  q = LLVM::FMulOp::create(b, loc, q, t);
-  Value e =
-      emitExp2(b, loc,
-               LLVM::FMulOp::create(b, loc, LLVM::FNegOp::create(b, loc, x2),
-                                    f32Constant(b, loc, M_LOG2E)));
-  Value large = LLVM::FSubOp::create(b, loc, f32Constant(b, loc, 1.0),
-                                     LLVM::FMulOp::create(b, loc, q, e));
-  large = LLVM::CopySignOp::create(b, loc, large, x);
-  Value isSmall = LLVM::FCmpOp::create(b, loc, LLVM::FCmpPredicate::olt, ax,
-                                       f32Constant(b, loc, 0.5));
-  return LLVM::SelectOp::create(b, loc, isSmall, small, large);
 }
 
 /// powf on f32 (see the file comment).
@@ -148,9 +141,6 @@ struct FloatMathLowering : public OpConversionPattern<OpTy> {
       return success();
     }
     if (type.isF64()) {
-      if (!fn64)
-        return op.emitOpError("on f64 is not supported (no libdevice); "
-                              "convert to f32 first");
       rewriter.replaceOp(op, fn64(rewriter, loc, operands));
       return success();
     }
@@ -167,6 +157,36 @@ struct FloatMathLowering : public OpConversionPattern<OpTy> {
 
   F32Fn fn, fn64;
   bool native16;
+};
+
+/// A scalar tile.extern_elementwise: a call of its libdevice function.
+struct ExternElementwiseOpLowering
+    : public OpConversionPattern<tile::ExternElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::ExternElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isIntOrFloat())
+      return rewriter.notifyMatchFailure(op, "tiles are split first");
+    // The high halves of products are single instructions; calling them
+    // from PTX directly spares Philox kernels the link.
+    StringRef intrinsic = llvm::StringSwitch<StringRef>(op.getSymbol())
+                              .Case("__nv_umulhi", "llvm.nvvm.mulhi.ui")
+                              .Case("__nv_umul64hi", "llvm.nvvm.mulhi.ull")
+                              .Case("__nv_mulhi", "llvm.nvvm.mulhi.i")
+                              .Case("__nv_mul64hi", "llvm.nvvm.mulhi.ll")
+                              .Default("");
+    if (!intrinsic.empty()) {
+      rewriter.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(
+          op, op.getType(), rewriter.getStringAttr(intrinsic),
+          adaptor.getArgs());
+      return success();
+    }
+    rewriter.replaceOp(op,
+                       emitLibdeviceCall(rewriter, op.getLoc(), op.getSymbol(),
+                                         op.getType(), adaptor.getArgs()));
+    return success();
+  }
 };
 
 /// math.absi on integers.
@@ -199,11 +219,6 @@ void tilec::populateMathOpToLLVMPatterns(TileTypeConverter &converter,
         b, loc, LLVM::FMulOp::create(b, loc, x, f32Constant(b, loc, M_LOG2E)));
   });
   F32Fn exp2 = unary(emitExp2);
-  F32Fn log = unary([](OpBuilder &b, Location loc, Value x) -> Value {
-    return LLVM::FMulOp::create(b, loc, emitLog2(b, loc, x),
-                                f32Constant(b, loc, M_LN2));
-  });
-  F32Fn log2 = unary(emitLog2);
   F32Fn sqrt = unary([](OpBuilder &b, Location loc, Value x) -> Value {
     return LLVM::SqrtOp::create(b, loc, x);
   });
@@ -214,12 +229,6 @@ void tilec::populateMathOpToLLVMPatterns(TileTypeConverter &converter,
     Value one = LLVM::ConstantOp::create(b, loc, b.getF64Type(),
                                          b.getF64FloatAttr(1.0));
     return LLVM::FDivOp::create(b, loc, one, LLVM::SqrtOp::create(b, loc, x));
-  });
-  F32Fn sin = unary([](OpBuilder &b, Location loc, Value x) {
-    return nvvmUnary(b, loc, "llvm.nvvm.sin.approx.f", x);
-  });
-  F32Fn cos = unary([](OpBuilder &b, Location loc, Value x) {
-    return nvvmUnary(b, loc, "llvm.nvvm.cos.approx.f", x);
   });
   F32Fn abs = unary([](OpBuilder &b, Location loc, Value x) -> Value {
     return LLVM::FAbsOp::create(b, loc, x);
@@ -233,7 +242,6 @@ void tilec::populateMathOpToLLVMPatterns(TileTypeConverter &converter,
   F32Fn trunc = unary([](OpBuilder &b, Location loc, Value x) -> Value {
     return LLVM::FTruncOp::create(b, loc, x);
   });
-  F32Fn erf = unary(emitErf);
   F32Fn fma = [](OpBuilder &b, Location loc, ValueRange v) -> Value {
     return LLVM::FMAOp::create(b, loc, v[0], v[1], v[2]);
   };
@@ -241,17 +249,25 @@ void tilec::populateMathOpToLLVMPatterns(TileTypeConverter &converter,
     return emitPow(b, loc, v[0], v[1]);
   };
 
-  patterns.add<FloatMathLowering<math::ExpOp>>(converter, ctx, exp, nullptr);
-  patterns.add<FloatMathLowering<math::Exp2Op>>(converter, ctx, exp2, nullptr);
-  patterns.add<FloatMathLowering<math::LogOp>>(converter, ctx, log, nullptr);
-  patterns.add<FloatMathLowering<math::Log2Op>>(converter, ctx, log2, nullptr);
+  patterns.add<FloatMathLowering<math::ExpOp>>(converter, ctx, exp,
+                                               libdevice("__nv_exp"));
+  patterns.add<FloatMathLowering<math::Exp2Op>>(converter, ctx, exp2,
+                                                libdevice("__nv_exp2"));
   patterns.add<FloatMathLowering<math::SqrtOp>>(converter, ctx, sqrt, sqrt);
   patterns.add<FloatMathLowering<math::RsqrtOp>>(converter, ctx, rsqrt,
                                                  rsqrt64);
-  patterns.add<FloatMathLowering<math::SinOp>>(converter, ctx, sin, nullptr);
-  patterns.add<FloatMathLowering<math::CosOp>>(converter, ctx, cos, nullptr);
-  patterns.add<FloatMathLowering<math::ErfOp>>(converter, ctx, erf, nullptr);
-  patterns.add<FloatMathLowering<math::PowFOp>>(converter, ctx, pow, nullptr);
+  patterns.add<FloatMathLowering<math::PowFOp>>(converter, ctx, pow,
+                                                libdevice("__nv_pow"));
+  auto addLibdevice = [&](auto op, StringRef f32, StringRef f64) {
+    patterns.add<FloatMathLowering<decltype(op)>>(
+        converter, ctx, libdevice(f32), libdevice(f64));
+  };
+  addLibdevice(math::LogOp(), "__nv_logf", "__nv_log");
+  addLibdevice(math::Log2Op(), "__nv_log2f", "__nv_log2");
+  addLibdevice(math::SinOp(), "__nv_sinf", "__nv_sin");
+  addLibdevice(math::CosOp(), "__nv_cosf", "__nv_cos");
+  addLibdevice(math::ErfOp(), "__nv_erff", "__nv_erf");
+  addLibdevice(math::TanhOp(), "__nv_tanhf", "__nv_tanh");
   patterns.add<FloatMathLowering<math::AbsFOp>>(converter, ctx, abs, abs,
                                                 /*native16=*/true);
   patterns.add<FloatMathLowering<math::FmaOp>>(converter, ctx, fma, fma,
@@ -259,5 +275,5 @@ void tilec::populateMathOpToLLVMPatterns(TileTypeConverter &converter,
   patterns.add<FloatMathLowering<math::FloorOp>>(converter, ctx, floor, floor);
   patterns.add<FloatMathLowering<math::CeilOp>>(converter, ctx, ceil, ceil);
   patterns.add<FloatMathLowering<math::TruncOp>>(converter, ctx, trunc, trunc);
-  patterns.add<AbsIOpLowering>(converter, ctx);
+  patterns.add<AbsIOpLowering, ExternElementwiseOpLowering>(converter, ctx);
 }

@@ -120,12 +120,15 @@ int64_t tilec::tile::getDotOperandBOffset(DotOp op) {
   return alignTo16(bytes);
 }
 
-bool tilec::tile::atomicNeedsBroadcast(AtomicRMWOp op) {
-  if (op.getResult().use_empty())
+bool tilec::tile::atomicNeedsBroadcast(Operation *op) {
+  assert((isa<AtomicRMWOp, AtomicCASOp>(op)) && "not an atomic");
+  Value result = op->getResult(0);
+  if (result.use_empty())
     return false;
-  if (!isa<RankedTensorType>(op.getType()))
+  if (!isa<RankedTensorType>(result.getType()))
     return true;
-  std::optional<TileDistribution> dist = TileDistribution::get(op.getType());
+  std::optional<TileDistribution> dist =
+      TileDistribution::get(result.getType());
   return dist && dist->hasDuplicates();
 }
 
@@ -170,10 +173,10 @@ int64_t tilec::tile::getScratchBytes(Operation *op) {
     return llvm::alignTo(
         type.getNumElements() * getStorageBytes(type.getElementType()), 1024);
   }
-  if (auto atomic = dyn_cast<AtomicRMWOp>(op)) {
-    if (!atomicNeedsBroadcast(atomic))
+  if (isa<AtomicRMWOp, AtomicCASOp>(op)) {
+    if (!atomicNeedsBroadcast(op))
       return 0;
-    Type type = atomic.getType();
+    Type type = op->getResult(0).getType();
     auto tensor = dyn_cast<RankedTensorType>(type);
     return (tensor ? tensor.getNumElements() : 1) *
            getStorageBytes(getElementTypeOrSelf(type));

@@ -12,6 +12,8 @@
 
 #include "OpVerifiers.h"
 
+#include "tilec/Dialect/Tile/IR/Libdevice.h"
+
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
@@ -22,6 +24,31 @@ using namespace tilec::tile;
 
 #define GET_OP_CLASSES
 #include "tilec/Dialect/Tile/IR/TileOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// ExternElementwiseOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ExternElementwiseOp::verify() {
+  bool is64 = false;
+  const LibdeviceFunction *fn = lookupLibdeviceSymbol(getSymbol(), is64);
+  if (!fn)
+    return emitOpError("'") << getSymbol() << "' is not a libdevice function";
+  SmallVector<Type> expected = fn->getArgumentTypes(getContext(), is64);
+  if (getArgs().size() != expected.size())
+    return emitOpError("'") << getSymbol() << "' takes " << expected.size()
+                            << " arguments, not " << getArgs().size();
+  for (auto [i, arg] : llvm::enumerate(getArgs()))
+    if (getElementTypeOrSelf(arg.getType()) != expected[i])
+      return emitOpError("argument ")
+             << i << " of '" << getSymbol() << "' must have elements of type "
+             << expected[i];
+  Type result = fn->getResultType(getContext(), is64);
+  if (getElementTypeOrSelf(getType()) != result)
+    return emitOpError("the result of '")
+           << getSymbol() << "' must have elements of type " << result;
+  return success();
+}
 
 //===----------------------------------------------------------------------===//
 // MakeRangeOp
@@ -347,11 +374,37 @@ LogicalResult AtomicRMWOp::verify() {
   return verifyMask(*this, getPtr().getType(), getMask());
 }
 
+LogicalResult AtomicCASOp::verify() {
+  Type expected = getPointeeType(getPtr().getType());
+  if (expected != getValue().getType())
+    return emitOpError("compared, new and old values must have type ")
+           << expected;
+  Type elem = getElementTypeOrSelf(expected);
+  unsigned bits = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 0;
+  if (bits != 16 && bits != 32 && bits != 64)
+    return emitOpError("needs 16-, 32- or 64-bit values, not ") << elem;
+  return success();
+}
+
+/// An atomic reads and writes the memory its pointers address.
+static void addAtomicEffects(
+    OpOperand &ptr,
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &ptr,
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &ptr,
+                       SideEffects::DefaultResource::get());
+}
+
+void AtomicCASOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addAtomicEffects(getPtrMutable(), effects);
+}
+
 void AtomicRMWOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  effects.emplace_back(MemoryEffects::Read::get(), &getPtrMutable(),
-                       SideEffects::DefaultResource::get());
-  effects.emplace_back(MemoryEffects::Write::get(), &getPtrMutable(),
-                       SideEffects::DefaultResource::get());
+  addAtomicEffects(getPtrMutable(), effects);
 }

@@ -282,7 +282,7 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
       convertOperand(operand, layout);
     return success();
   }
-  if (isa<StoreOp, AtomicRMWOp>(op)) {
+  if (isa<StoreOp, AtomicRMWOp, AtomicCASOp>(op)) {
     Attribute layout = getLayout(op->getOperand(0).getType());
     if (!layout)
       return success();

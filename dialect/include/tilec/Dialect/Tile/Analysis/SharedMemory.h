@@ -55,9 +55,10 @@ int64_t getReduceIndexOffset(ReduceOp op);
 /// Byte offset of the B operand buffer of a dot (A sits at 0).
 int64_t getDotOperandBOffset(DotOp op);
 
-/// Whether the old values returned by `op` must be broadcast from the thread
-/// that performed each atomic to the threads holding copies.
-bool atomicNeedsBroadcast(AtomicRMWOp op);
+/// Whether the old values returned by `op` (an atomic_rmw or atomic_cas)
+/// must be broadcast from the thread that performed each atomic to the
+/// threads holding copies.
+bool atomicNeedsBroadcast(mlir::Operation *op);
 
 /// Scratch bytes `op` needs (0 when it needs none or is not a tile op).
 int64_t getScratchBytes(mlir::Operation *op);

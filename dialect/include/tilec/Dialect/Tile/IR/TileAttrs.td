@@ -242,5 +242,9 @@ def Tile_InputPrecisionAttr
     : EnumAttr<Tile_Dialect, Tile_InputPrecision, "input_precision">;
 def Tile_AtomicKindAttr
     : EnumAttr<Tile_Dialect, Tile_AtomicKind, "atomic_kind">;
+def Tile_MemSemanticAttr
+    : EnumAttr<Tile_Dialect, Tile_MemSemantic, "sem">;
+def Tile_MemScopeAttr
+    : EnumAttr<Tile_Dialect, Tile_MemScope, "scope">;
 
 #endif // TILEC_DIALECT_TILE_IR_TILEATTRS_TD

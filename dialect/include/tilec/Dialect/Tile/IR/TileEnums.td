@@ -40,4 +40,23 @@ def Tile_AtomicKind : I32EnumAttr<"AtomicKind", "an atomic update", [
   let genSpecializedAttr = 0;
 }
 
+def Tile_MemSemantic : I32EnumAttr<"MemSemantic",
+    "the memory ordering of an atomic (sem=)", [
+    I32EnumAttrCase<"Relaxed", 0, "relaxed">,
+    I32EnumAttrCase<"Acquire", 1, "acquire">,
+    I32EnumAttrCase<"Release", 2, "release">,
+    I32EnumAttrCase<"AcqRel", 3, "acq_rel">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+
+def Tile_MemScope : I32EnumAttr<"MemScope",
+    "the threads an atomic is ordered with (scope=)", [
+    I32EnumAttrCase<"CTA", 0, "cta">,
+    I32EnumAttrCase<"GPU", 1, "gpu">,
+    I32EnumAttrCase<"System", 2, "sys">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+
 #endif // TILEC_DIALECT_TILE_IR_TILEENUMS_TD

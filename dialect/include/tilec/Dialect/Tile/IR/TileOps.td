@@ -114,6 +114,28 @@ def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, Elementwise,
   let hasFolder = 1;
 }
 
+def Tile_ExternElementwiseOp : Tile_Op<"extern_elementwise", [Pure,
+    Elementwise, SameOperandsAndResultShape]> {
+  let summary = "A function of CUDA's libdevice applied to each element.";
+  let description = [{
+    `libdevice.asin(x)` and the other functions of
+    `triton.language.extra.libdevice`, and the math ops libdevice implements
+    on the GPU: `symbol` names the libdevice function (`__nv_asinf`) that
+    computes one element from the elements of the operands. The GPU lowering
+    calls it; the compiler links CUDA's libdevice bitcode into the module.
+
+    ```mlir
+    %y = tile.extern_elementwise "__nv_asinf"(%x) : (tensor<128xf32>) -> tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$symbol, Variadic<Tile_Value>:$args);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $symbol `(` $args `)` attr-dict `:` functional-type($args, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Loads a tile (or a scalar) through pointers, under a mask.";
@@ -351,19 +373,61 @@ def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Atomically updates memory and returns the old values.";
   let description = [{
-    `tl.atomic_add(ptr, val, mask=)` and its siblings.
+    `tl.atomic_add(ptr, val, mask=, sem=, scope=)` and its siblings. `sem`
+    and `scope` are Triton's, with its defaults (acq_rel, gpu).
 
     ```mlir
     %old = tile.atomic_rmw add, %p, %v, %m : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>, tensor<64xi1>) -> tensor<64xf32>
+    %o = tile.atomic_rmw xchg, %q, %w {sem = #tile<sem release>, scope = #tile<scope cta>} : (!tile.ptr<i32>, i32) -> i32
     ```
   }];
   let arguments = (ins Tile_AtomicKindAttr:$kind, Tile_PtrLike:$ptr,
-                   Tile_Value:$value, Optional<Tile_BoolLike>:$mask);
+                   Tile_Value:$value, Optional<Tile_BoolLike>:$mask,
+                   DefaultValuedAttr<Tile_MemSemanticAttr,
+                                     "MemSemantic::AcqRel">:$sem,
+                   DefaultValuedAttr<Tile_MemScopeAttr, "MemScope::GPU">:$scope);
   let results = (outs Tile_Value:$result);
   let assemblyFormat = [{
     $kind `,` $ptr `,` $value (`,` $mask^)? attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    AllTypesMatch<["cmp", "value", "result"]>]> {
+  let summary = "Atomic compare-and-swap; returns the old values.";
+  let description = [{
+    `tl.atomic_cas(ptr, cmp, val, sem=, scope=)`: where memory holds `cmp`,
+    it becomes `val`; every element returns what memory held.
+
+    ```mlir
+    %old = tile.atomic_cas %lock, %zero, %one : (!tile.ptr<i32>, i32, i32) -> i32
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Value:$cmp, Tile_Value:$value,
+                   DefaultValuedAttr<Tile_MemSemanticAttr,
+                                     "MemSemantic::AcqRel">:$sem,
+                   DefaultValuedAttr<Tile_MemScopeAttr, "MemScope::GPU">:$scope);
+  let results = (outs Tile_Value:$result);
+  let assemblyFormat = [{
+    $ptr `,` $cmp `,` $value attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_DebugBarrierOp : Tile_Op<"debug_barrier"> {
+  let summary = "Synchronises the threads of a program.";
+  let description = [{
+    `tl.debug_barrier()`: every thread of the program waits here for the
+    others, and their memory accesses before it are visible after it
+    (`bar.sync 0`).
+
+    ```mlir
+    tile.debug_barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
 }
 
 // The GPU-level operations the passes introduce (shared memory, cp.async,

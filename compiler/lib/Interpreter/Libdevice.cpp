@@ -1,0 +1,143 @@
+//===- Libdevice.cpp - The functions of libdevice ---------------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// tile.extern_elementwise: each libdevice function of Libdevice.def computed
+// in double precision (or on 64-bit integers) by the C++ library and rounded
+// to the result type, for comparison with the GPU's libdevice within the
+// usual tolerances.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+
+#include "tilec/Dialect/Tile/IR/Libdevice.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+
+#include "llvm/ADT/bit.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::interp;
+
+namespace {
+
+/// A value computed by a libdevice function, as a double or an integer.
+struct Number {
+  Number(double f) : isFloat(true), f(f) {}
+  Number(int64_t i) : i(i) {}
+  Number(int i) : i(i) {}
+  bool isFloat = false;
+  double f = 0;
+  int64_t i = 0;
+};
+
+constexpr double kPi = 3.14159265358979323846;
+
+double sinpi(double a) { return std::sin(kPi * a); }
+double cospi(double a) { return std::cos(kPi * a); }
+
+/// The inverse error function: a first guess refined by Newton's method.
+double erfinv(double y) {
+  if (y <= -1 || y >= 1)
+    return y == 1 ? INFINITY : y == -1 ? -INFINITY : NAN;
+  double w = -std::log((1 - y) * (1 + y));
+  double x = std::copysign(std::sqrt(std::max(w - std::log(w) / 2, 0.0)), y);
+  for (int k = 0; k < 60; ++k) {
+    double err = std::erf(x) - y;
+    double step = err / (2 / std::sqrt(kPi) * std::exp(-x * x));
+    x -= step;
+    if (std::fabs(step) <= 1e-17 * std::fabs(x))
+      break;
+  }
+  return x;
+}
+
+/// nextafter in the format of `bits` (32: float).
+double nextafter(double a, double b, unsigned bits) {
+  if (bits == 32)
+    return std::nextafter(float(a), float(b));
+  return std::nextafter(a, b);
+}
+
+uint64_t lowBits(int64_t a, unsigned bits) {
+  return bits == 64 ? uint64_t(a) : uint64_t(a) & ((uint64_t(1) << bits) - 1);
+}
+int64_t bitReverse(int64_t a, unsigned bits) {
+  uint64_t r = llvm::reverseBits(uint64_t(a));
+  return int64_t(bits == 64 ? r : r >> 32);
+}
+int64_t countLeadingZeros(int64_t a, unsigned bits) {
+  uint64_t v = lowBits(a, bits);
+  return v == 0 ? bits : llvm::countl_zero(v) - (64 - bits);
+}
+int64_t findFirstSet(int64_t a, unsigned bits) {
+  uint64_t v = lowBits(a, bits);
+  return v == 0 ? 0 : llvm::countr_zero(v) + 1;
+}
+int64_t populationCount(int64_t a, unsigned bits) {
+  return llvm::popcount(lowBits(a, bits));
+}
+int64_t mulHigh(int64_t a, int64_t b, unsigned bits) {
+  __int128 p = __int128(a) * __int128(b);
+  return int64_t(p >> bits);
+}
+int64_t unsignedMulHigh(int64_t a, int64_t b, unsigned bits) {
+  unsigned __int128 p = (unsigned __int128)lowBits(a, bits) * lowBits(b, bits);
+  return int64_t(uint64_t(p >> bits));
+}
+
+/// Evaluates the function named `name` on one element of each argument,
+/// doubles for the float functions and integers for the others (every row's
+/// expression compiles for both; only the matching one runs).
+template <typename T>
+Number evaluate(llvm::StringRef name, unsigned bits, T a, T b, T c) {
+#define TILEC_LIBDEVICE(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)                  \
+  if (name == #NAME)                                                           \
+    return Number(EVAL);
+#include "tilec/Dialect/Tile/IR/Libdevice.def"
+  (void)b;
+  (void)c;
+  llvm_unreachable("the verifier accepts only the functions of the table");
+}
+
+} // namespace
+
+LogicalResult Executor::runExternElementwise(Operation *op) {
+  auto ext = cast<tile::ExternElementwiseOp>(op);
+  bool is64 = false;
+  const tile::LibdeviceFunction *fn =
+      tile::lookupLibdeviceSymbol(ext.getSymbol(), is64);
+  Type resultType = getElementType(ext.getType());
+  SmallVector<const Tile *> args;
+  for (Value arg : ext.getArgs())
+    args.push_back(&get(arg));
+  Tile r;
+  r.shape = getShape(ext.getType());
+  size_t n = args.front()->elems.size();
+  for (size_t k = 0; k < n; ++k) {
+    Element x[3];
+    for (size_t j = 0; j < args.size(); ++j)
+      x[j] = args[j]->elems[k];
+    unsigned bits = is64 ? 64 : 32;
+    // The int32 argument of (T, int32) functions is passed as a double.
+    if (fn->kind == tile::LibdeviceKind::FInt)
+      x[1].f = double(x[1].i);
+    Number v = fn->takesFloats()
+                   ? evaluate<double>(fn->name, bits, x[0].f, x[1].f, x[2].f)
+                   : evaluate<int64_t>(fn->name, bits, x[0].i, x[1].i, 0);
+    if (auto floatType = dyn_cast<FloatType>(resultType))
+      r.elems.push_back(
+          Element{0, roundFloat(floatType.getFloatSemantics(), v.f), -1});
+    else
+      r.elems.push_back(Element{wrapInt(v.isFloat ? int64_t(v.f) : v.i,
+                                        resultType.getIntOrFloatBitWidth()),
+                                0.0, -1});
+  }
+  set(ext.getResult(), std::move(r));
+  return success();
+}

@@ -1,0 +1,69 @@
+//===- Libdevice.h - The functions of CUDA's libdevice ----------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// The functions of `triton.language.extra.libdevice` (Libdevice.def): what
+// the front end accepts, what tile.extern_elementwise verifies and what the
+// interpreter computes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILE_IR_LIBDEVICE_H
+#define TILEC_DIALECT_TILE_IR_LIBDEVICE_H
+
+#include "mlir/IR/Types.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace tilec::tile {
+
+/// The signature classes of libdevice functions, on T = fp32 or fp64 (float
+/// kinds) or I = int32 or int64 (integer kinds).
+enum class LibdeviceKind {
+  F1,     ///< T -> T
+  F2,     ///< (T, T) -> T
+  F3,     ///< (T, T, T) -> T
+  FPred,  ///< T -> int32
+  FInt,   ///< (T, int32) -> T
+  I1,     ///< I -> I
+  I2,     ///< (I, I) -> I
+  ICount, ///< I -> int32
+};
+
+struct LibdeviceFunction {
+  llvm::StringRef name;
+  LibdeviceKind kind;
+  /// The fp32 (int32) and fp64 (int64) forms; empty where there is none.
+  llvm::StringRef symbol32, symbol64;
+  /// False for a form reached through another name (`powi`, of `pow`).
+  bool isPublic;
+
+  /// The number of arguments.
+  unsigned getArity() const;
+  /// True for the float kinds.
+  bool takesFloats() const;
+  /// The symbol for arguments whose first element type is `type`, or "".
+  llvm::StringRef getSymbol(mlir::Type type) const;
+  /// The element types of the arguments and of the result of `symbol`'s
+  /// form (one of symbol32, symbol64).
+  llvm::SmallVector<mlir::Type> getArgumentTypes(mlir::MLIRContext *ctx,
+                                                 bool is64) const;
+  mlir::Type getResultType(mlir::MLIRContext *ctx, bool is64) const;
+};
+
+/// Every function, in the order of Libdevice.def.
+llvm::ArrayRef<LibdeviceFunction> getLibdeviceFunctions();
+/// The function named `name` in Python (forms included), or null.
+const LibdeviceFunction *lookupLibdeviceFunction(llvm::StringRef name);
+/// True if `name` is a function of Triton's libdevice module tilec does not
+/// implement.
+bool isUnsupportedLibdeviceFunction(llvm::StringRef name);
+/// The function with the symbol `symbol`, or null; `is64` tells which form.
+const LibdeviceFunction *lookupLibdeviceSymbol(llvm::StringRef symbol,
+                                               bool &is64);
+
+} // namespace tilec::tile
+
+#endif // TILEC_DIALECT_TILE_IR_LIBDEVICE_H

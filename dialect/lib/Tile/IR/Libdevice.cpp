@@ -1,0 +1,101 @@
+//===- Libdevice.cpp - The functions of CUDA's libdevice --------*- C++ -*-===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/Libdevice.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace tilec::tile;
+
+namespace {
+const LibdeviceFunction functions[] = {
+#define TILEC_LIBDEVICE(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)                  \
+  {#NAME, LibdeviceKind::KIND, SYMBOL32, SYMBOL64, true},
+#define TILEC_LIBDEVICE_FORM(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)             \
+  {#NAME, LibdeviceKind::KIND, SYMBOL32, SYMBOL64, false},
+#include "tilec/Dialect/Tile/IR/Libdevice.def"
+};
+
+const llvm::StringLiteral unsupported[] = {
+#define TILEC_LIBDEVICE(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)
+#define TILEC_LIBDEVICE_FORM(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)
+#define TILEC_LIBDEVICE_UNSUPPORTED(NAME) #NAME,
+#include "tilec/Dialect/Tile/IR/Libdevice.def"
+};
+} // namespace
+
+unsigned LibdeviceFunction::getArity() const {
+  switch (kind) {
+  case LibdeviceKind::F2:
+  case LibdeviceKind::FInt:
+  case LibdeviceKind::I2:
+    return 2;
+  case LibdeviceKind::F3:
+    return 3;
+  default:
+    return 1;
+  }
+}
+
+bool LibdeviceFunction::takesFloats() const {
+  return kind != LibdeviceKind::I1 && kind != LibdeviceKind::I2 &&
+         kind != LibdeviceKind::ICount;
+}
+
+StringRef LibdeviceFunction::getSymbol(Type type) const {
+  if (takesFloats() ? type.isF32() : type.isInteger(32))
+    return symbol32;
+  if (takesFloats() ? type.isF64() : type.isInteger(64))
+    return symbol64;
+  return "";
+}
+
+SmallVector<Type> LibdeviceFunction::getArgumentTypes(MLIRContext *ctx,
+                                                      bool is64) const {
+  Type t = takesFloats() ? (is64 ? Type(Float64Type::get(ctx))
+                                 : Type(Float32Type::get(ctx)))
+                         : Type(IntegerType::get(ctx, is64 ? 64 : 32));
+  SmallVector<Type> types(getArity(), t);
+  if (kind == LibdeviceKind::FInt)
+    types[1] = IntegerType::get(ctx, 32);
+  return types;
+}
+
+Type LibdeviceFunction::getResultType(MLIRContext *ctx, bool is64) const {
+  if (kind == LibdeviceKind::FPred || kind == LibdeviceKind::ICount)
+    return IntegerType::get(ctx, 32);
+  return getArgumentTypes(ctx, is64).front();
+}
+
+ArrayRef<LibdeviceFunction> tilec::tile::getLibdeviceFunctions() {
+  return functions;
+}
+
+const LibdeviceFunction *tilec::tile::lookupLibdeviceFunction(StringRef name) {
+  for (const LibdeviceFunction &f : functions)
+    if (f.name == name)
+      return &f;
+  return nullptr;
+}
+
+bool tilec::tile::isUnsupportedLibdeviceFunction(StringRef name) {
+  return llvm::is_contained(unsupported, name);
+}
+
+const LibdeviceFunction *tilec::tile::lookupLibdeviceSymbol(StringRef symbol,
+                                                            bool &is64) {
+  if (symbol.empty())
+    return nullptr;
+  for (const LibdeviceFunction &f : functions) {
+    if (f.symbol32 == symbol || f.symbol64 == symbol) {
+      is64 = f.symbol64 == symbol;
+      return &f;
+    }
+  }
+  return nullptr;
+}
