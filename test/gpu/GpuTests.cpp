@@ -146,6 +146,7 @@ const std::vector<GpuTest> &registry() {
     addLayerNormTests(tests);
     addMatmulTests(tests);
     addAttentionTests(tests);
+    addElementwiseTests(tests);
     return tests;
   }();
   return Tests;

@@ -8,8 +8,10 @@
 // from the very float values the kernel was given (inputs are rounded to the
 // kernel's element type first, so the reference sees exactly what the GPU
 // sees): row softmax, layer norm forward, matrix multiplication with
-// arbitrary strides, and attention forward. Every function spreads its rows
-// over the machine's cores; results do not depend on the thread count.
+// arbitrary strides, attention forward, the elementwise math functions of
+// examples/math_functions.tile, and Philox random numbers as Triton defines
+// them. Every function spreads its rows over the machine's cores; results do
+// not depend on the thread count.
 // Header-only; used by tilec-gpu-tests and tilec-bench.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +22,7 @@
 #include "HostData.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -133,6 +136,187 @@ inline void attentionReference(const float *q, const float *k, const float *v,
         dst[d] += p * vh[j * dim + d];
     }
   });
+}
+
+/// One output row of examples/math_functions.tile: its name and the float64
+/// value of the function at x, the derived arguments computed in fp32 as the
+/// kernel computes them.
+struct MathFunction {
+  const char *Name;
+  double (*Ref)(float x);
+};
+
+namespace detail {
+inline float pos(float x) { return std::fabs(x) + 0.25f; }
+inline float big(float x) { return pos(x) * 4.0f + 1.0f; }
+inline double sigmoid(double v) { return 1.0 / (1.0 + std::exp(-v)); }
+/// The inverse error function by Newton's method on std::erf.
+inline double erfinv(double y) {
+  double x = 0.0;
+  for (int i = 0; i < 100; ++i) {
+    double step =
+        (std::erf(x) - y) / (2.0 / std::sqrt(M_PI) * std::exp(-x * x));
+    x -= step;
+    if (std::fabs(step) < 1e-17)
+      break;
+  }
+  return x;
+}
+} // namespace detail
+
+/// The rows of unary_math_kernel, in order.
+inline const std::vector<MathFunction> &mathFunctions() {
+  using namespace detail;
+  static const std::vector<MathFunction> functions = {
+      {"exp", [](float x) { return std::exp(double(x)); }},
+      {"exp2", [](float x) { return std::exp2(double(x)); }},
+      {"log", [](float x) { return std::log(double(pos(x))); }},
+      {"log2", [](float x) { return std::log2(double(pos(x))); }},
+      {"sqrt", [](float x) { return std::sqrt(double(pos(x))); }},
+      {"sqrt_rn", [](float x) { return std::sqrt(double(pos(x))); }},
+      {"rsqrt", [](float x) { return 1.0 / std::sqrt(double(pos(x))); }},
+      {"sin", [](float x) { return std::sin(double(x * 4.0f)); }},
+      {"cos", [](float x) { return std::cos(double(x * 4.0f)); }},
+      {"tanh", [](float x) { return std::tanh(double(x * 2.0f)); }},
+      {"erf", [](float x) { return std::erf(double(x * 2.0f)); }},
+      {"floor", [](float x) { return std::floor(double(x * 8.0f)); }},
+      {"ceil", [](float x) { return std::ceil(double(x * 8.0f)); }},
+      {"abs", [](float x) { return std::fabs(double(x)); }},
+      {"sigmoid", [](float x) { return sigmoid(double(x * 4.0f)); }},
+      {"fma",
+       [](float x) { return std::fma(double(x), pos(x), double(big(x))); }},
+      {"div_rn", [](float x) { return double(x) / pos(x); }},
+      {"pow", [](float x) { return std::pow(double(pos(x)), double(x)); }},
+      {"asin", [](float x) { return std::asin(double(x)); }},
+      {"acos", [](float x) { return std::acos(double(x)); }},
+      {"atan", [](float x) { return std::atan(double(x * 4.0f)); }},
+      {"sinh", [](float x) { return std::sinh(double(x * 2.0f)); }},
+      {"cosh", [](float x) { return std::cosh(double(x * 2.0f)); }},
+      {"asinh", [](float x) { return std::asinh(double(x * 4.0f)); }},
+      {"acosh", [](float x) { return std::acosh(double(big(x))); }},
+      {"atanh", [](float x) { return std::atanh(double(x * 0.5f)); }},
+      {"expm1", [](float x) { return std::expm1(double(x)); }},
+      {"log1p", [](float x) { return std::log1p(double(pos(x))); }},
+      {"log10", [](float x) { return std::log10(double(pos(x))); }},
+      {"exp10", [](float x) { return std::pow(10.0, double(x)); }},
+      {"cbrt", [](float x) { return std::cbrt(double(x)); }},
+      {"tan", [](float x) { return std::tan(double(x)); }},
+      {"erfc", [](float x) { return std::erfc(double(x)); }},
+      {"erfinv", [](float x) { return erfinv(double(x * 0.5f)); }},
+      {"lgamma", [](float x) { return std::lgamma(double(big(x))); }},
+      {"tgamma", [](float x) { return std::tgamma(double(big(x))); }},
+      {"atan2", [](float x) { return std::atan2(double(x), double(pos(x))); }},
+      {"hypot", [](float x) { return std::hypot(double(x), double(pos(x))); }},
+      {"libdevice.pow",
+       [](float x) { return std::pow(double(pos(x)), double(x)); }},
+      {"powi", [](float x) { return std::pow(double(pos(x)), 3.0); }},
+      {"fmod",
+       [](float x) { return std::fmod(double(x * 8.0f), double(pos(x))); }},
+      {"copysign",
+       [](float x) { return std::copysign(double(pos(x)), double(x)); }},
+      {"round", [](float x) { return std::round(double(x * 8.0f)); }},
+      {"trunc", [](float x) { return std::trunc(double(x * 8.0f)); }},
+      {"rint", [](float x) { return std::rint(double(x * 8.0f)); }},
+      {"nextafter", [](float x) { return double(std::nextafter(x, big(x))); }},
+      {"logb", [](float x) { return std::logb(double(big(x))); }},
+      {"erfcx",
+       [](float x) { return std::exp(double(x) * x) * std::erfc(double(x)); }},
+      {"normcdf",
+       [](float x) { return 0.5 * std::erfc(-double(x * 2.0f) / M_SQRT2); }},
+      {"rcbrt", [](float x) { return 1.0 / std::cbrt(double(pos(x))); }},
+      {"sinpi", [](float x) { return std::sin(M_PI * double(x)); }},
+      {"cospi", [](float x) { return std::cos(M_PI * double(x)); }},
+      {"fdim", [](float x) { return std::fdim(double(x), 0.25); }},
+      {"remainder",
+       [](float x) {
+         return std::remainder(double(x * 8.0f), double(pos(x)));
+       }},
+      {"ldexp", [](float x) { return std::ldexp(double(x), 3); }},
+      {"libdevice.fma",
+       [](float x) { return std::fma(double(x), pos(x), double(big(x))); }},
+      {"libdevice.div_rn", [](float x) { return double(x) / pos(x); }},
+      {"fast_expf", [](float x) { return std::exp(double(x)); }},
+      {"fast_logf", [](float x) { return std::log(double(pos(x))); }},
+      {"isnan+signbit", [](float x) { return std::signbit(x) ? 1.0 : 0.0; }},
+      {"j0", [](float x) { return ::j0(double(x * 4.0f)); }},
+      {"y0", [](float x) { return ::y0(double(big(x))); }},
+  };
+  return functions;
+}
+
+/// One output row of unary_math64_kernel and its float64 reference at x.
+struct MathFunction64 {
+  const char *Name;
+  double (*Ref)(double x);
+};
+
+/// The rows of unary_math64_kernel, in order.
+inline const std::vector<MathFunction64> &mathFunctions64() {
+  static const std::vector<MathFunction64> functions = {
+      {"exp", [](double x) { return std::exp(x); }},
+      {"exp2", [](double x) { return std::exp2(x); }},
+      {"log", [](double x) { return std::log(std::fabs(x) + 0.25); }},
+      {"log2", [](double x) { return std::log2(std::fabs(x) + 0.25); }},
+      {"sqrt", [](double x) { return std::sqrt(std::fabs(x) + 0.25); }},
+      {"sin", [](double x) { return std::sin(x * 4.0); }},
+      {"cos", [](double x) { return std::cos(x * 4.0); }},
+      {"tanh", [](double x) { return std::tanh(x * 2.0); }},
+      {"erf", [](double x) { return std::erf(x * 2.0); }},
+      {"pow", [](double x) { return std::pow(std::fabs(x) + 0.25, x); }},
+      {"sigmoid", [](double x) { return 1.0 / (1.0 + std::exp(-x * 4.0)); }},
+      {"asin", [](double x) { return std::asin(x); }},
+      {"atan2", [](double x) { return std::atan2(x, std::fabs(x) + 0.25); }},
+      {"expm1", [](double x) { return std::expm1(x); }},
+      {"cbrt", [](double x) { return std::cbrt(x); }},
+      {"lgamma",
+       [](double x) { return std::lgamma((std::fabs(x) + 0.25) * 4.0 + 1.0); }},
+  };
+  return functions;
+}
+
+/// Philox-4x32 with `rounds` rounds on counter `c` and key (k0, k1), as
+/// Triton's tl.philox computes it.
+inline std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> c,
+                                               std::uint32_t k0,
+                                               std::uint32_t k1,
+                                               int rounds = 10) {
+  for (int r = 0; r < rounds; ++r) {
+    std::uint64_t p0 = std::uint64_t(0xD2511F53u) * c[0];
+    std::uint64_t p2 = std::uint64_t(0xCD9E8D57u) * c[2];
+    std::array<std::uint32_t, 4> n = {
+        std::uint32_t(p2 >> 32) ^ c[1] ^ k0, std::uint32_t(p2),
+        std::uint32_t(p0 >> 32) ^ c[3] ^ k1, std::uint32_t(p0)};
+    c = n;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  return c;
+}
+
+/// tl.randint4x(seed, offset) for an int64 seed and offset.
+inline std::array<std::uint32_t, 4> randint4x(std::int64_t seed,
+                                              std::int64_t offset) {
+  std::uint64_t s = std::uint64_t(seed), o = std::uint64_t(offset);
+  return philox4x32({std::uint32_t(o), std::uint32_t(o >> 32), 0, 0},
+                    std::uint32_t(s), std::uint32_t(s >> 32));
+}
+
+/// tl.uint_to_uniform_float of a 32-bit word: a float in [0, 1), exactly as
+/// the GPU computes it in fp32.
+inline float uniformFromWord(std::uint32_t word) {
+  // -x - 1 is ~x, without the overflow at INT32_MIN.
+  std::int32_t x = std::int32_t(word);
+  x = x < 0 ? ~x : x;
+  return float(x) * 4.6566127342e-10f;
+}
+
+/// tl.randn(seed, offset) in float64 from the fp32 uniforms of its first two
+/// words (Box-Muller).
+inline double normalReference(std::int64_t seed, std::int64_t offset) {
+  std::array<std::uint32_t, 4> w = randint4x(seed, offset);
+  double u1 = std::max(1.0e-7f, uniformFromWord(w[0]));
+  double th = double(6.283185307179586f * uniformFromWord(w[1]));
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(th);
 }
 
 } // namespace gpu

@@ -158,6 +158,7 @@ void addSoftmaxTests(std::vector<GpuTest> &tests);
 void addLayerNormTests(std::vector<GpuTest> &tests);
 void addMatmulTests(std::vector<GpuTest> &tests);
 void addAttentionTests(std::vector<GpuTest> &tests);
+void addElementwiseTests(std::vector<GpuTest> &tests);
 
 /// A failed case whose note is \p status's message.
 CaseResult failed(const rt::Status &status, CaseResult result = CaseResult());

@@ -212,6 +212,99 @@ std::function<void()> vectorAdd(Case &c) {
   };
 }
 
+/// unary_math_kernel(x, out, n): one row of n per function of
+/// gpu::mathFunctions().
+std::function<void()> mathFunctions(Case &c) {
+  uint64_t n = c.size[0];
+  const std::vector<gpu::MathFunction> &functions = gpu::mathFunctions();
+  uint64_t rows = functions.size();
+  Buffer &x = c.input(ScalarType::FP32, 1, n);
+  Buffer &out = c.output(ScalarType::FP32, rows * n);
+  c.args.push_back(Argument::ofInt(n));
+  c.grid[0] = cdiv(n, c.constant("BLOCK"));
+  return [&c, &x, &out, n, rows, &functions] {
+    std::vector<float> xv = Case::values(x, 1, n);
+    std::vector<double> ref(rows * n);
+    for (uint64_t k = 0; k < rows; ++k)
+      for (uint64_t i = 0; i < n; ++i)
+        ref[k * n + i] = functions[k].Ref(xv[i]);
+    c.check("out", out, rows, n, n, ref, c.config.tol);
+  };
+}
+
+/// random_streams_kernel(words, uniform, normal, n, seed): Triton's words
+/// and uniforms exactly, normals within fp32 rounding.
+std::function<void()> randomStreams(Case &c) {
+  uint64_t n = c.size[0];
+  int64_t seed = 20261201 + int64_t(n);
+  Buffer &words = c.output(ScalarType::I32, 4 * n);
+  Buffer &uniform = c.output(ScalarType::FP32, n);
+  Buffer &normal = c.output(ScalarType::FP32, n);
+  c.args.push_back(Argument::ofInt(n));
+  c.args.push_back(Argument::ofInt(seed));
+  c.grid[0] = cdiv(n, c.constant("BLOCK"));
+  return [&c, &words, &uniform, &normal, n, seed] {
+    std::vector<double> u(n), z(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      std::array<uint32_t, 4> w = gpu::randint4x(seed, int64_t(i));
+      for (unsigned j = 0; j < 4; ++j)
+        if (c.failure.empty() &&
+            int64_t(words.get(4 * i + j)) != int64_t(int32_t(w[j])))
+          c.failure = formatv("words[{0}] = {1}, expected {2}", 4 * i + j,
+                              int64_t(words.get(4 * i + j)), int32_t(w[j]))
+                          .str();
+      u[i] = gpu::uniformFromWord(w[0]);
+      z[i] = gpu::normalReference(seed, int64_t(i));
+    }
+    c.check("uniform", uniform, 1, n, n, u, 0.0);
+    c.check("normal", normal, 1, n, n, z, c.config.tol);
+  };
+}
+
+/// seeded_dropout_kernel(x, out, n, p, seed).
+std::function<void()> seededDropout(Case &c) {
+  uint64_t n = c.size[0];
+  const float p = 0.375f;
+  int64_t seed = 1234567 + int64_t(n);
+  Buffer &x = c.input(ScalarType::FP32, 1, n);
+  Buffer &out = c.output(ScalarType::FP32, n);
+  c.args.push_back(Argument::ofInt(n));
+  c.args.push_back(Argument::ofFloat(p));
+  c.args.push_back(Argument::ofInt(seed));
+  c.grid[0] = cdiv(n, c.constant("BLOCK"));
+  return [&c, &x, &out, n, p, seed] {
+    std::vector<float> xv = Case::values(x, 1, n);
+    std::vector<double> ref(n);
+    for (uint64_t i = 0; i < n; ++i)
+      ref[i] = gpu::uniformFromWord(gpu::randint4x(seed, int64_t(i))[0]) > p
+                   ? double(xv[i] / (1.0f - p))
+                   : 0.0;
+    c.check("out", out, 1, n, n, ref, 0.0);
+  };
+}
+
+/// grouped_row_sum_kernel(x, partial, lock, count, N, stride); size (M, N).
+std::function<void()> groupedSum(Case &c) {
+  uint64_t m = c.size[0], n = c.size[1], groups = c.constant("GROUP");
+  uint64_t ld = n + 3;
+  Buffer &x = c.input(ScalarType::FP32, m, n, ld);
+  Buffer &partial = c.output(ScalarType::FP32, groups * n);
+  c.output(ScalarType::I32, groups);
+  c.output(ScalarType::I32, groups);
+  c.args.push_back(Argument::ofInt(n));
+  c.args.push_back(Argument::ofInt(ld));
+  c.grid[0] = m;
+  return [&c, &x, &partial, m, n, ld, groups] {
+    std::vector<float> xv = Case::values(x, m, n, ld);
+    uint64_t used = std::min(groups, m);
+    std::vector<double> ref(used * n, 0.0);
+    for (uint64_t r = 0; r < m; ++r)
+      for (uint64_t col = 0; col < n; ++col)
+        ref[(r % groups) * n + col] += xv[r * n + col];
+    c.check("partial", partial, used, n, n, ref, c.config.tol);
+  };
+}
+
 /// softmax_kernel(out, in, in_stride, out_stride, n_rows, n_cols),
 /// softmax_where_kernel(x, out, M, N, stride), softmax_bp_kernel(x, out,
 /// M, N) (in place into x); size (rows, cols).
@@ -738,6 +831,38 @@ std::vector<Config> configurations() {
        attention,
        {{1, 1}, {2, 100}, {1, 257}},
        2e-3},
+      {"math_functions",
+       "math_functions.tile",
+       "unary_math_kernel",
+       "*fp32:16, *fp32:16, i32",
+       {"BLOCK=256"},
+       mathFunctions,
+       {{1}, {300}, {1000}},
+       ExactTol},
+      {"random_streams",
+       "dropout.tile",
+       "random_streams_kernel",
+       "*i32:16, *fp32:16, *fp32:16, i32, i32",
+       {"BLOCK=256"},
+       randomStreams,
+       {{1}, {1000}},
+       1e-6},
+      {"seeded_dropout",
+       "dropout.tile",
+       "seeded_dropout_kernel",
+       "*fp32:16, *fp32:16, i32, fp32, i32",
+       {"BLOCK=1024"},
+       seededDropout,
+       {{1}, {3000}},
+       0},
+      {"grouped_sum",
+       "grouped_sum.tile",
+       "grouped_row_sum_kernel",
+       "*fp32:16, *fp32:16, *i32:16, *i32:16, i32, i32",
+       {"GROUP=8", "BLOCK_N=1024"},
+       groupedSum,
+       {{1, 1}, {5, 300}, {21, 1000}},
+       ExactTol},
   };
 }
 

@@ -41,15 +41,17 @@ constexpr double kPi = 3.14159265358979323846;
 double sinpi(double a) { return std::sin(kPi * a); }
 double cospi(double a) { return std::cos(kPi * a); }
 
-/// The inverse error function: a first guess refined by Newton's method.
+/// The inverse error function: Winitzki's approximation refined by
+/// Newton's method.
 double erfinv(double y) {
   if (y <= -1 || y >= 1)
     return y == 1 ? INFINITY : y == -1 ? -INFINITY : NAN;
-  double w = -std::log((1 - y) * (1 + y));
-  double x = std::copysign(std::sqrt(std::max(w - std::log(w) / 2, 0.0)), y);
-  for (int k = 0; k < 60; ++k) {
-    double err = std::erf(x) - y;
-    double step = err / (2 / std::sqrt(kPi) * std::exp(-x * x));
+  const double a = 0.147;
+  double l = std::log((1 - y) * (1 + y));
+  double t = 2 / (kPi * a) + l / 2;
+  double x = std::copysign(std::sqrt(std::sqrt(t * t - l / a) - t), y);
+  for (int k = 0; k < 20; ++k) {
+    double step = (std::erf(x) - y) / (2 / std::sqrt(kPi) * std::exp(-x * x));
     x -= step;
     if (std::fabs(step) <= 1e-17 * std::fabs(x))
       break;

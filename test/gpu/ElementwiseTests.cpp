@@ -1,0 +1,319 @@
+//===- ElementwiseTests.cpp - GPU tests of math, random numbers, locks ----===//
+//
+// Part of tilec, a Triton-style tile-language compiler.
+//
+//===----------------------------------------------------------------------===//
+//
+// The elementwise family of tilec-gpu-tests:
+//
+//  - math_functions / math_functions_fp64: examples/math_functions.tile,
+//    every math function of triton.language and libdevice tilec supports,
+//    one output row per function, against float64 references
+//    (mathFunctions in Reference.h);
+//  - random_streams: the four Philox words of every offset must equal
+//    Triton's (the host Philox of Reference.h) bit for bit, tl.rand too, and
+//    tl.randn within fp32 rounding of the float64 Box-Muller;
+//  - seeded_dropout: the tutorial's dropout, exact;
+//  - grouped_sum: partial row sums under per-group spin locks
+//    (tl.atomic_cas, tl.atomic_xchg, tl.debug_barrier), the pattern of the
+//    layer-norm backward kernel.
+//
+// Sizes are ragged (not multiples of the block).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reference.h"
+#include "TestUtil.h"
+
+#include <cstring>
+
+using namespace tilec::rt;
+using namespace tilec::gpu;
+
+namespace {
+
+/// x in [-1, 1) as fp32, from the next random stream of `env`.
+std::vector<float> uniformInputs(TestEnv &env, std::uint64_t n) {
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, 1, n);
+  return x.Values;
+}
+
+/// Adds to `result` the check of row `k` (named `name`) of `out` (rows of
+/// n) against `ref`.
+bool checkRow(CaseResult &result, const char *name, const float *out,
+              const std::vector<double> &ref, const Tolerance &tol) {
+  Check check = compareToReference(out, ref.data(), ref.size(), tol);
+  return recordCheck(result, name, check, out, ref.data(), 0, tol);
+}
+
+/// unary_math_kernel(x, out, n): out[k * n + i] = function k of x[i].
+CaseResult runMathFunctions(TestEnv &env, const GpuTest &test,
+                            const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t n = shape[0];
+  const std::vector<MathFunction> &functions = mathFunctions();
+  const std::uint64_t rows = functions.size();
+  CaseResult result;
+  Dim3 grid(cdiv(n, test.Config.Block));
+  result.Grid = gridString(grid);
+  result.Bytes = (1.0 + rows) * n * sizeof(float);
+  std::vector<float> x = uniformInputs(env, n);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x.data(), n * sizeof(float));
+  DeviceBuffer &dout = buffers.output(rows * n * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dx, dout, n}, buffers, result);
+  std::vector<float> out(rows * n);
+  if (status.ok())
+    status = dout.copyToHost(out);
+  if (!status.ok())
+    return failed(status, result);
+  bool ok = true;
+  std::vector<double> ref(n);
+  for (std::uint64_t k = 0; k < rows; ++k) {
+    for (std::uint64_t i = 0; i < n; ++i)
+      ref[i] = functions[k].Ref(x[i]);
+    ok &= checkRow(result, functions[k].Name, out.data() + k * n, ref,
+                   test.Config.Tol);
+  }
+  result.Passed = ok;
+  return result;
+}
+
+/// unary_math64_kernel(x, out, n) on fp64 values.
+CaseResult runMathFunctions64(TestEnv &env, const GpuTest &test,
+                              const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t n = shape[0];
+  const std::vector<MathFunction64> &functions = mathFunctions64();
+  const std::uint64_t rows = functions.size();
+  CaseResult result;
+  Dim3 grid(cdiv(n, test.Config.Block));
+  result.Grid = gridString(grid);
+  result.Bytes = (1.0 + rows) * n * sizeof(double);
+  std::vector<float> x32 = uniformInputs(env, n);
+  std::vector<double> x(x32.begin(), x32.end());
+  for (std::uint64_t i = 0; i < n; ++i)
+    x[i] += x32[(i + 1) % n] * 1e-9; // bits past fp32's
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x.data(), n * sizeof(double));
+  DeviceBuffer &dout = buffers.output(rows * n * sizeof(double));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dx, dout, n}, buffers, result);
+  std::vector<double> out(rows * n);
+  if (status.ok())
+    status = dout.copyToHost(out);
+  if (!status.ok())
+    return failed(status, result);
+  // fp64 results are compared in fp64: libdevice is within a few ulp.
+  bool ok = true;
+  double worst = 0.0;
+  for (std::uint64_t k = 0; k < rows && ok; ++k) {
+    double scale = 0.0;
+    for (std::uint64_t i = 0; i < n; ++i)
+      scale = std::max(scale, std::fabs(functions[k].Ref(x[i])));
+    for (std::uint64_t i = 0; i < n; ++i) {
+      double ref = functions[k].Ref(x[i]), got = out[k * n + i];
+      double err = std::fabs(got - ref) / (std::fabs(ref) + scale);
+      if (!(err <= 1e-13)) {
+        ok = false;
+        ++result.Mismatches;
+        result.Note = std::string(functions[k].Name) + "[" + std::to_string(i) +
+                      "] = " + formatValue(got, "%.17g") + ", expected " +
+                      formatValue(ref, "%.17g");
+        break;
+      }
+      worst = std::max(worst, err);
+    }
+  }
+  result.RelError = ok ? worst : std::nan("");
+  result.Passed = ok;
+  return result;
+}
+
+/// random_streams_kernel(words, uniform, normal, n, seed).
+CaseResult runRandomStreams(TestEnv &env, const GpuTest &test,
+                            const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t n = shape[0];
+  const std::int32_t seed = std::int32_t(env.Seed * 7919 + n) - 12345;
+  CaseResult result;
+  Dim3 grid(cdiv(n, test.Config.Block));
+  result.Grid = gridString(grid);
+  result.Bytes = 6.0 * n * sizeof(float);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &words = buffers.output(4 * n * sizeof(std::uint32_t));
+  DeviceBuffer &uniform = buffers.output(n * sizeof(float));
+  DeviceBuffer &normal = buffers.output(n * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(
+      env, kernel, grid, {words, uniform, normal, n, seed}, buffers, result);
+  std::vector<std::uint32_t> w(4 * n);
+  std::vector<float> u(n), z(n);
+  if (status.ok())
+    status = words.copyToHost(w);
+  if (status.ok())
+    status = uniform.copyToHost(u);
+  if (status.ok())
+    status = normal.copyToHost(z);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> zRef(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::array<std::uint32_t, 4> expected = randint4x(seed, std::int64_t(i));
+    float uRef = uniformFromWord(expected[0]);
+    bool same = std::memcmp(&w[4 * i], expected.data(), 16) == 0 &&
+                std::memcmp(&u[i], &uRef, 4) == 0;
+    if (!same && result.Mismatches++ == 0)
+      result.Note = "offset " + std::to_string(i) + ": words or uniform " +
+                    formatValue(u[i], "%.9g") + " differ from Triton's (" +
+                    formatValue(uRef, "%.9g") + ")";
+    zRef[i] = normalReference(seed, std::int64_t(i));
+  }
+  bool ok = result.Mismatches == 0;
+  ok &= checkRow(result, "normal", z.data(), zRef, test.Config.Tol);
+  result.Passed = ok;
+  return result;
+}
+
+/// seeded_dropout_kernel(x, out, n, p, seed).
+CaseResult runSeededDropout(TestEnv &env, const GpuTest &test,
+                            const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t n = shape[0];
+  const float p = 0.375f;
+  const std::int32_t seed = 1234567 + std::int32_t(n);
+  CaseResult result;
+  Dim3 grid(cdiv(n, test.Config.Block));
+  result.Grid = gridString(grid);
+  result.Bytes = 2.0 * n * sizeof(float);
+  std::vector<float> x = uniformInputs(env, n);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x.data(), n * sizeof(float));
+  DeviceBuffer &dout = buffers.output(n * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dx, dout, n, p, seed}, buffers, result);
+  std::vector<float> out(n);
+  if (status.ok())
+    status = dout.copyToHost(out);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> ref(n);
+  std::uint64_t kept = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    bool keep = uniformFromWord(randint4x(seed, std::int64_t(i))[0]) > p;
+    kept += keep;
+    ref[i] = keep ? double(x[i] / (1.0f - p)) : 0.0;
+  }
+  result.Passed = checkRow(result, "out", out.data(), ref, test.Config.Tol);
+  if (n >= 10000 && std::fabs(double(kept) / n - (1.0 - p)) > 0.02) {
+    result.Passed = false;
+    result.Note += " kept " + std::to_string(kept) + " of " + std::to_string(n);
+  }
+  return result;
+}
+
+/// grouped_row_sum_kernel(x, partial, lock, count, N, stride): M programs,
+/// row r into partial row r % GROUP; size (M, N).
+CaseResult runGroupedSum(TestEnv &env, const GpuTest &test,
+                         const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t m = shape[0], n = shape[1], groups = test.Config.GroupM;
+  if (n > test.Config.BlockN)
+    return badSize(test, shape, "N exceeds BLOCK_N");
+  const std::uint64_t stride = n + 3;
+  CaseResult result;
+  Dim3 grid(m);
+  result.Grid = gridString(grid);
+  result.Bytes = double(m) * n * sizeof(float);
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, m, n, stride);
+  std::vector<std::int32_t> zeros(groups, 0);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &partial = buffers.output(groups * n * sizeof(float));
+  DeviceBuffer &locks = buffers.input(zeros.data(), groups * 4);
+  DeviceBuffer &counts = buffers.input(zeros.data(), groups * 4);
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dx, partial, locks, counts, n, stride},
+                  buffers, result);
+  std::vector<float> out(groups * n);
+  std::vector<std::int32_t> lockValues(groups), countValues(groups);
+  if (status.ok())
+    status = partial.copyToHost(out);
+  if (status.ok())
+    status = locks.copyToHost(lockValues);
+  if (status.ok())
+    status = counts.copyToHost(countValues);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> ref(groups * n, 0.0);
+  for (std::uint64_t r = 0; r < m; ++r)
+    for (std::uint64_t c = 0; c < n; ++c)
+      ref[(r % groups) * n + c] += x.at(r, c);
+  // Groups no row reaches keep the poison: compare the others.
+  std::uint64_t used = std::min(groups, m);
+  out.resize(used * n);
+  ref.resize(used * n);
+  bool ok = checkOutput(result, "partial", out, ref, n, test.Config.Tol);
+  for (std::uint64_t g = 0; g < used; ++g)
+    if (lockValues[g] != 0 || countValues[g] != 1) {
+      ok = false;
+      result.Note += " group " + std::to_string(g) + ": lock " +
+                     std::to_string(lockValues[g]) + ", count " +
+                     std::to_string(countValues[g]);
+    }
+  result.Passed = ok;
+  return result;
+}
+
+} // namespace
+
+void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
+  TestConfig math;
+  math.Block = 256;
+  math.Tol = Tolerance::relative(1e-5);
+  tests.push_back({"math_functions",
+                   "math_functions.ptx",
+                   "unary_math_kernel",
+                   {{1}, {1000}, {4099}, {(1u << 18) + 5}},
+                   runMathFunctions,
+                   math});
+  tests.push_back({"math_functions_fp64",
+                   "math_functions_fp64.ptx",
+                   "unary_math64_kernel",
+                   {{1}, {1000}, {4099}, {(1u << 18) + 5}},
+                   runMathFunctions64,
+                   math});
+  TestConfig random;
+  random.Block = 256;
+  random.Tol = Tolerance::relative(1e-6);
+  tests.push_back({"random_streams",
+                   "random_streams.ptx",
+                   "random_streams_kernel",
+                   {{1}, {1000}, {4099}, {(1u << 20) + 7}},
+                   runRandomStreams,
+                   random});
+  TestConfig dropout;
+  dropout.Block = 1024;
+  dropout.Tol = Tolerance::exact();
+  tests.push_back({"seeded_dropout",
+                   "seeded_dropout.ptx",
+                   "seeded_dropout_kernel",
+                   {{1}, {1000}, {98304 + 17}, {(1u << 22) + 3}},
+                   runSeededDropout,
+                   dropout});
+  TestConfig grouped;
+  grouped.GroupM = 8;
+  grouped.BlockN = 1024;
+  grouped.Tol = Tolerance::relative(1e-5);
+  tests.push_back({"grouped_sum",
+                   "grouped_sum.ptx",
+                   "grouped_row_sum_kernel",
+                   {{1, 1}, {5, 300}, {1000, 1000}, {8191, 777}},
+                   runGroupedSum,
+                   grouped});
+}
