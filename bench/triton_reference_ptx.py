@@ -70,8 +70,9 @@ def parse_manifest(path):
 
 def example_argument(torch, entry):
     """A launch argument that makes Triton specialize as entry says."""
-    dtypes = {"fp32": torch.float32, "fp16": torch.float16,
-              "bf16": torch.bfloat16, "i32": torch.int32}
+    dtypes = {"fp64": torch.float64, "fp32": torch.float32,
+              "fp16": torch.float16, "bf16": torch.bfloat16,
+              "i64": torch.int64, "i32": torch.int32, "i8": torch.int8}
     if entry.startswith("*"):
         type_name = entry[1:].split(":")[0]
         # Fresh allocations are 256-byte aligned: Triton assumes 16.

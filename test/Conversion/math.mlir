@@ -9,6 +9,7 @@ module attributes {tile.num_warps = 1 : i32} {
   // CHECK-DAG: llvm.func @__nv_log2f(f32) -> f32
   // CHECK-DAG: llvm.func @__nv_sinf(f32) -> f32
   // CHECK-DAG: llvm.func @__nv_cosf(f32) -> f32
+  // CHECK-DAG: llvm.func @__nv_tanhf(f32) -> f32
   // CHECK-LABEL: llvm.func @transcendental
   // CHECK: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
   // CHECK: %[[T:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : f32
@@ -20,6 +21,7 @@ module attributes {tile.num_warps = 1 : i32} {
   // CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"
   // CHECK: llvm.call @__nv_sinf
   // CHECK: llvm.call @__nv_cosf
+  // CHECK: llvm.call @__nv_tanhf
   // CHECK: llvm.intr.floor
   // CHECK: llvm.intr.ceil
   // CHECK: llvm.intr.fabs
@@ -34,7 +36,8 @@ module attributes {tile.num_warps = 1 : i32} {
     %e = math.sqrt %d : tensor<32xf32, #d>
     %f = math.rsqrt %e : tensor<32xf32, #d>
     %g = math.sin %f : tensor<32xf32, #d>
-    %h = math.cos %g : tensor<32xf32, #d>
+    %h0 = math.cos %g : tensor<32xf32, #d>
+    %h = math.tanh %h0 : tensor<32xf32, #d>
     %i = math.floor %h : tensor<32xf32, #d>
     %j = math.ceil %i : tensor<32xf32, #d>
     %k = math.absf %j : tensor<32xf32, #d>
