@@ -14,6 +14,7 @@
 //    Triton's (the host Philox of Reference.h) bit for bit, tl.rand too, and
 //    tl.randn within fp32 rounding of the float64 Box-Muller;
 //  - seeded_dropout: the tutorial's dropout, exact;
+//  - complex_square: tl.split, tl.join and tl.interleave on (re, im) pairs;
 //  - grouped_sum: partial row sums under per-group spin locks
 //    (tl.atomic_cas, tl.atomic_xchg, tl.debug_barrier), the pattern of the
 //    layer-norm backward kernel.
@@ -272,6 +273,39 @@ CaseResult runGroupedSum(TestEnv &env, const GpuTest &test,
   return result;
 }
 
+/// complex_square_kernel(z, out, swapped, n): z is n (re, im) pairs.
+CaseResult runComplexSquare(TestEnv &env, const GpuTest &test,
+                            const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t n = shape[0];
+  CaseResult result;
+  Dim3 grid(cdiv(n, test.Config.Block));
+  result.Grid = gridString(grid);
+  result.Bytes = 6.0 * n * sizeof(float);
+  std::vector<float> z = uniformInputs(env, 2 * n);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dz = buffers.input(z.data(), 2 * n * sizeof(float));
+  DeviceBuffer &dout = buffers.output(2 * n * sizeof(float));
+  DeviceBuffer &dswapped = buffers.output(2 * n * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dz, dout, dswapped, n}, buffers, result);
+  std::vector<float> out(2 * n), swapped(2 * n);
+  if (status.ok())
+    status = dout.copyToHost(out);
+  if (status.ok())
+    status = dswapped.copyToHost(swapped);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> outRef(2 * n), swappedRef(2 * n);
+  complexSquareReference(z.data(), n, outRef.data(), swappedRef.data());
+  bool ok = checkOutput(result, "out", out, outRef, 2, test.Config.Tol);
+  ok &= checkOutput(result, "swapped", swapped, swappedRef, 2,
+                    Tolerance::exact());
+  result.Passed = ok;
+  return result;
+}
+
 } // namespace
 
 void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
@@ -310,6 +344,15 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1}, {1000}, {98304 + 17}, {(1u << 22) + 3}},
                    runSeededDropout,
                    dropout});
+  TestConfig pairs;
+  pairs.Block = 256;
+  pairs.Tol = Tolerance::relative(1e-6);
+  tests.push_back({"complex_square",
+                   "complex_square.ptx",
+                   "complex_square_kernel",
+                   {{1}, {1000}, {4099}, {(1u << 20) + 7}},
+                   runComplexSquare,
+                   pairs});
   TestConfig grouped;
   grouped.GroupM = 8;
   grouped.BlockN = 1024;

@@ -274,6 +274,20 @@ inline const std::vector<MathFunction64> &mathFunctions64() {
   return functions;
 }
 
+/// complex_square_kernel: out[2i], out[2i+1] = z_i^2 (computed in fp32 as
+/// the kernel does: re * re - im * im, 2 * re * im) and swapped[2i],
+/// swapped[2i+1] = (im, re) of z_i.
+inline void complexSquareReference(const float *z, std::uint64_t n, double *out,
+                                   double *swapped) {
+  for (std::uint64_t i = 0; i < n; ++i) {
+    float re = z[2 * i], im = z[2 * i + 1];
+    out[2 * i] = double(re) * re - double(im) * im;
+    out[2 * i + 1] = 2.0 * re * im;
+    swapped[2 * i] = im;
+    swapped[2 * i + 1] = re;
+  }
+}
+
 /// Philox-4x32 with `rounds` rounds on counter `c` and key (k0, k1), as
 /// Triton's tl.philox computes it.
 inline std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> c,

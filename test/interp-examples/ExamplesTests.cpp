@@ -283,6 +283,23 @@ std::function<void()> seededDropout(Case &c) {
   };
 }
 
+/// complex_square_kernel(z, out, swapped, n): n (re, im) pairs.
+std::function<void()> complexSquare(Case &c) {
+  uint64_t n = c.size[0];
+  Buffer &z = c.input(ScalarType::FP32, 1, 2 * n);
+  Buffer &out = c.output(ScalarType::FP32, 2 * n);
+  Buffer &swapped = c.output(ScalarType::FP32, 2 * n);
+  c.args.push_back(Argument::ofInt(n));
+  c.grid[0] = cdiv(n, c.constant("BLOCK"));
+  return [&c, &z, &out, &swapped, n] {
+    std::vector<float> zv = Case::values(z, 1, 2 * n);
+    std::vector<double> outRef(2 * n), swappedRef(2 * n);
+    gpu::complexSquareReference(zv.data(), n, outRef.data(), swappedRef.data());
+    c.check("out", out, n, 2, 2, outRef, c.config.tol);
+    c.check("swapped", swapped, n, 2, 2, swappedRef, 0.0);
+  };
+}
+
 /// grouped_row_sum_kernel(x, partial, lock, count, N, stride); size (M, N).
 std::function<void()> groupedSum(Case &c) {
   uint64_t m = c.size[0], n = c.size[1], groups = c.constant("GROUP");
@@ -855,6 +872,14 @@ std::vector<Config> configurations() {
        seededDropout,
        {{1}, {3000}},
        0},
+      {"complex_square",
+       "complex_square.tile",
+       "complex_square_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, i32",
+       {"BLOCK=256"},
+       complexSquare,
+       {{1}, {1000}},
+       1e-6},
       {"grouped_sum",
        "grouped_sum.tile",
        "grouped_row_sum_kernel",

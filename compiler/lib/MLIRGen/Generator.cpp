@@ -247,11 +247,16 @@ static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
   if (text.size() >= 2 && (text.front() == '"' || text.front() == '\'') &&
       text.back() == text.front())
     return TValue::named(TValue::Kind::String, text.drop_front().drop_back());
+  if (text == "None")
+    return TValue();
   llvm::StringRef dtype = text;
   dtype.consume_front("tl.");
   if (Type t = gen.parseDType(dtype))
     return TValue::ofDType(t);
-  return std::nullopt;
+  // Any other word is a string (`-D PRECISION=tf32x3`).
+  if (text.empty())
+    return std::nullopt;
+  return TValue::named(TValue::Kind::String, text);
 }
 
 OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
@@ -765,9 +770,19 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     return callFunction(*callee->function, *args, expr.getLoc());
   case TValue::Kind::Method:
     return callMethod(*callee, *args, expr.getLoc());
+  case TValue::Kind::DType:
+    // `tl.float32(-float("inf"))`: the value converted to the dtype.
+    if (isa<tile::PtrType>(callee->type))
+      break;
+    if (args->positional.size() != 1 || !args->keywords.empty())
+      return error(expr.getLoc())
+             << "a dtype call takes one positional argument";
+    return genCast(args->positional[0], callee->type, /*bitcast=*/false, "",
+                   expr.getLoc());
   default:
-    return error(expr.getLoc()) << callee->describe() << " is not callable";
+    break;
   }
+  return error(expr.getLoc()) << callee->describe() << " is not callable";
 }
 
 FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
@@ -823,11 +838,9 @@ FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
     locals.values[p.name] = *v;
     locals.defLocs[p.name] = p.range.Start;
   }
-  for (const ParamAST &p : params)
-    if (isConstexprAnnotation(p.annotation.get()) &&
-        locals.values[p.name].isValue())
-      return error(callLoc) << "argument '" << p.name << "' of '"
-                            << fn.getName() << "' must be a constexpr";
+  // As in Triton, a helper's tl.constexpr annotation does not constrain
+  // its callers: a run-time value passed there stays one (the attention
+  // tutorial passes its offsets so).
 
   Scope *savedScope = scope;
   auto savedReturn = std::move(returnValue);

@@ -385,6 +385,12 @@ public:
   mlir::FailureOr<TValue> builtinExpandDims(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinBroadcastTo(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinBroadcast(BuiltinCall &call);
+  /// tl.join and tl.interleave, tl.split: pairs along a new last axis of
+  /// size 2, built by selection and taken apart by exact integer sums.
+  mlir::FailureOr<mlir::Value> join(const TValue &a, const TValue &b,
+                                    llvm::SMLoc l, llvm::StringRef what);
+  mlir::FailureOr<TValue> builtinJoin(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinSplit(BuiltinCall &call);
 
   // tl.* builtins (Builtins.cpp).
   /// Calls `tl.<name>` through the builtin table (BuiltinTable.cpp).

@@ -511,3 +511,138 @@ FailureOr<TValue> Generator::builtinBroadcast(BuiltinCall &call) {
     return failure();
   return TValue::ofTuple({TValue::of(*x), TValue::of(*y)});
 }
+
+/// The integer type of `elem`'s width (i8 for i1), in which split's
+/// selections and sums are exact; null for pointers.
+static Type bitsType(OpBuilder &b, Type elem) {
+  if (isa<tile::PtrType>(elem))
+    return {};
+  return b.getIntegerType(std::max(8u, elem.getIntOrFloatBitWidth()));
+}
+
+/// `v` as integers of its width, and back (`inverse`).
+static Value toBits(OpBuilder &b, Location l, Value v, Type bits,
+                    bool inverse = false, Type elem = {}) {
+  Type from = getElementTypeOrSelf(v.getType());
+  Type to = inverse ? elem : bits;
+  Type result = tile::withElementType(v.getType(), to);
+  if (from == to)
+    return v;
+  if (inverse ? to.isInteger(1) : from.isInteger(1)) {
+    if (inverse)
+      return arith::TruncIOp::create(b, l, result, v);
+    return arith::ExtUIOp::create(b, l, result, v);
+  }
+  return arith::BitcastOp::create(b, l, result, v);
+}
+
+/// `arange(0, 2)` shaped [1, ..., 1, 2] with `rank` dimensions, compared
+/// with `which`, broadcast to `shape`.
+static Value lastAxisIs(Generator &gen, Location l, ArrayRef<int64_t> shape,
+                        int64_t which) {
+  OpBuilder &b = gen.builder;
+  Value idx = tile::MakeRangeOp::create(
+      b, l, RankedTensorType::get({2}, b.getI32Type()), 0, 2);
+  for (size_t d = 1; d < shape.size(); ++d)
+    idx = gen.expandDims(idx, 0, l);
+  auto full = RankedTensorType::get(shape, b.getI32Type());
+  if (shape.size() > 1)
+    idx = tile::BroadcastOp::create(b, l, full, idx);
+  Value c = arith::ConstantOp::create(
+      b, l, DenseElementsAttr::get(full, b.getI32IntegerAttr(which)));
+  return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, idx, c);
+}
+
+FailureOr<Value> Generator::join(const TValue &a, const TValue &b,
+                                 llvm::SMLoc l, llvm::StringRef what) {
+  Location location = loc(l);
+  FailureOr<Value> x = toValue(a, l), y = toValue(b, l);
+  if (failed(x) || failed(y))
+    return failure();
+  Type elem = getElementTypeOrSelf(x->getType());
+  if (elem != getElementTypeOrSelf(y->getType()))
+    return error(l) << "the operands of " << what
+                    << " must have one element type, not " << typeName(elem)
+                    << " and " << typeName(getElementTypeOrSelf(y->getType()));
+  auto shapeOf = [](Value v) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    return t ? SmallVector<int64_t>(t.getShape()) : SmallVector<int64_t>();
+  };
+  FailureOr<SmallVector<int64_t>> shape = broadcastShapes(
+      shapeOf(*x), shapeOf(*y), l, ("the operands of " + what).str());
+  if (failed(shape))
+    return failure();
+  FailureOr<Value> xb = broadcastTo(*x, *shape, l),
+                   yb = broadcastTo(*y, *shape, l);
+  if (failed(xb) || failed(yb))
+    return failure();
+  SmallVector<int64_t> joined(*shape);
+  joined.push_back(2);
+  auto type = RankedTensorType::get(joined, elem);
+  auto spread = [&](Value v) -> Value {
+    return tile::BroadcastOp::create(builder, location, type,
+                                     expandDims(v, shape->size(), location));
+  };
+  return Value(arith::SelectOp::create(builder, location,
+                                       lastAxisIs(*this, location, joined, 0),
+                                       spread(*xb), spread(*yb)));
+}
+
+FailureOr<TValue> Generator::builtinJoin(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> joined = join(bind.get(0), bind.get(1), callLoc, qualified);
+  if (failed(joined))
+    return failure();
+  if (name == "join")
+    return TValue::of(*joined);
+  // interleave: the pairs laid out one after the other along the last axis.
+  auto type = llvm::cast<RankedTensorType>(joined->getType());
+  SmallVector<int64_t> shape(type.getShape().drop_back());
+  if (shape.empty())
+    shape.push_back(1);
+  shape.back() *= 2;
+  return TValue::of(reshape(*joined, shape, l));
+}
+
+FailureOr<TValue> Generator::builtinSplit(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> x = bind.tile(0);
+  if (failed(x))
+    return failure();
+  auto type = llvm::cast<RankedTensorType>(x->getType());
+  if (type.getShape().back() != 2)
+    return error(bind.locs[0])
+           << qualified << " needs a last dimension of size 2, not "
+           << shapeString(type.getShape());
+  Type elem = type.getElementType();
+  Type bits = bitsType(builder, elem);
+  if (!bits)
+    return error(bind.locs[0]) << qualified << " does not split pointers";
+  // Each half is the sum over the last axis of the element bits where the
+  // index is that half's, zero elsewhere: exact for every type.
+  Value xi = toBits(builder, l, *x, bits);
+  Value zero = arith::ConstantOp::create(
+      builder, l,
+      DenseElementsAttr::get(llvm::cast<RankedTensorType>(xi.getType()),
+                             builder.getIntegerAttr(bits, 0)));
+  std::vector<TValue> halves;
+  int64_t axis = type.getRank() - 1;
+  for (int64_t which : {0, 1}) {
+    Value picked = arith::SelectOp::create(
+        builder, l, lastAxisIs(*this, l, type.getShape(), which), xi, zero);
+    FailureOr<TValue> half = reduce(picked, axis, /*keepDims=*/false,
+                                    int(tile::ReduceKind::Sum), callLoc);
+    if (failed(half))
+      return failure();
+    // Sums of narrow integers come back widened (as Triton's tl.sum).
+    Value sum = half->value;
+    if (getElementTypeOrSelf(sum.getType()) != bits)
+      sum = arith::TruncIOp::create(
+          builder, l, tile::withElementType(sum.getType(), bits), sum);
+    halves.push_back(
+        TValue::of(toBits(builder, l, sum, bits, /*inverse=*/true, elem)));
+  }
+  return TValue::ofTuple(std::move(halves));
+}
