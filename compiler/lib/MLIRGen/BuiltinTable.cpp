@@ -16,6 +16,7 @@
 
 #include "Generator.h"
 
+#include "tilec/Dialect/Tile/IR/Libdevice.h"
 #include "tilec/MLIRGen/MLIRGen.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -62,6 +63,7 @@ const BuiltinSpec Builtins[] = {
     {"num_programs", &G::builtinProgramId, "axis", 1, 0},
     {"arange", &G::builtinArange, "start,end", 2, 0},
     {"cdiv", &G::builtinCdiv, "x,div", 2, M},
+    {"swizzle2d", &G::builtinSwizzle2d, "i,j,size_i,size_j,size_g", 5, 0},
     {"range", &G::builtinLoopIterable, "", 0, S},
     {"static_range", &G::builtinLoopIterable, "", 0, S},
     // Making and reshaping tiles.
@@ -104,6 +106,12 @@ const BuiltinSpec Builtins[] = {
     {"minimum", &G::builtinMaximum, "x,y,propagate_nan", 2, 0},
     {"clamp", &G::builtinClamp, "x,min,max,propagate_nan", 3, 0},
     {"cast", &G::builtinCast, "input,dtype,fp_downcast_rounding,bitcast", 2, M},
+    {"to_tensor", &G::builtinToTensor, "x", 1, 0},
+    {"item", &G::builtinItem, "input", 1, MO},
+    // Arithmetic as functions.
+    {"add", &G::builtinArithmetic, "x,y,sanitize_overflow", 2, 0},
+    {"sub", &G::builtinArithmetic, "x,y,sanitize_overflow", 2, 0},
+    {"mul", &G::builtinArithmetic, "x,y,sanitize_overflow", 2, 0},
     {"to", &G::builtinCast, "input,dtype,fp_downcast_rounding,bitcast", 2, MO},
     // Math.
     {"exp", &G::builtinUnaryMath, "x", 1, M},
@@ -169,6 +177,9 @@ const BuiltinSpec Builtins[] = {
     {"reduce_or", nullptr, "", 0, M},
     {"sort", nullptr, "", 0, 0},
     {"xor_sum", nullptr, "", 0, M},
+    {"bitonic_merge", nullptr, "", 0, 0},
+    {"map_elementwise", nullptr, "", 0, 0},
+    {"topk", nullptr, "", 0, 0},
 };
 // clang-format on
 
@@ -264,4 +275,35 @@ void tilec::printBuiltinIndex(llvm::raw_ostream &os) {
                                                  : "")
        << " |\n";
   }
+  // The libdevice module (tilec/Dialect/Tile/IR/Libdevice.def).
+  os << "\n| libdevice function | 32-bit form | 64-bit form |\n"
+        "| --- | --- | --- |\n";
+  struct Row {
+    std::string name, fp32, fp64;
+  };
+  std::vector<Row> rows = {{"abs", "`tl.abs`", "`tl.abs`"},
+                           {"max", "`tl.maximum`", "`tl.maximum`"},
+                           {"min", "`tl.minimum`", "`tl.minimum`"}};
+  auto symbol = [](llvm::StringRef s) {
+    return s.empty() ? std::string("none") : "`" + s.str() + "`";
+  };
+  for (const tile::LibdeviceFunction &f : tile::getLibdeviceFunctions()) {
+    if (!f.isPublic)
+      continue;
+    std::string fp32 = symbol(f.symbol32), fp64 = symbol(f.symbol64);
+    // pow with an int32 exponent calls powi.
+    if (f.name == "pow") {
+      const tile::LibdeviceFunction *powi =
+          tile::lookupLibdeviceFunction("powi");
+      fp32 += ", `" + powi->symbol32.str() + "`";
+      fp64 += ", `" + powi->symbol64.str() + "`";
+    }
+    rows.push_back({f.name.str(), fp32, fp64});
+  }
+  for (llvm::StringRef name : tile::getUnsupportedLibdeviceFunctions())
+    rows.push_back({name.str(), "not supported yet", ""});
+  llvm::sort(rows, [](const Row &a, const Row &b) { return a.name < b.name; });
+  for (const Row &row : rows)
+    os << "| `libdevice." << row.name << "` | " << row.fp32 << " | " << row.fp64
+       << " |\n";
 }

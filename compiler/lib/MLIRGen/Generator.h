@@ -415,6 +415,12 @@ public:
   std::pair<mlir::Value, mlir::Value>
   uniformToNormal(mlir::Value u1, mlir::Value u2, mlir::Location l);
   mlir::FailureOr<TValue> builtinRandom(BuiltinCall &call);
+  /// tl.add, tl.sub, tl.mul, tl.to_tensor, x.item(), tl.swizzle2d
+  /// (Operators.cpp).
+  mlir::FailureOr<TValue> builtinArithmetic(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinToTensor(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinItem(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinSwizzle2d(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinUmulhi(BuiltinCall &call);
   /// Calls a function of `triton.language.extra.libdevice` (Math.cpp).
   mlir::FailureOr<TValue> callLibdevice(llvm::StringRef name, CallArgs &args,

@@ -909,3 +909,88 @@ FailureOr<TValue> Generator::genCast(const TValue &v, Type to, bool bitcast,
   }
   return TValue::of(cast(*x, to, location, rtz));
 }
+
+FailureOr<TValue> Generator::builtinArithmetic(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  // sanitize_overflow only adds checks under Triton's debug mode.
+  if (bind.has(2) && failed(bind.constBool(2)))
+    return failure();
+  BinaryOp op = name == "add"   ? BinaryOp::Add
+                : name == "sub" ? BinaryOp::Sub
+                                : BinaryOp::Mul;
+  return genBinary(op, bind.get(0), bind.get(1), callLoc);
+}
+
+FailureOr<TValue> Generator::builtinToTensor(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> v = bind.value(0);
+  if (failed(v))
+    return failure();
+  return TValue::of(*v);
+}
+
+FailureOr<TValue> Generator::builtinItem(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> v = bind.tile(0);
+  if (failed(v))
+    return failure();
+  auto type = llvm::cast<RankedTensorType>(v->getType());
+  if (type.getNumElements() != 1)
+    return error(bind.locs[0]) << "item() needs a tile of one element, not "
+                               << bind.get(0).describe();
+  // The one element: the maximum over every axis of a one-element tile.
+  return reduce(*v, std::nullopt, /*keepDims=*/false,
+                int(tile::ReduceKind::Max), callLoc);
+}
+
+FailureOr<TValue> Generator::builtinSwizzle2d(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  // Groups of size_g rows, numbered column-major inside a group:
+  // ij = i * size_j + j; the group of ij starts at row
+  // (ij // (size_g * size_j)) * size_g and is min(size_i - that, size_g)
+  // rows tall; (i, j) maps to that start plus ij % rows, and column
+  // (ij % (size_g * size_j)) // rows.
+  const TValue &i = bind.get(0), &j = bind.get(1), &sizeI = bind.get(2),
+               &sizeJ = bind.get(3), &sizeG = bind.get(4);
+  auto op = [&](BinaryOp kind, const TValue &a,
+                const TValue &b) -> FailureOr<TValue> {
+    return genBinary(kind, a, b, callLoc);
+  };
+  FailureOr<TValue> iTimes = op(BinaryOp::Mul, i, sizeJ);
+  if (failed(iTimes))
+    return failure();
+  FailureOr<TValue> ij = op(BinaryOp::Add, *iTimes, j);
+  FailureOr<TValue> groupSize = op(BinaryOp::Mul, sizeG, sizeJ);
+  if (failed(ij) || failed(groupSize))
+    return failure();
+  FailureOr<TValue> group = op(BinaryOp::FloorDiv, *ij, *groupSize);
+  if (failed(group))
+    return failure();
+  FailureOr<TValue> offI = op(BinaryOp::Mul, *group, sizeG);
+  if (failed(offI))
+    return failure();
+  FailureOr<TValue> left = op(BinaryOp::Sub, sizeI, *offI);
+  if (failed(left))
+    return failure();
+  CallArgs minArgs;
+  minArgs.positional = {*left, sizeG};
+  minArgs.positionalRanges = {bind.ranges[2], bind.ranges[4]};
+  FailureOr<TValue> rows = callBuiltin("minimum", minArgs, callLoc);
+  if (failed(rows))
+    return failure();
+  FailureOr<TValue> inGroup = op(BinaryOp::Mod, *ij, *groupSize);
+  if (failed(inGroup))
+    return failure();
+  FailureOr<TValue> rowInGroup = op(BinaryOp::Mod, *inGroup, *rows);
+  if (failed(rowInGroup))
+    return failure();
+  FailureOr<TValue> newI = op(BinaryOp::Add, *offI, *rowInGroup);
+  FailureOr<TValue> newJ = op(BinaryOp::FloorDiv, *inGroup, *rows);
+  if (failed(newI) || failed(newJ))
+    return failure();
+  return TValue::ofTuple({*newI, *newJ});
+}

@@ -87,6 +87,10 @@ bool tilec::tile::isUnsupportedLibdeviceFunction(StringRef name) {
   return llvm::is_contained(unsupported, name);
 }
 
+ArrayRef<llvm::StringLiteral> tilec::tile::getUnsupportedLibdeviceFunctions() {
+  return unsupported;
+}
+
 const LibdeviceFunction *tilec::tile::lookupLibdeviceSymbol(StringRef symbol,
                                                             bool &is64) {
   if (symbol.empty())

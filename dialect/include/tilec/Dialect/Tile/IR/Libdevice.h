@@ -58,8 +58,9 @@ llvm::ArrayRef<LibdeviceFunction> getLibdeviceFunctions();
 /// The function named `name` in Python (forms included), or null.
 const LibdeviceFunction *lookupLibdeviceFunction(llvm::StringRef name);
 /// True if `name` is a function of Triton's libdevice module tilec does not
-/// implement.
+/// implement; all of them.
 bool isUnsupportedLibdeviceFunction(llvm::StringRef name);
+llvm::ArrayRef<llvm::StringLiteral> getUnsupportedLibdeviceFunctions();
 /// The function with the symbol `symbol`, or null; `is64` tells which form.
 const LibdeviceFunction *lookupLibdeviceSymbol(llvm::StringRef symbol,
                                                bool &is64);
