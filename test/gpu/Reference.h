@@ -186,7 +186,7 @@ inline const std::vector<MathFunction> &mathFunctions() {
       {"fma",
        [](float x) { return std::fma(double(x), pos(x), double(big(x))); }},
       {"div_rn", [](float x) { return double(x) / pos(x); }},
-      {"pow", [](float x) { return std::pow(double(pos(x)), double(x)); }},
+      {"fdiv", [](float x) { return double(x) / pos(x); }},
       {"asin", [](float x) { return std::asin(double(x)); }},
       {"acos", [](float x) { return std::acos(double(x)); }},
       {"atan", [](float x) { return std::atan(double(x * 4.0f)); }},

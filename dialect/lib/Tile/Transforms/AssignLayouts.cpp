@@ -69,7 +69,10 @@ static BlockedLayoutAttr buildFmaLayout(MLIRContext *ctx,
 }
 
 /// Builds the blocked layout for tiles of `shape` over `numWarps` warps, with
-/// `vector` consecutive elements per thread along the last dimension.
+/// `vector` consecutive elements per thread along the last dimension, fewer
+/// where a tile has fewer than `vector` elements a thread: every thread then
+/// holds different elements (a 256-element tile over 128 threads takes 2
+/// each, not 4 each on 64 threads with the other 64 repeating them).
 static BlockedLayoutAttr buildBlockedLayout(MLIRContext *ctx,
                                             ArrayRef<int64_t> shape,
                                             unsigned numWarps,
@@ -78,7 +81,9 @@ static BlockedLayoutAttr buildBlockedLayout(MLIRContext *ctx,
   SmallVector<unsigned> order, spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
   for (unsigned d = 0; d < rank; ++d)
     order.push_back(rank - 1 - d);
-  spt[rank - 1] = std::min<int64_t>(vector, shape[rank - 1]);
+  int64_t perThread =
+      std::max<int64_t>(1, ShapedType::getNumElements(shape) / (32 * numWarps));
+  spt[rank - 1] = std::min<int64_t>({vector, shape[rank - 1], perThread});
   unsigned lanes = 32, warps = numWarps;
   for (unsigned d : order) {
     int64_t room = std::max<int64_t>(1, shape[d] / spt[d]);

@@ -19,9 +19,10 @@ func.func @f32(%p: !tile.ptr<f32>) {
 
 // -----
 
-// fp16 accesses: 8 elements per thread. A tile smaller than the threads
-// spreads over fewer lanes and the remaining lanes and warps hold copies.
-// CHECK: #blocked = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// fp16 accesses would take 8 elements per thread, but a tile smaller than
+// that many a thread takes fewer (as Triton's coalescing does): 64 elements
+// over 128 threads take one each, and the remaining lanes hold copies.
+// CHECK: #blocked = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 // CHECK: tile.load {{.*}} -> tensor<64xf16, #blocked>
 func.func @f16(%p: !tile.ptr<f16>) {
   %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
@@ -52,7 +53,7 @@ func.func @constant(%p: !tile.ptr<f32>) {
 // broadcast converts its operand to its result's layout; a reduction yields
 // the slice of its operand's layout, which then decides the layout of the
 // elementwise op and the store it feeds.
-// CHECK-DAG: #[[D1:blocked]] = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-DAG: #[[D1:blocked]] = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 // CHECK-DAG: #[[COL:blocked1]] = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]>
 // CHECK-DAG: #[[D2:blocked2]] = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
 // CHECK-LABEL: func.func @reduce_expand
