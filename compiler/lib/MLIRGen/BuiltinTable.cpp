@@ -137,6 +137,7 @@ const BuiltinSpec Builtins[] = {
     {"umulhi", &G::builtinUmulhi, "x,y", 2, 0},
     // Random numbers.
     {"philox", &G::builtinRandom, "seed,c0,c1,c2,c3,n_rounds", 5, 0},
+    {"philox_impl", &G::builtinRandom, "c0,c1,c2,c3,k0,k1,n_rounds", 6, 0},
     {"randint", &G::builtinRandom, "seed,offset,n_rounds", 2, 0},
     {"randint4x", &G::builtinRandom, "seed,offset,n_rounds", 2, 0},
     {"rand", &G::builtinRandom, "seed,offset,n_rounds", 2, 0},

@@ -601,7 +601,7 @@ FailureOr<TValue> Generator::builtinArange(BuiltinCall &call) {
     return error(callLoc) << "tl.arange(" << *start << ", " << *end
                           << "): the length " << *end - *start
                           << " must be a power of two";
-  if (*end - *start > (1 << 20))
+  if (*end - *start > kMaxTileElements)
     return error(callLoc) << "tl.arange(" << *start << ", " << *end
                           << "): range too large";
   auto type = RankedTensorType::get({*end - *start}, builder.getI32Type());

@@ -651,6 +651,11 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     if (module.starts_with("triton.language")) {
       if (Type t = parseDType(attr))
         return TValue::ofDType(t);
+      if (attr == "pi32_t")
+        return TValue::ofDType(
+            tile::PtrType::get(builder.getContext(), builder.getI32Type()));
+      if (attr == "TRITON_MAX_TENSOR_NUMEL")
+        return TValue::ofInt(kMaxTileElements);
       return TValue::named(TValue::Kind::Builtin, "tl." + attr.str());
     }
     if (module == "triton")

@@ -37,6 +37,9 @@
 
 namespace tilec {
 
+/// The most elements a tile may have (Triton's TRITON_MAX_TENSOR_NUMEL).
+constexpr int64_t kMaxTileElements = int64_t(1) << 20;
+
 struct BlockPointer;
 
 /// A value during code generation.

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// tl.philox, tl.randint, tl.randint4x, tl.rand, tl.rand4x, tl.randn,
-// tl.randn4x, tl.uint_to_uniform_float, tl.pair_uniform_to_normal and
+// tl.philox, tl.philox_impl, tl.randint, tl.randint4x, tl.rand, tl.rand4x,
+// tl.randn, tl.randn4x, tl.uint_to_uniform_float, tl.pair_uniform_to_normal and
 // tl.umulhi, defined as Triton defines them so that a seed and offsets give
 // the same bits under tilec and Triton:
 //
@@ -273,6 +273,49 @@ FailureOr<TValue> Generator::builtinRandom(BuiltinCall &call) {
     if (failed(r))
       return failure();
     return tuple(*r);
+  }
+  if (name == "philox_impl") {
+    // The rounds alone, on counters and key words of one width.
+    SmallVector<Value> v;
+    for (unsigned i = 0; i < 6; ++i) {
+      FailureOr<Value> x = integerArg(bind, i);
+      if (failed(x))
+        return failure();
+      v.push_back(*x);
+    }
+    Type elem = getElementTypeOrSelf(v[0].getType());
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    if (bits != 32 && bits != 64)
+      return error(bind.locs[0])
+             << "'" << qualified << "' needs 32- or 64-bit counters, not "
+             << typeName(elem);
+    SmallVector<int64_t> shape;
+    for (Value &x : v) {
+      if (getElementTypeOrSelf(x.getType()) != elem)
+        return error(callLoc) << "the counters and keys of '" << qualified
+                              << "' must all be " << typeName(elem);
+      if (auto t = dyn_cast<RankedTensorType>(x.getType())) {
+        FailureOr<SmallVector<int64_t>> s =
+            broadcastShapes(shape, t.getShape(), callLoc, "the counters");
+        if (failed(s))
+          return failure();
+        shape = *s;
+      }
+    }
+    // Scalar keys stay scalars (splat where used).
+    for (unsigned i = 0; i < 6; ++i) {
+      if (i >= 4 && !isa<RankedTensorType>(v[i].getType()))
+        continue;
+      FailureOr<Value> b = broadcastTo(v[i], shape, callLoc);
+      if (failed(b))
+        return failure();
+      v[i] = *b;
+    }
+    FailureOr<int64_t> rounds = philoxRounds(bind, 6);
+    if (failed(rounds))
+      return failure();
+    return tuple(PhiloxBuilder{builder, l}.rounds({v[0], v[1], v[2], v[3]},
+                                                  v[4], v[5], *rounds));
   }
   if (name == "uint_to_uniform_float") {
     FailureOr<Value> x = integerArg(bind, 0);

@@ -22,9 +22,6 @@
 using namespace mlir;
 using namespace tilec;
 
-/// The most elements a tile may have (Triton's TRITON_MAX_TENSOR_NUMEL).
-static constexpr int64_t maxTileElements = int64_t(1) << 20;
-
 //===----------------------------------------------------------------------===//
 // Broadcasting
 //===----------------------------------------------------------------------===//
@@ -109,14 +106,14 @@ LogicalResult Generator::checkTileShape(ArrayRef<int64_t> shape,
     if (d <= 0 || !llvm::isPowerOf2_64(d))
       return error(l) << "tile shape " << shapeString(shape) << ": dimension "
                       << i << " (" << d << ") must be a power of two";
-    if (d > maxTileElements / numel)
+    if (d > kMaxTileElements / numel)
       return error(l) << "tile shape " << shapeString(shape) << " has more "
-                      << "than the maximum of " << maxTileElements
+                      << "than the maximum of " << kMaxTileElements
                       << " elements";
     numel *= d;
-    if (numel > maxTileElements)
+    if (numel > kMaxTileElements)
       return error(l) << "tile shape " << shapeString(shape) << " has more "
-                      << "than the maximum of " << maxTileElements
+                      << "than the maximum of " << kMaxTileElements
                       << " elements";
   }
   return success();
