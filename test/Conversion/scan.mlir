@@ -49,3 +49,24 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// A product scan combines with multiplications where a sum adds.
+#d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+module attributes {tile.num_warps = 4 : i32} {
+  // CHECK-LABEL: llvm.func @cumprod_rows
+  // CHECK-NOT: llvm.fadd
+  // CHECK: llvm.fmul
+  // CHECK: nvvm.shfl.sync bfly {{.*}} : f32 -> f32
+  // CHECK: llvm.fmul
+  // CHECK-NOT: llvm.fadd
+  // CHECK: llvm.return
+  func.func @cumprod_rows(%p: !tile.ptr<f32>) {
+    %ps = tile.splat %p : tensor<16x32x!tile.ptr<f32>, #d2>
+    %x = tile.load %ps : (tensor<16x32x!tile.ptr<f32>, #d2>) -> tensor<16x32xf32, #d2>
+    %s = tile.scan %x {axis = 1 : i32, kind = #tile<scan_kind prod>, reverse = false} : tensor<16x32xf32, #d2>
+    tile.store %ps, %s : tensor<16x32x!tile.ptr<f32>, #d2>, tensor<16x32xf32, #d2>
+    return
+  }
+}

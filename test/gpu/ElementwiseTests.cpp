@@ -15,6 +15,7 @@
 //    tl.randn within fp32 rounding of the float64 Box-Muller;
 //  - seeded_dropout: the tutorial's dropout, exact;
 //  - complex_square: tl.split, tl.join and tl.interleave on (re, im) pairs;
+//  - row_scans: tl.cumsum and a reversed tl.cumprod along rows;
 //  - grouped_sum: partial row sums under per-group spin locks
 //    (tl.atomic_cas, tl.atomic_xchg, tl.debug_barrier), the pattern of the
 //    layer-norm backward kernel.
@@ -306,6 +307,47 @@ CaseResult runComplexSquare(TestEnv &env, const GpuTest &test,
   return result;
 }
 
+/// row_scans_kernel(x, sums, prods, n_cols, stride); size (rows, cols).
+CaseResult runRowScans(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                       const Shape &shape) {
+  const std::uint64_t rows = shape[0], cols = shape[1];
+  if (cols > test.Config.Block)
+    return badSize(test, shape, "n_cols exceeds BLOCK");
+  const std::uint64_t stride = cols + 5;
+  CaseResult result;
+  Dim3 grid(rows);
+  result.Grid = gridString(grid);
+  result.Bytes = 3.0 * rows * cols * sizeof(float);
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &dsum = buffers.output(rows * stride * sizeof(float));
+  DeviceBuffer &dprod = buffers.output(rows * stride * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(env, kernel, grid,
+                              {dx, dsum, dprod, cols, stride}, buffers, result);
+  std::vector<float> sums, prods;
+  std::uint64_t clobberedSums = 0, clobberedProds = 0;
+  if (status.ok())
+    status = readMatrix(dsum, ElemType::F32, rows, cols, stride, sums,
+                        clobberedSums);
+  if (status.ok())
+    status = readMatrix(dprod, ElemType::F32, rows, cols, stride, prods,
+                        clobberedProds);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> sumRef(rows * cols), prodRef(rows * cols);
+  rowScansReference(x.Values.data(), rows, cols, stride, sumRef.data(),
+                    prodRef.data());
+  bool ok = checkOutput(result, "sum", sums, sumRef, cols, test.Config.Tol);
+  ok &= checkOutput(result, "prod", prods, prodRef, cols, test.Config.Tol);
+  ok &= recordClobbered(result, "sum", clobberedSums);
+  ok &= recordClobbered(result, "prod", clobberedProds);
+  result.Passed = ok;
+  return result;
+}
+
 } // namespace
 
 void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
@@ -353,6 +395,15 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1}, {1000}, {4099}, {(1u << 20) + 7}},
                    runComplexSquare,
                    pairs});
+  TestConfig scans;
+  scans.Block = 1024;
+  scans.Tol = Tolerance::relative(1e-5);
+  tests.push_back({"row_scans",
+                   "row_scans.ptx",
+                   "row_scans_kernel",
+                   {{1, 1}, {7, 1000}, {300, 513}, {4096, 1000}},
+                   runRowScans,
+                   scans});
   TestConfig grouped;
   grouped.GroupM = 8;
   grouped.BlockN = 1024;

@@ -288,6 +288,26 @@ inline void complexSquareReference(const float *z, std::uint64_t n, double *out,
   }
 }
 
+/// row_scans_kernel: per row of x (row stride `stride`, `cols` long), the
+/// running sum and the running product from the end of the row of
+/// 1 + 0.01 x (the factor rounded to fp32 as the kernel computes it).
+inline void rowScansReference(const float *x, std::uint64_t rows,
+                              std::uint64_t cols, std::uint64_t stride,
+                              double *sums, double *prods) {
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    const float *row = x + r * stride;
+    double sum = 0.0, prod = 1.0;
+    for (std::uint64_t c = 0; c < cols; ++c) {
+      sum += row[c];
+      sums[r * cols + c] = sum;
+    }
+    for (std::uint64_t c = cols; c-- > 0;) {
+      prod *= double(1.0f + 0.01f * row[c]);
+      prods[r * cols + c] = prod;
+    }
+  }
+}
+
 /// Philox-4x32 with `rounds` rounds on counter `c` and key (k0, k1), as
 /// Triton's tl.philox computes it.
 inline std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> c,

@@ -300,6 +300,25 @@ std::function<void()> complexSquare(Case &c) {
   };
 }
 
+/// row_scans_kernel(x, sums, prods, n_cols, stride); size (rows, cols).
+std::function<void()> rowScans(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 5;
+  Buffer &x = c.input(ScalarType::FP32, rows, cols, ld);
+  Buffer &sums = c.output(ScalarType::FP32, rows * ld);
+  Buffer &prods = c.output(ScalarType::FP32, rows * ld);
+  c.args.push_back(Argument::ofInt(cols));
+  c.args.push_back(Argument::ofInt(ld));
+  c.grid[0] = rows;
+  return [&c, &x, &sums, &prods, rows, cols, ld] {
+    std::vector<float> xv = Case::values(x, rows, cols, ld);
+    std::vector<double> sumRef(rows * cols), prodRef(rows * cols);
+    gpu::rowScansReference(xv.data(), rows, cols, cols, sumRef.data(),
+                           prodRef.data());
+    c.check("sum", sums, rows, cols, ld, sumRef, c.config.tol);
+    c.check("prod", prods, rows, cols, ld, prodRef, c.config.tol);
+  };
+}
+
 /// grouped_row_sum_kernel(x, partial, lock, count, N, stride); size (M, N).
 std::function<void()> groupedSum(Case &c) {
   uint64_t m = c.size[0], n = c.size[1], groups = c.constant("GROUP");
@@ -880,6 +899,14 @@ std::vector<Config> configurations() {
        complexSquare,
        {{1}, {1000}},
        1e-6},
+      {"row_scans",
+       "scans.tile",
+       "row_scans_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, i32, i32",
+       {"BLOCK=1024"},
+       rowScans,
+       {{1, 1}, {3, 1000}, {5, 513}},
+       ExactTol},
       {"grouped_sum",
        "grouped_sum.tile",
        "grouped_row_sum_kernel",

@@ -66,6 +66,17 @@ Element add(Type type, Element acc, Element x) {
   return acc;
 }
 
+/// `acc * x` in the element type (integers wrap).
+Element multiply(Type type, Element acc, Element x) {
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    acc.i = wrapInt(static_cast<uint64_t>(acc.i) * static_cast<uint64_t>(x.i),
+                    intType.getWidth());
+    return acc;
+  }
+  acc.f = roundFloat(cast<FloatType>(type).getFloatSemantics(), acc.f * x.f);
+  return acc;
+}
+
 /// Whether `x` replaces `best` in a max (or min) reduction: floats as
 /// maxnumf (a NaN loses to any number), integers signed.
 bool better(Type type, bool isMax, Element x, Element best) {
@@ -122,7 +133,9 @@ Tile scan(tile::ScanOp op, const Tile &src) {
         return r.elems[(o * view.size + k) * view.inner + i];
       };
       for (int64_t k = 1; k < view.size; ++k)
-        at(k) = add(type, at(k - 1), at(k));
+        at(k) = op.getKind() == tile::ScanKind::Prod
+                    ? multiply(type, at(k - 1), at(k))
+                    : add(type, at(k - 1), at(k));
     }
   }
   return r;

@@ -153,6 +153,7 @@ const BuiltinSpec Builtins[] = {
     {"argmax", &G::builtinArgmax, "input,axis,tie_break_left,keep_dims", 2, M},
     {"argmin", &G::builtinArgmax, "input,axis,tie_break_left,keep_dims", 2, M},
     {"cumsum", &G::builtinCumsum, "input,axis,reverse,dtype", 1, M},
+    {"cumprod", &G::builtinCumsum, "input,axis,reverse", 1, M},
     {"dot", &G::builtinDot, "input,other,acc,input_precision,allow_tf32,max_num_imprecise_acc,out_dtype", 2, 0},
     // Compile-time helpers and hints.
     {"constexpr", &G::builtinConstexpr, "value", 1, 0},
@@ -166,7 +167,6 @@ const BuiltinSpec Builtins[] = {
     {"associative_scan", nullptr, "", 0, M},
     {"assume", nullptr, "", 0, 0},
     {"cat", nullptr, "", 0, 0},
-    {"cumprod", nullptr, "", 0, M},
     {"device_assert", nullptr, "", 0, 0},
     {"device_print", nullptr, "", 0, 0},
     {"dot_scaled", nullptr, "", 0, 0},

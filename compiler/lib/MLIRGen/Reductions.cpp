@@ -194,7 +194,7 @@ FailureOr<TValue> Generator::builtinCumsum(BuiltinCall &call) {
   auto tensor = dyn_cast<RankedTensorType>(x->getType());
   if (!tensor)
     return error(bind.locs[0])
-           << "tl.cumsum expects a tile, not " << bind.get(0).describe();
+           << qualified << " expects a tile, not " << bind.get(0).describe();
   int64_t axis = 0;
   if (bind.has(1)) {
     FailureOr<int64_t> a = bind.axis(1, tensor.getRank());
@@ -209,19 +209,26 @@ FailureOr<TValue> Generator::builtinCumsum(BuiltinCall &call) {
   Type elem = tensor.getElementType();
   if (isa<tile::PtrType>(elem))
     return error(bind.locs[0]) << "cannot scan pointers";
-  if (bind.has(3)) {
+  bool isProd = name == "cumprod";
+  if (!isProd && bind.has(3)) {
     FailureOr<Type> dtype = bind.dtype(3);
     if (failed(dtype))
       return failure();
     if (isa<tile::PtrType>(*dtype))
       return error(bind.locs[3]) << "cannot scan pointers";
     v = cast(v, *dtype, l);
-  } else if (elem.isInteger() && elem.getIntOrFloatBitWidth() < 32) {
+  } else if (!isProd && elem.isInteger() && elem.getIntOrFloatBitWidth() < 32) {
+    // As Triton: narrow integers are summed in i32 (products keep theirs).
     v = cast(v, builder.getI32Type(), l);
+  } else if (elem.isBF16()) {
+    // As Triton: bf16 scans in fp32.
+    v = cast(v, builder.getF32Type(), l);
   }
-  return TValue::of(tile::ScanOp::create(builder, l, v.getType(), v,
-                                         builder.getI32IntegerAttr(axis),
-                                         builder.getBoolAttr(*reverse)));
+  auto kind = isProd ? tile::ScanKind::Prod : tile::ScanKind::Sum;
+  return TValue::of(tile::ScanOp::create(
+      builder, l, v.getType(), v, builder.getI32IntegerAttr(axis),
+      builder.getBoolAttr(*reverse),
+      tile::ScanKindAttr::get(builder.getContext(), kind)));
 }
 
 //===----------------------------------------------------------------------===//

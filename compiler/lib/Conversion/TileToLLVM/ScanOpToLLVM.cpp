@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Lowers tile.scan (inclusive cumsum along an axis, optionally reversed)
+// Lowers tile.scan (inclusive cumsum or cumprod along an axis, optionally
+// reversed)
 // with a bit-serial butterfly that works for any layout whose bases move
 // each bit of the axis coordinate with exactly one register, lane or warp
 // bit. Every element keeps two values: `prefix`, its inclusive prefix sum
@@ -44,11 +45,15 @@ struct AxisBitSource {
   unsigned bit;
 };
 
-/// `a + b` for the scan's element type.
-static Value add(OpBuilder &b, Location loc, Value x, Value y) {
-  if (isa<FloatType>(x.getType()))
-    return LLVM::FAddOp::create(b, loc, x, y);
-  return LLVM::AddOp::create(b, loc, x, y);
+/// `a + b` (or `a * b` for a product scan) for the scan's element type.
+static Value combine(OpBuilder &b, Location loc, ScanKind kind, Value x,
+                     Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  if (kind == ScanKind::Prod)
+    return isFloat ? Value(LLVM::FMulOp::create(b, loc, x, y))
+                   : Value(LLVM::MulOp::create(b, loc, x, y));
+  return isFloat ? Value(LLVM::FAddOp::create(b, loc, x, y))
+                 : Value(LLVM::AddOp::create(b, loc, x, y));
 }
 
 struct ScanOpLowering : public OpConversionPattern<ScanOp> {
@@ -61,6 +66,10 @@ struct ScanOpLowering : public OpConversionPattern<ScanOp> {
     RankedTensorType type = op.getType();
     unsigned axis = op.getAxis();
     bool reverse = op.getReverse();
+    ScanKind kind = op.getKind();
+    auto add = [kind](OpBuilder &b, Location loc, Value x, Value y) {
+      return combine(b, loc, kind, x, y);
+    };
     Type llvmType = getTypeConverter()->convertType(type);
     Type elemType = getTypeConverter()->convertType(type.getElementType());
     std::optional<TileDistribution> dist = TileDistribution::get(type);

@@ -240,6 +240,8 @@ def Tile_ReduceKindAttr
     : EnumAttr<Tile_Dialect, Tile_ReduceKind, "reduce_kind">;
 def Tile_InputPrecisionAttr
     : EnumAttr<Tile_Dialect, Tile_InputPrecision, "input_precision">;
+def Tile_ScanKindAttr
+    : EnumAttr<Tile_Dialect, Tile_ScanKind, "scan_kind">;
 def Tile_AtomicKindAttr
     : EnumAttr<Tile_Dialect, Tile_AtomicKind, "atomic_kind">;
 def Tile_MemSemanticAttr

@@ -19,6 +19,13 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "a reduction", [
   let genSpecializedAttr = 0;
 }
 
+def Tile_ScanKind : I32EnumAttr<"ScanKind", "a prefix scan", [
+    I32EnumAttrCase<"Sum", 0, "sum">,
+    I32EnumAttrCase<"Prod", 1, "prod">]> {
+  let cppNamespace = "::tilec::tile";
+  let genSpecializedAttr = 0;
+}
+
 def Tile_InputPrecision : I32EnumAttr<"InputPrecision",
     "how tl.dot treats fp32 inputs", [
     I32EnumAttrCase<"IEEE", 0, "ieee">,

@@ -334,15 +334,17 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
 }
 
 def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
-  let summary = "Inclusive prefix sum along one dimension.";
+  let summary = "Inclusive prefix sum or product along one dimension.";
   let description = [{
-    `tl.cumsum(x, axis, reverse)`.
+    `tl.cumsum(x, axis, reverse)` and, with `kind = prod`, `tl.cumprod`.
 
     ```mlir
     %c = tile.scan %x {axis = 0 : i32, reverse = false} : tensor<128xi32>
+    %p = tile.scan %y {axis = 0 : i32, kind = #tile<scan_kind prod>, reverse = true} : tensor<128xf32>
     ```
   }];
-  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis, BoolAttr:$reverse);
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis, BoolAttr:$reverse,
+                   DefaultValuedAttr<Tile_ScanKindAttr, "ScanKind::Sum">:$kind);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($result)";
   let hasVerifier = 1;
