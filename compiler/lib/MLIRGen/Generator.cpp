@@ -310,8 +310,10 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       f.function = fn;
       globals[fn->getName().str()] = f;
       if (llvm::any_of(fn->getDecorators(),
-                       [](const ExprPtr &d) { return isJitDecorator(*d); }))
+                       [](const ExprPtr &d) { return isJitDecorator(*d); })) {
+        jitted.insert(fn);
         kernels.push_back(fn);
+      }
     } else if (auto *assign = llvm::dyn_cast<AssignStmtAST>(stmt.get())) {
       FailureOr<TValue> value = genExpr(assign->getValue());
       if (failed(value))
@@ -330,6 +332,11 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
         }
         globals[name->getName().str()] = *value;
       }
+      // `f = triton.jit(f)` makes f a kernel as the decorator would.
+      if (value->kind == TValue::Kind::Function &&
+          jitted.contains(value->function) &&
+          !llvm::is_contained(kernels, value->function))
+        kernels.push_back(value->function);
     } else if (auto *ann = llvm::dyn_cast<AnnAssignStmtAST>(stmt.get())) {
       auto *name = llvm::dyn_cast<NameExprAST>(&ann->getTarget());
       if (!name || !ann->getValue()) {
@@ -660,6 +667,16 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     }
     if (module == "triton")
       return TValue::named(TValue::Kind::Builtin, "triton." + attr.str());
+    // torch's dtypes and the finfo/iinfo of one, as module-level constants
+    // (`torch.finfo(torch.float32).min`) and in kernels.
+    if (module == "torch") {
+      if (Type t = parseDType(attr))
+        return TValue::ofDType(t);
+      if (attr == "finfo" || attr == "iinfo")
+        return TValue::named(TValue::Kind::Builtin, "torch." + attr.str());
+      return error(expr.getLoc())
+             << "'torch." << attr << "' cannot be used in a kernel";
+    }
     return error(expr.getLoc())
            << "module '" << module << "' cannot be used in a kernel";
   }
@@ -717,6 +734,9 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   case TValue::Kind::Builtin:
     if (base->s == "tl.PropagateNan" && (attr == "ALL" || attr == "NONE"))
       return TValue::named(TValue::Kind::String, attr);
+    if (llvm::StringRef(base->s).starts_with("torch.finfo:") ||
+        llvm::StringRef(base->s).starts_with("torch.iinfo:"))
+      return typeInfoAttribute(*base, attr, expr.getLoc());
     break;
   default:
     break;
@@ -766,9 +786,18 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     if (name.consume_front("triton.")) {
       if (name == "cdiv")
         return callBuiltin("cdiv", *args, expr.getLoc());
+      if (name == "next_power_of_2")
+        return nextPowerOf2(*args, expr.getLoc());
+      if (name == "jit" && args->positional.size() == 1 &&
+          args->positional[0].kind == TValue::Kind::Function) {
+        jitted.insert(args->positional[0].function);
+        return args->positional[0];
+      }
       return error(expr.getLoc())
              << "'triton." << name << "' cannot be called in a kernel";
     }
+    if (name == "torch.finfo" || name == "torch.iinfo")
+      return typeInfo(name, *args, expr.getLoc());
     return callPythonBuiltin(name, *args, expr.getLoc());
   }
   case TValue::Kind::Function:
@@ -792,8 +821,7 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
 
 FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
                                           CallArgs &args, llvm::SMLoc callLoc) {
-  if (!llvm::any_of(fn.getDecorators(),
-                    [](const ExprPtr &d) { return isJitDecorator(*d); }))
+  if (!jitted.contains(&fn))
     return error(callLoc) << "'" << fn.getName()
                           << "' is not a @triton.jit function";
   if (callDepth >= 64)
@@ -880,4 +908,58 @@ OwningOpRef<ModuleOp> tilec::mlirGen(MLIRContext &context,
   context.getOrLoadDialect<scf::SCFDialect>();
   Generator generator(context, module, srcMgr);
   return generator.generate(config, info);
+}
+
+FailureOr<TValue> Generator::nextPowerOf2(CallArgs &args, llvm::SMLoc l) {
+  if (args.positional.size() != 1 || !args.keywords.empty() ||
+      args.positional[0].kind != TValue::Kind::Int)
+    return error(l) << "triton.next_power_of_2 takes one compile-time integer";
+  int64_t n = args.positional[0].i;
+  return TValue::ofInt(n <= 1 ? 1 : int64_t(llvm::PowerOf2Ceil(uint64_t(n))));
+}
+
+FailureOr<TValue> Generator::typeInfo(llvm::StringRef name, CallArgs &args,
+                                      llvm::SMLoc l) {
+  bool isFloat = name == "torch.finfo";
+  if (args.positional.size() != 1 || !args.keywords.empty() ||
+      args.positional[0].kind != TValue::Kind::DType)
+    return error(l) << name << " takes one dtype";
+  Type t = args.positional[0].type;
+  if (isFloat ? !isa<FloatType>(t) : !t.isInteger())
+    return error(l) << name << " of " << typeName(t) << " is not defined";
+  // The dtype travels in the builtin's name.
+  return TValue::named(TValue::Kind::Builtin, name.str() + ":" + typeName(t));
+}
+
+FailureOr<TValue> Generator::typeInfoAttribute(const TValue &info,
+                                               llvm::StringRef attr,
+                                               llvm::SMLoc l) {
+  auto [kind, dtype] = llvm::StringRef(info.s).split(':');
+  Type t = parseDType(dtype);
+  if (kind == "torch.iinfo") {
+    unsigned bits = t.getIntOrFloatBitWidth();
+    if (attr == "bits")
+      return TValue::ofInt(bits);
+    if (attr == "min" || attr == "max") {
+      llvm::APInt v = attr == "min" ? llvm::APInt::getSignedMinValue(bits)
+                                    : llvm::APInt::getSignedMaxValue(bits);
+      return TValue::ofInt(v.getSExtValue());
+    }
+  } else {
+    const llvm::fltSemantics &sem =
+        llvm::cast<FloatType>(t).getFloatSemantics();
+    if (attr == "bits")
+      return TValue::ofInt(t.getIntOrFloatBitWidth());
+    if (attr == "max" || attr == "min")
+      return TValue::ofFloat(
+          llvm::APFloat::getLargest(sem, attr == "min").convertToDouble());
+    if (attr == "tiny" || attr == "smallest_normal")
+      return TValue::ofFloat(
+          llvm::APFloat::getSmallestNormalized(sem).convertToDouble());
+    if (attr == "eps")
+      return TValue::ofFloat(
+          std::ldexp(1.0, 1 - int(llvm::APFloat::semanticsPrecision(sem))));
+  }
+  return error(l) << kind << "(" << dtype << ") has no attribute '" << attr
+                  << "'";
 }

@@ -428,6 +428,14 @@ public:
   /// Calls a function of `triton.language.extra.libdevice` (Math.cpp).
   mlir::FailureOr<TValue> callLibdevice(llvm::StringRef name, CallArgs &args,
                                         llvm::SMLoc callLoc);
+  /// triton.next_power_of_2 of a compile-time integer; torch.finfo and
+  /// torch.iinfo of a dtype, and their attributes (min, max, eps, tiny,
+  /// bits).
+  mlir::FailureOr<TValue> nextPowerOf2(CallArgs &args, llvm::SMLoc l);
+  mlir::FailureOr<TValue> typeInfo(llvm::StringRef name, CallArgs &args,
+                                   llvm::SMLoc l);
+  mlir::FailureOr<TValue>
+  typeInfoAttribute(const TValue &info, llvm::StringRef attr, llvm::SMLoc l);
   /// Calls a Python builtin (min, max, float, len...).
   mlir::FailureOr<TValue>
   callPythonBuiltin(llvm::StringRef name, CallArgs &args, llvm::SMLoc callLoc);
@@ -545,6 +553,8 @@ public:
   Scope *scope = nullptr;
   /// Module-level names: imports, functions, global constexprs.
   std::map<std::string, TValue> globals;
+  /// The @triton.jit functions, decorated or made by `f = triton.jit(f)`.
+  llvm::SmallPtrSet<const FunctionDefAST *, 8> jitted;
   /// Value of a `return` statement of the helper being inlined.
   std::optional<TValue> returnValue;
   /// Helper call depth, to reject runaway recursion.
