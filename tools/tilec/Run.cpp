@@ -55,6 +55,10 @@ static cl::list<std::string>
                        "zeros, rand, iota, a number, "
                        "@FILE)"),
               cl::sub(runCommand), cl::cat(runCategory));
+static cl::opt<bool> runDebug(
+    "debug",
+    cl::desc("Triton's debug mode: tl.device_assert checks its condition"),
+    cl::sub(runCommand), cl::cat(runCategory));
 static cl::opt<bool> interpret("interpret",
                                cl::desc("Run in the CPU interpreter"),
                                cl::sub(runCommand), cl::cat(runCategory));
@@ -244,6 +248,7 @@ int tilec::runMain() {
 
   KernelConfig config;
   config.name = kernelName;
+  config.debug = runDebug;
   auto entries =
       abi::parseSignatureEntries(signature.empty() ? derived : signature);
   if (!entries)

@@ -98,6 +98,11 @@ static cl::opt<std::string> libdevicePath(
              "nvvm/libdevice/libdevice.10.bc of $CUDA_HOME or the CUDA "
              "toolkit)"),
     cl::value_desc("file"), cl::cat(category));
+static cl::opt<bool> debugMode(
+    "debug",
+    cl::desc("Triton's debug mode (TRITON_DEBUG=1): tl.device_assert checks "
+             "its condition on the GPU and in the interpreter"),
+    cl::cat(category));
 static cl::opt<bool> noTf32Warning(
     "Wno-tf32",
     cl::desc("Do not warn where an fp32 tl.dot uses tf32 by default"),
@@ -339,6 +344,7 @@ int main(int argc, char **argv) {
   tilec::CompileOptions options;
   options.kernel.name = kernelName;
   options.kernel.warnImplicitTf32 = !noTf32Warning;
+  options.kernel.debug = debugMode;
   if (!tritonCompat.empty() && tritonCompat != "3.9")
     return usageError("--triton-compat expects '3.9', not '" + tritonCompat +
                       "'");

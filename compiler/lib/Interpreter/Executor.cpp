@@ -102,6 +102,8 @@ LogicalResult Executor::run(Operation *op) {
   // Programs run one after another, each on one thread.
   if (isa<tile::DebugBarrierOp>(op))
     return success();
+  if (isa<tile::PrintOp, tile::AssertOp>(op))
+    return runDebugOp(op);
   if (isa_and_nonnull<tile::TileDialect>(dialect))
     return runTileOp(op);
   if (isa<scf::ForOp>(op))

@@ -141,6 +141,7 @@ private:
   mlir::LogicalResult runMemoryOp(mlir::Operation *op);
   mlir::LogicalResult runDot(mlir::Operation *op);
   mlir::LogicalResult runExternElementwise(mlir::Operation *op);
+  mlir::LogicalResult runDebugOp(mlir::Operation *op);
 
   mlir::Block &body;
   const Launch &launch;

@@ -94,6 +94,8 @@ const BuiltinSpec Builtins[] = {
     {"atomic_xor", &G::builtinAtomic, "pointer,val,mask,sem,scope", 2, M},
     {"atomic_cas", &G::builtinAtomicCas, "pointer,cmp,val,sem,scope", 3, M},
     {"debug_barrier", &G::builtinDebugBarrier, "", 0, 0},
+    {"device_print", &G::builtinDevicePrint, "prefix,hex", 1, V},
+    {"device_assert", &G::builtinDeviceAssert, "cond,msg,mask", 1, 0},
     // Block pointers and tensor descriptors.
     {"make_block_ptr", &G::builtinMakeBlockPtr, "base,shape,strides,offsets,block_shape,order", 6, 0},
     {"advance", &G::builtinAdvance, "base,offsets", 2, M},
@@ -167,8 +169,6 @@ const BuiltinSpec Builtins[] = {
     {"associative_scan", nullptr, "", 0, M},
     {"assume", nullptr, "", 0, 0},
     {"cat", nullptr, "", 0, 0},
-    {"device_assert", nullptr, "", 0, 0},
-    {"device_print", nullptr, "", 0, 0},
     {"dot_scaled", nullptr, "", 0, 0},
     {"flip", nullptr, "", 0, M},
     {"gather", nullptr, "", 0, M},

@@ -850,3 +850,81 @@ FailureOr<TValue> Generator::callPythonBuiltin(llvm::StringRef name,
                         << "' is only supported on compile-time constants "
                            "here";
 }
+
+FailureOr<TValue> Generator::builtinDevicePrint(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<std::string> prefix = bind.constString(0);
+  if (failed(prefix))
+    return failure();
+  FailureOr<bool> hex = bind.has(1) ? bind.constBool(1) : false;
+  if (failed(hex))
+    return failure();
+  // The values, broadcast to one shape.
+  SmallVector<Value> values;
+  SmallVector<int64_t> shape;
+  for (const TValue &v : varargs ? *varargs : std::vector<TValue>()) {
+    FailureOr<Value> x = toValue(v, callLoc);
+    if (failed(x))
+      return failure();
+    if (auto t = dyn_cast<RankedTensorType>(x->getType())) {
+      FailureOr<SmallVector<int64_t>> s =
+          broadcastShapes(shape, t.getShape(), callLoc, "the values printed");
+      if (failed(s))
+        return failure();
+      shape = *s;
+    }
+    values.push_back(*x);
+  }
+  for (Value &v : values) {
+    FailureOr<Value> b = broadcastTo(v, shape, callLoc);
+    if (failed(b))
+      return failure();
+    v = *b;
+  }
+  // Triton separates the prefix from the values.
+  std::string text = *prefix;
+  if (!values.empty() && !text.empty() && text.back() != ' ')
+    text += " ";
+  tile::PrintOp::create(builder, l, builder.getStringAttr(text),
+                        builder.getBoolAttr(*hex), values);
+  return TValue();
+}
+
+FailureOr<TValue> Generator::builtinDeviceAssert(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<std::string> message =
+      bind.has(1) ? bind.constString(1) : FailureOr<std::string>(std::string());
+  if (failed(message))
+    return failure();
+  FailureOr<Value> cond = toBool(bind.get(0), bind.locs[0]);
+  if (failed(cond))
+    return failure();
+  Value holds = *cond;
+  if (bind.has(2)) {
+    // Masked-off elements hold: cond | !mask.
+    FailureOr<Value> mask = toBool(bind.get(2), bind.locs[2]);
+    if (failed(mask))
+      return failure();
+    Value c, m;
+    if (failed(
+            binaryOperands(TValue::of(holds), TValue::of(*mask), false, callLoc,
+                           "the condition and the mask of " + qualified, c, m)))
+      return failure();
+    Value one = constant(1, builder.getI1Type(), m.getType(), l);
+    holds = arith::OrIOp::create(builder, l, c,
+                                 arith::XOrIOp::create(builder, l, m, one));
+  }
+  // As in Triton, the check exists in debug mode only.
+  if (!debug)
+    return TValue();
+  unsigned line = srcMgr.getLineAndColumn(callLoc).first;
+  llvm::StringRef file =
+      srcMgr.getMemoryBuffer(srcMgr.FindBufferContainingLoc(callLoc))
+          ->getBufferIdentifier();
+  tile::AssertOp::create(builder, l, holds, builder.getStringAttr(*message),
+                         builder.getStringAttr(file),
+                         builder.getI32IntegerAttr(line));
+  return TValue();
+}

@@ -266,6 +266,7 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   // into a scratch module that is destroyed with this function.
   warnImplicitTf32 = config.warnImplicitTf32;
   blockPtrPolicy = config.blockPtrPolicy;
+  debug = config.debug;
   OwningOpRef<ModuleOp> scratch = ModuleOp::create(builder.getUnknownLoc());
   builder.setInsertionPointToEnd(scratch->getBody());
   std::vector<const FunctionDefAST *> kernels;

@@ -449,6 +449,8 @@ public:
   mlir::FailureOr<TValue> builtinAtomic(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinAtomicCas(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinDebugBarrier(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinDevicePrint(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinDeviceAssert(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinWhere(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinMaximum(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinClamp(BuiltinCall &call);
@@ -577,6 +579,8 @@ public:
   std::set<std::pair<const char *, std::string>> warned;
   /// Whether fp32 dots that use tf32 without asking get a warning.
   bool warnImplicitTf32 = true;
+  /// KernelConfig::debug: whether tl.device_assert generates checks.
+  bool debug = false;
   /// What tl.make_block_ptr gets: a warning, nothing, or an error.
   BlockPtrPolicy blockPtrPolicy = BlockPtrPolicy::Warn;
   /// Launch requirements found so far (KernelInfo::requirements).

@@ -60,6 +60,8 @@ struct KernelConfig {
   bool warnImplicitTf32 = true;
   /// What tl.make_block_ptr gets.
   BlockPtrPolicy blockPtrPolicy = BlockPtrPolicy::Warn;
+  /// Triton's debug mode (TRITON_DEBUG=1): tl.device_assert checks.
+  bool debug = false;
 };
 
 /// What code generation produced besides IR: the kernel's name, its runtime

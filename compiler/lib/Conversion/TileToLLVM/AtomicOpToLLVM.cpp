@@ -12,7 +12,6 @@
 // issues the atomic, and a scalar atomic is issued by thread 0 alone. When
 // the old values are used and other threads hold copies, the owners pass
 // them on through shared memory (barrier; store; barrier; load).
-// tile.debug_barrier is `bar.sync 0`.
 //
 // Floating-point max/min use the integer trick: for a non-negative value,
 // signed integer max/min of the bit patterns orders like the floats; for a
@@ -297,23 +296,10 @@ struct AtomicCASOpLowering : public OpConversionPattern<AtomicCASOp> {
   }
 };
 
-struct DebugBarrierOpLowering : public OpConversionPattern<DebugBarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  LogicalResult
-  matchAndRewrite(DebugBarrierOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    emitBarrier(rewriter, op.getLoc());
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
 } // namespace
 
 void tilec::populateAtomicOpToLLVMPatterns(TileTypeConverter &converter,
                                            RewritePatternSet &patterns) {
-  patterns
-      .add<AtomicRMWOpLowering, AtomicCASOpLowering, DebugBarrierOpLowering>(
-          converter, patterns.getContext());
+  patterns.add<AtomicRMWOpLowering, AtomicCASOpLowering>(converter,
+                                                         patterns.getContext());
 }

@@ -55,28 +55,11 @@ static Value nvvmUnary(OpBuilder &b, Location loc, StringRef name, Value x) {
       .getResult(0);
 }
 
-/// A call of the libdevice function `symbol`, declared in the module on
-/// first use.
-static Value emitLibdeviceCall(OpBuilder &b, Location loc, StringRef symbol,
-                               Type resultType, ValueRange args) {
-  auto module =
-      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
-  auto fnType = LLVM::LLVMFunctionType::get(
-      resultType, llvm::to_vector(args.getTypes()), /*isVarArg=*/false);
-  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol);
-  if (!fn) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    fn = LLVM::LLVMFuncOp::create(b, loc, symbol, fnType);
-  }
-  return LLVM::CallOp::create(b, loc, fn, args).getResult();
-}
-
 /// A libdevice function of f64 values (`__nv_exp`).
 static std::function<Value(OpBuilder &, Location, ValueRange)>
 libdevice(StringRef symbol) {
   return [symbol = symbol.str()](OpBuilder &b, Location loc, ValueRange v) {
-    return emitLibdeviceCall(b, loc, symbol, v[0].getType(), v);
+    return emitExternCall(b, loc, symbol, v[0].getType(), v);
   };
 }
 
@@ -182,9 +165,8 @@ struct ExternElementwiseOpLowering
           adaptor.getArgs());
       return success();
     }
-    rewriter.replaceOp(op,
-                       emitLibdeviceCall(rewriter, op.getLoc(), op.getSymbol(),
-                                         op.getType(), adaptor.getArgs()));
+    rewriter.replaceOp(op, emitExternCall(rewriter, op.getLoc(), op.getSymbol(),
+                                          op.getType(), adaptor.getArgs()));
     return success();
   }
 };

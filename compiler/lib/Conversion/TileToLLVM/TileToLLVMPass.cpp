@@ -205,6 +205,7 @@ struct ConvertTileToLLVMPass
     populateAtomicOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
     populateFp8OpToLLVMPatterns(converter, patterns);
+    populateDebugOpToLLVMPatterns(converter, patterns);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
     populateFuncToLLVMConversionPatterns(converter, patterns);
@@ -217,6 +218,9 @@ struct ConvertTileToLLVMPass
 
     int32_t threads = *numWarps * 32;
     module.walk([&](LLVM::LLVMFuncOp func) {
+      // Declarations (libdevice's functions, vprintf) are not kernels.
+      if (func.isExternal())
+        return;
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     UnitAttr::get(ctx));
       func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),

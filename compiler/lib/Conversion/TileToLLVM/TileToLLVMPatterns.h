@@ -61,6 +61,18 @@ mlir::Value linearizeIndex(mlir::OpBuilder &b, mlir::Location loc,
 /// An i32 constant.
 mlir::Value i32Constant(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
 
+/// A call of the external function `symbol` (libdevice's, vprintf,
+/// __assertfail), declared in the module on first use; its result, or null
+/// for a void `resultType`.
+mlir::Value emitExternCall(mlir::OpBuilder &b, mlir::Location loc,
+                           llvm::StringRef symbol, mlir::Type resultType,
+                           mlir::ValueRange args);
+
+/// The address of a NUL-terminated constant global holding `text`, one per
+/// distinct text, named `prefix_N`.
+mlir::Value getStringConstant(mlir::OpBuilder &b, mlir::Location loc,
+                              llvm::StringRef prefix, llvm::StringRef text);
+
 /// %tid.x, its lane (tid % 32) and its warp (tid / 32), as i32.
 mlir::Value getThreadId(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value getLaneId(mlir::OpBuilder &b, mlir::Location loc);
@@ -177,6 +189,8 @@ void populateAtomicOpToLLVMPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
+void populateDebugOpToLLVMPatterns(TileTypeConverter &converter,
+                                   mlir::RewritePatternSet &patterns);
 void populateFp8OpToLLVMPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 

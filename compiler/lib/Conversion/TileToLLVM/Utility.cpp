@@ -203,3 +203,46 @@ std::string tilec::ptxOperandList(size_t first, size_t n) {
     s += (i ? ", $" : "$") + std::to_string(first + i);
   return s + "}";
 }
+
+Value tilec::emitExternCall(OpBuilder &b, Location loc, StringRef symbol,
+                            Type resultType, ValueRange args) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  auto fnType = LLVM::LLVMFunctionType::get(
+      resultType, llvm::to_vector(args.getTypes()), /*isVarArg=*/false);
+  auto fn = module.lookupSymbol<LLVM::LLVMFuncOp>(symbol);
+  if (!fn) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    fn = LLVM::LLVMFuncOp::create(b, loc, symbol, fnType);
+  }
+  auto call = LLVM::CallOp::create(b, loc, fn, args);
+  return call.getNumResults() ? call.getResult() : Value();
+}
+
+Value tilec::getStringConstant(OpBuilder &b, Location loc, StringRef prefix,
+                               StringRef text) {
+  auto module =
+      b.getInsertionBlock()->getParentOp()->getParentOfType<ModuleOp>();
+  std::string data = text.str();
+  data.push_back('\0');
+  auto type = LLVM::LLVMArrayType::get(b.getI8Type(), data.size());
+  // One global per distinct text.
+  LLVM::GlobalOp global;
+  for (unsigned n = 0;; ++n) {
+    std::string name = prefix.str() + "_" + std::to_string(n);
+    global = module.lookupSymbol<LLVM::GlobalOp>(name);
+    if (!global) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(module.getBody());
+      global = LLVM::GlobalOp::create(b, loc, type, /*isConstant=*/true,
+                                      LLVM::Linkage::Internal, name,
+                                      b.getStringAttr(data));
+      break;
+    }
+    auto value = dyn_cast_or_null<StringAttr>(global.getValueOrNull());
+    if (value && value.getValue() == data)
+      break;
+  }
+  return LLVM::AddressOfOp::create(b, loc, global);
+}

@@ -51,6 +51,27 @@ LogicalResult ExternElementwiseOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// PrintOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PrintOp::verify() {
+  std::optional<ArrayRef<int64_t>> shape;
+  for (Value arg : getArgs()) {
+    auto tensor = dyn_cast<RankedTensorType>(arg.getType());
+    ArrayRef<int64_t> argShape =
+        tensor ? tensor.getShape() : ArrayRef<int64_t>();
+    if (shape && *shape != argShape)
+      return emitOpError("operands must have one shape");
+    shape = argShape;
+    if (isa<PtrType>(getElementTypeOrSelf(arg.getType())))
+      continue;
+    if (!getElementTypeOrSelf(arg.getType()).isIntOrFloat())
+      return emitOpError("cannot print ") << arg.getType();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // MakeRangeOp
 //===----------------------------------------------------------------------===//
 

@@ -287,6 +287,16 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
       convertOperand(operand, layout);
     return success();
   }
+  if (isa<PrintOp, AssertOp>(op)) {
+    // Every operand in the first tile operand's layout.
+    for (Value arg : op->getOperands())
+      if (Attribute layout = getLayout(arg.getType())) {
+        for (OpOperand &operand : op->getOpOperands())
+          convertOperand(operand, layout);
+        break;
+      }
+    return success();
+  }
   if (isa<StoreOp, AtomicRMWOp, AtomicCASOp>(op)) {
     Attribute layout = getLayout(op->getOperand(0).getType());
     if (!layout)

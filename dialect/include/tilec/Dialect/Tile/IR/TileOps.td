@@ -418,6 +418,39 @@ def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
   let hasVerifier = 1;
 }
 
+def Tile_PrintOp : Tile_Op<"print"> {
+  let summary = "Prints values from the GPU.";
+  let description = [{
+    `tl.device_print(prefix, *args, hex=False)`: one line per element of
+    the operands (which have one shape), `pid (x, y, z) idx (i, j) PREFIX
+    v0 v1 ...`, printed once per element; scalars print one line.
+
+    ```mlir
+    tile.print %x, %y {prefix = "x: ", hex = false} : tensor<16xf32>, tensor<16xi32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$prefix, BoolAttr:$hex,
+                   Variadic<Tile_Value>:$args);
+  let assemblyFormat = "$args attr-dict `:` type($args)";
+  let hasVerifier = 1;
+}
+
+def Tile_AssertOp : Tile_Op<"assert"> {
+  let summary = "Stops the kernel where a condition does not hold.";
+  let description = [{
+    `tl.device_assert(cond, msg)` under `tilec --debug`: where an element of
+    `cond` is false, the GPU reports `msg` with the source position and the
+    launch fails.
+
+    ```mlir
+    tile.assert %ok {message = "n too large", file = "k.tile", line = 12 : i32} : tensor<16xi1>
+    ```
+  }];
+  let arguments = (ins Tile_BoolLike:$condition, StrAttr:$message,
+                   StrAttr:$file, I32Attr:$line);
+  let assemblyFormat = "$condition attr-dict `:` type($condition)";
+}
+
 def Tile_DebugBarrierOp : Tile_Op<"debug_barrier"> {
   let summary = "Synchronises the threads of a program.";
   let description = [{
