@@ -16,6 +16,8 @@
 //  - seeded_dropout: the tutorial's dropout, exact;
 //  - complex_square: tl.split, tl.join and tl.interleave on (re, im) pairs;
 //  - row_scans: tl.cumsum and a reversed tl.cumprod along rows;
+//  - cross_entropy: the fused loss and gradient of examples/cross_entropy.tile,
+//    a row in eight with the ignore index (early return);
 //  - grouped_sum: partial row sums under per-group spin locks
 //    (tl.atomic_cas, tl.atomic_xchg, tl.debug_barrier), the pattern of the
 //    layer-norm backward kernel.
@@ -348,6 +350,59 @@ CaseResult runRowScans(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
+/// cross_entropy_kernel(logits, grad, labels, loss, n_cols, stride,
+/// ignore_index); size (rows, cols).
+CaseResult runCrossEntropy(TestEnv &env, const GpuTest &test,
+                           const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t rows = shape[0], cols = shape[1];
+  const std::uint64_t stride = (cols + 15) / 16 * 16 + 16;
+  const int ignore = -100;
+  CaseResult result;
+  Dim3 grid(rows);
+  result.Grid = gridString(grid);
+  result.Bytes = 2.0 * rows * cols * sizeof(float);
+  // Logits in [-4, 4); labels anywhere in the row, one row in eight ignored.
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
+  for (std::uint64_t i = 0; i < x.Values.size(); ++i)
+    if (!std::isnan(x.Values[i])) {
+      x.Values[i] *= 4.0f;
+      std::memcpy(&x.Bytes[4 * i], &x.Values[i], 4);
+    }
+  std::vector<int> labels(rows);
+  std::vector<float> u = uniformInputs(env, rows);
+  for (std::uint64_t r = 0; r < rows; ++r)
+    labels[r] = r % 8 == 3 ? ignore
+                           : std::min<int>(int(cols) - 1,
+                                           int((u[r] + 1.0f) * 0.5f * cols));
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &dgrad = buffers.output(rows * stride * sizeof(float));
+  DeviceBuffer &dlabels = buffers.input(labels.data(), rows * sizeof(int));
+  DeviceBuffer &dloss = buffers.output(rows * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(env, kernel, grid,
+                              {dx, dgrad, dlabels, dloss, cols, stride, ignore},
+                              buffers, result);
+  std::vector<float> grads, losses(rows);
+  std::uint64_t clobbered = 0;
+  if (status.ok())
+    status =
+        readMatrix(dgrad, ElemType::F32, rows, cols, stride, grads, clobbered);
+  if (status.ok())
+    status = dloss.copyToHost(losses);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> lossRef(rows), gradRef(rows * cols);
+  crossEntropyReference(x.Values.data(), labels.data(), rows, cols, stride,
+                        ignore, lossRef.data(), gradRef.data());
+  bool ok = checkOutput(result, "loss", losses, lossRef, 0, test.Config.Tol);
+  ok &= checkOutput(result, "grad", grads, gradRef, cols, test.Config.Tol);
+  ok &= recordClobbered(result, "grad", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
 } // namespace
 
 void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
@@ -404,6 +459,15 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1, 1}, {7, 1000}, {300, 513}, {4096, 1000}},
                    runRowScans,
                    scans});
+  TestConfig ce;
+  ce.Block = 1024;
+  ce.Tol = Tolerance::relative(1e-5);
+  tests.push_back({"cross_entropy",
+                   "cross_entropy.ptx",
+                   "cross_entropy_kernel",
+                   {{1, 1}, {9, 1000}, {64, 5003}, {4096, 32000}},
+                   runCrossEntropy,
+                   ce});
   TestConfig grouped;
   grouped.GroupM = 8;
   grouped.BlockN = 1024;

@@ -308,6 +308,33 @@ inline void rowScansReference(const float *x, std::uint64_t rows,
   }
 }
 
+/// cross_entropy_kernel: per row of logits (row stride `stride`), the loss
+/// logsumexp(x) - x[label] and the gradient softmax(x) - onehot(label); rows
+/// whose label is `ignore` get zeros. `grads` is dense.
+inline void crossEntropyReference(const float *logits, const int *labels,
+                                  std::uint64_t rows, std::uint64_t cols,
+                                  std::uint64_t stride, int ignore,
+                                  double *losses, double *grads) {
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    const float *x = logits + r * stride;
+    double *g = grads + r * cols;
+    if (labels[r] == ignore) {
+      losses[r] = 0.0;
+      std::fill(g, g + cols, 0.0);
+      continue;
+    }
+    double m = -std::numeric_limits<double>::infinity(), s = 0.0;
+    for (std::uint64_t c = 0; c < cols; ++c)
+      m = std::max(m, double(x[c]));
+    for (std::uint64_t c = 0; c < cols; ++c)
+      s += std::exp(x[c] - m);
+    double lse = m + std::log(s);
+    losses[r] = lse - x[labels[r]];
+    for (std::uint64_t c = 0; c < cols; ++c)
+      g[c] = std::exp(x[c] - lse) - (int64_t(c) == labels[r] ? 1.0 : 0.0);
+  }
+}
+
 /// Philox-4x32 with `rounds` rounds on counter `c` and key (k0, k1), as
 /// Triton's tl.philox computes it.
 inline std::array<std::uint32_t, 4> philox4x32(std::array<std::uint32_t, 4> c,

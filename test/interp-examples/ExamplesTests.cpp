@@ -319,6 +319,33 @@ std::function<void()> rowScans(Case &c) {
   };
 }
 
+/// cross_entropy_kernel(logits, grad, labels, loss, n_cols, stride,
+/// ignore_index); size (rows, cols); every third row ignored.
+std::function<void()> crossEntropy(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 3;
+  const int ignore = -100;
+  Buffer &x = c.input(ScalarType::FP32, rows, cols, ld);
+  Buffer &grad = c.output(ScalarType::FP32, rows * ld);
+  Buffer &labels = c.output(ScalarType::I32, rows);
+  for (uint64_t r = 0; r < rows; ++r)
+    labels.set(r, r % 3 == 1 ? ignore : double((r * 7919) % cols));
+  Buffer &loss = c.output(ScalarType::FP32, rows);
+  for (int64_t v : {int64_t(cols), int64_t(ld), int64_t(ignore)})
+    c.args.push_back(Argument::ofInt(v));
+  c.grid[0] = rows;
+  return [&c, &x, &grad, &labels, &loss, rows, cols, ld, ignore] {
+    std::vector<float> xv = Case::values(x, rows, cols, ld);
+    std::vector<int> lv(rows);
+    for (uint64_t r = 0; r < rows; ++r)
+      lv[r] = int(labels.get(r));
+    std::vector<double> lossRef(rows), gradRef(rows * cols);
+    gpu::crossEntropyReference(xv.data(), lv.data(), rows, cols, cols, ignore,
+                               lossRef.data(), gradRef.data());
+    c.check("loss", loss, 1, rows, rows, lossRef, c.config.tol);
+    c.check("grad", grad, rows, cols, ld, gradRef, c.config.tol);
+  };
+}
+
 /// grouped_row_sum_kernel(x, partial, lock, count, N, stride); size (M, N).
 std::function<void()> groupedSum(Case &c) {
   uint64_t m = c.size[0], n = c.size[1], groups = c.constant("GROUP");
@@ -906,6 +933,14 @@ std::vector<Config> configurations() {
        {"BLOCK=1024"},
        rowScans,
        {{1, 1}, {3, 1000}, {5, 513}},
+       ExactTol},
+      {"cross_entropy",
+       "cross_entropy.tile",
+       "cross_entropy_kernel",
+       "*fp32:16, *fp32:16, *i32:16, *fp32:16, i32, i32, i32",
+       {"BLOCK=1024"},
+       crossEntropy,
+       {{1, 1}, {4, 1000}, {3, 2500}},
        ExactTol},
       {"grouped_sum",
        "grouped_sum.tile",

@@ -527,7 +527,12 @@ public:
 
   // Statements (Statements.cpp).
   /// Generates statements, stopping after a `return`.
-  mlir::LogicalResult genBlock(const StmtList &body);
+  mlir::LogicalResult genBlock(const StmtList &body, size_t start = 0);
+  /// `if cond: ...; return` with a run-time `cond`: an scf.if whose `else`
+  /// holds the rest of the function (`body` from `next`, then the enclosing
+  /// blocks' continuations).
+  mlir::LogicalResult genEarlyExit(const IfStmtAST &stmt, const TValue &cond,
+                                   const StmtList &body, size_t next);
   /// Generates one statement.
   mlir::LogicalResult genStmt(const StmtAST &stmt);
   /// Assigns to a name or unpacks into a tuple of names.
@@ -559,6 +564,13 @@ public:
   llvm::SmallPtrSet<const FunctionDefAST *, 8> jitted;
   /// Value of a `return` statement of the helper being inlined.
   std::optional<TValue> returnValue;
+  /// The statements that follow each statement being generated, innermost
+  /// last, from continuationBase on in the current function or early exit.
+  std::vector<std::pair<const StmtList *, size_t>> continuations;
+  size_t continuationBase = 0;
+  /// The region depth of the `else` branch of the innermost early exit, in
+  /// which a bare `return` ends the function; -1 outside one.
+  int earlyExitDepth = -1;
   /// Helper call depth, to reject runaway recursion.
   unsigned callDepth = 0;
   /// Helper calls inlined and tl.static_range iterations unrolled so far,

@@ -13,18 +13,101 @@
 
 #include "Generator.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace tilec;
 
-LogicalResult Generator::genBlock(const StmtList &body) {
-  for (const StmtPtr &stmt : body) {
+/// True if `body` ends with a `return` without a value.
+static bool endsWithBareReturn(const StmtList &body) {
+  if (body.empty())
+    return false;
+  auto *ret = llvm::dyn_cast<ReturnStmtAST>(body.back().get());
+  return ret && !ret->getValue();
+}
+
+LogicalResult Generator::genBlock(const StmtList &body, size_t start) {
+  for (size_t i = start; i < body.size(); ++i) {
     // After a `return` (possibly inside a compile-time `if`), the rest of the
     // function is dead code, as in Python.
     if (returnValue)
       return success();
-    if (failed(genStmt(*stmt)))
+    const StmtAST &stmt = *body[i];
+    // `if cond: ...; return` with a run-time cond: the rest of the function
+    // becomes the `else` branch.
+    auto *ifStmt = llvm::dyn_cast<IfStmtAST>(&stmt);
+    if (ifStmt && ifStmt->getElse().empty() &&
+        endsWithBareReturn(ifStmt->getThen()) &&
+        (regionDepth == 0 || regionDepth == earlyExitDepth)) {
+      FailureOr<TValue> cond = genExpr(ifStmt->getCond());
+      if (failed(cond))
+        return failure();
+      if (cond->isValue() && !cond->tileType())
+        return genEarlyExit(*ifStmt, *cond, body, i + 1);
+      if (!cond->isValue()) {
+        FailureOr<bool> truth = constTruth(*cond, ifStmt->getCond().getLoc());
+        if (failed(truth))
+          return failure();
+        continuations.push_back({&body, i + 1});
+        LogicalResult r = *truth ? genBlock(ifStmt->getThen()) : success();
+        continuations.pop_back();
+        if (failed(r))
+          return failure();
+        continue;
+      }
+      // A tile condition: genIf reports it.
+    }
+    continuations.push_back({&body, i + 1});
+    LogicalResult r = genStmt(stmt);
+    continuations.pop_back();
+    if (failed(r))
       return failure();
   }
+  return success();
+}
+
+LogicalResult Generator::genEarlyExit(const IfStmtAST &stmt, const TValue &cond,
+                                      const StmtList &body, size_t next) {
+  FailureOr<Value> c = toBool(cond, stmt.getCond().getLoc());
+  if (failed(c))
+    return failure();
+  auto ifOp = scf::IfOp::create(builder, loc(stmt.getLoc()), TypeRange(), *c,
+                                /*withElseRegion=*/true);
+  Scope outer = *scope;
+  ++regionDepth;
+  // The branch that returns, without its `return`.
+  builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  const StmtList &then = stmt.getThen();
+  for (size_t i = 0; i + 1 < then.size(); ++i)
+    if (failed(genStmt(*then[i])))
+      return failure();
+  *scope = outer;
+  // The other: what follows, in this block and in the enclosing ones that
+  // continue the function (compile-time `if`s), innermost first.
+  builder.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+  int savedExitDepth = earlyExitDepth;
+  size_t savedBase = continuationBase;
+  earlyExitDepth = regionDepth;
+  std::vector<std::pair<const StmtList *, size_t>> enclosing(
+      continuations.begin() + continuationBase, continuations.end());
+  continuationBase = continuations.size();
+  LogicalResult result = genBlock(body, next);
+  for (auto it = enclosing.rbegin();
+       succeeded(result) && it != enclosing.rend(); ++it)
+    result = genBlock(*it->first, it->second);
+  continuationBase = savedBase;
+  earlyExitDepth = savedExitDepth;
+  --regionDepth;
+  *scope = outer;
+  if (failed(result))
+    return failure();
+  if (returnValue && returnValue->kind != TValue::Kind::None)
+    return error(stmt.getLoc())
+           << "a function that returns early from a run-time 'if' cannot "
+              "return a value";
+  builder.setInsertionPointAfter(ifOp);
+  // Everything after was generated in the `else` branch.
+  returnValue = TValue();
   return success();
 }
 
@@ -115,10 +198,13 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
     return success();
   case StmtAST::Stmt_Return: {
     const auto &r = llvm::cast<ReturnStmtAST>(stmt);
-    if (regionDepth > 0)
+    // A `return` that ends the rest of the function after an early exit
+    // (genEarlyExit) is where that branch ends.
+    if (regionDepth > 0 && regionDepth != earlyExitDepth)
       return error(stmt.getLoc())
              << "'return' inside a run-time 'if' or loop is not supported; "
-                "assign the result to a variable and return after it";
+                "assign the result to a variable and return after it (a "
+                "bare 'return' ending an 'if' is)";
     TValue value;
     if (r.getValue()) {
       FailureOr<TValue> v = genExpr(*r.getValue());
@@ -155,8 +241,8 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
       return failure();
     if (cond->isValue())
       return error(s.getCond().getLoc())
-             << "'assert' on run-time values is not supported (nor is "
-                "tl.device_assert)";
+             << "'assert' on run-time values is not supported; use "
+                "tl.device_assert";
     FailureOr<bool> truth = constTruth(*cond, s.getCond().getLoc());
     if (failed(truth))
       return failure();
