@@ -81,14 +81,15 @@ TEST_CASE("Every type, alias and hint round-trips through a metadata line",
   CHECK(parsed.Signature == meta.Signature);
 
   // Aliases parse to the canonical types and print canonically.
-  Expected<std::vector<SignatureEntry>> aliases =
-      parseSignatureEntries("*f32:16, f16, f64, u1:1, *float16, 64, True");
+  Expected<std::vector<SignatureEntry>> aliases = parseSignatureEntries(
+      "*f32:16, f16, f64, u1:1, *float16, 64, True, None");
   REQUIRE(aliases.ok());
   std::vector<std::string> printed;
   for (const SignatureEntry &entry : *aliases)
     printed.push_back(entry.str());
   CHECK(printed == std::vector<std::string>{"*fp32:16", "fp16", "fp64", "i1:1",
-                                            "*fp16", "64", "True"});
+                                            "*fp16", "64", "True", "None"});
+  CHECK((*aliases)[7].IsConstant);
 }
 
 TEST_CASE("Requirements and tensor maps round-trip", "[abi]") {

@@ -195,10 +195,12 @@ static std::vector<std::string_view> splitEntries(std::string_view text) {
   return entries;
 }
 
-/// Whether \p entry is a constexpr literal: a number or True/False.
+/// Whether \p entry is a constexpr literal: a number, True/False, or None
+/// (Triton's AOT signature of a None-valued constexpr).
 static bool isConstantLiteral(std::string_view entry) {
   return (entry.front() >= '0' && entry.front() <= '9') ||
-         entry.front() == '-' || entry == "True" || entry == "False";
+         entry.front() == '-' || entry == "True" || entry == "False" ||
+         entry == "None";
 }
 
 Expected<std::vector<SignatureEntry>>
