@@ -83,6 +83,9 @@ std::string tilec::shapeString(ArrayRef<int64_t> shape) {
 }
 
 std::string tilec::typeName(Type t) {
+  // Pointers as the language writes them, not as the dialect prints them.
+  if (auto ptr = dyn_cast<tile::PtrType>(t))
+    return "pointer<" + typeName(ptr.getPointeeType()) + ">";
   std::string s;
   llvm::raw_string_ostream os(s);
   os << t;
@@ -685,6 +688,15 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     Type type = base->value.getType();
     if (attr == "dtype")
       return TValue::ofDType(getElementTypeOrSelf(type));
+    // A scalar's type is its dtype (`x_ptr.type.element_ty`); a tile's
+    // block type has no value in tilec.
+    if (attr == "type") {
+      if (isa<RankedTensorType>(type))
+        return error(expr.getLoc())
+               << "the 'type' of a tile is not supported by tilec; use its "
+                  "'dtype' and 'shape'";
+      return TValue::ofDType(type);
+    }
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (attr == "shape") {
       std::vector<TValue> dims;
