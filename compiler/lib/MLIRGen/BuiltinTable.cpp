@@ -282,9 +282,7 @@ void tilec::printBuiltinIndex(llvm::raw_ostream &os) {
   struct Row {
     std::string name, fp32, fp64;
   };
-  std::vector<Row> rows = {{"abs", "`tl.abs`", "`tl.abs`"},
-                           {"max", "`tl.maximum`", "`tl.maximum`"},
-                           {"min", "`tl.minimum`", "`tl.minimum`"}};
+  std::vector<Row> rows = {{"abs", "`tl.abs`", "`tl.abs`"}};
   auto symbol = [](llvm::StringRef s) {
     return s.empty() ? std::string("none") : "`" + s.str() + "`";
   };

@@ -218,11 +218,11 @@ static bool isModulePath(llvm::StringRef path) {
   return llvm::is_contained(modules, path);
 }
 
-/// The value naming libdevice function `name`, if tilec has it (abs, max and
-/// min are tilec's own builtins).
+/// The value naming libdevice function `name`, if tilec has it (abs is
+/// tilec's own tl.abs).
 static std::optional<TValue> libdeviceBuiltin(llvm::StringRef name) {
   const tile::LibdeviceFunction *fn = tile::lookupLibdeviceFunction(name);
-  if ((fn && fn->isPublic) || name == "abs" || name == "max" || name == "min")
+  if ((fn && fn->isPublic) || name == "abs")
     return TValue::named(TValue::Kind::Builtin, "libdevice." + name.str());
   return std::nullopt;
 }

@@ -255,11 +255,9 @@ FailureOr<TValue> Generator::builtinSoftmax(BuiltinCall &call) {
 
 FailureOr<TValue> Generator::callLibdevice(llvm::StringRef name, CallArgs &args,
                                            llvm::SMLoc callLoc) {
-  // Functions libdevice has for both integers and floats are tilec's.
+  // abs, for integers and floats alike, is tilec's tl.abs.
   if (name == "abs")
     return callBuiltin("abs", args, callLoc);
-  if (name == "max" || name == "min")
-    return callBuiltin(name == "max" ? "maximum" : "minimum", args, callLoc);
   std::string qualified = "libdevice." + name.str();
   const tile::LibdeviceFunction *fn = tile::lookupLibdeviceFunction(name);
   assert(fn && fn->isPublic && "genAttribute names only public functions");
