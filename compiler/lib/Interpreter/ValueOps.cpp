@@ -55,25 +55,16 @@ struct AxisView {
   }
 };
 
-/// `acc + x` in the element type `type`.
-Element add(Type type, Element acc, Element x) {
+/// `acc + x`, or `acc * x` with `multiply`, in the element type `type`
+/// (integers wrap).
+Element combine(Type type, Element acc, Element x, bool multiply = false) {
   if (auto intType = dyn_cast<IntegerType>(type)) {
-    acc.i = wrapInt(static_cast<uint64_t>(acc.i) + static_cast<uint64_t>(x.i),
-                    intType.getWidth());
+    uint64_t a = static_cast<uint64_t>(acc.i), b = static_cast<uint64_t>(x.i);
+    acc.i = wrapInt(multiply ? a * b : a + b, intType.getWidth());
     return acc;
   }
-  acc.f = roundFloat(cast<FloatType>(type).getFloatSemantics(), acc.f + x.f);
-  return acc;
-}
-
-/// `acc * x` in the element type (integers wrap).
-Element multiply(Type type, Element acc, Element x) {
-  if (auto intType = dyn_cast<IntegerType>(type)) {
-    acc.i = wrapInt(static_cast<uint64_t>(acc.i) * static_cast<uint64_t>(x.i),
-                    intType.getWidth());
-    return acc;
-  }
-  acc.f = roundFloat(cast<FloatType>(type).getFloatSemantics(), acc.f * x.f);
+  acc.f = roundFloat(cast<FloatType>(type).getFloatSemantics(),
+                     multiply ? acc.f * x.f : acc.f + x.f);
   return acc;
 }
 
@@ -109,7 +100,7 @@ Tile reduce(tile::ReduceOp op, const Tile &src) {
       int64_t index = 0;
       for (int64_t k = 1; k < view.size; ++k) {
         if (kind == tile::ReduceKind::Sum) {
-          acc = add(type, acc, at(k));
+          acc = combine(type, acc, at(k));
         } else if (better(type, isMax, at(k), acc)) {
           acc = at(k);
           index = k;
@@ -133,9 +124,8 @@ Tile scan(tile::ScanOp op, const Tile &src) {
         return r.elems[(o * view.size + k) * view.inner + i];
       };
       for (int64_t k = 1; k < view.size; ++k)
-        at(k) = op.getKind() == tile::ScanKind::Prod
-                    ? multiply(type, at(k - 1), at(k))
-                    : add(type, at(k - 1), at(k));
+        at(k) = combine(type, at(k - 1), at(k),
+                        op.getKind() == tile::ScanKind::Prod);
     }
   }
   return r;
