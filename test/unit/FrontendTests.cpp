@@ -728,10 +728,30 @@ TEST_CASE("parser: the seed kernels parse", "[parser][kernels]") {
     checkRanges(p);
     CHECK(!p.dump().empty());
   }
-  // A keyword-only marker is a variadic parameter.
-  CHECK(parseError("@triton.jit\ndef _helper(a, b=1, *, c=None):\n"
-                   "    return a * b\n") ==
-        "2:21: variadic parameters are not supported");
+}
+
+TEST_CASE("parser: host Python around kernels", "[parser]") {
+  // Decorators and the module-level code that configures them.
+  Parse p("configs = [triton.Config({'BLOCK': b, \"W\": 2}, num_warps=w)\n"
+          "           for b in [64, 128] for w in (4, 8) if b * w < 1024]\n"
+          "def keep(conf, *args, key=None, **kwargs):\n"
+          "    return conf.num_warps == 8\n"
+          "@triton.heuristics({'EVEN': lambda args: args['n'] % 2 == 0})\n"
+          "@triton.jit\n"
+          "def k(x, n, *, EVEN: tl.constexpr = False):\n"
+          "    pass\n"
+          "total = sum(x * x for x in range(4))\n"
+          "empty = {}\n");
+  INFO(p.diags);
+  REQUIRE(p.module);
+  checkRanges(p);
+  std::string dump = p.dump();
+  CHECK(dump.find("ListComp @1:11") != std::string::npos);
+  CHECK(dump.find("Dict @1:26") != std::string::npos);
+  CHECK(dump.find("Param *args") != std::string::npos);
+  CHECK(dump.find("Param **kwargs") != std::string::npos);
+  CHECK(dump.find("Lambda @5:29") != std::string::npos);
+  CHECK(dump.find("GeneratorExp @9:13") != std::string::npos);
 }
 
 TEST_CASE("parser: seed kernel details", "[parser][kernels]") {

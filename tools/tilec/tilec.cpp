@@ -221,7 +221,25 @@ static int emitHeader(SourceMgr &srcMgr, const tilec::CompileOptions &options,
     auto [name, value] = StringRef(define).split('=');
     base.constexprs.emplace_back(name.trim().str(), value.trim().str());
   }
-  if (configs.empty())
+  // Without --config, @triton.autotune's configurations (with -D's
+  // bindings first) and key.
+  if (configs.empty()) {
+    FailureOr<tilec::KernelTuning> tuning =
+        tilec::readTuning(srcMgr, options.kernel, errs());
+    if (failed(tuning))
+      return 1;
+    for (const tilec::AutotuneConfig &autotune : tuning->configs) {
+      tilec::LauncherConfig config = base;
+      for (const auto &[name, value] : autotune.constexprs)
+        if (!options.kernel.defines.count(name))
+          config.constexprs.emplace_back(name, value);
+      config.numWarps = autotune.numWarps;
+      config.numStages = autotune.numStages;
+      launcher.configs.push_back(std::move(config));
+    }
+    launcher.autotuneKey = tuning->key;
+  }
+  if (launcher.configs.empty())
     launcher.configs.push_back(base);
   for (const std::string &text : configs) {
     auto config = tilec::parseLauncherConfig(text, base);
@@ -381,6 +399,7 @@ int main(int argc, char **argv) {
           target->checkPtxFeatures(ptxFeatures))
     return usageError("--ptx-version: " + *problem);
   options.pipeline.target = arch;
+  options.kernel.target = arch;
   options.ptx.arch = arch;
   options.ptx.features = ptxFeatures;
   options.ptx.optLevel = optLevel;

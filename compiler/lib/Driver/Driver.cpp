@@ -105,6 +105,21 @@ FailureOr<CompiledPTX> tilec::compileToPTX(llvm::SourceMgr &srcMgr,
   return emitCompiledPTX(*module, ptxOptions, std::move(info));
 }
 
+FailureOr<KernelTuning> tilec::readTuning(llvm::SourceMgr &srcMgr,
+                                          const KernelConfig &kernel,
+                                          llvm::raw_ostream &diagnosticOS) {
+  std::unique_ptr<ModuleAST> ast = parseModule(srcMgr, srcMgr.getMainFileID());
+  if (!ast)
+    return failure();
+  DialectRegistry registry;
+  registerTilecDialects(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.loadAllAvailableDialects();
+  SourceMgrDiagnosticHandler diagnostics(srcMgr, &context, diagnosticOS);
+  context.printOpOnDiagnostic(false);
+  return readKernelTuning(context, *ast, srcMgr, kernel);
+}
+
 LogicalResult tilec::compile(llvm::SourceMgr &srcMgr,
                              const CompileOptions &options,
                              llvm::raw_ostream &os) {

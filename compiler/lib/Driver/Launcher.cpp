@@ -685,6 +685,14 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
   }
   if (!options.tuneKey.empty() && !model.multiConfig())
     return fail("--tune-key needs more than one --config");
+  if (options.tuneKey.empty() && model.multiConfig()) {
+    for (const std::string &key : options.autotuneKey) {
+      auto param = llvm::find(model.params, key);
+      if (param != model.params.end() &&
+          model.types[param - model.params.begin()].scalarType.empty())
+        model.keyParams.push_back(param - model.params.begin());
+    }
+  }
   if (!options.tuningFile.empty()) {
     auto presets = readPresets(options.tuningFile, model.name, model.configs);
     if (!presets)

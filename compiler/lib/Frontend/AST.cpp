@@ -180,6 +180,7 @@ private:
   void dumpStmt(const StmtAST &s);
   /// Prints expression `e` and its children.
   void dumpExpr(const ExprAST &e);
+  void dumpParams(const std::vector<ParamAST> &params);
   /// Formats the names of an import statement.
   static std::string formatAliases(const std::vector<ImportAlias> &names);
 
@@ -392,14 +393,7 @@ void ASTDumper::dumpStmt(const StmtAST &s) {
     Nest nest(*this);
     for (const ExprPtr &decorator : def.getDecorators())
       group("Decorator", *decorator);
-    for (const ParamAST &param : def.getParams()) {
-      line("Param " + param.name, param.range.Start);
-      Nest paramNest(*this);
-      if (param.annotation)
-        group("Annotation", *param.annotation);
-      if (param.defaultValue)
-        group("Default", *param.defaultValue);
-    }
+    dumpParams(def.getParams());
     if (const ExprAST *returns = def.getReturns())
       group("Returns", *returns);
     group("Body", def.getBody());
@@ -511,6 +505,51 @@ void ASTDumper::dumpExpr(const ExprAST &e) {
     dumpExpr(ifExp.getElse());
     return;
   }
+  case ExprAST::Expr_Dict: {
+    const auto &dict = cast<DictExprAST>(e);
+    line("Dict", loc);
+    Nest nest(*this);
+    for (auto [key, value] : llvm::zip(dict.getKeys(), dict.getValues())) {
+      group("Key", *key);
+      group("Value", *value);
+    }
+    return;
+  }
+  case ExprAST::Expr_Lambda: {
+    const auto &lambda = cast<LambdaExprAST>(e);
+    line("Lambda", loc);
+    Nest nest(*this);
+    dumpParams(lambda.getParams());
+    group("Body", lambda.getBody());
+    return;
+  }
+  case ExprAST::Expr_Comprehension: {
+    const auto &comp = cast<ComprehensionExprAST>(e);
+    line(comp.isGeneratorExpression() ? "GeneratorExp" : "ListComp", loc);
+    Nest nest(*this);
+    group("Element", comp.getElement());
+    for (const ComprehensionClause &clause : comp.getClauses()) {
+      group("For", *clause.target);
+      group("In", *clause.iter);
+      for (const ExprPtr &cond : clause.conditions)
+        group("If", *cond);
+    }
+    return;
+  }
+  }
+}
+
+void ASTDumper::dumpParams(const std::vector<ParamAST> &params) {
+  for (const ParamAST &param : params) {
+    llvm::StringRef stars = param.kind == ParamKind::VarArgs       ? "*"
+                            : param.kind == ParamKind::VarKeywords ? "**"
+                                                                   : "";
+    line("Param " + stars + param.name, param.range.Start);
+    Nest paramNest(*this);
+    if (param.annotation)
+      group("Annotation", *param.annotation);
+    if (param.defaultValue)
+      group("Default", *param.defaultValue);
   }
 }
 

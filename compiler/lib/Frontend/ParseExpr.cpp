@@ -139,7 +139,7 @@ ExprPtr Parser::parseTest() {
   if (!guard)
     return nullptr;
   if (tok.is(TokenKind::kw_lambda))
-    return emitUnsupported("lambda", tok.getLoc());
+    return parseLambda();
   SMLoc start = tok.getLoc();
   ExprPtr thenValue = parseOrTest();
   if (!thenValue || tok.isNot(TokenKind::kw_if))
@@ -486,6 +486,7 @@ ExprPtr Parser::parseCall(ExprPtr callee, SMLoc start) {
   ExprList args;
   std::vector<KeywordArg> keywords;
   llvm::StringSet<> keywordNames;
+  bool closed = false; // a generator expression consumed the ')'
   while (tok.isNot(TokenKind::r_paren)) {
     if (tok.is(TokenKind::star))
       return emitUnsupported("argument unpacking with '*'", tok.getLoc());
@@ -512,8 +513,20 @@ ExprPtr Parser::parseCall(ExprPtr callee, SMLoc start) {
         return nullptr;
       keywords.push_back(std::move(keyword));
     } else {
-      if (tok.is(TokenKind::kw_for))
-        return emitElementError(')');
+      if (tok.is(TokenKind::kw_for)) {
+        // `f(x for x in xs)`: a generator expression as the only argument.
+        if (!args.empty() || !keywords.empty())
+          return emitError(argStart, "a generator expression must be "
+                                     "parenthesized unless it is the only "
+                                     "argument");
+        arg = parseComprehension(std::move(arg), argStart, TokenKind::r_paren,
+                                 /*isGenerator=*/true);
+        if (!arg)
+          return nullptr;
+        args.push_back(std::move(arg));
+        closed = true;
+        break;
+      }
       if (!keywords.empty())
         return emitError(argStart,
                          "positional argument follows keyword argument");
@@ -524,7 +537,8 @@ ExprPtr Parser::parseCall(ExprPtr callee, SMLoc start) {
     if (tok.isNot(TokenKind::r_paren))
       return emitElementError(')');
   }
-  consume();
+  if (!closed)
+    consume();
 
   unsigned height = newHeight(start, {callee.get()}, &args);
   for (const KeywordArg &keyword : keywords)
@@ -633,12 +647,9 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::l_square:
     return parseList();
   case TokenKind::l_brace:
-    return emitError(range.Start,
-                     "dict and set displays are not supported in tilec "
-                     "kernels");
+    return parseDict();
   case TokenKind::ellipsis:
     return emitUnsupported("...", range.Start);
-  case TokenKind::kw_lambda:
   case TokenKind::kw_yield:
   case TokenKind::kw_await:
     return emitUnsupported(tok.getSpelling(), range.Start);
@@ -679,6 +690,9 @@ ExprPtr Parser::parseParenthesized() {
     ExprPtr element = parseTest();
     if (!element)
       return nullptr;
+    if (elements.empty() && !sawComma && tok.is(TokenKind::kw_for))
+      return parseComprehension(std::move(element), start, TokenKind::r_paren,
+                                /*isGenerator=*/true);
     elements.push_back(std::move(element));
     if (consumeIf(TokenKind::comma)) {
       sawComma = true;
@@ -707,6 +721,9 @@ ExprPtr Parser::parseList() {
     ExprPtr element = parseTest();
     if (!element)
       return nullptr;
+    if (elements.empty() && tok.is(TokenKind::kw_for))
+      return parseComprehension(std::move(element), start, TokenKind::r_square,
+                                /*isGenerator=*/false);
     elements.push_back(std::move(element));
     if (consumeIf(TokenKind::comma))
       continue;
@@ -720,4 +737,109 @@ ExprPtr Parser::parseList() {
   return record(
       std::make_unique<ListExprAST>(rangeFrom(start), std::move(elements)),
       height);
+}
+
+/// dict: '{' [test ':' test (',' test ':' test)* [',']] '}'
+ExprPtr Parser::parseDict() {
+  SMLoc start = tok.getLoc();
+  consume();
+  ExprList keys, values;
+  while (tok.isNot(TokenKind::r_brace)) {
+    if (tok.is(TokenKind::starstar))
+      return emitError(tok.getLoc(),
+                       "'**' in a dict literal is not supported by tilec");
+    ExprPtr key = parseTest();
+    if (!key)
+      return nullptr;
+    if (tok.isNot(TokenKind::colon)) {
+      if (tok.isAny(TokenKind::comma, TokenKind::r_brace, TokenKind::kw_for))
+        return emitError(start, "set displays are not supported by tilec");
+      return emitSyntaxError("expected ':' after a dict key");
+    }
+    consume();
+    ExprPtr value = parseTest();
+    if (!value)
+      return nullptr;
+    if (tok.is(TokenKind::kw_for))
+      return emitError(tok.getLoc(),
+                       "dict comprehensions are not supported by tilec");
+    keys.push_back(std::move(key));
+    values.push_back(std::move(value));
+    if (consumeIf(TokenKind::comma))
+      continue;
+    if (tok.isNot(TokenKind::r_brace))
+      return emitElementError('}');
+  }
+  consume();
+  unsigned keyHeight = newHeight(start, {}, &keys);
+  unsigned height = keyHeight ? newHeight(start, {}, &values) : 0;
+  if (!height)
+    return nullptr;
+  height = std::max(height, keyHeight);
+  return record(std::make_unique<DictExprAST>(rangeFrom(start),
+                                              std::move(keys),
+                                              std::move(values)),
+                height);
+}
+
+/// lambdef: 'lambda' [parameters] ':' test
+ExprPtr Parser::parseLambda() {
+  SMLoc start = tok.getLoc();
+  consume();
+  std::vector<ParamAST> params;
+  if (!parseParameters(params, TokenKind::colon))
+    return nullptr;
+  ExprPtr body = parseTest();
+  if (!body)
+    return nullptr;
+  unsigned height = newHeight(start, {body.get()});
+  if (!height)
+    return nullptr;
+  return record(std::make_unique<LambdaExprAST>(
+                    rangeFrom(start), std::move(params), std::move(body)),
+                height);
+}
+
+/// comprehension: element ('for' target_list 'in' or_test ('if' or_test)*)+
+ExprPtr Parser::parseComprehension(ExprPtr element, SMLoc start,
+                                   TokenKind closer, bool isGenerator) {
+  std::vector<ComprehensionClause> clauses;
+  while (consumeIf(TokenKind::kw_for)) {
+    ComprehensionClause clause;
+    clause.target = parseTargetList();
+    if (!clause.target || !checkAssignTarget(*clause.target))
+      return nullptr;
+    if (tok.isNot(TokenKind::kw_in))
+      return emitSyntaxError("expected 'in' after the comprehension's target");
+    consume();
+    clause.iter = parseOrTest();
+    if (!clause.iter)
+      return nullptr;
+    while (consumeIf(TokenKind::kw_if)) {
+      ExprPtr cond = parseOrTest();
+      if (!cond)
+        return nullptr;
+      clause.conditions.push_back(std::move(cond));
+    }
+    clauses.push_back(std::move(clause));
+  }
+  if (tok.isNot(closer))
+    return emitSyntaxError(closer == TokenKind::r_square
+                               ? "expected ']' after the comprehension"
+                               : "expected ')' after the generator expression");
+  consume();
+  unsigned height = newHeight(start, {element.get()});
+  for (const ComprehensionClause &clause : clauses) {
+    if (!height)
+      return nullptr;
+    unsigned clauseHeight = newHeight(
+        start, {clause.target.get(), clause.iter.get()}, &clause.conditions);
+    height = clauseHeight ? std::max(height, clauseHeight) : 0;
+  }
+  if (!height)
+    return nullptr;
+  return record(std::make_unique<ComprehensionExprAST>(
+                    rangeFrom(start), std::move(element), std::move(clauses),
+                    isGenerator),
+                height);
 }

@@ -77,6 +77,12 @@ static const char *describeExpr(const ExprAST &e) {
     return "list";
   case ExprAST::Expr_IfExp:
     return "conditional expression";
+  case ExprAST::Expr_Dict:
+    return "dict literal";
+  case ExprAST::Expr_Lambda:
+    return "lambda";
+  case ExprAST::Expr_Comprehension:
+    return "comprehension";
   }
   return "expression";
 }
@@ -680,28 +686,42 @@ StmtPtr Parser::parseFunctionDef(ExprList decorators) {
       std::move(params), std::move(returns), std::move(body));
 }
 
-/// parameters: param (',' param)* [','] ')'
-/// param: NAME [':' test] ['=' test]
+/// parameters: param (',' param)* [','] closer
+/// param: NAME [':' test] ['=' test] | '*' [NAME] | '**' NAME
 ///
-/// Called after '('; consumes the closing ')'.
-bool Parser::parseParameters(std::vector<ParamAST> &params) {
+/// Called after '(' (or `lambda`); consumes `closer`. Annotations are only
+/// parsed when `closer` is ')' (a lambda's ':' ends its parameters).
+bool Parser::parseParameters(std::vector<ParamAST> &params, TokenKind closer) {
   llvm::StringSet<> seen;
-  bool sawDefault = false;
-  while (tok.isNot(TokenKind::r_paren)) {
-    if (tok.isAny(TokenKind::star, TokenKind::starstar)) {
-      emitError(tok.getLoc(), "variadic parameters are not supported");
-      return false;
-    }
+  bool sawDefault = false, sawVarKeywords = false;
+  while (tok.isNot(closer)) {
     if (tok.is(TokenKind::slash)) {
       emitError(tok.getLoc(), "positional-only parameters are not supported");
       return false;
+    }
+    SMLoc start = tok.getLoc();
+    ParamKind kind = ParamKind::Normal;
+    if (sawVarKeywords) {
+      emitError(start, "parameters cannot follow '**' parameters");
+      return false;
+    }
+    if (tok.isAny(TokenKind::star, TokenKind::starstar)) {
+      kind = tok.is(TokenKind::star) ? ParamKind::VarArgs
+                                     : ParamKind::VarKeywords;
+      sawVarKeywords = kind == ParamKind::VarKeywords;
+      consume();
+      // A bare '*' only marks the parameters after it keyword-only.
+      if (kind == ParamKind::VarArgs && tok.isAny(TokenKind::comma, closer)) {
+        consumeIf(TokenKind::comma);
+        continue;
+      }
     }
     if (tok.isNot(TokenKind::identifier)) {
       emitUnexpected("expected a parameter name");
       return false;
     }
     ParamAST param;
-    SMLoc start = tok.getLoc();
+    param.kind = kind;
     param.name = tok.getSpelling().str();
     if (!seen.insert(param.name).second) {
       emitError(start, "duplicate argument '" + param.name +
@@ -709,17 +729,17 @@ bool Parser::parseParameters(std::vector<ParamAST> &params) {
       return false;
     }
     consume();
-    if (consumeIf(TokenKind::colon)) {
+    if (closer == TokenKind::r_paren && consumeIf(TokenKind::colon)) {
       param.annotation = parseTest();
       if (!param.annotation)
         return false;
     }
-    if (consumeIf(TokenKind::equal)) {
+    if (kind == ParamKind::Normal && consumeIf(TokenKind::equal)) {
       param.defaultValue = parseTest();
       if (!param.defaultValue)
         return false;
       sawDefault = true;
-    } else if (sawDefault) {
+    } else if (kind == ParamKind::Normal && sawDefault) {
       emitError(start, "parameter without a default follows parameter with "
                        "a default");
       return false;
@@ -728,8 +748,10 @@ bool Parser::parseParameters(std::vector<ParamAST> &params) {
     params.push_back(std::move(param));
     if (consumeIf(TokenKind::comma))
       continue;
-    if (tok.isNot(TokenKind::r_paren)) {
-      emitSyntaxError("expected ',' or ')' in parameter list");
+    if (tok.isNot(closer)) {
+      emitSyntaxError(closer == TokenKind::r_paren
+                          ? "expected ',' or ')' in parameter list"
+                          : "expected ',' or ':' in lambda parameters");
       return false;
     }
   }

@@ -179,7 +179,8 @@ private:
   /// Parses a function definition starting at `def`.
   StmtPtr parseFunctionDef(ExprList decorators);
   /// Parses a parameter list after its `(`.
-  bool parseParameters(std::vector<ParamAST> &params);
+  bool parseParameters(std::vector<ParamAST> &params,
+                       TokenKind closer = TokenKind::r_paren);
   /// Parses the optional `else` clause of a loop.
   bool parseElse(StmtList &orelse);
   /// Parses the block after a compound statement header's `:`.
@@ -230,6 +231,14 @@ private:
   ExprPtr parseParenthesized();
   /// Parses a list display.
   ExprPtr parseList();
+  /// Parses `{...}` (a dict display).
+  ExprPtr parseDict();
+  /// Parses `lambda params: test`.
+  ExprPtr parseLambda();
+  /// Parses the `for ... in ... [if ...]` clauses after `element`, up to
+  /// `closer`, which it consumes.
+  ExprPtr parseComprehension(ExprPtr element, llvm::SMLoc start,
+                             TokenKind closer, bool isGenerator);
   /// Parses the arguments of a call of `callee`, which starts at `start`.
   ExprPtr parseCall(ExprPtr callee, llvm::SMLoc start);
   /// Parses the indices of a subscript of `value`, which starts at `start`.

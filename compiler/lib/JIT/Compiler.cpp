@@ -60,6 +60,7 @@ InProcessCompiler::compile(const rt::CompileRequest &request) {
     return rt::Status::invalidArgument(
         what + ": " + tile::TargetInfo::getUnsupportedMessage(request.Arch));
   options.pipeline.target = request.Arch;
+  options.kernel.target = request.Arch;
   options.ptx.arch = request.Arch;
   options.ptx.features = target->getDefaultPtxFeatures();
 

@@ -373,7 +373,8 @@ static FailureOr<RangeArgs> rangeArgs(Generator &gen, llvm::StringRef name,
     return gen.error(args.keywordRanges.front().Start)
            << "'range' takes no keyword arguments";
   RangeArgs r;
-  r.isStatic = name == "tl.static_range";
+  // Host code runs its loops at compile time.
+  r.isStatic = name == "tl.static_range" || (gen.hostDepth && name == "range");
   if (bind.has(1)) {
     r.start = bind.get(0);
     r.end = bind.get(1);

@@ -132,6 +132,12 @@ std::string TValue::describe() const {
   case Kind::TensorDesc:
     return "a tensor descriptor of " + typeName(pointer->elementType()) + " " +
            shapeString(pointer->blockShape);
+  case Kind::Dict:
+    return "a dict of " + std::to_string(elements.size()) + " items";
+  case Kind::Object:
+    return "a " + s + " object";
+  case Kind::Lambda:
+    return "a lambda";
   }
   return "a value";
 }
@@ -170,6 +176,12 @@ bool TValue::sameAs(const TValue &other) const {
     return sameList(elements, other.elements);
   case Kind::Method:
     return s == other.s && sameList(elements, other.elements);
+  case Kind::Dict:
+  case Kind::Object:
+    return s == other.s && sameList(keys, other.keys) &&
+           sameList(elements, other.elements);
+  case Kind::Lambda:
+    return lambda == other.lambda && captured == other.captured;
   case Kind::BlockPtr:
   case Kind::TensorDesc: {
     const BlockPointer &a = *pointer, &b = *other.pointer;
@@ -179,18 +191,6 @@ bool TValue::sameAs(const TValue &other) const {
            a.padding == b.padding;
   }
   }
-  return false;
-}
-
-/// True if `decorator` is `triton.jit`, `jit` or a call of either.
-static bool isJitDecorator(const ExprAST &decorator) {
-  const ExprAST *e = &decorator;
-  if (auto *call = llvm::dyn_cast<CallExprAST>(e))
-    e = &call->getCallee();
-  if (auto *attr = llvm::dyn_cast<AttributeExprAST>(e))
-    return attr->getAttr() == "jit";
-  if (auto *name = llvm::dyn_cast<NameExprAST>(e))
-    return name->getName() == "jit";
   return false;
 }
 
@@ -262,19 +262,20 @@ static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
   return TValue::named(TValue::Kind::String, text);
 }
 
-OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
-                                          KernelInfo &info) {
+const FunctionDefAST *Generator::evaluateModule(const KernelConfig &config) {
   // Module-level statements: imports, functions and constants. Operations a
   // module-level expression creates (only to be rejected as not constant) go
-  // into a scratch module that is destroyed with this function.
+  // into a scratch module.
   warnImplicitTf32 = config.warnImplicitTf32;
   blockPtrPolicy = config.blockPtrPolicy;
   debug = config.debug;
-  OwningOpRef<ModuleOp> scratch = ModuleOp::create(builder.getUnknownLoc());
+  target = config.target;
+  scratch = ModuleOp::create(builder.getUnknownLoc());
   builder.setInsertionPointToEnd(scratch->getBody());
   std::vector<const FunctionDefAST *> kernels;
   Scope noLocals;
   scope = &noLocals;
+  HostCode host(*this);
   for (const StmtPtr &stmt : moduleAST.getBody()) {
     if (auto *imp = llvm::dyn_cast<ImportStmtAST>(stmt.get())) {
       for (const ImportAlias &name : imp->getNames()) {
@@ -317,6 +318,11 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
                        [](const ExprPtr &d) { return isJitDecorator(*d); })) {
         jitted.insert(fn);
         kernels.push_back(fn);
+        // Decorators run at the definition, seeing the names defined above
+        // it; only the selected kernel's are evaluated.
+        if ((config.name.empty() || config.name == fn->getName()) &&
+            failed(evaluateDecorators(*fn)))
+          return nullptr;
       }
     } else if (auto *assign = llvm::dyn_cast<AssignStmtAST>(stmt.get())) {
       FailureOr<TValue> value = genExpr(assign->getValue());
@@ -371,6 +377,7 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   }
 
   // Pick the kernel.
+  scope = nullptr;
   const FunctionDefAST *kernel = nullptr;
   std::string names;
   for (const FunctionDefAST *k : kernels)
@@ -398,6 +405,14 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
                      << "): choose the kernel with --kernel";
     return nullptr;
   }
+  return kernel;
+}
+
+OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
+                                          KernelInfo &info) {
+  const FunctionDefAST *kernel = evaluateModule(config);
+  if (!kernel)
+    return nullptr;
   info.name = kernel->getName().str();
 
   // Bind parameters.
@@ -444,12 +459,17 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   SmallVector<Type> argTypes;
   SmallVector<std::pair<std::string, unsigned>> argParams; // name, hint
   size_t sigIndex = 0;
+  KernelTuning tuning = tuningOf(*kernel);
   for (const ParamAST &p : params) {
     bool isConstexpr = isConstexprAnnotation(p.annotation.get());
     const SignatureEntry *entry = nullptr;
     if (fullSignature || !isConstexpr)
       entry = &sig[sigIndex++];
     auto defined = config.defines.find(p.name);
+    // @triton.heuristics binds it below, unless -D gives it.
+    if (isConstexpr && defined == config.defines.end() &&
+        llvm::is_contained(tuning.heuristics, p.name))
+      continue;
     if (defined != config.defines.end() || (entry && entry->IsConstant) ||
         isConstexpr) {
       std::optional<TValue> value;
@@ -476,9 +496,19 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
                              << entry->str() << "'";
         return nullptr;
       } else {
-        error(p.range.Start)
-            << "constexpr parameter '" << p.name << "' has no value: pass -D "
-            << p.name << "=<value>";
+        auto diag = error(p.range.Start)
+                    << "constexpr parameter '" << p.name
+                    << "' has no value: pass -D " << p.name << "=<value>";
+        bool tuned = !tuning.configs.empty() &&
+                     llvm::any_of(tuning.configs.front().constexprs,
+                                  [&](const auto &c) {
+                                    return c.first == p.name;
+                                  });
+        if (tuned)
+          diag.attachNote(loc(kernel->getNameRange().Start))
+              << "@triton.autotune gives it in " << tuning.configs.size()
+              << " configurations: --emit=header compiles and tunes them "
+                 "all; -D (or --config) picks one";
         return nullptr;
       }
       define(p.name, *value, p.range.Start);
@@ -517,6 +547,8 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
     }
     define(param.first, TValue::of(arg), paramLoc);
   }
+  if (failed(applyHeuristics(*kernel, config)))
+    return nullptr;
 
   LogicalResult result = genBlock(kernel->getBody());
   flushRemarks();
@@ -607,6 +639,12 @@ FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
     return genSubscript(llvm::cast<SubscriptExprAST>(expr));
   case ExprAST::Expr_Slice:
     return error(expr.getLoc()) << "a slice is only valid inside '[...]'";
+  case ExprAST::Expr_Dict:
+    return genDict(llvm::cast<DictExprAST>(expr));
+  case ExprAST::Expr_Lambda:
+    return genLambda(llvm::cast<LambdaExprAST>(expr));
+  case ExprAST::Expr_Comprehension:
+    return genComprehension(llvm::cast<ComprehensionExprAST>(expr));
   }
   return error(expr.getLoc()) << "unsupported expression";
 }
@@ -619,9 +657,11 @@ FailureOr<TValue> Generator::genName(const NameExprAST &expr) {
   auto g = globals.find(name);
   if (g != globals.end())
     return g->second;
-  static const char *const builtins[] = {"range", "min",       "max", "float",
-                                         "int",   "bool",      "len", "abs",
-                                         "print", "isinstance"};
+  static const char *const builtins[] = {
+      "range", "min",   "max",    "float",     "int",    "bool",
+      "len",   "abs",   "print",  "isinstance", "dict",  "list",
+      "tuple", "filter", "zip",   "enumerate", "sorted", "sum",
+      "any",   "all",   "str"};
   if (llvm::is_contained(builtins, expr.getName()))
     return TValue::named(TValue::Kind::Builtin, expr.getName());
   auto hidden = scope->hidden.find(name);
@@ -669,8 +709,11 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
         return TValue::ofInt(kMaxTileElements);
       return TValue::named(TValue::Kind::Builtin, "tl." + attr.str());
     }
-    if (module == "triton")
-      return TValue::named(TValue::Kind::Builtin, "triton." + attr.str());
+    if (path == "triton.runtime" || path == "triton.runtime.driver" ||
+        path == "triton.runtime.driver.active")
+      return TValue::named(TValue::Kind::Module, path);
+    if (module == "triton" || module == "triton.runtime.driver.active")
+      return TValue::named(TValue::Kind::Builtin, path);
     // torch's dtypes and the finfo/iinfo of one, as module-level constants
     // (`torch.finfo(torch.float32).min`) and in kernels.
     if (module == "torch") {
@@ -678,11 +721,11 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
         return TValue::ofDType(t);
       if (attr == "finfo" || attr == "iinfo")
         return TValue::named(TValue::Kind::Builtin, "torch." + attr.str());
-      return error(expr.getLoc())
-             << "'torch." << attr << "' cannot be used in a kernel";
+      return error(expr.getLoc()) << "'torch." << attr
+                                  << "' cannot be used in " << whereGenerated();
     }
     return error(expr.getLoc())
-           << "module '" << module << "' cannot be used in a kernel";
+           << "module '" << module << "' cannot be used in " << whereGenerated();
   }
   case TValue::Kind::Value: {
     Type type = base->value.getType();
@@ -744,6 +787,10 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   case TValue::Kind::BlockPtr:
   case TValue::Kind::TensorDesc:
     return descriptorAttribute(*base, attr, expr.getLoc());
+  case TValue::Kind::Dict:
+  case TValue::Kind::Object:
+  case TValue::Kind::Tuple:
+    return hostAttribute(*base, attr, expr.getLoc());
   case TValue::Kind::Builtin:
     if (base->s == "tl.PropagateNan" && (attr == "ALL" || attr == "NONE"))
       return TValue::named(TValue::Kind::String, attr);
@@ -806,16 +853,30 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
         jitted.insert(args->positional[0].function);
         return args->positional[0];
       }
+      if (name == "Config" || name == "autotune" || name == "heuristics" ||
+          name == "runtime.driver.active.get_current_target")
+        return callTritonHost(name, *args, expr.getLoc());
       return error(expr.getLoc())
-             << "'triton." << name << "' cannot be called in a kernel";
+             << "'triton." << name << "' cannot be called in " << whereGenerated();
     }
     if (name == "torch.finfo" || name == "torch.iinfo")
       return typeInfo(name, *args, expr.getLoc());
+    if (std::optional<FailureOr<TValue>> result =
+            callHostBuiltin(name, *args, expr.getLoc()))
+      return *result;
     return callPythonBuiltin(name, *args, expr.getLoc());
   }
+  case TValue::Kind::Lambda:
+    return callLambda(*callee, *args, expr.getLoc());
+  case TValue::Kind::Object:
+    return callObject(*callee, *args, expr.getLoc());
   case TValue::Kind::Function:
     return callFunction(*callee->function, *args, expr.getLoc());
   case TValue::Kind::Method:
+    if (!callee->elements.empty() &&
+        (callee->elements[0].kind == TValue::Kind::Dict ||
+         callee->elements[0].kind == TValue::Kind::Object))
+      return callHostMethod(*callee, *args, expr.getLoc());
     return callMethod(*callee, *args, expr.getLoc());
   case TValue::Kind::DType:
     // `tl.float32(-float("inf"))`: the value converted to the dtype.
@@ -832,47 +893,66 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
   return error(expr.getLoc()) << callee->describe() << " is not callable";
 }
 
-FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
-                                          CallArgs &args, llvm::SMLoc callLoc) {
-  if (!jitted.contains(&fn))
-    return error(callLoc) << "'" << fn.getName()
-                          << "' is not a @triton.jit function";
-  if (callDepth >= 64)
-    return error(callLoc) << "calls nested too deeply (recursion is not "
-                             "supported)";
-  if (++expansions > maxExpansions)
-    return error(callLoc) << "too many helper calls and unrolled iterations "
-                             "(more than "
-                          << maxExpansions << ")";
-  const auto &params = fn.getParams();
-  if (args.positional.size() > params.size())
-    return error(callLoc) << "'" << fn.getName() << "' takes " << params.size()
+LogicalResult Generator::bindParams(llvm::StringRef fn,
+                                    const std::vector<ParamAST> &params,
+                                    CallArgs &args, llvm::SMLoc callLoc,
+                                    Scope &locals) {
+  auto bindName = [&](const ParamAST &p, TValue value) {
+    locals.values[p.name] = std::move(value);
+    locals.defLocs[p.name] = p.range.Start;
+  };
+  const ParamAST *varArgs = nullptr, *varKeywords = nullptr;
+  std::vector<const ParamAST *> positional;
+  for (const ParamAST &p : params) {
+    if (p.kind == ParamKind::VarArgs)
+      varArgs = &p;
+    else if (p.kind == ParamKind::VarKeywords)
+      varKeywords = &p;
+    else if (!varArgs)
+      positional.push_back(&p);
+  }
+  if (args.positional.size() > positional.size() && !varArgs)
+    return error(callLoc) << "'" << fn << "' takes " << positional.size()
                           << " arguments but " << args.positional.size()
                           << " were given";
-  Scope locals;
+  std::vector<TValue> extra;
   for (size_t i = 0; i < args.positional.size(); ++i) {
-    locals.values[params[i].name] = args.positional[i];
-    locals.defLocs[params[i].name] = params[i].range.Start;
+    if (i < positional.size())
+      bindName(*positional[i], args.positional[i]);
+    else
+      extra.push_back(args.positional[i]);
   }
+  if (varArgs)
+    bindName(*varArgs, TValue::ofTuple(std::move(extra)));
+  TValue extraKeywords;
+  extraKeywords.kind = TValue::Kind::Dict;
   for (auto [i, kw] : llvm::enumerate(args.keywords)) {
-    auto it = llvm::find_if(
-        params, [&](const ParamAST &p) { return p.name == kw.first; });
-    if (it == params.end())
+    auto it = llvm::find_if(params, [&](const ParamAST &p) {
+      return p.name == kw.first && p.kind == ParamKind::Normal;
+    });
+    if (it == params.end()) {
+      if (varKeywords) {
+        extraKeywords.keys.push_back(
+            TValue::named(TValue::Kind::String, kw.first));
+        extraKeywords.elements.push_back(kw.second);
+        continue;
+      }
       return error(args.keywordRanges[i].Start)
-             << "'" << fn.getName() << "' has no parameter '" << kw.first
-             << "'";
+             << "'" << fn << "' has no parameter '" << kw.first << "'";
+    }
     if (locals.values.count(kw.first))
       return error(args.keywordRanges[i].Start)
              << "argument '" << kw.first << "' given twice";
-    locals.values[kw.first] = kw.second;
-    locals.defLocs[kw.first] = it->range.Start;
+    bindName(*it, kw.second);
   }
+  if (varKeywords)
+    bindName(*varKeywords, extraKeywords);
   for (const ParamAST &p : params) {
     if (locals.values.count(p.name))
       continue;
     if (!p.defaultValue)
       return error(callLoc) << "missing argument '" << p.name << "' in call "
-                            << "to '" << fn.getName() << "'";
+                            << "to '" << fn << "'";
     // Defaults are evaluated in the module's scope.
     Scope empty;
     Scope *saved = scope;
@@ -881,9 +961,29 @@ FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
     scope = saved;
     if (failed(v))
       return failure();
-    locals.values[p.name] = *v;
-    locals.defLocs[p.name] = p.range.Start;
+    bindName(p, *v);
   }
+  return success();
+}
+
+FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
+                                          CallArgs &args, llvm::SMLoc callLoc) {
+  if (!jitted.contains(&fn) && !hostDepth)
+    return error(callLoc) << "'" << fn.getName()
+                          << "' is not a @triton.jit function";
+  if (jitted.contains(&fn) && hostDepth)
+    return error(callLoc) << "the @triton.jit function '" << fn.getName()
+                          << "' cannot be called from host code";
+  if (callDepth >= 64)
+    return error(callLoc) << "calls nested too deeply (recursion is not "
+                             "supported)";
+  if (++expansions > maxExpansions)
+    return error(callLoc) << "too many helper calls and unrolled iterations "
+                             "(more than "
+                          << maxExpansions << ")";
+  Scope locals;
+  if (failed(bindParams(fn.getName(), fn.getParams(), args, callLoc, locals)))
+    return failure();
   // As in Triton, a helper's tl.constexpr annotation does not constrain
   // its callers: a run-time value passed there stays one (the attention
   // tutorial passes its offsets so).
@@ -915,16 +1015,20 @@ FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
   return value ? *value : TValue();
 }
 
-OwningOpRef<ModuleOp> tilec::mlirGen(MLIRContext &context,
-                                     const ModuleAST &module,
-                                     const llvm::SourceMgr &srcMgr,
-                                     const KernelConfig &config,
-                                     KernelInfo &info) {
+void tilec::loadGeneratorDialects(MLIRContext &context) {
   context.getOrLoadDialect<tile::TileDialect>();
   context.getOrLoadDialect<func::FuncDialect>();
   context.getOrLoadDialect<arith::ArithDialect>();
   context.getOrLoadDialect<math::MathDialect>();
   context.getOrLoadDialect<scf::SCFDialect>();
+}
+
+OwningOpRef<ModuleOp> tilec::mlirGen(MLIRContext &context,
+                                     const ModuleAST &module,
+                                     const llvm::SourceMgr &srcMgr,
+                                     const KernelConfig &config,
+                                     KernelInfo &info) {
+  loadGeneratorDialects(context);
   Generator generator(context, module, srcMgr);
   return generator.generate(config, info);
 }

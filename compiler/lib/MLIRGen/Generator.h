@@ -59,6 +59,10 @@ struct TValue {
     Method,   ///< a bound method, e.g. `x.to`; element 0 is `self`
     BlockPtr, ///< a block pointer made by tl.make_block_ptr
     TensorDesc, ///< a tensor descriptor made by tl.make_tensor_descriptor
+    Dict,       ///< a dict: `keys` and `elements` in insertion order
+    Object,     ///< an object of host code (`s` names its class, `keys`
+                ///< its attribute names and `elements` their values)
+    Lambda,     ///< a lambda and the variables it captured
   };
   Kind kind = Kind::None;
   /// The run-time value (Value).
@@ -77,6 +81,11 @@ struct TValue {
   std::vector<TValue> elements;
   /// The fields of a BlockPtr or TensorDesc (immutable, shared by copies).
   std::shared_ptr<const BlockPointer> pointer;
+  /// The keys of a Dict, the attribute names (strings) of an Object.
+  std::vector<TValue> keys;
+  /// The lambda (Lambda) and the variables of the scope it was made in.
+  const LambdaExprAST *lambda = nullptr;
+  std::shared_ptr<const std::map<std::string, TValue>> captured;
 
   static TValue of(mlir::Value v) {
     TValue t;
@@ -129,6 +138,21 @@ struct TValue {
     t.s = name.str();
     return t;
   }
+
+  /// An Object of class `cls` with `attributes`.
+  static TValue
+  ofObject(llvm::StringRef cls,
+           std::vector<std::pair<std::string, TValue>> attributes) {
+    TValue t = named(Kind::Object, cls);
+    for (auto &[name, value] : attributes) {
+      t.keys.push_back(named(Kind::String, name));
+      t.elements.push_back(std::move(value));
+    }
+    return t;
+  }
+  /// The value of key or attribute `name` of a Dict or Object; null if
+  /// absent.
+  const TValue *lookup(llvm::StringRef name) const;
 
   bool isValue() const { return kind == Kind::Value; }
   bool isNone() const { return kind == Kind::None; }
@@ -286,6 +310,9 @@ public:
   /// error (reported as a diagnostic).
   mlir::OwningOpRef<mlir::ModuleOp> generate(const KernelConfig &config,
                                              KernelInfo &info);
+  /// Runs the module-level statements and returns the kernel `config`
+  /// selects, its decorators evaluated; null after an error.
+  const FunctionDefAST *evaluateModule(const KernelConfig &config);
 
   // Locations and diagnostics.
   /// The file location of `l`.
@@ -296,6 +323,12 @@ public:
   /// once even if the code around it is generated twice.
   void warning(llvm::SMLoc l, const std::string &text,
                const std::string &note = "");
+  /// What is being generated, for diagnostics: "a kernel", or "host code"
+  /// (module-level statements, decorators and the functions they call).
+  llvm::StringRef whereGenerated() const {
+    return hostDepth ? "host code (which tilec runs when it compiles)"
+                     : "a kernel";
+  }
   /// The source text of `range`.
   llvm::StringRef sourceText(llvm::SMRange range) const;
 
@@ -313,9 +346,58 @@ public:
   mlir::FailureOr<CallArgs> genArgs(const CallExprAST &expr);
   /// `a if c else b` (ControlFlow.cpp).
   mlir::FailureOr<TValue> genIfExp(const IfExpAST &expr);
-  /// Inlines a @triton.jit helper and returns its `return` value.
+  /// Inlines a @triton.jit helper (or, in host code, runs a Python
+  /// function) and returns its `return` value.
   mlir::FailureOr<TValue> callFunction(const FunctionDefAST &fn, CallArgs &args,
                                        llvm::SMLoc callLoc);
+  /// Binds the arguments of a call of `fn` (or of a lambda) to `params`.
+  mlir::LogicalResult bindParams(llvm::StringRef fn,
+                                 const std::vector<ParamAST> &params,
+                                 CallArgs &args, llvm::SMLoc callLoc,
+                                 Scope &locals);
+
+  // Host code (HostCode.cpp): the Python around kernels, evaluated at
+  // compile time (module-level statements, decorators, the functions they
+  // call).
+  /// `{k: v}`, `lambda ...: ...`, `[e for x in xs if c]`.
+  mlir::FailureOr<TValue> genDict(const DictExprAST &expr);
+  mlir::FailureOr<TValue> genLambda(const LambdaExprAST &expr);
+  mlir::FailureOr<TValue> genComprehension(const ComprehensionExprAST &expr);
+  /// Calls a lambda.
+  mlir::FailureOr<TValue> callLambda(const TValue &lambda, CallArgs &args,
+                                     llvm::SMLoc callLoc);
+  /// The elements of a compile-time iterable (a tuple, list or dict).
+  mlir::FailureOr<std::vector<TValue>> iterate(const TValue &v,
+                                               llvm::SMLoc l);
+  /// The Python builtins of host code (dict, list, tuple, filter, zip,
+  /// enumerate, sorted, sum, any, all, isinstance); none if `name` is not
+  /// one of them.
+  std::optional<mlir::FailureOr<TValue>>
+  callHostBuiltin(llvm::StringRef name, CallArgs &args, llvm::SMLoc callLoc);
+  /// triton.Config, triton.autotune, triton.heuristics and
+  /// triton.runtime.driver.active.get_current_target().
+  mlir::FailureOr<TValue> callTritonHost(llvm::StringRef name, CallArgs &args,
+                                         llvm::SMLoc callLoc);
+  /// Calls an Object: an autotune or heuristics decorator applied to a
+  /// function.
+  mlir::FailureOr<TValue> callObject(const TValue &object, CallArgs &args,
+                                     llvm::SMLoc callLoc);
+  /// Attributes and methods of dicts and objects.
+  mlir::FailureOr<TValue> hostAttribute(const TValue &base,
+                                        llvm::StringRef attr, llvm::SMLoc l);
+  mlir::FailureOr<TValue> callHostMethod(const TValue &method, CallArgs &args,
+                                         llvm::SMLoc callLoc);
+  /// `d[key]` on a dict.
+  mlir::FailureOr<TValue> dictItem(const TValue &dict, const TValue &key,
+                                   llvm::SMLoc l);
+  /// Evaluates the decorators of kernel `fn` other than @triton.jit.
+  mlir::LogicalResult evaluateDecorators(const FunctionDefAST &fn);
+  /// Binds the constexprs @triton.heuristics computes for `fn` that the
+  /// configuration does not give, once the other parameters are bound.
+  mlir::LogicalResult applyHeuristics(const FunctionDefAST &fn,
+                                      const KernelConfig &config);
+  /// What the decorators of `fn` say, for KernelTuning.
+  KernelTuning tuningOf(const FunctionDefAST &fn);
 
   // Operators and conversions (Operators.cpp).
   /// A binary operator (folded on compile-time numbers).
@@ -562,6 +644,20 @@ public:
   std::map<std::string, TValue> globals;
   /// The @triton.jit functions, decorated or made by `f = triton.jit(f)`.
   llvm::SmallPtrSet<const FunctionDefAST *, 8> jitted;
+  /// What @triton.autotune and @triton.heuristics (decorators or
+  /// `f = triton.heuristics(...)(f)`) attached to a function: Objects of
+  /// class triton.autotune and triton.heuristics, innermost first.
+  std::map<const FunctionDefAST *, std::vector<TValue>> decorations;
+  /// Nonzero while host code runs: module-level statements, decorators and
+  /// the Python functions they call (which kernels may not call).
+  unsigned hostDepth = 0;
+  /// Comprehensions being evaluated (a range of constants is a list there).
+  unsigned comprehensionDepth = 0;
+  /// The constexpr a @triton.heuristics function is computing (for
+  /// diagnostics); empty outside one.
+  std::string heuristicName;
+  /// The target (KernelConfig::target), for get_current_target().
+  std::string target;
   /// Value of a `return` statement of the helper being inlined.
   std::optional<TValue> returnValue;
   /// The statements that follow each statement being generated, innermost
@@ -602,11 +698,31 @@ private:
   const ModuleAST &moduleAST;
   mlir::MLIRContext &context;
   mlir::StringAttr fileName;
+  /// Where module-level expressions put the operations they create (only
+  /// to be rejected as not constant).
+  mlir::OwningOpRef<mlir::ModuleOp> scratch;
+};
+
+/// Marks what is generated while it lives as host code (Generator::hostDepth).
+class HostCode {
+public:
+  explicit HostCode(Generator &gen) : gen(gen) { ++gen.hostDepth; }
+  ~HostCode() { --gen.hostDepth; }
+  HostCode(const HostCode &) = delete;
+  HostCode &operator=(const HostCode &) = delete;
+
+private:
+  Generator &gen;
 };
 
 /// The most helper calls plus tl.static_range iterations one kernel may
 /// expand into.
 constexpr unsigned maxExpansions = 1 << 16;
+
+/// Loads the dialects generated code uses.
+void loadGeneratorDialects(mlir::MLIRContext &context);
+/// True if `decorator` is `triton.jit`, `jit` or a call of either.
+bool isJitDecorator(const ExprAST &decorator);
 
 /// Prints `[a, b, c]` into a string.
 std::string shapeString(llvm::ArrayRef<int64_t> shape);

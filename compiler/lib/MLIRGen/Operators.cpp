@@ -435,6 +435,24 @@ static std::string operandsOf(BinaryOp op) {
 FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
                                        llvm::SMLoc opLoc) {
   Location l = loc(opLoc);
+  if ((op == BinaryOp::In || op == BinaryOp::NotIn) &&
+      rhs.kind == TValue::Kind::Dict)
+    rhs = TValue::ofTuple(rhs.keys);
+  if (op == BinaryOp::BitOr && lhs.kind == TValue::Kind::Dict &&
+      rhs.kind == TValue::Kind::Dict) {
+    // `a | b`: the items of a, updated by those of b.
+    for (auto [key, value] : llvm::zip(rhs.keys, rhs.elements)) {
+      auto it = llvm::find_if(
+          lhs.keys, [&](const TValue &k) { return k.sameAs(key); });
+      if (it != lhs.keys.end())
+        lhs.elements[it - lhs.keys.begin()] = value;
+      else {
+        lhs.keys.push_back(key);
+        lhs.elements.push_back(value);
+      }
+    }
+    return lhs;
+  }
   if (op == BinaryOp::In || op == BinaryOp::NotIn) {
     if (rhs.kind != TValue::Kind::Tuple)
       return error(opLoc) << "'" << spell(op)

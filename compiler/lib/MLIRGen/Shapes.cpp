@@ -160,6 +160,13 @@ FailureOr<TValue> Generator::genSubscript(const SubscriptExprAST &expr) {
     return failure();
   const ExprList &indices = expr.getIndices();
 
+  if (base->kind == TValue::Kind::Dict && indices.size() == 1 &&
+      !llvm::isa<SliceExprAST>(*indices.front())) {
+    FailureOr<TValue> key = genExpr(*indices.front());
+    if (failed(key))
+      return failure();
+    return dictItem(*base, *key, indices.front()->getLoc());
+  }
   if (base->kind == TValue::Kind::Tuple) {
     const ExprAST &index = *indices.front();
     if (indices.size() != 1)

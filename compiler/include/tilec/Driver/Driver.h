@@ -69,6 +69,14 @@ mlir::FailureOr<CompiledPTX> compileToPTX(llvm::SourceMgr &srcMgr,
                                           const CompileOptions &options,
                                           llvm::raw_ostream &diagnosticOS);
 
+/// Runs the module-level code of the main buffer of `srcMgr` and reads the
+/// decorators of the kernel `kernel` selects: @triton.autotune's
+/// configurations and key, the constexprs @triton.heuristics computes.
+/// Diagnostics go to `diagnosticOS` as compileToPTX's do.
+mlir::FailureOr<KernelTuning> readTuning(llvm::SourceMgr &srcMgr,
+                                         const KernelConfig &kernel,
+                                         llvm::raw_ostream &diagnosticOS);
+
 } // namespace tilec
 
 #endif // TILEC_DRIVER_DRIVER_H

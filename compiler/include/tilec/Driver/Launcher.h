@@ -29,7 +29,7 @@ struct LauncherConfig {
   /// NAME=VALUE constexpr bindings, in the order they were given.
   std::vector<std::pair<std::string, std::string>> constexprs;
   unsigned numWarps = 4;
-  /// Accepted for Triton compatibility; the compiler does not pipeline yet.
+  /// Shared-memory stages of pipelined tl.dot loops.
   unsigned numStages = 3;
 
   /// "BLOCK_M=64,BLOCK_N=64,num_warps=4,num_stages=3": the name tuning
@@ -51,6 +51,10 @@ struct LauncherOptions {
   std::vector<LauncherConfig> configs;
   /// Names of integer parameters whose values select a tuned configuration.
   std::vector<std::string> tuneKey;
+  /// `key=` of @triton.autotune, used when tuneKey is empty: its integer
+  /// run-time parameters key the choice (constexprs and the other
+  /// parameters are fixed in one build).
+  std::vector<std::string> autotuneKey;
   /// A tuning file whose choices for this kernel are baked in ("": none).
   std::string tuningFile;
   std::string cppNamespace = "tilec_kernels";

@@ -53,6 +53,9 @@ public:
     Expr_Tuple,     ///< `(a, b)` or `a, b`
     Expr_List,      ///< `[a, b]`
     Expr_IfExp,     ///< `a if c else b`
+    Expr_Dict,      ///< `{k: v, ...}`
+    Expr_Lambda,    ///< `lambda args: body`
+    Expr_Comprehension, ///< `[e for x in xs if c]`, `(e for x in xs)`
   };
 
   ExprAST(ExprKind kind, llvm::SMRange range) : kind(kind), range(range) {}
@@ -333,6 +336,86 @@ private:
   ExprPtr cond, thenValue, elseValue;
 };
 
+/// `{key: value, ...}`.
+class DictExprAST : public ExprAST {
+public:
+  DictExprAST(llvm::SMRange range, ExprList keys, ExprList values)
+      : ExprAST(Expr_Dict, range), keys(std::move(keys)),
+        values(std::move(values)) {}
+  const ExprList &getKeys() const { return keys; }
+  const ExprList &getValues() const { return values; }
+  static bool classof(const ExprAST *e) { return e->getKind() == Expr_Dict; }
+
+private:
+  ExprList keys, values;
+};
+
+/// How a parameter takes its arguments.
+enum class ParamKind {
+  Normal,      ///< `name`, `name=default`
+  VarArgs,     ///< `*name`: the extra positional arguments, as a tuple
+  VarKeywords, ///< `**name`: the extra keyword arguments, as a dict
+};
+
+/// One parameter of a function or lambda: `name[: annotation][= default]`,
+/// `*name` or `**name`.
+struct ParamAST {
+  std::string name;
+  llvm::SMRange range;
+  ExprPtr annotation;   ///< may be null
+  ExprPtr defaultValue; ///< may be null
+  ParamKind kind = ParamKind::Normal;
+};
+
+/// `lambda params: body`.
+class LambdaExprAST : public ExprAST {
+public:
+  LambdaExprAST(llvm::SMRange range, std::vector<ParamAST> params,
+                ExprPtr body)
+      : ExprAST(Expr_Lambda, range), params(std::move(params)),
+        body(std::move(body)) {}
+  const std::vector<ParamAST> &getParams() const { return params; }
+  const ExprAST &getBody() const { return *body; }
+  static bool classof(const ExprAST *e) {
+    return e->getKind() == Expr_Lambda;
+  }
+
+private:
+  std::vector<ParamAST> params;
+  ExprPtr body;
+};
+
+/// One `for target in iter [if cond]...` clause of a comprehension.
+struct ComprehensionClause {
+  ExprPtr target;
+  ExprPtr iter;
+  ExprList conditions;
+};
+
+/// `[element for ... in ... if ...]` (a list) or `(element for ...)` (a
+/// generator expression, which tilec evaluates to a tuple).
+class ComprehensionExprAST : public ExprAST {
+public:
+  ComprehensionExprAST(llvm::SMRange range, ExprPtr element,
+                       std::vector<ComprehensionClause> clauses,
+                       bool isGenerator)
+      : ExprAST(Expr_Comprehension, range), element(std::move(element)),
+        clauses(std::move(clauses)), isGenerator(isGenerator) {}
+  const ExprAST &getElement() const { return *element; }
+  const std::vector<ComprehensionClause> &getClauses() const {
+    return clauses;
+  }
+  bool isGeneratorExpression() const { return isGenerator; }
+  static bool classof(const ExprAST *e) {
+    return e->getKind() == Expr_Comprehension;
+  }
+
+private:
+  ExprPtr element;
+  std::vector<ComprehensionClause> clauses;
+  bool isGenerator;
+};
+
 //===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
@@ -566,14 +649,6 @@ public:
 private:
   std::string module;
   std::vector<ImportAlias> names;
-};
-
-/// One parameter of a function: `name[: annotation][= default]`.
-struct ParamAST {
-  std::string name;
-  llvm::SMRange range;
-  ExprPtr annotation; ///< may be null
-  ExprPtr defaultValue; ///< may be null
 };
 
 /// `@decorators def name(params) [-> returns]: body`.

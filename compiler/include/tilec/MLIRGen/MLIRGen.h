@@ -15,6 +15,7 @@
 #include "tilec/ABI/KernelABI.h"
 
 #include "mlir/IR/OwningOpRef.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -62,6 +63,27 @@ struct KernelConfig {
   BlockPtrPolicy blockPtrPolicy = BlockPtrPolicy::Warn;
   /// Triton's debug mode (TRITON_DEBUG=1): tl.device_assert checks.
   bool debug = false;
+  /// The target (`sm_90a`), as host code's get_current_target() sees it.
+  std::string target = "sm_90a";
+};
+
+/// One configuration of `@triton.autotune`: constexpr bindings (values
+/// spelled as `-D` takes them), num_warps and num_stages.
+struct AutotuneConfig {
+  std::vector<std::pair<std::string, std::string>> constexprs;
+  unsigned numWarps = 4;
+  unsigned numStages = 3;
+};
+
+/// What a kernel's `@triton.autotune` and `@triton.heuristics` say.
+struct KernelTuning {
+  std::string kernel;
+  /// The configurations (none without @triton.autotune).
+  std::vector<AutotuneConfig> configs;
+  /// `key=`: the parameters whose values select a configuration.
+  std::vector<std::string> key;
+  /// The constexprs @triton.heuristics computes, in order.
+  std::vector<std::string> heuristics;
 };
 
 /// What code generation produced besides IR: the kernel's name, its runtime
@@ -87,6 +109,14 @@ mlir::OwningOpRef<mlir::ModuleOp> mlirGen(mlir::MLIRContext &context,
                                           const llvm::SourceMgr &srcMgr,
                                           const KernelConfig &config,
                                           KernelInfo &info);
+
+/// Runs the module-level code of `module` and reads the decorators of the
+/// kernel `config` selects (its name, signature and defines are not needed).
+/// Errors are emitted as MLIR diagnostics, as by mlirGen.
+mlir::FailureOr<KernelTuning> readKernelTuning(mlir::MLIRContext &context,
+                                               const ModuleAST &module,
+                                               const llvm::SourceMgr &srcMgr,
+                                               const KernelConfig &config);
 
 } // namespace tilec
 

@@ -1,0 +1,810 @@
+//===- HostCode.cpp - The Python around kernels, at compile time ----------===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// A .tile file is a Python module. Besides @triton.jit functions it holds
+// the host code that configures them: `@triton.autotune(configs=[...],
+// key=[...])` with its list of `triton.Config`s (often built by a
+// comprehension in a module-level function), `@triton.heuristics({...})`
+// with lambdas over the arguments. tilec runs that code when it compiles,
+// with compile-time values only: dicts, lambdas, comprehensions, calls of
+// module-level Python functions, the Python builtins such code uses, and the
+// objects triton.Config, triton.autotune, triton.heuristics and the target
+// triton.runtime.driver.active.get_current_target() describes.
+//
+// What the decorators of the kernel say becomes a KernelTuning: the
+// configurations and key of @triton.autotune (which --emit=header and the
+// JIT tune over), and the constexprs @triton.heuristics computes, which
+// generate() binds once the other parameters are known.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generator.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <cstdio>
+#include <functional>
+
+using namespace mlir;
+using namespace tilec;
+
+/// The class of the value standing for a run-time argument in the `args`
+/// dict @triton.heuristics functions get.
+static constexpr llvm::StringLiteral kRuntimeArgument = "run-time argument";
+
+/// The most elements a host-code list may have.
+static constexpr size_t kMaxHostElements = 1 << 16;
+
+const TValue *TValue::lookup(llvm::StringRef name) const {
+  for (auto [key, value] : llvm::zip(keys, elements))
+    if (key.kind == Kind::String && key.s == name)
+      return &value;
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Dicts, lambdas, comprehensions
+//===----------------------------------------------------------------------===//
+
+/// Sets `dict[key] = value`, keeping the first position of a key.
+static void setItem(TValue &dict, const TValue &key, const TValue &value) {
+  auto it = llvm::find_if(dict.keys,
+                          [&](const TValue &k) { return k.sameAs(key); });
+  if (it != dict.keys.end()) {
+    dict.elements[it - dict.keys.begin()] = value;
+    return;
+  }
+  dict.keys.push_back(key);
+  dict.elements.push_back(value);
+}
+
+static TValue emptyDict() {
+  TValue dict;
+  dict.kind = TValue::Kind::Dict;
+  return dict;
+}
+
+FailureOr<TValue> Generator::genDict(const DictExprAST &expr) {
+  TValue dict = emptyDict();
+  for (auto [keyExpr, valueExpr] :
+       llvm::zip(expr.getKeys(), expr.getValues())) {
+    FailureOr<TValue> key = genExpr(*keyExpr);
+    if (failed(key))
+      return failure();
+    if (key->isValue())
+      return error(keyExpr->getLoc())
+             << "dict keys must be compile-time values, not "
+             << key->describe();
+    FailureOr<TValue> value = genExpr(*valueExpr);
+    if (failed(value))
+      return failure();
+    setItem(dict, *key, *value);
+  }
+  return dict;
+}
+
+FailureOr<TValue> Generator::genLambda(const LambdaExprAST &expr) {
+  TValue lambda;
+  lambda.kind = TValue::Kind::Lambda;
+  lambda.lambda = &expr;
+  lambda.captured = std::make_shared<const std::map<std::string, TValue>>(
+      scope ? scope->values : std::map<std::string, TValue>());
+  return lambda;
+}
+
+FailureOr<TValue> Generator::callLambda(const TValue &lambda, CallArgs &args,
+                                        llvm::SMLoc callLoc) {
+  if (callDepth >= 64)
+    return error(callLoc) << "calls nested too deeply (recursion is not "
+                             "supported)";
+  Scope locals;
+  locals.values = *lambda.captured;
+  if (failed(bindParams("lambda", lambda.lambda->getParams(), args, callLoc,
+                        locals)))
+    return failure();
+  Scope *saved = scope;
+  scope = &locals;
+  ++callDepth;
+  FailureOr<TValue> result = genExpr(lambda.lambda->getBody());
+  --callDepth;
+  scope = saved;
+  return result;
+}
+
+FailureOr<std::vector<TValue>> Generator::iterate(const TValue &v,
+                                                  llvm::SMLoc l) {
+  if (v.kind == TValue::Kind::Tuple)
+    return v.elements;
+  if (v.kind == TValue::Kind::Dict)
+    return v.keys;
+  return error(l) << "cannot iterate over " << v.describe()
+                  << " at compile time";
+}
+
+FailureOr<TValue>
+Generator::genComprehension(const ComprehensionExprAST &expr) {
+  // The comprehension's variables are its own (Python 3): the scope is
+  // restored afterwards.
+  Scope *outer = scope;
+  Scope inner;
+  if (outer)
+    inner = *outer;
+  scope = &inner;
+  ++comprehensionDepth;
+  std::vector<TValue> results;
+  const auto &clauses = expr.getClauses();
+  std::function<LogicalResult(size_t)> run = [&](size_t i) -> LogicalResult {
+    if (i == clauses.size()) {
+      if (results.size() >= kMaxHostElements)
+        return error(expr.getLoc()) << "a comprehension may make at most "
+                                    << kMaxHostElements << " elements";
+      FailureOr<TValue> element = genExpr(expr.getElement());
+      if (failed(element))
+        return failure();
+      results.push_back(*element);
+      return success();
+    }
+    const ComprehensionClause &clause = clauses[i];
+    FailureOr<TValue> iterable = genExpr(*clause.iter);
+    if (failed(iterable))
+      return failure();
+    FailureOr<std::vector<TValue>> items =
+        iterate(*iterable, clause.iter->getLoc());
+    if (failed(items))
+      return failure();
+    for (const TValue &item : *items) {
+      if (failed(assign(*clause.target, item)))
+        return failure();
+      bool keep = true;
+      for (const ExprPtr &cond : clause.conditions) {
+        FailureOr<TValue> c = genExpr(*cond);
+        if (failed(c))
+          return failure();
+        FailureOr<bool> truth = constTruth(*c, cond->getLoc());
+        if (failed(truth))
+          return failure();
+        if (!(keep = *truth))
+          break;
+      }
+      if (keep && failed(run(i + 1)))
+        return failure();
+    }
+    return success();
+  };
+  LogicalResult result = run(0);
+  --comprehensionDepth;
+  scope = outer;
+  if (failed(result))
+    return failure();
+  return TValue::ofTuple(std::move(results));
+}
+
+/// Calls `callee` (a lambda, a Python function or a builtin) on `values`.
+static FailureOr<TValue> callWith(Generator &gen, const TValue &callee,
+                                  std::vector<TValue> values,
+                                  llvm::SMLoc callLoc) {
+  CallArgs args;
+  args.positional = std::move(values);
+  args.positionalRanges.assign(args.positional.size(),
+                               llvm::SMRange(callLoc, callLoc));
+  switch (callee.kind) {
+  case TValue::Kind::Lambda:
+    return gen.callLambda(callee, args, callLoc);
+  case TValue::Kind::Function:
+    return gen.callFunction(*callee.function, args, callLoc);
+  case TValue::Kind::Builtin:
+    if (std::optional<FailureOr<TValue>> result =
+            gen.callHostBuiltin(callee.s, args, callLoc))
+      return *result;
+    return gen.callPythonBuiltin(callee.s, args, callLoc);
+  default:
+    return gen.error(callLoc) << callee.describe() << " is not callable";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Python builtins
+//===----------------------------------------------------------------------===//
+
+std::optional<FailureOr<TValue>>
+Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
+                           llvm::SMLoc callLoc) {
+  auto &a = args.positional;
+  auto noKeywords = [&]() -> LogicalResult {
+    if (args.keywords.empty())
+      return success();
+    return error(args.keywordRanges.front().Start)
+           << "'" << name << "' takes no keyword arguments here";
+  };
+  if (name == "range") {
+    // In host code and comprehensions, a range of constants is a list.
+    if ((!hostDepth && !comprehensionDepth) || a.empty() || a.size() > 3 || !args.keywords.empty() ||
+        !llvm::all_of(a, [](const TValue &v) {
+          return v.kind == TValue::Kind::Int || v.kind == TValue::Kind::Bool;
+        }))
+      return std::nullopt;
+    int64_t start = a.size() > 1 ? a[0].i : 0;
+    int64_t end = a.size() > 1 ? a[1].i : a[0].i;
+    int64_t step = a.size() > 2 ? a[2].i : 1;
+    if (step == 0)
+      return FailureOr<TValue>(error(callLoc) << "range() step is 0");
+    std::vector<TValue> values;
+    for (int64_t i = start; step > 0 ? i < end : i > end; i += step) {
+      if (values.size() >= kMaxHostElements)
+        return FailureOr<TValue>(error(callLoc)
+                                 << "a compile-time range may have at most "
+                                 << kMaxHostElements << " elements");
+      values.push_back(TValue::ofInt(i));
+    }
+    return FailureOr<TValue>(TValue::ofTuple(std::move(values)));
+  }
+  if (name == "dict") {
+    TValue dict = emptyDict();
+    if (a.size() > 1)
+      return FailureOr<TValue>(error(callLoc)
+                               << "'dict' takes at most one positional "
+                                  "argument");
+    if (a.size() == 1) {
+      if (a[0].kind == TValue::Kind::Dict) {
+        dict = a[0];
+      } else {
+        FailureOr<std::vector<TValue>> items = iterate(a[0], callLoc);
+        if (failed(items))
+          return FailureOr<TValue>(failure());
+        for (const TValue &item : *items) {
+          if (item.kind != TValue::Kind::Tuple || item.elements.size() != 2)
+            return FailureOr<TValue>(error(callLoc)
+                                     << "'dict' needs (key, value) pairs");
+          setItem(dict, item.elements[0], item.elements[1]);
+        }
+      }
+    }
+    for (auto &[key, value] : args.keywords)
+      setItem(dict, TValue::named(TValue::Kind::String, key), value);
+    return FailureOr<TValue>(dict);
+  }
+  if (name == "list" || name == "tuple") {
+    if (failed(noKeywords()))
+      return FailureOr<TValue>(failure());
+    if (a.empty())
+      return FailureOr<TValue>(TValue::ofTuple({}));
+    if (a.size() > 1)
+      return FailureOr<TValue>(error(callLoc) << "'" << name
+                                              << "' takes one argument");
+    FailureOr<std::vector<TValue>> items = iterate(a[0], callLoc);
+    if (failed(items))
+      return FailureOr<TValue>(failure());
+    return FailureOr<TValue>(TValue::ofTuple(std::move(*items)));
+  }
+  if (name == "filter") {
+    if (failed(noKeywords()))
+      return FailureOr<TValue>(failure());
+    if (a.size() != 2)
+      return FailureOr<TValue>(error(callLoc)
+                               << "'filter' takes a function and a list");
+    FailureOr<std::vector<TValue>> items = iterate(a[1], callLoc);
+    if (failed(items))
+      return FailureOr<TValue>(failure());
+    std::vector<TValue> kept;
+    for (const TValue &item : *items) {
+      TValue test = item;
+      if (!a[0].isNone()) {
+        FailureOr<TValue> r = callWith(*this, a[0], {item}, callLoc);
+        if (failed(r))
+          return FailureOr<TValue>(failure());
+        test = *r;
+      }
+      FailureOr<bool> truth = constTruth(test, callLoc);
+      if (failed(truth))
+        return FailureOr<TValue>(failure());
+      if (*truth)
+        kept.push_back(item);
+    }
+    return FailureOr<TValue>(TValue::ofTuple(std::move(kept)));
+  }
+  if (name == "zip" || name == "enumerate" || name == "sum" || name == "any" ||
+      name == "all") {
+    if (failed(noKeywords()))
+      return FailureOr<TValue>(failure());
+    std::vector<std::vector<TValue>> lists;
+    size_t numLists = name == "zip" ? a.size() : std::min<size_t>(a.size(), 1);
+    for (size_t i = 0; i < numLists; ++i) {
+      FailureOr<std::vector<TValue>> items = iterate(a[i], callLoc);
+      if (failed(items))
+        return FailureOr<TValue>(failure());
+      lists.push_back(std::move(*items));
+    }
+    if (lists.empty() || (name != "zip" && a.size() > 2) ||
+        ((name == "any" || name == "all") && a.size() != 1))
+      return FailureOr<TValue>(error(callLoc)
+                               << "'" << name
+                               << "' takes an iterable here");
+    std::vector<TValue> &first = lists.front();
+    if (name == "zip") {
+      size_t n = first.size();
+      for (const auto &list : lists)
+        n = std::min(n, list.size());
+      std::vector<TValue> tuples;
+      for (size_t i = 0; i < n; ++i) {
+        std::vector<TValue> tuple;
+        for (const auto &list : lists)
+          tuple.push_back(list[i]);
+        tuples.push_back(TValue::ofTuple(std::move(tuple)));
+      }
+      return FailureOr<TValue>(TValue::ofTuple(std::move(tuples)));
+    }
+    if (name == "enumerate") {
+      if (a.size() == 2 && a[1].kind != TValue::Kind::Int)
+        return FailureOr<TValue>(error(callLoc)
+                                 << "'enumerate' starts at an integer");
+      int64_t start = a.size() == 2 ? a[1].i : 0;
+      std::vector<TValue> pairs;
+      for (auto [i, item] : llvm::enumerate(first))
+        pairs.push_back(
+            TValue::ofTuple({TValue::ofInt(start + int64_t(i)), item}));
+      return FailureOr<TValue>(TValue::ofTuple(std::move(pairs)));
+    }
+    if (name == "sum") {
+      TValue total = a.size() == 2 ? a[1] : TValue::ofInt(0);
+      for (const TValue &item : first) {
+        FailureOr<TValue> next = genBinary(BinaryOp::Add, total, item, callLoc);
+        if (failed(next))
+          return FailureOr<TValue>(failure());
+        total = *next;
+      }
+      return FailureOr<TValue>(total);
+    }
+    bool isAll = name == "all";
+    for (const TValue &item : first) {
+      FailureOr<bool> truth = constTruth(item, callLoc);
+      if (failed(truth))
+        return FailureOr<TValue>(failure());
+      if (*truth != isAll)
+        return FailureOr<TValue>(TValue::ofBool(!isAll));
+    }
+    return FailureOr<TValue>(TValue::ofBool(isAll));
+  }
+  if (name == "str" && a.size() == 1 && args.keywords.empty()) {
+    const TValue &v = a[0];
+    switch (v.kind) {
+    case TValue::Kind::String:
+      return FailureOr<TValue>(v);
+    case TValue::Kind::Int:
+      return FailureOr<TValue>(
+          TValue::named(TValue::Kind::String, std::to_string(v.i)));
+    case TValue::Kind::Bool:
+      return FailureOr<TValue>(
+          TValue::named(TValue::Kind::String, v.i ? "True" : "False"));
+    default:
+      return FailureOr<TValue>(error(callLoc)
+                               << "'str' of " << v.describe()
+                               << " is not supported");
+    }
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// triton.Config, triton.autotune, triton.heuristics, the target
+//===----------------------------------------------------------------------===//
+
+/// The text `-D` takes for a constexpr value of a configuration; none for
+/// values a constexpr cannot have.
+static std::optional<std::string> defineText(const TValue &v) {
+  switch (v.kind) {
+  case TValue::Kind::Int:
+    return std::to_string(v.i);
+  case TValue::Kind::Bool:
+    return std::string(v.i ? "True" : "False");
+  case TValue::Kind::Float: {
+    char buffer[32];
+    std::snprintf(buffer, sizeof(buffer), "%.17g", v.f);
+    std::string text = buffer;
+    if (text.find_first_of(".eEn") == std::string::npos)
+      text += ".0";
+    return text;
+  }
+  case TValue::Kind::String:
+    return "'" + v.s + "'";
+  case TValue::Kind::DType:
+    return typeName(v.type);
+  case TValue::Kind::None:
+    return std::string("None");
+  default:
+    return std::nullopt;
+  }
+}
+
+FailureOr<TValue> Generator::callTritonHost(llvm::StringRef name,
+                                            CallArgs &args,
+                                            llvm::SMLoc callLoc) {
+  if (name == "runtime.driver.active.get_current_target") {
+    if (!args.positional.empty() || !args.keywords.empty())
+      return error(callLoc) << "get_current_target() takes no arguments";
+    // "sm_90a" -> 90.
+    llvm::StringRef digits = llvm::StringRef(target).drop_front(3);
+    digits = digits.take_while(llvm::isDigit);
+    int64_t arch = 0;
+    (void)digits.getAsInteger(10, arch);
+    return TValue::ofObject("GPUTarget",
+                            {{"backend", TValue::named(TValue::Kind::String,
+                                                       "cuda")},
+                             {"arch", TValue::ofInt(arch)},
+                             {"warp_size", TValue::ofInt(32)}});
+  }
+  if (!hostDepth)
+    return error(callLoc) << "'triton." << name
+                          << "' cannot be called in a kernel";
+  std::string function = "triton." + name.str();
+  Binder bind(*this, function, args, callLoc);
+  if (name == "Config") {
+    if (failed(bind.bind({"kwargs", "num_warps", "num_stages", "num_ctas",
+                          "maxnreg", "pre_hook", "ir_override"},
+                         1)))
+      return failure();
+    const TValue &kwargs = bind.get(0);
+    if (kwargs.kind != TValue::Kind::Dict)
+      return error(bind.locs[0]) << "the kwargs of triton.Config must be a "
+                                    "dict, not "
+                                 << kwargs.describe();
+    for (auto [key, value] : llvm::zip(kwargs.keys, kwargs.elements)) {
+      if (key.kind != TValue::Kind::String)
+        return error(bind.locs[0])
+               << "the keys of triton.Config's kwargs must be names, not "
+               << key.describe();
+      if (!defineText(value))
+        return error(bind.locs[0])
+               << "'" << key.s << "' of triton.Config must be a number, a "
+               << "string or a dtype, not " << value.describe();
+    }
+    auto unsignedArg = [&](unsigned i, int64_t dflt,
+                           llvm::StringRef what) -> FailureOr<TValue> {
+      if (!bind.has(i))
+        return TValue::ofInt(dflt);
+      const TValue &v = bind.get(i);
+      if (v.kind != TValue::Kind::Int || v.i < 0)
+        return error(bind.locs[i]) << "'" << what << "' of triton.Config must "
+                                   << "be a non-negative integer, not "
+                                   << v.describe();
+      return v;
+    };
+    FailureOr<TValue> warps = unsignedArg(1, 4, "num_warps");
+    FailureOr<TValue> stages = unsignedArg(2, 3, "num_stages");
+    FailureOr<TValue> ctas = unsignedArg(3, 1, "num_ctas");
+    if (failed(warps) || failed(stages) || failed(ctas))
+      return failure();
+    if (warps->i == 0 || warps->i > 32 || (warps->i & (warps->i - 1)))
+      return error(bind.locs[1])
+             << "num_warps must be a power of two from 1 to 32, not "
+             << warps->i;
+    if (ctas->i != 1)
+      return error(bind.locs[3]) << "num_ctas=" << ctas->i
+                                 << " is not supported by tilec (one CTA a "
+                                    "program)";
+    if (bind.has(4))
+      warning(bind.locs[4], "tilec ignores maxnreg (ptxas chooses the "
+                            "registers)");
+    if (bind.has(6))
+      return error(bind.locs[6]) << "ir_override is not supported by tilec";
+    return TValue::ofObject(
+        "triton.Config",
+        {{"kwargs", kwargs},
+         {"num_warps", *warps},
+         {"num_stages", *stages},
+         {"num_ctas", *ctas},
+         {"maxnreg", bind.has(4) ? bind.get(4) : TValue()},
+         {"pre_hook", bind.has(5) ? bind.get(5) : TValue()}});
+  }
+  if (name == "autotune") {
+    if (failed(bind.bind({"configs", "key", "prune_configs_by",
+                          "reset_to_zero", "restore_value", "pre_hook",
+                          "post_hook", "warmup", "rep", "use_cuda_graph",
+                          "do_bench", "cache_results"},
+                         2)))
+      return failure();
+    FailureOr<std::vector<TValue>> configs = iterate(bind.get(0), bind.locs[0]);
+    if (failed(configs))
+      return failure();
+    if (configs->empty())
+      return error(bind.locs[0]) << "@triton.autotune needs at least one "
+                                    "configuration";
+    for (const TValue &c : *configs)
+      if (c.kind != TValue::Kind::Object || c.s != "triton.Config")
+        return error(bind.locs[0]) << "the configs of @triton.autotune must "
+                                      "be triton.Config objects, not "
+                                   << c.describe();
+    FailureOr<std::vector<TValue>> key = iterate(bind.get(1), bind.locs[1]);
+    if (failed(key))
+      return failure();
+    for (const TValue &k : *key)
+      if (k.kind != TValue::Kind::String)
+        return error(bind.locs[1]) << "the key of @triton.autotune lists "
+                                      "parameter names, not "
+                                   << k.describe();
+    // What tilec's tuner does not do is said once, at the keyword.
+    static const struct {
+      unsigned index;
+      const char *text;
+    } ignored[] = {
+        {2, "tilec times every configuration: prune_configs_by is ignored"},
+        {3, "tilec's tuner does not zero arguments between timing runs: "
+            "reset_to_zero is ignored"},
+        {4, "tilec's tuner does not restore arguments after timing runs: "
+            "restore_value is ignored"},
+        {5, "tilec runs no host code at launch: the pre_hook is ignored"},
+        {6, "tilec runs no host code at launch: the post_hook is ignored"},
+    };
+    for (const auto &entry : ignored)
+      if (bind.has(entry.index))
+        warning(bind.locs[entry.index], entry.text);
+    return TValue::ofObject("triton.autotune",
+                            {{"configs", TValue::ofTuple(*configs)},
+                             {"key", TValue::ofTuple(*key)}});
+  }
+  if (name == "heuristics") {
+    if (failed(bind.bind({"values"}, 1)))
+      return failure();
+    const TValue &values = bind.get(0);
+    if (values.kind != TValue::Kind::Dict)
+      return error(bind.locs[0]) << "@triton.heuristics takes a dict of "
+                                    "functions, not "
+                                 << values.describe();
+    for (auto [key, fn] : llvm::zip(values.keys, values.elements)) {
+      if (key.kind != TValue::Kind::String)
+        return error(bind.locs[0]) << "the keys of @triton.heuristics must "
+                                      "be parameter names, not "
+                                   << key.describe();
+      if (fn.kind != TValue::Kind::Lambda &&
+          fn.kind != TValue::Kind::Function)
+        return error(bind.locs[0])
+               << "@triton.heuristics computes '" << key.s
+               << "' with a function or lambda, not " << fn.describe();
+    }
+    return TValue::ofObject("triton.heuristics", {{"values", values}});
+  }
+  return error(callLoc) << "'" << function << "' cannot be called here";
+}
+
+FailureOr<TValue> Generator::callObject(const TValue &object, CallArgs &args,
+                                        llvm::SMLoc callLoc) {
+  bool isDecorator =
+      object.s == "triton.autotune" || object.s == "triton.heuristics";
+  if (!isDecorator)
+    return error(callLoc) << object.describe() << " is not callable";
+  if (args.positional.size() != 1 || !args.keywords.empty() ||
+      args.positional[0].kind != TValue::Kind::Function)
+    return error(callLoc) << "@" << object.s << " decorates a function";
+  const FunctionDefAST *fn = args.positional[0].function;
+  if (!jitted.contains(fn))
+    return error(callLoc) << "@" << object.s << " must decorate a "
+                          << "@triton.jit function ('" << fn->getName()
+                          << "' is not one)";
+  decorations[fn].push_back(object);
+  return args.positional[0];
+}
+
+FailureOr<TValue> Generator::hostAttribute(const TValue &base,
+                                           llvm::StringRef attr,
+                                           llvm::SMLoc l) {
+  if (base.kind == TValue::Kind::Object) {
+    if (const TValue *value = base.lookup(attr))
+      return *value;
+    if (base.s == "triton.Config" && attr == "all_kwargs") {
+      TValue method = TValue::named(TValue::Kind::Method, attr);
+      method.elements.push_back(base);
+      return method;
+    }
+  }
+  if (base.kind == TValue::Kind::Dict &&
+      llvm::is_contained({"items", "keys", "values", "get", "copy"}, attr)) {
+    TValue method = TValue::named(TValue::Kind::Method, attr);
+    method.elements.push_back(base);
+    return method;
+  }
+  auto diag = error(l) << base.describe() << " has no attribute '" << attr
+                       << "'";
+  if (base.kind == TValue::Kind::Tuple &&
+      llvm::is_contained({"append", "extend", "insert", "pop"}, attr))
+    diag << " (tilec's lists are values: build them with a comprehension "
+            "or '+')";
+  return diag;
+}
+
+FailureOr<TValue> Generator::callHostMethod(const TValue &method,
+                                            CallArgs &args,
+                                            llvm::SMLoc callLoc) {
+  const TValue &self = method.elements[0];
+  llvm::StringRef name = method.s;
+  Binder bind(*this, name, args, callLoc);
+  if (name == "get") {
+    if (failed(bind.bind({"key", "default"}, 1)))
+      return failure();
+    for (auto [key, value] : llvm::zip(self.keys, self.elements))
+      if (key.sameAs(bind.get(0)))
+        return value;
+    return bind.has(1) ? bind.get(1) : TValue();
+  }
+  if (failed(bind.bind({}, 0)))
+    return failure();
+  if (name == "keys")
+    return TValue::ofTuple(self.keys);
+  if (name == "values")
+    return TValue::ofTuple(self.elements);
+  if (name == "copy")
+    return self;
+  if (name == "items") {
+    std::vector<TValue> pairs;
+    for (auto [key, value] : llvm::zip(self.keys, self.elements))
+      pairs.push_back(TValue::ofTuple({key, value}));
+    return TValue::ofTuple(std::move(pairs));
+  }
+  // triton.Config.all_kwargs(): the constexprs and the launch options.
+  TValue all = *self.lookup("kwargs");
+  for (llvm::StringRef option : {"num_warps", "num_stages", "num_ctas"})
+    setItem(all, TValue::named(TValue::Kind::String, option),
+            *self.lookup(option));
+  return all;
+}
+
+FailureOr<TValue> Generator::dictItem(const TValue &dict, const TValue &key,
+                                      llvm::SMLoc l) {
+  for (auto [k, value] : llvm::zip(dict.keys, dict.elements)) {
+    if (!k.sameAs(key))
+      continue;
+    if (value.kind == TValue::Kind::Object && value.s == kRuntimeArgument) {
+      auto diag = error(l) << "'" << key.s << "' is a run-time argument, "
+                           << "whose value tilec does not know when it "
+                              "compiles";
+      if (!heuristicName.empty())
+        diag << ": give '" << heuristicName << "' with -D " << heuristicName
+             << "=VALUE";
+      return diag;
+    }
+    return value;
+  }
+  return error(l) << "key " << (key.kind == TValue::Kind::String
+                                    ? "'" + key.s + "'"
+                                    : key.describe())
+                  << " is not in the dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Decorators
+//===----------------------------------------------------------------------===//
+
+/// True if `decorator` is `triton.jit`, `jit` or a call of either.
+bool tilec::isJitDecorator(const ExprAST &decorator) {
+  const ExprAST *e = &decorator;
+  if (auto *call = llvm::dyn_cast<CallExprAST>(e))
+    e = &call->getCallee();
+  if (auto *attr = llvm::dyn_cast<AttributeExprAST>(e))
+    return attr->getAttr() == "jit";
+  if (auto *name = llvm::dyn_cast<NameExprAST>(e))
+    return name->getName() == "jit";
+  return false;
+}
+
+LogicalResult Generator::evaluateDecorators(const FunctionDefAST &fn) {
+  HostCode host(*this);
+  TValue function;
+  function.kind = TValue::Kind::Function;
+  function.function = &fn;
+  // Python applies decorators from the innermost (last) one out.
+  const ExprList &decorators = fn.getDecorators();
+  for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) {
+    if (isJitDecorator(**it))
+      continue;
+    FailureOr<TValue> decorator = genExpr(**it);
+    if (failed(decorator))
+      return failure();
+    if (decorator->kind != TValue::Kind::Object ||
+        (decorator->s != "triton.autotune" &&
+         decorator->s != "triton.heuristics"))
+      return error((*it)->getLoc())
+             << "tilec reads the decorators @triton.jit, @triton.autotune "
+                "and @triton.heuristics, not "
+             << decorator->describe();
+    CallArgs args;
+    args.positional.push_back(function);
+    args.positionalRanges.push_back((*it)->getRange());
+    if (failed(callObject(*decorator, args, (*it)->getLoc())))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Generator::applyHeuristics(const FunctionDefAST &fn,
+                                         const KernelConfig &config) {
+  auto found = decorations.find(&fn);
+  if (found == decorations.end())
+    return success();
+  HostCode host(*this);
+  // The outermost decorator runs first at a launch: what an outer
+  // heuristic computes, the inner ones see.
+  for (const TValue &decoration : llvm::reverse(found->second)) {
+    if (decoration.s != "triton.heuristics")
+      continue;
+    const TValue &values = *decoration.lookup("values");
+    for (auto [key, compute] : llvm::zip(values.keys, values.elements)) {
+      const std::string &name = key.s;
+      auto param = llvm::find_if(fn.getParams(), [&](const ParamAST &p) {
+        return p.name == name;
+      });
+      if (param == fn.getParams().end())
+        return error(fn.getNameRange().Start)
+               << "@triton.heuristics computes '" << name << "', which is "
+               << "not a parameter of '" << fn.getName() << "'";
+      if (config.defines.count(name))
+        continue;
+      // The arguments as the heuristic sees them: constexprs by value, the
+      // run-time ones as placeholders that are errors to read.
+      TValue argsDict = emptyDict();
+      for (const ParamAST &p : fn.getParams()) {
+        auto bound = scope->values.find(p.name);
+        if (bound == scope->values.end())
+          continue;
+        TValue value = bound->second;
+        if (value.isValue())
+          value = TValue::ofObject(kRuntimeArgument, {});
+        setItem(argsDict, TValue::named(TValue::Kind::String, p.name), value);
+      }
+      heuristicName = name;
+      FailureOr<TValue> result =
+          callWith(*this, compute, {argsDict}, param->range.Start);
+      heuristicName.clear();
+      if (failed(result))
+        return failure();
+      if (result->isValue() || !defineText(*result))
+        return error(param->range.Start)
+               << "@triton.heuristics computed " << result->describe()
+               << " for '" << name << "', which a constexpr cannot hold";
+      define(name, *result, param->range.Start);
+    }
+  }
+  return success();
+}
+
+KernelTuning Generator::tuningOf(const FunctionDefAST &fn) {
+  KernelTuning tuning;
+  tuning.kernel = fn.getName().str();
+  auto found = decorations.find(&fn);
+  if (found == decorations.end())
+    return tuning;
+  for (const TValue &decoration : found->second) {
+    if (decoration.s == "triton.heuristics") {
+      for (const TValue &key : decoration.lookup("values")->keys)
+        tuning.heuristics.push_back(key.s);
+      continue;
+    }
+    // The outermost @triton.autotune wins.
+    tuning.configs.clear();
+    tuning.key.clear();
+    for (const TValue &config : decoration.lookup("configs")->elements) {
+      AutotuneConfig c;
+      const TValue &kwargs = *config.lookup("kwargs");
+      for (auto [key, value] : llvm::zip(kwargs.keys, kwargs.elements))
+        c.constexprs.emplace_back(key.s, *defineText(value));
+      c.numWarps = unsigned(config.lookup("num_warps")->i);
+      c.numStages = unsigned(config.lookup("num_stages")->i);
+      tuning.configs.push_back(std::move(c));
+    }
+    for (const TValue &key : decoration.lookup("key")->elements)
+      tuning.key.push_back(key.s);
+  }
+  return tuning;
+}
+
+FailureOr<KernelTuning> tilec::readKernelTuning(MLIRContext &context,
+                                                const ModuleAST &module,
+                                                const llvm::SourceMgr &srcMgr,
+                                                const KernelConfig &config) {
+  loadGeneratorDialects(context);
+  Generator generator(context, module, srcMgr);
+  const FunctionDefAST *kernel = generator.evaluateModule(config);
+  if (!kernel)
+    return failure();
+  return generator.tuningOf(*kernel);
+}
