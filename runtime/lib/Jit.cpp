@@ -31,6 +31,11 @@ const char *tilec::rt::buildIdentity() { return TILEC_BUILD_IDENTITY; }
 
 KernelCompiler::~KernelCompiler() = default;
 
+Expected<JitTuning> KernelCompiler::readTuning(const CompileRequest &request) {
+  return Status::invalidArgument("kernel '" + request.Kernel +
+                                 "': this compiler cannot read decorators");
+}
+
 std::string JitConfig::name() const {
   return abi::configurationName(Constexprs, NumWarps, NumStages);
 }
@@ -77,6 +82,13 @@ void JitArg::appendSpecialization(std::string &signature) const {
 struct JitKernel::Loaded {
   Module Mod;
   tilec::rt::Kernel Fn;
+};
+
+struct JitKernel::Autotuned {
+  std::vector<JitConfig> Configs;
+  /// The key's parameters: position among the arguments, name.
+  std::vector<std::pair<std::size_t, std::string>> KeyArgs;
+  std::unique_ptr<Autotuner> Tuner;
 };
 
 JitKernel::JitKernel(std::string sourceName, std::string source,
@@ -247,14 +259,88 @@ Status JitKernel::launchTuned(const Context &ctx,
                               const std::vector<JitConfig> &configs,
                               Autotuner &tuner, std::string_view key,
                               const Stream *stream) {
+  return launchTuned(ctx, grid, args.begin(), args.size(), configs, tuner, key,
+                     stream);
+}
+
+Expected<JitKernel::Autotuned *> JitKernel::autotuned() {
+  std::lock_guard<std::mutex> guard(Lock);
+  if (Tuning)
+    return Tuning.get();
+  if (!Compiler)
+    return Status::invalidArgument(
+        "kernel '" + KernelName +
+        "': reading its @triton.autotune needs a compiler");
+  CompileRequest request;
+  request.SourceName = SourceName;
+  request.Source = Source;
+  request.Kernel = KernelName;
+  request.Arch = Arch;
+  Expected<JitTuning> tuning = Compiler->readTuning(request);
+  if (!tuning)
+    return tuning.status();
+  if (tuning->Configs.empty())
+    return Status::invalidArgument("kernel '" + KernelName +
+                                   "' has no @triton.autotune configurations");
+  auto result = std::make_unique<Autotuned>();
+  result->Configs = std::move(tuning->Configs);
+  for (const std::string &name : tuning->Key)
+    for (std::size_t i = 0; i < tuning->Params.size(); ++i)
+      if (tuning->Params[i] == name)
+        result->KeyArgs.emplace_back(i, name);
+  std::vector<std::string> names;
+  for (const JitConfig &config : result->Configs)
+    names.push_back(config.name());
+  result->Tuner = std::make_unique<Autotuner>(KernelName, std::move(names));
+  Tuning = std::move(result);
+  return Tuning.get();
+}
+
+Expected<const std::vector<JitConfig> *> JitKernel::autotuneConfigs() {
+  Expected<Autotuned *> tuned = autotuned();
+  if (!tuned)
+    return tuned.status();
+  return &(*tuned)->Configs;
+}
+
+Status JitKernel::launchAutotuned(const Context &ctx,
+                                  FunctionRef<Dim3(const JitConfig &)> grid,
+                                  std::initializer_list<JitArg> args,
+                                  const Stream *stream) {
+  Expected<Autotuned *> tuned = autotuned();
+  if (!tuned)
+    return tuned.status();
+  // The integer arguments of the key, as generated launchers spell it.
+  std::string key;
+  for (const auto &[index, name] : (*tuned)->KeyArgs) {
+    if (index >= args.size())
+      continue;
+    const KernelArg &value = args.begin()[index].value();
+    if (value.kind() == KernelArg::Kind::Signed)
+      key += (key.empty() ? "" : ",") + name + "=" +
+             std::to_string(static_cast<std::int64_t>(value.bits()));
+    else if (value.kind() == KernelArg::Kind::Unsigned)
+      key +=
+          (key.empty() ? "" : ",") + name + "=" + std::to_string(value.bits());
+  }
+  return launchTuned(ctx, grid, args.begin(), args.size(), (*tuned)->Configs,
+                     *(*tuned)->Tuner, key, stream);
+}
+
+Status JitKernel::launchTuned(const Context &ctx,
+                              FunctionRef<Dim3(const JitConfig &)> grid,
+                              const JitArg *args, std::size_t numArgs,
+                              const std::vector<JitConfig> &configs,
+                              Autotuner &tuner, std::string_view key,
+                              const Stream *stream) {
   if (tuner.configNames().size() != configs.size())
     return Status::invalidArgument(
         "kernel '" + KernelName + "': the tuner has " +
         std::to_string(tuner.configNames().size()) + " configurations, " +
         std::to_string(configs.size()) + " were given");
   auto run = [&](unsigned config) {
-    return launch(ctx, grid(configs[config]), args.begin(), args.size(),
-                  configs[config], stream);
+    return launch(ctx, grid(configs[config]), args, numArgs, configs[config],
+                  stream);
   };
   Expected<unsigned> chosen = tuner.choose(ctx, key, run, stream);
   if (!chosen)

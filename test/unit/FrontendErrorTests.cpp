@@ -184,8 +184,7 @@ TEST_CASE("parser: unsupported Python", "[parser][errors]") {
   CHECK(parseError("x = {1: 2 3}\n") ==
         "1:11: invalid syntax. Perhaps you forgot a comma?");
   CHECK(parseError("x = [i for i in]\n") == "1:16: expected an expression");
-  CHECK(parseError("x = [i for 1 in y]\n") ==
-        "1:12: cannot assign to literal");
+  CHECK(parseError("x = [i for 1 in y]\n") == "1:12: cannot assign to literal");
   CHECK(parseError("f(a, i for i in y)\n") ==
         "1:6: a generator expression must be parenthesized unless it is the "
         "only argument");

@@ -385,6 +385,65 @@ TEST_CASE("The JIT tunes over configurations", "[fake][jit][tune]") {
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("The JIT tunes over @triton.autotune's configurations",
+          "[fake][jit][tune]") {
+  Context ctx = makeContext();
+  std::string dir = freshPath("jit-autotune");
+  std::filesystem::create_directories(dir);
+  std::string tuningFile = dir + "/tuning.tsv";
+  ::setenv("TILEC_TUNING_FILE", tuningFile.c_str(), 1);
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  JitKernel kernel(
+      "tuned.tile",
+      "import triton\nimport triton.language as tl\n\n"
+      "@triton.autotune(configs=[triton.Config({'BLOCK': b}, num_warps=4)\n"
+      "                          for b in (256, 512, 1024, 2048)\n"
+      "                          if b < 2048],\n"
+      "                 key=['n', 'BLOCK'])\n"
+      "@triton.jit\n"
+      "def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+      "    mask = offs < n\n"
+      "    x = tl.load(x_ptr + offs, mask=mask)\n"
+      "    y = tl.load(y_ptr + offs, mask=mask)\n"
+      "    tl.store(out_ptr + offs, x + y, mask=mask)\n",
+      "add_kernel", compiler.get(), DiskCache(dir));
+  Expected<const std::vector<JitConfig> *> configs = kernel.autotuneConfigs();
+  INFO(configs.status().message());
+  REQUIRE(configs.ok());
+  REQUIRE((*configs)->size() == 3);
+  CHECK((**configs)[2].name() == "BLOCK=1024,num_warps=4,num_stages=3");
+  Inputs in(ctx, 3000);
+  auto grid = [&](const JitConfig &config) {
+    unsigned block = std::stoi(config.Constexprs.front().second);
+    return Dim3((in.N + block - 1) / block);
+  };
+  for (int i = 0; i < 2; ++i) {
+    Status status = kernel.launchAutotuned(
+        ctx, grid, {in.view(in.X), in.view(in.Y), in.view(in.Out), in.N});
+    INFO(status.message());
+    REQUIRE(status.ok());
+  }
+  in.checkOutput();
+  // Every configuration compiled once; the choice is keyed by n alone
+  // (BLOCK is what is tuned).
+  CHECK(kernel.stats().Compiled == 3);
+  std::string recorded;
+  REQUIRE(readFile(tuningFile, recorded).ok());
+  CHECK_THAT(recorded, Contains("add_kernel\tn=3000\t"));
+
+  // A kernel without the decorator says so.
+  auto plain = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel",
+                                   compiler.get(), DiskCache(dir));
+  REQUIRE(plain.ok());
+  Status none = (*plain)->launchAutotuned(
+      ctx, grid, {in.view(in.X), in.view(in.Y), in.view(in.Out), in.N});
+  CHECK_THAT(none.message(),
+             Contains("has no @triton.autotune configurations"));
+  ::unsetenv("TILEC_TUNING_FILE");
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("Launch requirements of the metadata line are checked at launch",
           "[fake][launch]") {
   Context ctx = makeContext();

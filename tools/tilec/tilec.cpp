@@ -239,7 +239,7 @@ static int emitHeader(SourceMgr &srcMgr, const tilec::CompileOptions &options,
     }
     launcher.autotuneKey = tuning->key;
   }
-  if (launcher.configs.empty())
+  if (launcher.configs.empty() && configs.empty())
     launcher.configs.push_back(base);
   for (const std::string &text : configs) {
     auto config = tilec::parseLauncherConfig(text, base);

@@ -189,8 +189,8 @@ ExprPtr Parser::parseBooleanChain(TokenKind keyword, BinaryOp op,
     unsigned height = newHeight(opLoc, {lhs.get(), rhs.get()});
     if (!height)
       return nullptr;
-    lhs = record(std::make_unique<BinaryExprAST>(rangeFrom(start), op,
-                                                 std::move(lhs), std::move(rhs)),
+    lhs = record(std::make_unique<BinaryExprAST>(
+                     rangeFrom(start), op, std::move(lhs), std::move(rhs)),
                  height);
     lhs->setLoc(opLoc);
   }
@@ -776,8 +776,7 @@ ExprPtr Parser::parseDict() {
   if (!height)
     return nullptr;
   height = std::max(height, keyHeight);
-  return record(std::make_unique<DictExprAST>(rangeFrom(start),
-                                              std::move(keys),
+  return record(std::make_unique<DictExprAST>(rangeFrom(start), std::move(keys),
                                               std::move(values)),
                 height);
 }

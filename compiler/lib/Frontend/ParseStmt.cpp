@@ -706,8 +706,8 @@ bool Parser::parseParameters(std::vector<ParamAST> &params, TokenKind closer) {
       return false;
     }
     if (tok.isAny(TokenKind::star, TokenKind::starstar)) {
-      kind = tok.is(TokenKind::star) ? ParamKind::VarArgs
-                                     : ParamKind::VarKeywords;
+      kind =
+          tok.is(TokenKind::star) ? ParamKind::VarArgs : ParamKind::VarKeywords;
       sawVarKeywords = kind == ParamKind::VarKeywords;
       consume();
       // A bare '*' only marks the parameters after it keyword-only.

@@ -30,6 +30,8 @@ public:
 
   rt::Expected<rt::CompiledKernel>
   compile(const rt::CompileRequest &request) override;
+  rt::Expected<rt::JitTuning>
+  readTuning(const rt::CompileRequest &request) override;
 
 private:
   std::string Ptxas;
@@ -91,6 +93,42 @@ InProcessCompiler::compile(const rt::CompileRequest &request) {
                                what + ": " + llvm::toString(cubin.takeError()));
     result.Cubin = std::move(*cubin);
   }
+  return result;
+}
+
+rt::Expected<rt::JitTuning>
+InProcessCompiler::readTuning(const rt::CompileRequest &request) {
+  KernelConfig kernel;
+  kernel.name = request.Kernel;
+  kernel.target = request.Arch;
+  llvm::SourceMgr srcMgr;
+  srcMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(request.Source, request.SourceName),
+      llvm::SMLoc());
+  std::string diagnostics;
+  llvm::raw_string_ostream diagnosticOS(diagnostics);
+  srcMgr.setDiagHandler(
+      [](const llvm::SMDiagnostic &diagnostic, void *os) {
+        diagnostic.print(nullptr, *static_cast<llvm::raw_ostream *>(os));
+      },
+      &diagnosticOS);
+  mlir::FailureOr<KernelTuning> tuning =
+      tilec::readTuning(srcMgr, kernel, diagnosticOS);
+  if (mlir::failed(tuning))
+    return rt::Status::error(rt::ErrorCode::CompileError,
+                             "reading the decorators of kernel '" +
+                                 request.Kernel + "' of " + request.SourceName +
+                                 " failed:\n" + diagnostics);
+  rt::JitTuning result;
+  for (const AutotuneConfig &autotune : tuning->configs) {
+    rt::JitConfig config;
+    config.Constexprs = autotune.constexprs;
+    config.NumWarps = autotune.numWarps;
+    config.NumStages = autotune.numStages;
+    result.Configs.push_back(std::move(config));
+  }
+  result.Params = tuning->params;
+  result.Key = tuning->key;
   return result;
 }
 

@@ -194,8 +194,7 @@ bool TValue::sameAs(const TValue &other) const {
   return false;
 }
 
-/// True if `annotation` is `tl.constexpr` (or `constexpr`).
-static bool isConstexprAnnotation(const ExprAST *annotation) {
+bool tilec::isConstexprAnnotation(const ExprAST *annotation) {
   if (!annotation)
     return false;
   if (auto *attr = llvm::dyn_cast<AttributeExprAST>(annotation))
@@ -499,11 +498,10 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
         auto diag = error(p.range.Start)
                     << "constexpr parameter '" << p.name
                     << "' has no value: pass -D " << p.name << "=<value>";
-        bool tuned = !tuning.configs.empty() &&
-                     llvm::any_of(tuning.configs.front().constexprs,
-                                  [&](const auto &c) {
-                                    return c.first == p.name;
-                                  });
+        bool tuned =
+            !tuning.configs.empty() &&
+            llvm::any_of(tuning.configs.front().constexprs,
+                         [&](const auto &c) { return c.first == p.name; });
         if (tuned)
           diag.attachNote(loc(kernel->getNameRange().Start))
               << "@triton.autotune gives it in " << tuning.configs.size()
@@ -658,10 +656,9 @@ FailureOr<TValue> Generator::genName(const NameExprAST &expr) {
   if (g != globals.end())
     return g->second;
   static const char *const builtins[] = {
-      "range", "min",   "max",    "float",     "int",    "bool",
-      "len",   "abs",   "print",  "isinstance", "dict",  "list",
-      "tuple", "filter", "zip",   "enumerate", "sorted", "sum",
-      "any",   "all",   "str"};
+      "range", "min",       "max",        "float", "int",  "bool",  "len",
+      "abs",   "print",     "isinstance", "dict",  "list", "tuple", "filter",
+      "zip",   "enumerate", "sorted",     "sum",   "any",  "all",   "str"};
   if (llvm::is_contained(builtins, expr.getName()))
     return TValue::named(TValue::Kind::Builtin, expr.getName());
   auto hidden = scope->hidden.find(name);
@@ -712,8 +709,20 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     if (path == "triton.runtime" || path == "triton.runtime.driver" ||
         path == "triton.runtime.driver.active")
       return TValue::named(TValue::Kind::Module, path);
-    if (module == "triton" || module == "triton.runtime.driver.active")
+    if (module == "triton" || module == "triton.runtime.driver.active") {
+      static const char *const known[] = {
+          "triton.cdiv",
+          "triton.next_power_of_2",
+          "triton.jit",
+          "triton.Config",
+          "triton.autotune",
+          "triton.heuristics",
+          "triton.runtime.driver.active.get_current_target"};
+      if (!llvm::is_contained(known, path))
+        return error(expr.getLoc())
+               << "'" << path << "' is not supported by tilec";
       return TValue::named(TValue::Kind::Builtin, path);
+    }
     // torch's dtypes and the finfo/iinfo of one, as module-level constants
     // (`torch.finfo(torch.float32).min`) and in kernels.
     if (module == "torch") {
@@ -721,11 +730,11 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
         return TValue::ofDType(t);
       if (attr == "finfo" || attr == "iinfo")
         return TValue::named(TValue::Kind::Builtin, "torch." + attr.str());
-      return error(expr.getLoc()) << "'torch." << attr
-                                  << "' cannot be used in " << whereGenerated();
+      return error(expr.getLoc())
+             << "'torch." << attr << "' cannot be used in " << whereGenerated();
     }
-    return error(expr.getLoc())
-           << "module '" << module << "' cannot be used in " << whereGenerated();
+    return error(expr.getLoc()) << "module '" << module
+                                << "' cannot be used in " << whereGenerated();
   }
   case TValue::Kind::Value: {
     Type type = base->value.getType();
@@ -857,7 +866,8 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
           name == "runtime.driver.active.get_current_target")
         return callTritonHost(name, *args, expr.getLoc());
       return error(expr.getLoc())
-             << "'triton." << name << "' cannot be called in " << whereGenerated();
+             << "'triton." << name << "' cannot be called in "
+             << whereGenerated();
     }
     if (name == "torch.finfo" || name == "torch.iinfo")
       return typeInfo(name, *args, expr.getLoc());

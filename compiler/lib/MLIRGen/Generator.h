@@ -367,8 +367,7 @@ public:
   mlir::FailureOr<TValue> callLambda(const TValue &lambda, CallArgs &args,
                                      llvm::SMLoc callLoc);
   /// The elements of a compile-time iterable (a tuple, list or dict).
-  mlir::FailureOr<std::vector<TValue>> iterate(const TValue &v,
-                                               llvm::SMLoc l);
+  mlir::FailureOr<std::vector<TValue>> iterate(const TValue &v, llvm::SMLoc l);
   /// The Python builtins of host code (dict, list, tuple, filter, zip,
   /// enumerate, sorted, sum, any, all, isinstance); none if `name` is not
   /// one of them.
@@ -723,6 +722,8 @@ constexpr unsigned maxExpansions = 1 << 16;
 void loadGeneratorDialects(mlir::MLIRContext &context);
 /// True if `decorator` is `triton.jit`, `jit` or a call of either.
 bool isJitDecorator(const ExprAST &decorator);
+/// True if `annotation` is `tl.constexpr` (or `constexpr`).
+bool isConstexprAnnotation(const ExprAST *annotation);
 
 /// Prints `[a, b, c]` into a string.
 std::string shapeString(llvm::ArrayRef<int64_t> shape);

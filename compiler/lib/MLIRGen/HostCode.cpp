@@ -51,8 +51,8 @@ const TValue *TValue::lookup(llvm::StringRef name) const {
 
 /// Sets `dict[key] = value`, keeping the first position of a key.
 static void setItem(TValue &dict, const TValue &key, const TValue &value) {
-  auto it = llvm::find_if(dict.keys,
-                          [&](const TValue &k) { return k.sameAs(key); });
+  auto it =
+      llvm::find_if(dict.keys, [&](const TValue &k) { return k.sameAs(key); });
   if (it != dict.keys.end()) {
     dict.elements[it - dict.keys.begin()] = value;
     return;
@@ -221,8 +221,8 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
   };
   if (name == "range") {
     // In host code and comprehensions, a range of constants is a list.
-    if ((!hostDepth && !comprehensionDepth) || a.empty() || a.size() > 3 || !args.keywords.empty() ||
-        !llvm::all_of(a, [](const TValue &v) {
+    if ((!hostDepth && !comprehensionDepth) || a.empty() || a.size() > 3 ||
+        !args.keywords.empty() || !llvm::all_of(a, [](const TValue &v) {
           return v.kind == TValue::Kind::Int || v.kind == TValue::Kind::Bool;
         }))
       return std::nullopt;
@@ -272,8 +272,8 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
     if (a.empty())
       return FailureOr<TValue>(TValue::ofTuple({}));
     if (a.size() > 1)
-      return FailureOr<TValue>(error(callLoc) << "'" << name
-                                              << "' takes one argument");
+      return FailureOr<TValue>(error(callLoc)
+                               << "'" << name << "' takes one argument");
     FailureOr<std::vector<TValue>> items = iterate(a[0], callLoc);
     if (failed(items))
       return FailureOr<TValue>(failure());
@@ -320,8 +320,7 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
     if (lists.empty() || (name != "zip" && a.size() > 2) ||
         ((name == "any" || name == "all") && a.size() != 1))
       return FailureOr<TValue>(error(callLoc)
-                               << "'" << name
-                               << "' takes an iterable here");
+                               << "'" << name << "' takes an iterable here");
     std::vector<TValue> &first = lists.front();
     if (name == "zip") {
       size_t n = first.size();
@@ -379,9 +378,8 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
       return FailureOr<TValue>(
           TValue::named(TValue::Kind::String, v.i ? "True" : "False"));
     default:
-      return FailureOr<TValue>(error(callLoc)
-                               << "'str' of " << v.describe()
-                               << " is not supported");
+      return FailureOr<TValue>(error(callLoc) << "'str' of " << v.describe()
+                                              << " is not supported");
     }
   }
   return std::nullopt;
@@ -429,11 +427,10 @@ FailureOr<TValue> Generator::callTritonHost(llvm::StringRef name,
     digits = digits.take_while(llvm::isDigit);
     int64_t arch = 0;
     (void)digits.getAsInteger(10, arch);
-    return TValue::ofObject("GPUTarget",
-                            {{"backend", TValue::named(TValue::Kind::String,
-                                                       "cuda")},
-                             {"arch", TValue::ofInt(arch)},
-                             {"warp_size", TValue::ofInt(32)}});
+    return TValue::ofObject(
+        "GPUTarget", {{"backend", TValue::named(TValue::Kind::String, "cuda")},
+                      {"arch", TValue::ofInt(arch)},
+                      {"warp_size", TValue::ofInt(32)}});
   }
   if (!hostDepth)
     return error(callLoc) << "'triton." << name
@@ -466,9 +463,9 @@ FailureOr<TValue> Generator::callTritonHost(llvm::StringRef name,
         return TValue::ofInt(dflt);
       const TValue &v = bind.get(i);
       if (v.kind != TValue::Kind::Int || v.i < 0)
-        return error(bind.locs[i]) << "'" << what << "' of triton.Config must "
-                                   << "be a non-negative integer, not "
-                                   << v.describe();
+        return error(bind.locs[i])
+               << "'" << what << "' of triton.Config must "
+               << "be a non-negative integer, not " << v.describe();
       return v;
     };
     FailureOr<TValue> warps = unsignedArg(1, 4, "num_warps");
@@ -490,19 +487,17 @@ FailureOr<TValue> Generator::callTritonHost(llvm::StringRef name,
     if (bind.has(6))
       return error(bind.locs[6]) << "ir_override is not supported by tilec";
     return TValue::ofObject(
-        "triton.Config",
-        {{"kwargs", kwargs},
-         {"num_warps", *warps},
-         {"num_stages", *stages},
-         {"num_ctas", *ctas},
-         {"maxnreg", bind.has(4) ? bind.get(4) : TValue()},
-         {"pre_hook", bind.has(5) ? bind.get(5) : TValue()}});
+        "triton.Config", {{"kwargs", kwargs},
+                          {"num_warps", *warps},
+                          {"num_stages", *stages},
+                          {"num_ctas", *ctas},
+                          {"maxnreg", bind.has(4) ? bind.get(4) : TValue()},
+                          {"pre_hook", bind.has(5) ? bind.get(5) : TValue()}});
   }
   if (name == "autotune") {
-    if (failed(bind.bind({"configs", "key", "prune_configs_by",
-                          "reset_to_zero", "restore_value", "pre_hook",
-                          "post_hook", "warmup", "rep", "use_cuda_graph",
-                          "do_bench", "cache_results"},
+    if (failed(bind.bind({"configs", "key", "prune_configs_by", "reset_to_zero",
+                          "restore_value", "pre_hook", "post_hook", "warmup",
+                          "rep", "use_cuda_graph", "do_bench", "cache_results"},
                          2)))
       return failure();
     FailureOr<std::vector<TValue>> configs = iterate(bind.get(0), bind.locs[0]);
@@ -557,8 +552,7 @@ FailureOr<TValue> Generator::callTritonHost(llvm::StringRef name,
         return error(bind.locs[0]) << "the keys of @triton.heuristics must "
                                       "be parameter names, not "
                                    << key.describe();
-      if (fn.kind != TValue::Kind::Lambda &&
-          fn.kind != TValue::Kind::Function)
+      if (fn.kind != TValue::Kind::Lambda && fn.kind != TValue::Kind::Function)
         return error(bind.locs[0])
                << "@triton.heuristics computes '" << key.s
                << "' with a function or lambda, not " << fn.describe();
@@ -665,9 +659,9 @@ FailureOr<TValue> Generator::dictItem(const TValue &dict, const TValue &key,
     }
     return value;
   }
-  return error(l) << "key " << (key.kind == TValue::Kind::String
-                                    ? "'" + key.s + "'"
-                                    : key.describe())
+  return error(l) << "key "
+                  << (key.kind == TValue::Kind::String ? "'" + key.s + "'"
+                                                       : key.describe())
                   << " is not in the dict";
 }
 
@@ -730,9 +724,8 @@ LogicalResult Generator::applyHeuristics(const FunctionDefAST &fn,
     const TValue &values = *decoration.lookup("values");
     for (auto [key, compute] : llvm::zip(values.keys, values.elements)) {
       const std::string &name = key.s;
-      auto param = llvm::find_if(fn.getParams(), [&](const ParamAST &p) {
-        return p.name == name;
-      });
+      auto param = llvm::find_if(
+          fn.getParams(), [&](const ParamAST &p) { return p.name == name; });
       if (param == fn.getParams().end())
         return error(fn.getNameRange().Start)
                << "@triton.heuristics computes '" << name << "', which is "
@@ -770,6 +763,9 @@ LogicalResult Generator::applyHeuristics(const FunctionDefAST &fn,
 KernelTuning Generator::tuningOf(const FunctionDefAST &fn) {
   KernelTuning tuning;
   tuning.kernel = fn.getName().str();
+  for (const ParamAST &p : fn.getParams())
+    if (!isConstexprAnnotation(p.annotation.get()))
+      tuning.params.push_back(p.name);
   auto found = decorations.find(&fn);
   if (found == decorations.end())
     return tuning;

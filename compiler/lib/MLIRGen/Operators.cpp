@@ -442,8 +442,8 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
       rhs.kind == TValue::Kind::Dict) {
     // `a | b`: the items of a, updated by those of b.
     for (auto [key, value] : llvm::zip(rhs.keys, rhs.elements)) {
-      auto it = llvm::find_if(
-          lhs.keys, [&](const TValue &k) { return k.sameAs(key); });
+      auto it = llvm::find_if(lhs.keys,
+                              [&](const TValue &k) { return k.sameAs(key); });
       if (it != lhs.keys.end())
         lhs.elements[it - lhs.keys.begin()] = value;
       else {

@@ -38,23 +38,23 @@ namespace tilec {
 class ExprAST {
 public:
   enum ExprKind {
-    Expr_Name,      ///< `x`
-    Expr_Int,       ///< `42`, `0x10`, `1_000`
-    Expr_Float,     ///< `1.5`, `1e-5`
-    Expr_Bool,      ///< `True`, `False`
-    Expr_None,      ///< `None`
-    Expr_String,    ///< `"zero"` (adjacent literals are concatenated)
-    Expr_Attribute, ///< `tl.float32`, `x.to`
-    Expr_Call,      ///< `f(a, b, key=c)`
-    Expr_Binary,    ///< `a + b`, `a < b`, `a and b`
-    Expr_Unary,     ///< `-a`, `~a`, `not a`, `+a`
-    Expr_Subscript, ///< `a[:, None]`
-    Expr_Slice,     ///< `lo:hi:step` inside a subscript
-    Expr_Tuple,     ///< `(a, b)` or `a, b`
-    Expr_List,      ///< `[a, b]`
-    Expr_IfExp,     ///< `a if c else b`
-    Expr_Dict,      ///< `{k: v, ...}`
-    Expr_Lambda,    ///< `lambda args: body`
+    Expr_Name,          ///< `x`
+    Expr_Int,           ///< `42`, `0x10`, `1_000`
+    Expr_Float,         ///< `1.5`, `1e-5`
+    Expr_Bool,          ///< `True`, `False`
+    Expr_None,          ///< `None`
+    Expr_String,        ///< `"zero"` (adjacent literals are concatenated)
+    Expr_Attribute,     ///< `tl.float32`, `x.to`
+    Expr_Call,          ///< `f(a, b, key=c)`
+    Expr_Binary,        ///< `a + b`, `a < b`, `a and b`
+    Expr_Unary,         ///< `-a`, `~a`, `not a`, `+a`
+    Expr_Subscript,     ///< `a[:, None]`
+    Expr_Slice,         ///< `lo:hi:step` inside a subscript
+    Expr_Tuple,         ///< `(a, b)` or `a, b`
+    Expr_List,          ///< `[a, b]`
+    Expr_IfExp,         ///< `a if c else b`
+    Expr_Dict,          ///< `{k: v, ...}`
+    Expr_Lambda,        ///< `lambda args: body`
     Expr_Comprehension, ///< `[e for x in xs if c]`, `(e for x in xs)`
   };
 
@@ -370,15 +370,12 @@ struct ParamAST {
 /// `lambda params: body`.
 class LambdaExprAST : public ExprAST {
 public:
-  LambdaExprAST(llvm::SMRange range, std::vector<ParamAST> params,
-                ExprPtr body)
+  LambdaExprAST(llvm::SMRange range, std::vector<ParamAST> params, ExprPtr body)
       : ExprAST(Expr_Lambda, range), params(std::move(params)),
         body(std::move(body)) {}
   const std::vector<ParamAST> &getParams() const { return params; }
   const ExprAST &getBody() const { return *body; }
-  static bool classof(const ExprAST *e) {
-    return e->getKind() == Expr_Lambda;
-  }
+  static bool classof(const ExprAST *e) { return e->getKind() == Expr_Lambda; }
 
 private:
   std::vector<ParamAST> params;
@@ -402,9 +399,7 @@ public:
       : ExprAST(Expr_Comprehension, range), element(std::move(element)),
         clauses(std::move(clauses)), isGenerator(isGenerator) {}
   const ExprAST &getElement() const { return *element; }
-  const std::vector<ComprehensionClause> &getClauses() const {
-    return clauses;
-  }
+  const std::vector<ComprehensionClause> &getClauses() const { return clauses; }
   bool isGeneratorExpression() const { return isGenerator; }
   static bool classof(const ExprAST *e) {
     return e->getKind() == Expr_Comprehension;
@@ -435,8 +430,8 @@ public:
     Stmt_Pass,
     Stmt_Break,
     Stmt_Continue,
-    Stmt_Assert,   ///< `assert cond[, msg]`
-    Stmt_Import,   ///< `import a.b as c`
+    Stmt_Assert,     ///< `assert cond[, msg]`
+    Stmt_Import,     ///< `import a.b as c`
     Stmt_FromImport, ///< `from a.b import c as d, e`
     Stmt_FunctionDef,
     Stmt_Unsupported, ///< a Python statement tilec recognises but rejects

@@ -78,6 +78,8 @@ struct AutotuneConfig {
 /// What a kernel's `@triton.autotune` and `@triton.heuristics` say.
 struct KernelTuning {
   std::string kernel;
+  /// The run-time (not constexpr) parameters, in launch order.
+  std::vector<std::string> params;
   /// The configurations (none without @triton.autotune).
   std::vector<AutotuneConfig> configs;
   /// `key=`: the parameters whose values select a configuration.

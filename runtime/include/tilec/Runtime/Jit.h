@@ -83,11 +83,24 @@ struct CompiledKernel {
   std::string Cubin;
 };
 
+/// What a kernel's @triton.autotune decorator says.
+struct JitTuning {
+  /// The configurations (none without @triton.autotune).
+  std::vector<JitConfig> Configs;
+  /// The run-time parameters, in launch order.
+  std::vector<std::string> Params;
+  /// `key=`: the parameters whose values select a configuration.
+  std::vector<std::string> Key;
+};
+
 class KernelCompiler {
 public:
   virtual ~KernelCompiler();
   /// Compiles \p request; a failure's message holds the diagnostics.
   virtual Expected<CompiledKernel> compile(const CompileRequest &request) = 0;
+  /// Reads the decorators of the kernel \p request names (its signature
+  /// and configuration are not used). This default says it cannot.
+  virtual Expected<JitTuning> readTuning(const CompileRequest &request);
 };
 
 /// A launch argument of a JitKernel.
@@ -162,12 +175,32 @@ public:
                      const std::vector<JitConfig> &configs, Autotuner &tuner,
                      std::string_view key, const Stream *stream = nullptr);
 
+  /// Launches the configuration of the kernel's @triton.autotune that a
+  /// tuner keyed by the integer arguments its `key=` names chooses (timed
+  /// on the first launch with a new key, recorded in the tuning file), with
+  /// the grid \p grid computes for it. Needs a compiler (to read the
+  /// decorators) the first time.
+  Status launchAutotuned(const Context &ctx,
+                         FunctionRef<Dim3(const JitConfig &)> grid,
+                         std::initializer_list<JitArg> args,
+                         const Stream *stream = nullptr);
+  /// The kernel's @triton.autotune configurations, read once.
+  Expected<const std::vector<JitConfig> *> autotuneConfigs();
+
   JitStats stats() const;
   const std::string &kernelName() const { return KernelName; }
   const DiskCache &cache() const { return Cache; }
 
 private:
   struct Loaded;
+  /// The decorators' configurations, key and tuner.
+  struct Autotuned;
+  Expected<Autotuned *> autotuned();
+  Status launchTuned(const Context &ctx,
+                     FunctionRef<Dim3(const JitConfig &)> grid,
+                     const JitArg *args, std::size_t numArgs,
+                     const std::vector<JitConfig> &configs, Autotuner &tuner,
+                     std::string_view key, const Stream *stream);
 
   /// The cache key of one specialization.
   std::string cacheKey(const std::string &signature,
@@ -185,6 +218,7 @@ private:
   JitStats Stats;
   /// Loaded kernels by device ordinal and cache key.
   std::map<std::pair<int, std::string>, std::unique_ptr<Loaded>> Kernels;
+  std::unique_ptr<Autotuned> Tuning;
 };
 
 } // namespace rt
