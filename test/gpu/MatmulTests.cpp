@@ -234,6 +234,83 @@ TestConfig matmulConfig(ElemType in, ElemType out, double tol,
   return config;
 }
 
+/// grouped_matmul_kernel(a_ptrs, b_ptrs, c_ptrs, sizes, strides,
+/// tile_starts, num_groups): shape (G, S), G problems of ragged sizes around
+/// S, each fp16 A_g [M, K] @ B_g [K, N] with padded row strides, their
+/// addresses passed in int64 arrays; 132 programs take the tiles in turn.
+CaseResult runGroupedMatmul(TestEnv &env, const GpuTest &test,
+                            const Kernel &kernel, const Shape &shape) {
+  const TestConfig &config = test.Config;
+  const std::uint64_t groups = shape[0], base = shape[1];
+  CaseResult result;
+  CaseBuffers buffers(env.Ctx);
+  struct Problem {
+    std::uint64_t M, N, K, Lda, Ldb, Ldc;
+    HostMatrix A, B;
+    DeviceBuffer *C = nullptr;
+  };
+  std::vector<Problem> problems;
+  std::vector<std::int32_t> sizes, strides, tileStarts = {0};
+  std::vector<std::int64_t> aAddrs, bAddrs, cAddrs;
+  for (std::uint64_t g = 0; g < groups; ++g) {
+    Problem p;
+    p.M = base + 13 * g;
+    p.N = base + 29 * (g % 3) + 7 * (g % 2);
+    p.K = std::max<std::uint64_t>(1, base + 5 * g - 3 * (g % 4));
+    p.Lda = paddedStride(p.K);
+    p.Ldb = paddedStride(p.N);
+    p.Ldc = paddedStride(p.N);
+    p.A = HostMatrix::random(env, config.In, p.M, p.K, p.Lda);
+    p.B = HostMatrix::random(env, config.In, p.K, p.N, p.Ldb);
+    aAddrs.push_back(std::int64_t(buffers.input(p.A).ptr().Address));
+    bAddrs.push_back(std::int64_t(buffers.input(p.B).ptr().Address));
+    p.C = &buffers.output(p.M * p.Ldc * elemSize(config.Out));
+    cAddrs.push_back(std::int64_t(p.C->ptr().Address));
+    for (std::uint64_t v : {p.M, p.N, p.K})
+      sizes.push_back(std::int32_t(v));
+    for (std::uint64_t v : {p.Lda, p.Ldb, p.Ldc})
+      strides.push_back(std::int32_t(v));
+    tileStarts.push_back(
+        tileStarts.back() +
+        std::int32_t(cdiv(p.M, config.BlockM) * cdiv(p.N, config.BlockN)));
+    result.Flops += 2.0 * p.M * p.N * p.K;
+    problems.push_back(std::move(p));
+  }
+  DeviceBuffer &da = buffers.input(aAddrs.data(), 8 * groups);
+  DeviceBuffer &db = buffers.input(bAddrs.data(), 8 * groups);
+  DeviceBuffer &dc = buffers.input(cAddrs.data(), 8 * groups);
+  DeviceBuffer &dsizes = buffers.input(sizes.data(), 4 * sizes.size());
+  DeviceBuffer &dstrides = buffers.input(strides.data(), 4 * strides.size());
+  DeviceBuffer &dstarts =
+      buffers.input(tileStarts.data(), 4 * tileStarts.size());
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Dim3 grid(std::min<std::uint64_t>(132, tileStarts.back()));
+  result.Grid = gridString(grid);
+  Status status = launchTimed(env, kernel, grid,
+                              {da, db, dc, dsizes, dstrides, dstarts, groups},
+                              buffers, result);
+  if (!status.ok())
+    return failed(status, result);
+  bool ok = true;
+  for (std::uint64_t g = 0; g < groups; ++g) {
+    const Problem &p = problems[g];
+    std::vector<float> c;
+    std::uint64_t clobbered = 0;
+    status = readMatrix(*p.C, config.Out, p.M, p.N, p.Ldc, c, clobbered);
+    if (!status.ok())
+      return failed(status, result);
+    std::vector<double> ref(p.M * p.N);
+    matmulReference(p.A.Values.data(), p.B.Values.data(), p.M, p.N, p.K, p.Lda,
+                    1, p.Ldb, 1, ref.data());
+    std::string name = "C" + std::to_string(g);
+    ok &= checkOutput(result, name.c_str(), c, ref, p.N, config.Tol);
+    ok &= recordClobbered(result, name.c_str(), clobbered);
+  }
+  result.Passed = ok;
+  return result;
+}
+
 /// The tensor-core configurations: 128 x 128 x \p blockK blocks, 8 warps.
 TestConfig tensorCoreConfig(ElemType in, ElemType out, double tol,
                             unsigned blockK) {
@@ -487,6 +564,13 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
        {{128, 128, 128}, {1000, 784, 520}, {1, 16, 8}, {4096, 4096, 4096}},
        runMatmulDesc,
        bf16Wide});
+  // Operands whose addresses the kernel loads from arrays.
+  tests.push_back({"grouped_matmul",
+                   "grouped_matmul.ptx",
+                   "grouped_matmul_kernel",
+                   {{1, 1}, {3, 100}, {7, 257}, {16, 1000}},
+                   runGroupedMatmul,
+                   tensorCoreConfig(F16, F16, Fp16Tol, 64)});
   TestConfig fp16Wide = tensorCoreConfig(F16, F16, Fp16Tol, 64);
   fp16Wide.BlockN = 256;
   tests.push_back(

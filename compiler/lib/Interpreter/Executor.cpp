@@ -94,8 +94,9 @@ LogicalResult Executor::run(Operation *op) {
     return runMath(op);
   if (isa<tile::DotOp>(op))
     return runDot(op);
-  if (isa<tile::AddPtrOp, tile::LoadOp, tile::StoreOp, tile::AtomicRMWOp,
-          tile::AtomicCASOp>(op))
+  if (isa<tile::AddPtrOp, tile::IntToPtrOp, tile::PtrToIntOp, tile::PtrCastOp,
+          tile::LoadOp, tile::StoreOp, tile::AtomicRMWOp, tile::AtomicCASOp>(
+          op))
     return runMemoryOp(op);
   if (isa<tile::ExternElementwiseOp>(op))
     return runExternElementwise(op);

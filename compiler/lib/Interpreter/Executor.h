@@ -34,6 +34,10 @@ namespace interp {
 
 /// One element of a run-time value; which fields mean something depends on
 /// the element type.
+/// Pointers converted to integers (tile.ptr_to_int) hold the index of their
+/// buffer + 1 above this bit and the byte offset below it.
+constexpr unsigned kAddressBufferShift = 40;
+
 struct Element {
   /// An integer, sign-extended from its width (an i1 is 0 or 1), or a
   /// pointer's byte offset from the start of its buffer.

@@ -37,6 +37,12 @@ uint8_t *address(Executor &ex, Operation *op, StringRef access,
                  const Tile &ptrs, size_t k, Type type) {
   const Element &p = ptrs.elems[k];
   const Launch &launch = ex.getLaunch();
+  if (p.buffer < 0 || size_t(p.buffer) >= launch.buffers.size()) {
+    ex.error(op, ("invalid " + access).str(), ptrs.shape, k)
+        << ": the pointer was made from the integer " << p.i
+        << ", which is not the address of an argument's buffer";
+    return nullptr;
+  }
   Buffer &buffer = *launch.buffers[p.buffer];
   StringRef name = launch.argNames[p.buffer];
   int64_t size = getMemoryBytes(type);
@@ -116,6 +122,31 @@ LogicalResult Executor::runMemoryOp(Operation *op) {
         for (auto [p, offset] : llvm::zip_equal(r.elems, offsets.elems))
           p.i += offset.i * size;
         set(addPtr.getResult(), std::move(r));
+        return success();
+      })
+      .Case([&](tile::PtrToIntOp cast) {
+        // The interpreter's addresses: the buffer's index + 1 above bit 40,
+        // the byte offset below.
+        Tile r = get(cast.getSrc());
+        for (Element &p : r.elems)
+          p = Element{(int64_t(p.buffer + 1) << kAddressBufferShift) + p.i, 0.0,
+                      -1};
+        set(cast.getResult(), std::move(r));
+        return success();
+      })
+      .Case([&](tile::IntToPtrOp cast) {
+        Tile r = get(cast.getSrc());
+        for (Element &p : r.elems) {
+          int64_t buffer = (p.i >> kAddressBufferShift) - 1;
+          int64_t offset = p.i & ((int64_t(1) << kAddressBufferShift) - 1);
+          p = buffer >= 0 ? Element{offset, 0.0, int32_t(buffer)}
+                          : Element{p.i, 0.0, -1};
+        }
+        set(cast.getResult(), std::move(r));
+        return success();
+      })
+      .Case([&](tile::PtrCastOp cast) {
+        set(cast.getResult(), Tile(get(cast.getSrc())));
         return success();
       })
       .Case([&](tile::LoadOp load) {

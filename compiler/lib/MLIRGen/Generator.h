@@ -552,6 +552,10 @@ public:
   /// `.to()` and tl.cast; `rounding` is "", "rtne" or "rtz".
   mlir::FailureOr<TValue> genCast(const TValue &v, mlir::Type to, bool bitcast,
                                   llvm::StringRef rounding, llvm::SMLoc l);
+  /// `.to()` between pointers and 64-bit integers, and between pointer
+  /// types.
+  mlir::FailureOr<TValue> castPointer(const TValue &v, mlir::Type to,
+                                      llvm::SMLoc l);
   /// Maps a dtype name (`float32`, `fp32`, `int1`, `bfloat16`...) to its type.
   mlir::Type parseDType(llvm::StringRef name) const;
 

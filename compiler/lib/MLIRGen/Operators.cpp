@@ -879,11 +879,34 @@ FailureOr<TValue> Generator::genMinMax(bool isMax, const TValue &a,
 // Casts
 //===----------------------------------------------------------------------===//
 
+FailureOr<TValue> Generator::castPointer(const TValue &v, Type to,
+                                         llvm::SMLoc l) {
+  Location location = loc(l);
+  Type from = v.isValue() ? getElementTypeOrSelf(v.value.getType()) : Type();
+  Type result = v.isValue() ? tile::withElementType(v.value.getType(), to) : to;
+  bool fromPtr = from && isa<tile::PtrType>(from);
+  if (isa<tile::PtrType>(to)) {
+    if (fromPtr)
+      return TValue::of(
+          tile::PtrCastOp::create(builder, location, result, v.value));
+    if (from && from.isInteger(64))
+      return TValue::of(
+          tile::IntToPtrOp::create(builder, location, result, v.value));
+    return error(l) << "only int64 and uint64 values convert to pointers, not "
+                    << v.describe();
+  }
+  if (to.isInteger(64))
+    return TValue::of(
+        tile::PtrToIntOp::create(builder, location, result, v.value));
+  return error(l) << "pointers convert to int64, uint64 or pointers, not to "
+                  << typeName(to);
+}
+
 FailureOr<TValue> Generator::genCast(const TValue &v, Type to, bool bitcast,
                                      llvm::StringRef rounding, llvm::SMLoc l) {
   Location location = loc(l);
   if (isa<tile::PtrType>(to) || pointeeOf(v))
-    return error(l) << "pointer casts are not supported";
+    return castPointer(v, to, l);
   if (!v.isValue() && !v.isConstNumber())
     return error(l) << "cannot convert " << v.describe() << " to "
                     << typeName(to);

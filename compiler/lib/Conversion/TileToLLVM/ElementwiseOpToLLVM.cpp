@@ -5,11 +5,12 @@
 //===----------------------------------------------------------------------===//
 //
 // Lowers the tile ops that act on each element independently: splats,
-// ranges, pointer offsets, splat constants, and every elementwise `arith` or
-// `math` op on tiles (and `arith.select`, `tile.extern_elementwise`), which
-// is re-created once per register on scalars and then lowered by the
-// upstream arith patterns or tilec's math patterns. Scalar operands of such ops
-// (the condition of a select on tiles) are used by every register.
+// ranges, pointer offsets and casts, splat constants, and every elementwise
+// `arith` or `math` op on tiles (and `arith.select`,
+// `tile.extern_elementwise`), which is re-created once per register on scalars
+// and then lowered by the upstream arith patterns or tilec's math patterns.
+// Scalar operands of such ops (the condition of a select on tiles) are used by
+// every register.
 //
 //===----------------------------------------------------------------------===//
 
@@ -82,6 +83,32 @@ struct AddPtrOpLowering : public OpConversionPattern<AddPtrOp> {
     for (auto [ptr, off] : llvm::zip_equal(ptrs, offs))
       regs.push_back(
           LLVM::GEPOp::create(rewriter, loc, ptrType, pointee, ptr, off));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, type, regs));
+    return success();
+  }
+};
+
+/// tile.int_to_ptr, tile.ptr_to_int, tile.ptr_cast: one LLVM cast per
+/// register (none for ptr_cast: LLVM pointers are untyped).
+template <typename Op>
+struct AddressCastLowering : public OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = this->getTypeConverter()->convertType(op.getType());
+    Type scalar = this->getTypeConverter()->convertType(
+        getElementTypeOrSelf(op.getType()));
+    if (!type || !scalar)
+      return failure();
+    Location loc = op.getLoc();
+    SmallVector<Value> regs = unpackRegisters(rewriter, loc, adaptor.getSrc());
+    for (Value &reg : regs) {
+      if constexpr (std::is_same_v<Op, IntToPtrOp>)
+        reg = LLVM::IntToPtrOp::create(rewriter, loc, scalar, reg);
+      else if constexpr (std::is_same_v<Op, PtrToIntOp>)
+        reg = LLVM::PtrToIntOp::create(rewriter, loc, scalar, reg);
+    }
     rewriter.replaceOp(op, packRegisters(rewriter, loc, type, regs));
     return success();
   }
@@ -181,7 +208,8 @@ struct ElementwiseOpLowering : public ConversionPattern {
 void tilec::populateElementwiseOpToLLVMPatterns(TileTypeConverter &converter,
                                                 RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<SplatOpLowering, MakeRangeOpLowering, AddPtrOpLowering>(
-      converter, ctx);
+  patterns.add<SplatOpLowering, MakeRangeOpLowering, AddPtrOpLowering,
+               AddressCastLowering<IntToPtrOp>, AddressCastLowering<PtrToIntOp>,
+               AddressCastLowering<PtrCastOp>>(converter, ctx);
   patterns.add<SplatConstantLowering, ElementwiseOpLowering>(converter, ctx);
 }

@@ -116,6 +116,32 @@ OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
 }
 
 //===----------------------------------------------------------------------===//
+// IntToPtrOp, PtrToIntOp and PtrCastOp
+//===----------------------------------------------------------------------===//
+
+/// Pointers are 64-bit addresses.
+static LogicalResult verifyAddressType(Operation *op, Type intLike) {
+  if (getElementTypeOrSelf(intLike).isInteger(64))
+    return success();
+  return op->emitOpError("converts pointers to and from 64-bit integers, not ")
+         << getElementTypeOrSelf(intLike);
+}
+
+LogicalResult IntToPtrOp::verify() {
+  return verifyAddressType(*this, getSrc().getType());
+}
+
+LogicalResult PtrToIntOp::verify() {
+  return verifyAddressType(*this, getType());
+}
+
+OpFoldResult PtrCastOp::fold(FoldAdaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
 // LoadOp and StoreOp
 //===----------------------------------------------------------------------===//
 

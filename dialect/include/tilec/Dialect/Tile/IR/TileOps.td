@@ -114,6 +114,56 @@ def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, Elementwise,
   let hasFolder = 1;
 }
 
+def Tile_IntToPtrOp : Tile_Op<"int_to_ptr", [Pure, Elementwise,
+    SameOperandsAndResultShape]> {
+  let summary = "Makes pointers from 64-bit addresses.";
+  let description = [{
+    `x.to(tl.pointer_type(tl.float16))` on an int64 or uint64 value: the
+    address as a pointer (grouped matmuls load their operands' addresses
+    from an array).
+
+    ```mlir
+    %p = tile.int_to_ptr %addr : i64 -> !tile.ptr<f16>
+    ```
+  }];
+  let arguments = (ins Tile_IntLike:$src);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_PtrToIntOp : Tile_Op<"ptr_to_int", [Pure, Elementwise,
+    SameOperandsAndResultShape]> {
+  let summary = "The 64-bit addresses of pointers.";
+  let description = [{
+    `p.to(tl.int64)` (or `tl.uint64`) on pointers: their addresses.
+
+    ```mlir
+    %a = tile.ptr_to_int %p : !tile.ptr<f16> -> i64
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$src);
+  let results = (outs Tile_IntLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_PtrCastOp : Tile_Op<"ptr_cast", [Pure, Elementwise,
+    SameOperandsAndResultShape]> {
+  let summary = "Pointers to another pointee type, at the same addresses.";
+  let description = [{
+    `p.to(tl.pointer_type(tl.int8))` on pointers to another type.
+
+    ```mlir
+    %q = tile.ptr_cast %p : !tile.ptr<f16> -> !tile.ptr<i8>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$src);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+}
+
 def Tile_ExternElementwiseOp : Tile_Op<"extern_elementwise", [Pure,
     Elementwise, SameOperandsAndResultShape]> {
   let summary = "A function of CUDA's libdevice applied to each element.";
