@@ -132,6 +132,10 @@ def main():
         try:
             module = load_tile_module(ROOT / "examples" / source)
             kernel = getattr(module, kernel_name)
+            # @triton.autotune and @triton.heuristics wrap the JITFunction;
+            # the manifest's constexprs are one configuration of them.
+            while not isinstance(kernel, triton.runtime.jit.JITFunction):
+                kernel = kernel.fn
             call_args = [example_argument(torch, e) for e in signature]
             compiled = kernel.warmup(*call_args, grid=(1,),
                                      num_warps=num_warps,
