@@ -73,6 +73,10 @@ def example_argument(torch, entry):
     dtypes = {"fp64": torch.float64, "fp32": torch.float32,
               "fp16": torch.float16, "bf16": torch.bfloat16,
               "i64": torch.int64, "i32": torch.int32, "i8": torch.int8}
+    if entry.startswith("tensordesc<"):
+        raise RuntimeError("Triton passes a host-side tensor descriptor as "
+                           "a CUtensorMap with its shape and strides, not "
+                           "as tilec's runtime does")
     if entry.startswith("*"):
         type_name = entry[1:].split(":")[0]
         # Fresh allocations are 256-byte aligned: Triton assumes 16.

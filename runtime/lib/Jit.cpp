@@ -74,6 +74,9 @@ void JitArg::appendSpecialization(std::string &signature) const {
   case KernelArg::Kind::BFloat:
     type.Elem = ScalarType::BF16;
     break;
+  case KernelArg::Kind::Descriptor:
+    signature += Value.descriptor()->signatureEntry();
+    return;
   }
   signature += type.str();
 }

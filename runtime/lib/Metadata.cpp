@@ -260,6 +260,8 @@ std::string KernelArg::describe() const {
     return fmt::format("fp16 bits {:#06x}", Bits);
   case Kind::BFloat:
     return fmt::format("bf16 bits {:#06x}", Bits);
+  case Kind::Descriptor:
+    return "a tensor descriptor";
   }
   return "";
 }

@@ -13,10 +13,13 @@
 
 #include "tilec/Runtime/Runtime.h"
 
+#include "tilec/Runtime/Tensor.h"
+
 #include "CudaDriver.h"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -446,6 +449,31 @@ Status Kernel::launch(Dim3 grid, std::initializer_list<KernelArg> args,
 
 Status Kernel::launch(Dim3 grid, const KernelArg *args, std::size_t numArgs,
                       const Stream *stream) const {
+  // Tensor descriptors launch as their base, extents and strides.
+  std::vector<KernelArg> expanded;
+  if (std::any_of(args, args + numArgs, [](const KernelArg &arg) {
+        return arg.kind() == KernelArg::Kind::Descriptor;
+      })) {
+    for (std::size_t i = 0; i < numArgs; ++i) {
+      const TensorDescriptor *desc = args[i].descriptor();
+      if (!desc) {
+        expanded.push_back(args[i]);
+        continue;
+      }
+      std::size_t at = expanded.size();
+      if (at >= Meta.Signature.size() || !Meta.Signature[at].IsPointer ||
+          Meta.Signature[at].Elem != desc->view().dtype())
+        return Status::invalidArgument(
+            "kernel " + quoted(Meta.Name) + ", argument " + std::to_string(i) +
+            ": " + desc->signatureEntry() + " of " + desc->view().describe() +
+            " where the kernel takes " +
+            (at < Meta.Signature.size() ? Meta.Signature[at].str()
+                                        : std::string("no more arguments")));
+      desc->appendArguments(expanded);
+    }
+    args = expanded.data();
+    numArgs = expanded.size();
+  }
   Expected<PackedArguments> packed = packArguments(Meta, args, numArgs);
   if (!packed)
     return packed.status();

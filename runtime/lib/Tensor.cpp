@@ -73,3 +73,37 @@ Status PointerArg::checkType(ScalarType expected, const char *kernel,
                                  scalarTypeName(DType) + " was passed for *" +
                                  scalarTypeName(expected));
 }
+
+Expected<TensorDescriptor>
+TensorDescriptor::fromTensor(const TensorView &view,
+                             std::vector<std::int64_t> blockShape) {
+  auto invalid = [&](const std::string &why) {
+    return Status::invalidArgument("a tensor descriptor of " +
+                                   view.describe() + ": " + why);
+  };
+  if (view.rank() == 0 || blockShape.size() != view.rank())
+    return invalid(fmt::format("the block shape has {} dimensions, the view {}",
+                               blockShape.size(), view.rank()));
+  for (std::int64_t b : blockShape)
+    if (b <= 0)
+      return invalid(fmt::format("the block dimension {} is not positive", b));
+  if (view.stride(view.rank() - 1) != 1)
+    return invalid("its last stride must be 1");
+  for (std::int64_t extent : view.shape())
+    if (extent > INT32_MAX)
+      return invalid(fmt::format("the extent {} does not fit in int32", extent));
+  return TensorDescriptor(view, std::move(blockShape));
+}
+
+std::string TensorDescriptor::signatureEntry() const {
+  return fmt::format("tensordesc<{}[{}]>", abi::scalarTypeName(View.dtype()),
+                     fmt::join(Block, ", "));
+}
+
+void TensorDescriptor::appendArguments(std::vector<KernelArg> &args) const {
+  args.push_back(View.data());
+  for (std::int64_t extent : View.shape())
+    args.push_back(static_cast<std::int32_t>(extent));
+  for (unsigned d = 0; d + 1 < View.rank(); ++d)
+    args.push_back(View.stride(d));
+}

@@ -41,6 +41,8 @@
 #include "Reference.h"
 #include "TestUtil.h"
 
+#include "tilec/Runtime/Tensor.h"
+
 #include <tuple>
 
 using namespace tilec::rt;
@@ -311,6 +313,62 @@ CaseResult runGroupedMatmul(TestEnv &env, const GpuTest &test,
   return result;
 }
 
+/// persistent_matmul_kernel(a_desc, b_desc, c_desc, M, N, K): fp16 A [M, K],
+/// B [K, N] and C [M, N] with padded row strides, passed as host-side
+/// TensorDescriptors of the kernel's blocks; 132 programs.
+CaseResult runMatmulHostDesc(TestEnv &env, const GpuTest &test,
+                             const Kernel &kernel, const Shape &shape) {
+  const TestConfig &config = test.Config;
+  const std::uint64_t m = shape[0], n = shape[1], k = shape[2];
+  const std::uint64_t lda = paddedStride(k), ldb = paddedStride(n),
+                      ldc = paddedStride(n);
+  CaseResult result;
+  Dim3 grid(132);
+  result.Grid = gridString(grid);
+  result.Flops = 2.0 * m * n * k;
+  HostMatrix a = HostMatrix::random(env, config.In, m, k, lda);
+  HostMatrix b = HostMatrix::random(env, config.In, k, n, ldb);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &da = buffers.input(a);
+  DeviceBuffer &db = buffers.input(b);
+  DeviceBuffer &dc = buffers.output(m * ldc * elemSize(config.Out));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  auto view = [](const DeviceBuffer &buffer, std::uint64_t rows,
+                 std::uint64_t cols, std::uint64_t ld) {
+    return TensorView(buffer.ptr(), ScalarType::FP16,
+                      {std::int64_t(rows), std::int64_t(cols)},
+                      {std::int64_t(ld), 1});
+  };
+  const std::int64_t bm = config.BlockM, bn = config.BlockN,
+                     bk = config.BlockK;
+  Expected<TensorDescriptor> aDesc =
+      TensorDescriptor::fromTensor(view(da, m, k, lda), {bm, bk});
+  Expected<TensorDescriptor> bDesc =
+      TensorDescriptor::fromTensor(view(db, k, n, ldb), {bk, bn});
+  Expected<TensorDescriptor> cDesc =
+      TensorDescriptor::fromTensor(view(dc, m, n, ldc), {bm, bn});
+  for (const Status &s : {aDesc.status(), bDesc.status(), cDesc.status()})
+    if (!s.ok())
+      return failed(s, result);
+  Status status = launchTimed(env, kernel, grid,
+                              {*aDesc, *bDesc, *cDesc, m, n, k}, buffers,
+                              result);
+  std::vector<float> c;
+  std::uint64_t clobbered = 0;
+  if (status.ok())
+    status = readMatrix(dc, config.Out, m, n, ldc, c, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> ref(m * n);
+  matmulReference(a.Values.data(), b.Values.data(), m, n, k, lda, 1, ldb, 1,
+                  ref.data());
+  bool ok = checkOutput(result, "C", c, ref, n, config.Tol);
+  ok &= recordClobbered(result, "C", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
 /// The tensor-core configurations: 128 x 128 x \p blockK blocks, 8 warps.
 TestConfig tensorCoreConfig(ElemType in, ElemType out, double tol,
                             unsigned blockK) {
@@ -570,6 +628,16 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                    "grouped_matmul_kernel",
                    {{1, 1}, {3, 100}, {7, 257}, {16, 1000}},
                    runGroupedMatmul,
+                   tensorCoreConfig(F16, F16, Fp16Tol, 64)});
+  // Host-side tensor descriptors, a persistent grid.
+  tests.push_back({"persistent_matmul",
+                   "persistent_matmul.ptx",
+                   "persistent_matmul_kernel",
+                   {{128, 128, 128},
+                    {1000, 776, 520},
+                    {1, 8, 8},
+                    {4096, 4096, 4096}},
+                   runMatmulHostDesc,
                    tensorCoreConfig(F16, F16, Fp16Tol, 64)});
   TestConfig fp16Wide = tensorCoreConfig(F16, F16, Fp16Tol, 64);
   fp16Wide.BlockN = 256;

@@ -161,9 +161,42 @@ TEST_CASE("Bad signatures get one message wherever they are parsed", "[abi]") {
                       "floating-point parameter"));
 
   // Commas inside brackets do not split entries.
-  CHECK_THAT(message("tensordesc<fp16[128, 64]>, i32"),
-             Equals("invalid signature entry 'tensordesc<fp16[128, 64]>': "
-                    "unknown type 'tensordesc<fp16[128, 64]>'"));
+  CHECK_THAT(message("tensordesc<fp17[128, 64]>, i32"),
+             Equals("invalid signature entry 'tensordesc<fp17[128, 64]>': "
+                    "unknown type 'fp17'"));
+  CHECK_THAT(message("tensordesc<fp16[128, 0]>"),
+             Contains("the block dimension '0' is not a positive integer"));
+  CHECK_THAT(message("tensordesc<fp16>"),
+             Contains("expected tensordesc<TYPE[BLOCK, ...]>"));
+  CHECK_THAT(message("tensordesc<fp16[1, 1, 1, 1, 1, 1]>"),
+             Contains("a tensor descriptor has 1 to 5 dimensions"));
+  // Metadata lines hold launch arguments only.
+  Expected<std::vector<ArgType>> launch =
+      parseSignature("tensordesc<fp16[64, 64]>");
+  REQUIRE_FALSE(launch.ok());
+  CHECK_THAT(launch.status().message(),
+             Contains("launches as several arguments"));
+}
+
+TEST_CASE("Host-side tensor descriptors in signatures", "[abi]") {
+  Expected<std::vector<SignatureEntry>> parsed =
+      parseSignatureEntries("tensordesc<float16[128,64]>, i32, "
+                            "tensordesc< bf16 [ 256 ] >");
+  REQUIRE(parsed.ok());
+  REQUIRE(parsed->size() == 3);
+  const SignatureEntry &a = (*parsed)[0];
+  CHECK(a.isTensorDesc());
+  CHECK(a.Type.IsPointer);
+  CHECK(a.Type.Elem == ScalarType::FP16);
+  CHECK(a.DescriptorBlock == std::vector<std::int64_t>{128, 64});
+  CHECK(a.str() == "tensordesc<fp16[128, 64]>");
+  CHECK_FALSE((*parsed)[1].isTensorDesc());
+  CHECK((*parsed)[2].str() == "tensordesc<bf16[256]>");
+  // A descriptor of rank 2 launches as its base, two extents, one stride.
+  std::vector<ArgType> types = descriptorArgTypes(ScalarType::FP16, 2);
+  CHECK(signatureString(types) == "*fp16,i32,i32,i64");
+  CHECK(signatureString(descriptorArgTypes(ScalarType::FP32, 1)) ==
+        "*fp32,i32");
 }
 
 TEST_CASE("Tensor-map boxes obey one rule", "[abi]") {

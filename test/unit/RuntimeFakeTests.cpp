@@ -444,6 +444,56 @@ TEST_CASE("The JIT tunes over @triton.autotune's configurations",
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("A tensor descriptor launches as its base, extents and strides",
+          "[fake][launch]") {
+  Context ctx = makeContext();
+  std::string source;
+  REQUIRE(readFile(TILEC_VECTOR_ADD_TILE, source).ok());
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  CompileRequest request;
+  request.SourceName = "vector_add.tile";
+  request.Source = source;
+  request.Kernel = "add_kernel";
+  request.Signature = "*fp32, *fp32, *fp32, i32";
+  request.Config.Constexprs = {{"BLOCK", "1024"}};
+  request.Arch = "sm_90a";
+  Expected<CompiledKernel> compiled = compiler->compile(request);
+  REQUIRE(compiled.ok());
+  Expected<Module> module = Module::loadPtx(ctx, compiled->Ptx);
+  REQUIRE(module.ok());
+  Expected<Kernel> kernel = module->getKernel("add_kernel");
+  REQUIRE(kernel.ok());
+  // add_kernel(x_ptr, y_ptr, out_ptr, n): a 1-D descriptor of out is
+  // (out_ptr, n).
+  Inputs in(ctx, 3000);
+  Expected<TensorDescriptor> out = TensorDescriptor::fromTensor(
+      TensorView(in.Out, ScalarType::FP32, {in.N}), {1024});
+  REQUIRE(out.ok());
+  CHECK(out->signatureEntry() == "tensordesc<fp32[1024]>");
+  REQUIRE(kernel->launch(blocksFor(in.N), {in.X, in.Y, *out}).ok());
+  in.checkOutput();
+  // Its element type must be the kernel's.
+  Expected<TensorDescriptor> wrong = TensorDescriptor::fromTensor(
+      TensorView(in.Out, ScalarType::FP16, {in.N}), {1024});
+  REQUIRE(wrong.ok());
+  Status mismatch = kernel->launch(blocksFor(in.N), {in.X, in.Y, *wrong});
+  CHECK_THAT(mismatch.message(),
+             Contains("argument 2: tensordesc<fp16[1024]>") &&
+                 Contains("where the kernel takes *fp32"));
+  // Descriptors need a last stride of 1 and blocks of the view's rank.
+  CHECK_THAT(TensorDescriptor::fromTensor(
+                 TensorView(in.Out.ptr(), ScalarType::FP32, {4, 8}, {1, 4}),
+                 {4, 4})
+                 .status()
+                 .message(),
+             Contains("its last stride must be 1"));
+  CHECK_THAT(TensorDescriptor::fromTensor(
+                 TensorView(in.Out, ScalarType::FP32, {in.N}), {4, 4})
+                 .status()
+                 .message(),
+             Contains("the block shape has 2 dimensions, the view 1"));
+}
+
 TEST_CASE("Launch requirements of the metadata line are checked at launch",
           "[fake][launch]") {
   Context ctx = makeContext();

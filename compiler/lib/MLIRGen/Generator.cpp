@@ -456,7 +456,14 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   scope = &locals;
 
   SmallVector<Type> argTypes;
-  SmallVector<std::pair<std::string, unsigned>> argParams; // name, hint
+  // The parameters the function's arguments bind, in order: a tensor
+  // descriptor's take several arguments (abi::descriptorArgTypes).
+  struct ArgParam {
+    std::string name;
+    unsigned hint;
+    std::vector<int64_t> descriptorBlock;
+  };
+  SmallVector<ArgParam> argParams;
   size_t sigIndex = 0;
   KernelTuning tuning = tuningOf(*kernel);
   for (const ParamAST &p : params) {
@@ -519,9 +526,27 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
                            << arg.str() << "', which kernels cannot use";
       return nullptr;
     }
+    if (entry->isTensorDesc()) {
+      std::vector<abi::ArgType> types =
+          abi::descriptorArgTypes(arg.Elem, entry->DescriptorBlock.size());
+      size_t rank = entry->DescriptorBlock.size();
+      for (auto [i, t] : llvm::enumerate(types)) {
+        Type argElem = tile::getElementType(&context, t.Elem);
+        argTypes.push_back(t.IsPointer ? tile::PtrType::get(&context, argElem)
+                                       : argElem);
+        info.signature.push_back(t);
+        info.argNames.push_back(
+            i == 0      ? p.name
+            : i <= rank ? p.name + ".shape[" + std::to_string(i - 1) + "]"
+                        : p.name + ".strides[" + std::to_string(i - rank - 1) +
+                              "]");
+      }
+      argParams.push_back({p.name, 0, entry->DescriptorBlock});
+      continue;
+    }
     Type type = arg.IsPointer ? Type(tile::PtrType::get(&context, elem)) : elem;
     argTypes.push_back(type);
-    argParams.push_back({p.name, arg.Hint});
+    argParams.push_back({p.name, arg.Hint, {}});
     info.signature.push_back(arg);
     info.argNames.push_back(p.name);
   }
@@ -531,19 +556,45 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
                                    info.name, funcType);
   Block *entryBlock = func.addEntryBlock();
   builder.setInsertionPointToStart(entryBlock);
-  for (auto [i, param] : llvm::enumerate(argParams)) {
+  unsigned argIndex = 0;
+  for (const ArgParam &param : argParams) {
+    unsigned i = argIndex++;
     Value arg = entryBlock->getArgument(i);
     llvm::SMLoc paramLoc = llvm::find_if(params, [&](const ParamAST &p) {
-                             return p.name == param.first;
+                             return p.name == param.name;
                            })->range.Start;
-    if (param.second == 16)
-      tile::setDivisibility(func, i, 16);
-    if (param.second == 1) {
-      // `:1` specialises the argument to the constant 1.
-      define(param.first, TValue::ofInt(1), paramLoc);
+    if (!param.descriptorBlock.empty()) {
+      // A host-side descriptor is the device-side one its arguments make.
+      size_t rank = param.descriptorBlock.size();
+      std::vector<TValue> shape, strides, block;
+      for (size_t d = 0; d < rank; ++d)
+        shape.push_back(TValue::of(entryBlock->getArgument(argIndex++)));
+      for (size_t d = 0; d + 1 < rank; ++d)
+        strides.push_back(TValue::of(entryBlock->getArgument(argIndex++)));
+      strides.push_back(TValue::ofInt(1));
+      for (int64_t b : param.descriptorBlock)
+        block.push_back(TValue::ofInt(b));
+      CallArgs args;
+      for (TValue v : {TValue::of(arg), TValue::ofTuple(shape),
+                       TValue::ofTuple(strides), TValue::ofTuple(block)}) {
+        args.positional.push_back(v);
+        args.positionalRanges.push_back(llvm::SMRange(paramLoc, paramLoc));
+      }
+      FailureOr<TValue> desc =
+          callBuiltin("make_tensor_descriptor", args, paramLoc);
+      if (failed(desc))
+        return nullptr;
+      define(param.name, *desc, paramLoc);
       continue;
     }
-    define(param.first, TValue::of(arg), paramLoc);
+    if (param.hint == 16)
+      tile::setDivisibility(func, i, 16);
+    if (param.hint == 1) {
+      // `:1` specialises the argument to the constant 1.
+      define(param.name, TValue::ofInt(1), paramLoc);
+      continue;
+    }
+    define(param.name, TValue::of(arg), paramLoc);
   }
   if (failed(applyHeuristics(*kernel, config)))
     return nullptr;

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 #include <limits>
 #include <tuple>
@@ -203,6 +204,68 @@ static bool isConstantLiteral(std::string_view entry) {
          entry == "None";
 }
 
+std::string SignatureEntry::str() const {
+  if (IsConstant)
+    return Literal;
+  if (!isTensorDesc())
+    return Type.str();
+  return fmt::format("tensordesc<{}[{}]>", scalarTypeName(Type.Elem),
+                     fmt::join(DescriptorBlock, ", "));
+}
+
+std::vector<ArgType> tilec::abi::descriptorArgTypes(ScalarType elem,
+                                                    std::size_t rank) {
+  std::vector<ArgType> types;
+  ArgType base;
+  base.IsPointer = true;
+  base.Elem = elem;
+  types.push_back(base);
+  ArgType extent, stride;
+  extent.Elem = ScalarType::I32;
+  stride.Elem = ScalarType::I64;
+  types.insert(types.end(), rank, extent);
+  types.insert(types.end(), rank - 1, stride);
+  return types;
+}
+
+/// Parses "tensordesc<T[B0, B1, ...]>" (without its blanks trimmed).
+static Expected<SignatureEntry> parseTensorDesc(std::string_view entry) {
+  auto invalid = [&](const std::string &why) {
+    return Status::parseError("invalid signature entry " + quoted(entry) +
+                              ": " + why);
+  };
+  std::string_view inner = trimBlanks(entry.substr(11, entry.size() - 12));
+  std::size_t open = inner.find('[');
+  if (open == std::string_view::npos || inner.back() != ']')
+    return invalid("expected tensordesc<TYPE[BLOCK, ...]>");
+  std::string_view dtype = trimBlanks(inner.substr(0, open));
+  std::optional<ScalarType> elem = lookupScalarType(dtype);
+  if (!elem)
+    return invalid("unknown type " + quoted(dtype));
+  SignatureEntry parsed;
+  parsed.Type.IsPointer = true;
+  parsed.Type.Elem = *elem;
+  std::string_view dims = inner.substr(open + 1, inner.size() - open - 2);
+  while (true) {
+    std::size_t comma = dims.find(',');
+    std::string_view dim = trimBlanks(dims.substr(0, comma));
+    std::int64_t value = 0;
+    auto [end, ec] =
+        std::from_chars(dim.data(), dim.data() + dim.size(), value);
+    if (dim.empty() || ec != std::errc() || end != dim.data() + dim.size() ||
+        value <= 0)
+      return invalid("the block dimension " + quoted(dim) +
+                     " is not a positive integer");
+    parsed.DescriptorBlock.push_back(value);
+    if (comma == std::string_view::npos)
+      break;
+    dims.remove_prefix(comma + 1);
+  }
+  if (parsed.DescriptorBlock.size() > 5)
+    return invalid("a tensor descriptor has 1 to 5 dimensions");
+  return parsed;
+}
+
 Expected<std::vector<SignatureEntry>>
 tilec::abi::parseSignatureEntries(std::string_view text) {
   std::vector<SignatureEntry> entries;
@@ -214,7 +277,13 @@ tilec::abi::parseSignatureEntries(std::string_view text) {
       return Status::parseError("invalid signature entry " + quoted(piece) +
                                 ": empty entry");
     SignatureEntry parsed;
-    if (isConstantLiteral(entry)) {
+    if (entry.size() > 12 && entry.substr(0, 11) == "tensordesc<" &&
+        entry.back() == '>') {
+      Expected<SignatureEntry> desc = parseTensorDesc(entry);
+      if (!desc)
+        return desc.status();
+      parsed = *desc;
+    } else if (isConstantLiteral(entry)) {
       parsed.IsConstant = true;
       parsed.Literal = std::string(entry);
     } else {
@@ -240,6 +309,11 @@ tilec::abi::parseSignature(std::string_view text) {
                                 " of " + quoted(text) + " is the constant " +
                                 quoted(entry.Literal) +
                                 ", not a run-time parameter");
+    if (entry.isTensorDesc())
+      return Status::parseError("entry " + std::to_string(signature.size()) +
+                                " of " + quoted(text) + " is the tensor "
+                                "descriptor " + quoted(entry.str()) +
+                                ", which launches as several arguments");
     signature.push_back(entry.Type);
   }
   return signature;

@@ -130,14 +130,27 @@ Expected<ArgType> parseArgType(std::string_view text);
 /// "True").
 struct SignatureEntry {
   bool IsConstant = false;
-  /// The parameter's type (not IsConstant).
+  /// The parameter's type (not IsConstant); for a tensor descriptor, the
+  /// pointer to its elements.
   ArgType Type;
   /// The literal (IsConstant), as written.
   std::string Literal;
+  /// A host-side tensor descriptor, "tensordesc<fp16[128, 64]>" (Triton's
+  /// TensorDescriptor.from_tensor): the shape of the blocks the kernel
+  /// loads. At launch a descriptor of rank R is 2 R arguments, see
+  /// descriptorArgTypes.
+  std::vector<std::int64_t> DescriptorBlock;
 
+  bool isTensorDesc() const { return !DescriptorBlock.empty(); }
   /// The entry as Triton writes it, with the type's canonical name.
-  std::string str() const { return IsConstant ? Literal : Type.str(); }
+  std::string str() const;
 };
+
+/// The launch arguments a tensor descriptor of \p elem with \p rank
+/// dimensions is passed as: the base pointer ("*T"), the extents (i32
+/// each) and the strides of all but the last dimension (i64 each, in
+/// elements; the last stride is 1).
+std::vector<ArgType> descriptorArgTypes(ScalarType elem, std::size_t rank);
 
 /// Parses a comma-separated Triton signature such as
 /// "*fp32:16, *fp32:16, i32, 1024"; blanks around entries are ignored and

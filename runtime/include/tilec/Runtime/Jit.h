@@ -13,6 +13,7 @@
 //                           above INT64_MAX), with ":1" when it equals 1 and
 //                           ":16" when it is a multiple of 16
 //   float / double       -> "fp32" / "fp64"
+//   TensorDescriptor     -> "tensordesc<fp16[128, 64]>" (its dtype and block)
 //
 // Each specialization, with the constexprs, num_warps and the target, is
 // compiled once: the PTX (and a cubin when ptxas was available) is kept in
@@ -109,6 +110,10 @@ public:
   /// A tensor: its element type and alignment enter the specialization.
   JitArg(const TensorView &view)
       : Value(view.data()), IsTensor(true), DType(view.dtype()) {}
+  /// A tensor descriptor ("tensordesc<fp16[128, 64]>"); it must outlive the
+  /// launch.
+  JitArg(const TensorDescriptor &desc)
+      : Value(desc), IsTensor(true), DType(desc.view().dtype()) {}
   /// A scalar; the same conversions as KernelArg.
   template <typename T,
             std::enable_if_t<

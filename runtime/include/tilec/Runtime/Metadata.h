@@ -65,9 +65,22 @@ struct DevicePtr {
 /// One kernel launch argument: a device pointer, an integer, or a float.
 /// Integers and floats convert implicitly, so an argument list can be
 /// written as {buffer, ptr, n, 1.5f}.
+class TensorDescriptor;
+
 class KernelArg {
 public:
-  enum class Kind { Pointer, Signed, Unsigned, Float32, Float64, Half, BFloat };
+  enum class Kind {
+    Pointer,
+    Signed,
+    Unsigned,
+    Float32,
+    Float64,
+    Half,
+    BFloat,
+    /// A TensorDescriptor (Tensor.h), which launches as several arguments;
+    /// it must outlive the launch call.
+    Descriptor,
+  };
 
   KernelArg(DevicePtr ptr) : ArgKind(Kind::Pointer), Bits(ptr.Address) {}
   /// The buffer's device address (defined in Runtime.cpp).
@@ -83,6 +96,8 @@ public:
         Width(sizeof(T) * 8) {}
   KernelArg(float value);
   KernelArg(double value);
+  KernelArg(const TensorDescriptor &desc)
+      : ArgKind(Kind::Descriptor), Bits(0), Desc(&desc) {}
   /// Host pointers are never valid kernel arguments.
   KernelArg(const volatile void *) = delete;
   KernelArg(bool) = delete;
@@ -98,6 +113,8 @@ public:
   std::uint64_t bits() const { return Bits; }
   /// Width in bits of the C++ type the argument came from.
   unsigned width() const { return Width; }
+  /// The descriptor (Kind::Descriptor), else null.
+  const TensorDescriptor *descriptor() const { return Desc; }
   /// Describes the argument for error messages, e.g. "int32 1000".
   std::string describe() const;
 
@@ -108,6 +125,7 @@ private:
   Kind ArgKind;
   std::uint64_t Bits;
   unsigned Width = 64;
+  const TensorDescriptor *Desc = nullptr;
 };
 
 /// Arguments packed for cuLaunchKernel: one 8-byte aligned slot per

@@ -14,6 +14,10 @@
 // PointerArg is the pointer parameter type of generated launchers: a view
 // (element type checked), a DeviceBuffer or a DevicePtr (unchecked).
 //
+// A TensorDescriptor is Triton's host-side TensorDescriptor.from_tensor: a
+// view and the block shape a kernel's `tensordesc<T[B0, B1]>` parameter
+// loads (the kernel builds its TMA tensor map from them at launch).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_RUNTIME_TENSOR_H
@@ -92,6 +96,31 @@ private:
   std::uint64_t Address = 0;
   bool HasDType = false;
   ScalarType DType = ScalarType::FP32;
+};
+
+/// A tensor and the shape of the blocks a kernel reads and writes through
+/// it: the argument of a `tensordesc<T[B...]>` parameter. It launches as the
+/// view's address, its extents (int32) and its strides but the last (int64,
+/// in elements), as tilec::abi::descriptorArgTypes says.
+class TensorDescriptor {
+public:
+  /// Fails unless \p view's last stride is 1, its extents fit in int32 and
+  /// \p blockShape has its rank, with positive dimensions.
+  static Expected<TensorDescriptor>
+  fromTensor(const TensorView &view, std::vector<std::int64_t> blockShape);
+
+  const TensorView &view() const { return View; }
+  const std::vector<std::int64_t> &blockShape() const { return Block; }
+  /// Its signature entry, "tensordesc<fp16[128, 64]>".
+  std::string signatureEntry() const;
+  /// Appends the arguments it launches as to \p args.
+  void appendArguments(std::vector<KernelArg> &args) const;
+
+private:
+  TensorDescriptor(TensorView view, std::vector<std::int64_t> block)
+      : View(std::move(view)), Block(std::move(block)) {}
+  TensorView View;
+  std::vector<std::int64_t> Block;
 };
 
 } // namespace rt
