@@ -603,6 +603,14 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
   std::vector<std::vector<SignatureEntry>> variants = options.variants;
   if (variants.empty())
     return fail("--emit=header needs a --signature");
+  for (const std::vector<SignatureEntry> &variant : variants)
+    for (const SignatureEntry &entry : variant)
+      if (entry.isTensorDesc())
+        return fail("--emit=header: generated launchers do not take tensor "
+                    "descriptors (" +
+                    entry.str() +
+                    ") yet; launch the kernel with Kernel::launch or the JIT, "
+                    "passing a tilec::rt::TensorDescriptor");
   std::vector<SignatureEntry> generic = variants.front();
   for (SignatureEntry &entry : generic)
     entry.Type.Hint = 0;
