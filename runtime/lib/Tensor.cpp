@@ -78,8 +78,8 @@ Expected<TensorDescriptor>
 TensorDescriptor::fromTensor(const TensorView &view,
                              std::vector<std::int64_t> blockShape) {
   auto invalid = [&](const std::string &why) {
-    return Status::invalidArgument("a tensor descriptor of " +
-                                   view.describe() + ": " + why);
+    return Status::invalidArgument("a tensor descriptor of " + view.describe() +
+                                   ": " + why);
   };
   if (view.rank() == 0 || blockShape.size() != view.rank())
     return invalid(fmt::format("the block shape has {} dimensions, the view {}",
@@ -91,7 +91,8 @@ TensorDescriptor::fromTensor(const TensorView &view,
     return invalid("its last stride must be 1");
   for (std::int64_t extent : view.shape())
     if (extent > INT32_MAX)
-      return invalid(fmt::format("the extent {} does not fit in int32", extent));
+      return invalid(
+          fmt::format("the extent {} does not fit in int32", extent));
   return TensorDescriptor(view, std::move(blockShape));
 }
 

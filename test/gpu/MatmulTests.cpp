@@ -340,8 +340,7 @@ CaseResult runMatmulHostDesc(TestEnv &env, const GpuTest &test,
                       {std::int64_t(rows), std::int64_t(cols)},
                       {std::int64_t(ld), 1});
   };
-  const std::int64_t bm = config.BlockM, bn = config.BlockN,
-                     bk = config.BlockK;
+  const std::int64_t bm = config.BlockM, bn = config.BlockN, bk = config.BlockK;
   Expected<TensorDescriptor> aDesc =
       TensorDescriptor::fromTensor(view(da, m, k, lda), {bm, bk});
   Expected<TensorDescriptor> bDesc =
@@ -351,9 +350,8 @@ CaseResult runMatmulHostDesc(TestEnv &env, const GpuTest &test,
   for (const Status &s : {aDesc.status(), bDesc.status(), cDesc.status()})
     if (!s.ok())
       return failed(s, result);
-  Status status = launchTimed(env, kernel, grid,
-                              {*aDesc, *bDesc, *cDesc, m, n, k}, buffers,
-                              result);
+  Status status = launchTimed(
+      env, kernel, grid, {*aDesc, *bDesc, *cDesc, m, n, k}, buffers, result);
   std::vector<float> c;
   std::uint64_t clobbered = 0;
   if (status.ok())
@@ -630,15 +628,13 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                    runGroupedMatmul,
                    tensorCoreConfig(F16, F16, Fp16Tol, 64)});
   // Host-side tensor descriptors, a persistent grid.
-  tests.push_back({"persistent_matmul",
-                   "persistent_matmul.ptx",
-                   "persistent_matmul_kernel",
-                   {{128, 128, 128},
-                    {1000, 776, 520},
-                    {1, 8, 8},
-                    {4096, 4096, 4096}},
-                   runMatmulHostDesc,
-                   tensorCoreConfig(F16, F16, Fp16Tol, 64)});
+  tests.push_back(
+      {"persistent_matmul",
+       "persistent_matmul.ptx",
+       "persistent_matmul_kernel",
+       {{128, 128, 128}, {1000, 776, 520}, {1, 8, 8}, {4096, 4096, 4096}},
+       runMatmulHostDesc,
+       tensorCoreConfig(F16, F16, Fp16Tol, 64)});
   TestConfig fp16Wide = tensorCoreConfig(F16, F16, Fp16Tol, 64);
   fp16Wide.BlockN = 256;
   tests.push_back(

@@ -178,6 +178,24 @@ TEST_CASE("Bad signatures get one message wherever they are parsed", "[abi]") {
              Contains("launches as several arguments"));
 }
 
+TEST_CASE("What verify() accepts, the metadata parser reads back", "[abi]") {
+  KernelMetadata meta;
+  meta.Name = "k";
+  meta.NumWarps = 0;
+  CHECK_THAT(meta.verify().message(), Contains("num_warps 0 is not"));
+  meta.NumWarps = 4;
+  meta.Signature = descriptorArgTypes(ScalarType::FP16, 2);
+  meta.Requirements.push_back({LaunchRequirement::Kind::Align16, 0});
+  meta.Requirements.back().ArgName = "a.strides[0]";
+  CHECK_THAT(meta.verify().message(),
+             Contains("the name is not an identifier"));
+  meta.Requirements.back().ArgName = "a_desc";
+  REQUIRE(meta.verify().ok());
+  Expected<KernelMetadata> parsed = parseMetadataLine(printMetadataLine(meta));
+  INFO(parsed.status().message());
+  CHECK(parsed.ok());
+}
+
 TEST_CASE("Host-side tensor descriptors in signatures", "[abi]") {
   Expected<std::vector<SignatureEntry>> parsed =
       parseSignatureEntries("tensordesc<float16[128,64]>, i32, "

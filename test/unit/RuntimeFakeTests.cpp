@@ -481,12 +481,12 @@ TEST_CASE("A tensor descriptor launches as its base, extents and strides",
              Contains("argument 2: tensordesc<fp16[1024]>") &&
                  Contains("where the kernel takes *fp32"));
   // Descriptors need a last stride of 1 and blocks of the view's rank.
-  CHECK_THAT(TensorDescriptor::fromTensor(
-                 TensorView(in.Out.ptr(), ScalarType::FP32, {4, 8}, {1, 4}),
-                 {4, 4})
-                 .status()
-                 .message(),
-             Contains("its last stride must be 1"));
+  CHECK_THAT(
+      TensorDescriptor::fromTensor(
+          TensorView(in.Out.ptr(), ScalarType::FP32, {4, 8}, {1, 4}), {4, 4})
+          .status()
+          .message(),
+      Contains("its last stride must be 1"));
   CHECK_THAT(TensorDescriptor::fromTensor(
                  TensorView(in.Out, ScalarType::FP32, {in.N}), {4, 4})
                  .status()

@@ -535,11 +535,12 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
         argTypes.push_back(t.IsPointer ? tile::PtrType::get(&context, argElem)
                                        : argElem);
         info.signature.push_back(t);
+        // Names as launch messages and requirements spell them:
+        // a_desc, a_desc_shape0, ..., a_desc_stride0, ...
         info.argNames.push_back(
             i == 0      ? p.name
-            : i <= rank ? p.name + ".shape[" + std::to_string(i - 1) + "]"
-                        : p.name + ".strides[" + std::to_string(i - rank - 1) +
-                              "]");
+            : i <= rank ? p.name + "_shape" + std::to_string(i - 1)
+                        : p.name + "_stride" + std::to_string(i - rank - 1));
       }
       argParams.push_back({p.name, 0, entry->DescriptorBlock});
       continue;

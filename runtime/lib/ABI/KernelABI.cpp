@@ -310,10 +310,11 @@ tilec::abi::parseSignature(std::string_view text) {
                                 quoted(entry.Literal) +
                                 ", not a run-time parameter");
     if (entry.isTensorDesc())
-      return Status::parseError("entry " + std::to_string(signature.size()) +
-                                " of " + quoted(text) + " is the tensor "
-                                "descriptor " + quoted(entry.str()) +
-                                ", which launches as several arguments");
+      return Status::parseError(
+          "entry " + std::to_string(signature.size()) + " of " + quoted(text) +
+          " is the tensor "
+          "descriptor " +
+          quoted(entry.str()) + ", which launches as several arguments");
     signature.push_back(entry.Type);
   }
   return signature;
@@ -546,6 +547,12 @@ parseTensorMaps(std::string_view text) {
 static constexpr std::string_view MetadataTag = "tilec.kernel";
 
 Status KernelMetadata::verify() const {
+  if (!isIdentifier(Name))
+    return Status::parseError("kernel name " + quoted(Name) +
+                              " is not an identifier");
+  if (NumWarps < 1 || NumWarps > 32)
+    return Status::parseError("num_warps " + std::to_string(NumWarps) +
+                              " is not a number from 1 to 32");
   for (std::size_t i = 0; i < TensorMaps.size(); ++i) {
     const TensorMapSpec &map = TensorMaps[i];
     auto integerArg = [&](const TensorMapSpec::Scalar &s) {
@@ -563,6 +570,10 @@ Status KernelMetadata::verify() const {
   }
   for (const LaunchRequirement &requirement : Requirements) {
     bool align = requirement.ReqKind == LaunchRequirement::Kind::Align16;
+    if (!isIdentifier(requirement.ArgName))
+      return Status::parseError("requirement on argument " +
+                                quoted(requirement.ArgName) +
+                                ": the name is not an identifier");
     if (requirement.ArgIndex >= Signature.size() ||
         Signature[requirement.ArgIndex].IsPointer != align ||
         (!align && !Signature[requirement.ArgIndex].isInteger()))
