@@ -752,6 +752,16 @@ TEST_CASE("parser: host Python around kernels", "[parser]") {
   CHECK(dump.find("Param **kwargs") != std::string::npos);
   CHECK(dump.find("Lambda @5:29") != std::string::npos);
   CHECK(dump.find("GeneratorExp @9:13") != std::string::npos);
+
+  // Statements code generation rejects if they run: kept unparsed.
+  Parse kept("def f(x):\n    global y\n    del x\n    raise ValueError("
+             "f'bad {x}')\n    def g():\n        nonlocal x\n");
+  INFO(kept.diags);
+  REQUIRE(kept.module);
+  std::string keptDump = kept.dump();
+  for (const char *keyword : {"global", "del", "raise", "nonlocal"})
+    CHECK(keptDump.find(std::string("Unsupported ") + keyword) !=
+          std::string::npos);
 }
 
 TEST_CASE("parser: seed kernel details", "[parser][kernels]") {

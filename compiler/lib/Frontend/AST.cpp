@@ -505,6 +505,11 @@ void ASTDumper::dumpExpr(const ExprAST &e) {
     dumpExpr(ifExp.getElse());
     return;
   }
+  case ExprAST::Expr_FString:
+    line("FString \"" + llvm::StringRef(cast<FStringExprAST>(e).getText()) +
+             "\"",
+         loc);
+    return;
   case ExprAST::Expr_Dict: {
     const auto &dict = cast<DictExprAST>(e);
     line("Dict", loc);

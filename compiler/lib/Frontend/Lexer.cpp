@@ -381,8 +381,10 @@ Token Lexer::lexIdentifierOrKeyword(const char *start) {
       return lexString(start, curPtr, /*raw=*/false);
     if (prefix == "b" || prefix == "br" || prefix == "rb")
       return makeError(start, "bytes literals are not supported", name.size());
+    // f-strings appear in the host code of pasted files (launch metadata
+    // names); their text is kept as written, and evaluating one is an error.
     if (prefix == "f" || prefix == "fr" || prefix == "rf")
-      return makeError(start, "f-strings are not supported", name.size());
+      return lexString(start, curPtr, /*raw=*/true, TokenKind::fstring);
     if (prefix == "t" || prefix == "tr" || prefix == "rt")
       return makeError(start, "t-strings are not supported", name.size());
   }
@@ -527,7 +529,8 @@ static bool readHex(const char *p, const char *end, unsigned count,
   return true;
 }
 
-Token Lexer::lexString(const char *start, const char *quote, bool raw) {
+Token Lexer::lexString(const char *start, const char *quote, bool raw,
+                       TokenKind kind) {
   char q = *quote;
   bool triple = peek(quote, 1) == q && peek(quote, 2) == q;
   curPtr = quote + (triple ? 3 : 1);
@@ -658,7 +661,7 @@ Token Lexer::lexString(const char *start, const char *quote, bool raw) {
     curPtr = esc + 1;
   }
 
-  Token tok = makeToken(TokenKind::string, start);
+  Token tok = makeToken(kind, start);
   tok.setStringValue(std::move(value));
   return tok;
 }

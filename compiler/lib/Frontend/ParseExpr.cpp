@@ -72,6 +72,7 @@ bool Parser::startsExpression(const Token &tok) {
   case TokenKind::integer:
   case TokenKind::floating:
   case TokenKind::string:
+  case TokenKind::fstring:
   case TokenKind::kw_True:
   case TokenKind::kw_False:
   case TokenKind::kw_None:
@@ -642,6 +643,9 @@ ExprPtr Parser::parseAtom() {
     break;
   case TokenKind::string:
     return parseStrings();
+  case TokenKind::fstring:
+    result = std::make_unique<FStringExprAST>(range, tok.getStringValue().str());
+    break;
   case TokenKind::l_paren:
     return parseParenthesized();
   case TokenKind::l_square:

@@ -83,6 +83,8 @@ static const char *describeExpr(const ExprAST &e) {
     return "lambda";
   case ExprAST::Expr_Comprehension:
     return "comprehension";
+  case ExprAST::Expr_FString:
+    return "f-string";
   }
   return "expression";
 }
@@ -213,8 +215,19 @@ StmtPtr Parser::parseSimpleStatement() {
   case TokenKind::kw_del:
   case TokenKind::kw_global:
   case TokenKind::kw_nonlocal:
-  case TokenKind::kw_raise:
-    return emitUnsupported(tok.getSpelling(), start);
+  case TokenKind::kw_raise: {
+    // Kept, unparsed, for code generation to reject if it ever runs: the
+    // host code of pasted files holds them (`raise` in a branch that is
+    // dead at compile time, `nonlocal` in a launcher's closure).
+    std::string keyword = tok.getSpelling().str();
+    while (!tok.isAny(TokenKind::newline, TokenKind::semi, TokenKind::eof,
+                      TokenKind::error))
+      consume();
+    if (tok.is(TokenKind::error))
+      return emitUnexpected("invalid syntax");
+    return std::make_unique<UnsupportedStmtAST>(rangeFrom(start),
+                                                std::move(keyword));
+  }
   case TokenKind::kw_if:
   case TokenKind::kw_for:
   case TokenKind::kw_while:

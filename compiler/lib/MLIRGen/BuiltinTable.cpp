@@ -160,6 +160,7 @@ const BuiltinSpec Builtins[] = {
     // Compile-time helpers and hints.
     {"constexpr", &G::builtinConstexpr, "value", 1, 0},
     {"static_assert", &G::builtinStaticAssert, "cond,msg", 1, 0},
+    {"assume", &G::builtinAssume, "cond", 1, 0},
     {"static_print", &G::builtinStaticPrint, "", 0, S},
     {"multiple_of", &G::builtinMultipleOf, "input,values", 2, 0},
     {"max_contiguous", &G::builtinMultipleOf, "input,values", 2, 0},
@@ -167,7 +168,6 @@ const BuiltinSpec Builtins[] = {
     {"pointer_type", &G::builtinPointerType, "element_ty,address_space,const", 1, 0},
     // Triton builtins tilec does not support yet.
     {"associative_scan", nullptr, "", 0, M},
-    {"assume", nullptr, "", 0, 0},
     {"cat", nullptr, "", 0, 0},
     {"dot_scaled", nullptr, "", 0, 0},
     {"flip", nullptr, "", 0, M},

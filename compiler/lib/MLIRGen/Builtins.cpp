@@ -676,6 +676,26 @@ FailureOr<TValue> Generator::builtinConstexpr(BuiltinCall &call) {
   return bind.get(0);
 }
 
+/// tl.assume(cond): a fact the compiler may use. tilec uses none, so a
+/// run-time condition generates nothing; a compile-time one must hold.
+FailureOr<TValue> Generator::builtinAssume(BuiltinCall &call) {
+  Binder &bind = call.bind;
+  const TValue &cond = bind.get(0);
+  if (cond.isConstNumber()) {
+    FailureOr<bool> truth = constTruth(cond, bind.locs[0]);
+    if (failed(truth))
+      return failure();
+    if (!*truth)
+      return error(bind.locs[0]) << "tl.assume of a condition that is false";
+    return TValue();
+  }
+  if (!cond.isValue() ||
+      !getElementTypeOrSelf(cond.value.getType()).isInteger())
+    return error(bind.locs[0]) << "tl.assume takes a boolean condition, not "
+                               << cond.describe();
+  return TValue();
+}
+
 FailureOr<TValue> Generator::builtinStaticAssert(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;

@@ -324,14 +324,7 @@ const FunctionDefAST *Generator::evaluateModule(const KernelConfig &config) {
           return nullptr;
       }
     } else if (auto *assign = llvm::dyn_cast<AssignStmtAST>(stmt.get())) {
-      FailureOr<TValue> value = genExpr(assign->getValue());
-      if (failed(value))
-        return nullptr;
-      if (value->isValue()) {
-        error(assign->getValue().getLoc())
-            << "module-level assignments must be compile-time constants";
-        return nullptr;
-      }
+      std::optional<TValue> value = moduleValue(assign->getValue());
       for (const ExprPtr &target : assign->getTargets()) {
         auto *name = llvm::dyn_cast<NameExprAST>(target.get());
         if (!name) {
@@ -353,15 +346,7 @@ const FunctionDefAST *Generator::evaluateModule(const KernelConfig &config) {
                                  "assign a value to a single name";
         return nullptr;
       }
-      FailureOr<TValue> value = genExpr(*ann->getValue());
-      if (failed(value))
-        return nullptr;
-      if (value->isValue()) {
-        error(ann->getValue()->getLoc())
-            << "module-level assignments must be compile-time constants";
-        return nullptr;
-      }
-      globals[name->getName().str()] = *value;
+      globals[name->getName().str()] = moduleValue(*ann->getValue());
     } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get())) {
       if (!llvm::isa<StringExprAST>(expr->getValue())) {
         error(stmt->getLoc()) << "only imports, @triton.jit functions and "
@@ -695,6 +680,8 @@ FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
     return genLambda(llvm::cast<LambdaExprAST>(expr));
   case ExprAST::Expr_Comprehension:
     return genComprehension(llvm::cast<ComprehensionExprAST>(expr));
+  case ExprAST::Expr_FString:
+    return error(expr.getLoc()) << "f-strings are not supported by tilec";
   }
   return error(expr.getLoc()) << "unsupported expression";
 }
@@ -705,8 +692,11 @@ FailureOr<TValue> Generator::genName(const NameExprAST &expr) {
   if (it != scope->values.end())
     return it->second;
   auto g = globals.find(name);
-  if (g != globals.end())
+  if (g != globals.end()) {
+    if (g->second.deferred)
+      return evaluateDeferred(g->second, name, expr.getLoc());
     return g->second;
+  }
   static const char *const builtins[] = {
       "range", "min",       "max",        "float", "int",  "bool",  "len",
       "abs",   "print",     "isinstance", "dict",  "list", "tuple", "filter",

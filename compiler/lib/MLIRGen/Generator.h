@@ -83,6 +83,9 @@ struct TValue {
   std::shared_ptr<const BlockPointer> pointer;
   /// The keys of a Dict, the attribute names (strings) of an Object.
   std::vector<TValue> keys;
+  /// A module-level value host code could not compute (an Object of class
+  /// kDeferredValue): its expression, evaluated again where it is used.
+  const ExprAST *deferred = nullptr;
   /// The lambda (Lambda) and the variables of the scope it was made in.
   const LambdaExprAST *lambda = nullptr;
   std::shared_ptr<const std::map<std::string, TValue>> captured;
@@ -389,6 +392,15 @@ public:
   /// `d[key]` on a dict.
   mlir::FailureOr<TValue> dictItem(const TValue &dict, const TValue &key,
                                    llvm::SMLoc l);
+  /// The value of a module-level assignment: `expr` evaluated now, or, when
+  /// that fails, a deferred value whose error is reported where the name is
+  /// used (a pasted file's `DEVICE = triton.runtime.driver.active...` that
+  /// no kernel reads is no error).
+  TValue moduleValue(const ExprAST &expr);
+  /// The value of a deferred module-level name, used at `use`.
+  mlir::FailureOr<TValue> evaluateDeferred(const TValue &value,
+                                           llvm::StringRef name,
+                                           llvm::SMLoc use);
   /// Evaluates the decorators of kernel `fn` other than @triton.jit.
   mlir::LogicalResult evaluateDecorators(const FunctionDefAST &fn);
   /// Binds the constexprs @triton.heuristics computes for `fn` that the
@@ -539,6 +551,7 @@ public:
   mlir::FailureOr<TValue> builtinCdiv(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinConstexpr(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinStaticAssert(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinAssume(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinStaticPrint(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinMultipleOf(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinPointerType(BuiltinCall &call);

@@ -35,6 +35,9 @@ using namespace tilec;
 /// dict @triton.heuristics functions get.
 static constexpr llvm::StringLiteral kRuntimeArgument = "run-time argument";
 
+/// The class of a deferred module-level value (TValue::deferred).
+static constexpr llvm::StringLiteral kDeferredValue = "deferred value";
+
 /// The most elements a host-code list may have.
 static constexpr size_t kMaxHostElements = 1 << 16;
 
@@ -586,7 +589,9 @@ FailureOr<TValue> Generator::hostAttribute(const TValue &base,
   if (base.kind == TValue::Kind::Object) {
     if (const TValue *value = base.lookup(attr))
       return *value;
-    if (base.s == "triton.Config" && attr == "all_kwargs") {
+    if ((base.s == "triton.Config" && attr == "all_kwargs") ||
+        (base.s == "GPUTarget" &&
+         (attr == "is_cuda_backend" || attr == "is_hip_backend"))) {
       TValue method = TValue::named(TValue::Kind::Method, attr);
       method.elements.push_back(base);
       return method;
@@ -635,6 +640,8 @@ FailureOr<TValue> Generator::callHostMethod(const TValue &method,
       pairs.push_back(TValue::ofTuple({key, value}));
     return TValue::ofTuple(std::move(pairs));
   }
+  if (name == "is_cuda_backend" || name == "is_hip_backend")
+    return TValue::ofBool(name == "is_cuda_backend");
   // triton.Config.all_kwargs(): the constexprs and the launch options.
   TValue all = *self.lookup("kwargs");
   for (llvm::StringRef option : {"num_warps", "num_stages", "num_ctas"})
@@ -663,6 +670,44 @@ FailureOr<TValue> Generator::dictItem(const TValue &dict, const TValue &key,
                   << (key.kind == TValue::Kind::String ? "'" + key.s + "'"
                                                        : key.describe())
                   << " is not in the dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Module-level values
+//===----------------------------------------------------------------------===//
+
+TValue Generator::moduleValue(const ExprAST &expr) {
+  {
+    // Errors are held back; warnings and remarks go through.
+    ScopedDiagnosticHandler holdErrors(&context, [](Diagnostic &diag) {
+      return success(diag.getSeverity() == DiagnosticSeverity::Error);
+    });
+    FailureOr<TValue> value = genExpr(expr);
+    if (succeeded(value) && !value->isValue())
+      return *value;
+  }
+  TValue deferred = TValue::named(TValue::Kind::Object, kDeferredValue);
+  deferred.deferred = &expr;
+  return deferred;
+}
+
+FailureOr<TValue> Generator::evaluateDeferred(const TValue &value,
+                                              llvm::StringRef name,
+                                              llvm::SMLoc use) {
+  HostCode host(*this);
+  Scope module;
+  Scope *saved = scope;
+  scope = &module;
+  FailureOr<TValue> result = genExpr(*value.deferred);
+  scope = saved;
+  if (succeeded(result) && result->isValue())
+    result = error(value.deferred->getLoc())
+             << "module-level assignments must be compile-time constants";
+  if (failed(result))
+    return error(use) << "'" << name
+                      << "' is used here, but its module-level value cannot "
+                         "be computed (the error above)";
+  return result;
 }
 
 //===----------------------------------------------------------------------===//

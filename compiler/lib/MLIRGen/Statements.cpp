@@ -266,7 +266,7 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
   case StmtAST::Stmt_Unsupported:
     return error(stmt.getLoc())
            << "'" << llvm::cast<UnsupportedStmtAST>(stmt).getKeyword()
-           << "' is not supported in tilec kernels";
+           << "' is not supported in " << whereGenerated();
   }
   return error(stmt.getLoc()) << "unsupported statement";
 }

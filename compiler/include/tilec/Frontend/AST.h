@@ -56,6 +56,7 @@ public:
     Expr_Dict,          ///< `{k: v, ...}`
     Expr_Lambda,        ///< `lambda args: body`
     Expr_Comprehension, ///< `[e for x in xs if c]`, `(e for x in xs)`
+    Expr_FString,   ///< `f"..."` (rejected when evaluated)
   };
 
   ExprAST(ExprKind kind, llvm::SMRange range) : kind(kind), range(range) {}
@@ -334,6 +335,21 @@ public:
 
 private:
   ExprPtr cond, thenValue, elseValue;
+};
+
+/// `f"..."`: parsed so that host code around kernels may hold one; code
+/// generation rejects evaluating it.
+class FStringExprAST : public ExprAST {
+public:
+  FStringExprAST(llvm::SMRange range, std::string text)
+      : ExprAST(Expr_FString, range), text(std::move(text)) {}
+  llvm::StringRef getText() const { return text; }
+  static bool classof(const ExprAST *e) {
+    return e->getKind() == Expr_FString;
+  }
+
+private:
+  std::string text;
 };
 
 /// `{key: value, ...}`.

@@ -68,7 +68,8 @@ private:
   Token lexNumber(const char *start);
   /// Lexes a string literal that starts at `start` (its prefix, if any) and
   /// whose opening quote is at `quote`; `raw` disables escapes.
-  Token lexString(const char *start, const char *quote, bool raw);
+  Token lexString(const char *start, const char *quote, bool raw,
+                  TokenKind kind = TokenKind::string);
   /// Lexes an operator or delimiter at `start`, tracking brackets.
   Token lexPunctuation(const char *start);
 
