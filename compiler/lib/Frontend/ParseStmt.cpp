@@ -147,8 +147,7 @@ bool Parser::parseStatement(StmtList &out) {
   case TokenKind::kw_with:
   case TokenKind::kw_try:
   case TokenKind::kw_async:
-    emitUnsupported(tok.getSpelling(), tok.getLoc());
-    return false;
+    return append(out, parseUnsupportedCompound());
   case TokenKind::kw_elif:
   case TokenKind::kw_else:
   case TokenKind::kw_except:
@@ -522,6 +521,56 @@ bool Parser::parseBlock(StmtList &body, llvm::StringRef what) {
   return !failed;
 }
 
+/// unsupported_compound: ('class' | 'with' | 'try' | 'async') header ':'
+///                       block clause*
+///
+/// The host code of pasted files holds `with` (profiler scopes), `try` and
+/// `class`: they are kept, their headers unparsed, for code generation to
+/// reject if they ever run. A `try` takes its `except`, `else` and
+/// `finally` clauses along; `async` the statement it prefixes.
+StmtPtr Parser::parseUnsupportedCompound() {
+  SMLoc start = tok.getLoc();
+  std::string keyword = tok.getSpelling().str();
+  bool isTry = tok.is(TokenKind::kw_try);
+  consume();
+  if (keyword == "async") {
+    StmtList inner;
+    if (!parseStatement(inner))
+      return nullptr;
+    return std::make_unique<UnsupportedStmtAST>(rangeFrom(start),
+                                                std::move(keyword));
+  }
+  auto clause = [&]() -> bool {
+    int depth = 0;
+    while (depth > 0 || tok.isNot(TokenKind::colon)) {
+      if (tok.isAny(TokenKind::newline, TokenKind::eof, TokenKind::error)) {
+        emitSyntaxError("expected ':'");
+        return false;
+      }
+      if (tok.isAny(TokenKind::l_paren, TokenKind::l_square,
+                    TokenKind::l_brace))
+        ++depth;
+      else if (tok.isAny(TokenKind::r_paren, TokenKind::r_square,
+                         TokenKind::r_brace))
+        --depth;
+      consume();
+    }
+    consume();
+    StmtList body;
+    return parseBlock(body, "'" + keyword + "'");
+  };
+  if (!clause())
+    return nullptr;
+  while (isTry && tok.isAny(TokenKind::kw_except, TokenKind::kw_else,
+                            TokenKind::kw_finally)) {
+    consume();
+    if (!clause())
+      return nullptr;
+  }
+  return std::make_unique<UnsupportedStmtAST>(rangeFrom(start),
+                                              std::move(keyword));
+}
+
 /// else_clause: 'else' ':' block
 ///
 /// Parses an optional `else` clause of `for` and `while`.
@@ -661,7 +710,7 @@ StmtPtr Parser::parseDecorated() {
   if (tok.is(TokenKind::kw_def))
     return parseFunctionDef(std::move(decorators));
   if (tok.isAny(TokenKind::kw_class, TokenKind::kw_async))
-    return emitUnsupported(tok.getSpelling(), tok.getLoc());
+    return parseUnsupportedCompound();
   return emitUnexpected("expected 'def' after decorator");
 }
 

@@ -178,6 +178,8 @@ private:
   StmtPtr parseDecorated();
   /// Parses a function definition starting at `def`.
   StmtPtr parseFunctionDef(ExprList decorators);
+  /// Parses `class`, `with`, `try` and `async` statements, kept unparsed.
+  StmtPtr parseUnsupportedCompound();
   /// Parses a parameter list after its `(`.
   bool parseParameters(std::vector<ParamAST> &params,
                        TokenKind closer = TokenKind::r_paren);
