@@ -755,7 +755,7 @@ TEST_CASE("parser: host Python around kernels", "[parser]") {
 
   // Statements code generation rejects if they run: kept unparsed.
   Parse kept("def f(x):\n    global y\n    del x\n    raise ValueError("
-             "f'bad {x}')\n    def g():\n        nonlocal x\n");
+             "f'bad {x}')\n    def g():\n        nonlocal x\n    yield x\n");
   INFO(kept.diags);
   REQUIRE(kept.module);
   std::string keptDump = kept.dump();
@@ -766,7 +766,7 @@ TEST_CASE("parser: host Python around kernels", "[parser]") {
   INFO(compound.diags);
   REQUIRE(compound.module);
   CHECK(compound.module->getBody().size() == 5);
-  for (const char *keyword : {"global", "del", "raise", "nonlocal"})
+  for (const char *keyword : {"global", "del", "raise", "nonlocal", "yield"})
     CHECK(keptDump.find(std::string("Unsupported ") + keyword) !=
           std::string::npos);
 }

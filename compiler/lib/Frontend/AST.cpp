@@ -505,6 +505,13 @@ void ASTDumper::dumpExpr(const ExprAST &e) {
     dumpExpr(ifExp.getElse());
     return;
   }
+  case ExprAST::Expr_Starred: {
+    const auto &starred = cast<StarredExprAST>(e);
+    line(starred.isDoubleStar() ? "DoubleStarred" : "Starred", loc);
+    Nest nest(*this);
+    dumpExpr(starred.getValue());
+    return;
+  }
   case ExprAST::Expr_FString:
     line("FString \"" + llvm::StringRef(cast<FStringExprAST>(e).getText()) +
              "\"",

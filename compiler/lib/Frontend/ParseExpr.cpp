@@ -488,11 +488,33 @@ ExprPtr Parser::parseCall(ExprPtr callee, SMLoc start) {
   std::vector<KeywordArg> keywords;
   llvm::StringSet<> keywordNames;
   bool closed = false; // a generator expression consumed the ')'
+  bool sawDoubleStar = false;
   while (tok.isNot(TokenKind::r_paren)) {
-    if (tok.is(TokenKind::star))
-      return emitUnsupported("argument unpacking with '*'", tok.getLoc());
-    if (tok.is(TokenKind::starstar))
-      return emitUnsupported("argument unpacking with '**'", tok.getLoc());
+    if (tok.isAny(TokenKind::star, TokenKind::starstar)) {
+      // `f(*args, **kwargs)`: kept in order among the positional arguments.
+      SMLoc starStart = tok.getLoc();
+      bool isDouble = tok.is(TokenKind::starstar);
+      consume();
+      ExprPtr value = parseTest();
+      if (!value)
+        return nullptr;
+      if (!isDouble && sawDoubleStar)
+        return emitError(starStart, "iterable argument unpacking follows "
+                                    "keyword argument unpacking");
+      sawDoubleStar |= isDouble;
+      unsigned height = newHeight(starStart, {value.get()});
+      if (!height)
+        return nullptr;
+      args.push_back(record(std::make_unique<StarredExprAST>(
+                                rangeFrom(starStart), std::move(value),
+                                isDouble),
+                            height));
+      if (consumeIf(TokenKind::comma))
+        continue;
+      if (tok.isNot(TokenKind::r_paren))
+        return emitElementError(')');
+      continue;
+    }
     SMLoc argStart = tok.getLoc();
     ExprPtr arg = parseTest();
     if (!arg)

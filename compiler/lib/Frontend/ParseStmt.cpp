@@ -85,6 +85,8 @@ static const char *describeExpr(const ExprAST &e) {
     return "comprehension";
   case ExprAST::Expr_FString:
     return "f-string";
+  case ExprAST::Expr_Starred:
+    return "starred expression";
   }
   return "expression";
 }
@@ -214,10 +216,12 @@ StmtPtr Parser::parseSimpleStatement() {
   case TokenKind::kw_del:
   case TokenKind::kw_global:
   case TokenKind::kw_nonlocal:
-  case TokenKind::kw_raise: {
+  case TokenKind::kw_raise:
+  case TokenKind::kw_yield: {
     // Kept, unparsed, for code generation to reject if it ever runs: the
     // host code of pasted files holds them (`raise` in a branch that is
-    // dead at compile time, `nonlocal` in a launcher's closure).
+    // dead at compile time, `nonlocal` in a launcher's closure, `yield` in
+    // a context manager).
     std::string keyword = tok.getSpelling().str();
     while (!tok.isAny(TokenKind::newline, TokenKind::semi, TokenKind::eof,
                       TokenKind::error))

@@ -682,6 +682,9 @@ FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
     return genComprehension(llvm::cast<ComprehensionExprAST>(expr));
   case ExprAST::Expr_FString:
     return error(expr.getLoc()) << "f-strings are not supported by tilec";
+  case ExprAST::Expr_Starred:
+    return error(expr.getLoc())
+           << "a starred expression is only valid among a call's arguments";
   }
   return error(expr.getLoc()) << "unsupported expression";
 }
@@ -859,6 +862,34 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
 FailureOr<CallArgs> Generator::genArgs(const CallExprAST &expr) {
   CallArgs args;
   for (const ExprPtr &arg : expr.getArgs()) {
+    if (auto *starred = llvm::dyn_cast<StarredExprAST>(arg.get())) {
+      FailureOr<TValue> v = genExpr(starred->getValue());
+      if (failed(v))
+        return failure();
+      if (starred->isDoubleStar()) {
+        if (v->kind != TValue::Kind::Dict)
+          return error(starred->getLoc())
+                 << "'**' unpacks a dict, not " << v->describe();
+        for (auto [key, value] : llvm::zip(v->keys, v->elements)) {
+          if (key.kind != TValue::Kind::String)
+            return error(starred->getLoc())
+                   << "'**' needs string keys, not " << key.describe();
+          args.keywords.push_back({key.s, value});
+          args.keywordRanges.push_back(starred->getRange());
+          args.keywordValueRanges.push_back(starred->getRange());
+        }
+        continue;
+      }
+      FailureOr<std::vector<TValue>> items =
+          iterate(*v, starred->getValue().getLoc());
+      if (failed(items))
+        return failure();
+      for (const TValue &item : *items) {
+        args.positional.push_back(item);
+        args.positionalRanges.push_back(starred->getRange());
+      }
+      continue;
+    }
     FailureOr<TValue> v = genExpr(*arg);
     if (failed(v))
       return failure();

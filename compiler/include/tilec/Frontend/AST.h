@@ -57,6 +57,7 @@ public:
     Expr_Lambda,        ///< `lambda args: body`
     Expr_Comprehension, ///< `[e for x in xs if c]`, `(e for x in xs)`
     Expr_FString,   ///< `f"..."` (rejected when evaluated)
+    Expr_Starred,   ///< `*args` or `**kwargs` in a call's arguments
   };
 
   ExprAST(ExprKind kind, llvm::SMRange range) : kind(kind), range(range) {}
@@ -350,6 +351,24 @@ public:
 
 private:
   std::string text;
+};
+
+/// `*value` (a positional argument per element) or `**value` (a keyword
+/// argument per item) among a call's arguments.
+class StarredExprAST : public ExprAST {
+public:
+  StarredExprAST(llvm::SMRange range, ExprPtr value, bool isDouble)
+      : ExprAST(Expr_Starred, range), value(std::move(value)),
+        isDouble(isDouble) {}
+  const ExprAST &getValue() const { return *value; }
+  bool isDoubleStar() const { return isDouble; }
+  static bool classof(const ExprAST *e) {
+    return e->getKind() == Expr_Starred;
+  }
+
+private:
+  ExprPtr value;
+  bool isDouble;
 };
 
 /// `{key: value, ...}`.
