@@ -13,6 +13,8 @@
 
 #include "Generator.h"
 
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
+
 #include "tilec/Dialect/Tile/IR/DTypes.h"
 #include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/Libdevice.h"
@@ -27,6 +29,10 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <functional>
+
+extern char **environ;
 
 using namespace mlir;
 using namespace tilec;
@@ -235,6 +241,11 @@ static LogicalResult libdeviceError(Generator &gen, llvm::StringRef path,
                                : "");
 }
 
+/// What a module may hold at its top level.
+static constexpr llvm::StringLiteral kModuleLevelRule =
+    "only imports, @triton.jit functions, constants and 'if's choosing them "
+    "may appear at module level";
+
 /// Parses the text of a -D value as a compile-time value.
 static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
   text = text.trim();
@@ -275,90 +286,130 @@ const FunctionDefAST *Generator::evaluateModule(const KernelConfig &config) {
   Scope noLocals;
   scope = &noLocals;
   HostCode host(*this);
-  for (const StmtPtr &stmt : moduleAST.getBody()) {
-    if (auto *imp = llvm::dyn_cast<ImportStmtAST>(stmt.get())) {
-      for (const ImportAlias &name : imp->getNames()) {
-        if (!name.alias.empty())
-          globals[name.alias] = TValue::named(TValue::Kind::Module, name.name);
-        else {
-          llvm::StringRef top = llvm::StringRef(name.name).split('.').first;
-          globals[top.str()] = TValue::named(TValue::Kind::Module, top);
-        }
-      }
-    } else if (auto *from = llvm::dyn_cast<FromImportStmtAST>(stmt.get())) {
-      for (const ImportAlias &name : from->getNames()) {
-        std::string full = from->getModule().str() + "." + name.name;
-        std::string bound = name.alias.empty() ? name.name : name.alias;
-        llvm::StringRef module = from->getModule();
-        if (full == "triton.jit")
-          globals[bound] = TValue::named(TValue::Kind::Builtin, "triton.jit");
-        else if (module.starts_with("triton.language.extra") &&
-                 module.ends_with("libdevice")) {
-          std::optional<TValue> f = libdeviceBuiltin(name.name);
-          if (!f) {
-            (void)libdeviceError(*this, full, name.name, name.range.Start);
-            return nullptr;
+  std::function<bool(const StmtList &)> runStatements =
+      [&](const StmtList &statements) -> bool {
+    for (const StmtPtr &stmt : statements) {
+      if (auto *imp = llvm::dyn_cast<ImportStmtAST>(stmt.get())) {
+        for (const ImportAlias &name : imp->getNames()) {
+          if (!name.alias.empty())
+            globals[name.alias] =
+                TValue::named(TValue::Kind::Module, name.name);
+          else {
+            llvm::StringRef top = llvm::StringRef(name.name).split('.').first;
+            globals[top.str()] = TValue::named(TValue::Kind::Module, top);
           }
-          globals[bound] = *f;
-        } else if (isModulePath(full) || !module.starts_with("triton.language"))
-          globals[bound] = TValue::named(TValue::Kind::Module, full);
-        else if (Type t = parseDType(name.name))
-          globals[bound] = TValue::ofDType(t);
-        else
-          globals[bound] =
-              TValue::named(TValue::Kind::Builtin, "tl." + name.name);
-      }
-    } else if (auto *fn = llvm::dyn_cast<FunctionDefAST>(stmt.get())) {
-      TValue f;
-      f.kind = TValue::Kind::Function;
-      f.function = fn;
-      globals[fn->getName().str()] = f;
-      if (llvm::any_of(fn->getDecorators(),
-                       [](const ExprPtr &d) { return isJitDecorator(*d); })) {
-        jitted.insert(fn);
-        kernels.push_back(fn);
-        // Decorators run at the definition, seeing the names defined above
-        // it; only the selected kernel's are evaluated.
-        if ((config.name.empty() || config.name == fn->getName()) &&
-            failed(evaluateDecorators(*fn)))
-          return nullptr;
-      }
-    } else if (auto *assign = llvm::dyn_cast<AssignStmtAST>(stmt.get())) {
-      std::optional<TValue> value = moduleValue(assign->getValue());
-      for (const ExprPtr &target : assign->getTargets()) {
-        auto *name = llvm::dyn_cast<NameExprAST>(target.get());
-        if (!name) {
-          error(target->getLoc()) << "module-level assignments must assign "
-                                     "a single name";
-          return nullptr;
         }
-        globals[name->getName().str()] = *value;
+      } else if (auto *from = llvm::dyn_cast<FromImportStmtAST>(stmt.get())) {
+        for (const ImportAlias &name : from->getNames()) {
+          std::string full = from->getModule().str() + "." + name.name;
+          std::string bound = name.alias.empty() ? name.name : name.alias;
+          llvm::StringRef module = from->getModule();
+          if (full == "triton.jit")
+            globals[bound] = TValue::named(TValue::Kind::Builtin, "triton.jit");
+          else if (module.starts_with("triton.language.extra") &&
+                   module.ends_with("libdevice")) {
+            std::optional<TValue> f = libdeviceBuiltin(name.name);
+            if (!f) {
+              (void)libdeviceError(*this, full, name.name, name.range.Start);
+              return false;
+            }
+            globals[bound] = *f;
+          } else if (isModulePath(full) ||
+                     !module.starts_with("triton.language"))
+            globals[bound] = TValue::named(TValue::Kind::Module, full);
+          else if (Type t = parseDType(name.name))
+            globals[bound] = TValue::ofDType(t);
+          else
+            globals[bound] =
+                TValue::named(TValue::Kind::Builtin, "tl." + name.name);
+        }
+      } else if (auto *fn = llvm::dyn_cast<FunctionDefAST>(stmt.get())) {
+        TValue f;
+        f.kind = TValue::Kind::Function;
+        f.function = fn;
+        globals[fn->getName().str()] = f;
+        if (llvm::any_of(fn->getDecorators(),
+                         [](const ExprPtr &d) { return isJitDecorator(*d); })) {
+          jitted.insert(fn);
+          kernels.push_back(fn);
+          // Decorators run at the definition, seeing the names defined above
+          // it; only the selected kernel's are evaluated.
+          if ((config.name.empty() || config.name == fn->getName()) &&
+              failed(evaluateDecorators(*fn)))
+            return false;
+        }
+      } else if (auto *assign = llvm::dyn_cast<AssignStmtAST>(stmt.get())) {
+        std::optional<TValue> value = moduleValue(assign->getValue());
+        for (const ExprPtr &target : assign->getTargets()) {
+          if (auto *name = llvm::dyn_cast<NameExprAST>(target.get())) {
+            globals[name->getName().str()] = *value;
+            continue;
+          }
+          // `BATCH, HEADS = 4, 32`: a tuple of names takes a tuple apart (a
+          // deferred value stays deferred in each name).
+          auto *tuple = llvm::dyn_cast<TupleExprAST>(target.get());
+          bool names =
+              tuple && llvm::all_of(tuple->getElements(), [](const ExprPtr &e) {
+                return llvm::isa<NameExprAST>(e.get());
+              });
+          if (!names) {
+            error(target->getLoc()) << "module-level assignments must assign "
+                                       "names";
+            return false;
+          }
+          const ExprList &elements = tuple->getElements();
+          if (!value->deferred && (value->kind != TValue::Kind::Tuple ||
+                                   value->elements.size() != elements.size())) {
+            error(target->getLoc()) << "cannot unpack " << value->describe()
+                                    << " into " << elements.size() << " names";
+            return false;
+          }
+          for (auto [i, e] : llvm::enumerate(elements))
+            globals[llvm::cast<NameExprAST>(e.get())->getName().str()] =
+                value->deferred ? *value : value->elements[i];
+        }
+        // `f = triton.jit(f)` makes f a kernel as the decorator would.
+        if (value->kind == TValue::Kind::Function &&
+            jitted.contains(value->function) &&
+            !llvm::is_contained(kernels, value->function))
+          kernels.push_back(value->function);
+      } else if (auto *ann = llvm::dyn_cast<AnnAssignStmtAST>(stmt.get())) {
+        auto *name = llvm::dyn_cast<NameExprAST>(&ann->getTarget());
+        if (!name || !ann->getValue()) {
+          error(stmt->getLoc()) << "module-level annotated assignments must "
+                                   "assign a value to a single name";
+          return false;
+        }
+        globals[name->getName().str()] = moduleValue(*ann->getValue());
+      } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get())) {
+        if (!llvm::isa<StringExprAST>(expr->getValue())) {
+          error(stmt->getLoc()) << kModuleLevelRule;
+          return false;
+        }
+      } else if (auto *ifStmt = llvm::dyn_cast<IfStmtAST>(stmt.get())) {
+        // `if is_hip(): ... else: ...`: the branch a compile-time condition
+        // picks runs as module-level statements.
+        FailureOr<TValue> cond = genExpr(ifStmt->getCond());
+        if (failed(cond))
+          return false;
+        if (cond->isValue()) {
+          error(ifStmt->getCond().getLoc())
+              << "a module-level 'if' needs a compile-time condition";
+          return false;
+        }
+        FailureOr<bool> truth = constTruth(*cond, ifStmt->getCond().getLoc());
+        if (failed(truth) ||
+            !runStatements(*truth ? ifStmt->getThen() : ifStmt->getElse()))
+          return false;
+      } else {
+        error(stmt->getLoc()) << kModuleLevelRule;
+        return false;
       }
-      // `f = triton.jit(f)` makes f a kernel as the decorator would.
-      if (value->kind == TValue::Kind::Function &&
-          jitted.contains(value->function) &&
-          !llvm::is_contained(kernels, value->function))
-        kernels.push_back(value->function);
-    } else if (auto *ann = llvm::dyn_cast<AnnAssignStmtAST>(stmt.get())) {
-      auto *name = llvm::dyn_cast<NameExprAST>(&ann->getTarget());
-      if (!name || !ann->getValue()) {
-        error(stmt->getLoc()) << "module-level annotated assignments must "
-                                 "assign a value to a single name";
-        return nullptr;
-      }
-      globals[name->getName().str()] = moduleValue(*ann->getValue());
-    } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get())) {
-      if (!llvm::isa<StringExprAST>(expr->getValue())) {
-        error(stmt->getLoc()) << "only imports, @triton.jit functions and "
-                                 "constants may appear at module level";
-        return nullptr;
-      }
-    } else {
-      error(stmt->getLoc()) << "only imports, @triton.jit functions and "
-                               "constants may appear at module level";
-      return nullptr;
     }
-  }
+    return true;
+  };
+  if (!runStatements(moduleAST.getBody()))
+    return nullptr;
 
   // Pick the kernel.
   scope = nullptr;
@@ -751,6 +802,19 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
         return TValue::ofInt(kMaxTileElements);
       return TValue::named(TValue::Kind::Builtin, "tl." + attr.str());
     }
+    // The compiler's environment, as Python's when it imports the file.
+    if (path == "os.environ") {
+      TValue environ;
+      environ.kind = TValue::Kind::Dict;
+      for (char **entry = ::environ; entry && *entry; ++entry) {
+        auto [key, value] = llvm::StringRef(*entry).split('=');
+        environ.keys.push_back(TValue::named(TValue::Kind::String, key));
+        environ.elements.push_back(TValue::named(TValue::Kind::String, value));
+      }
+      return environ;
+    }
+    if (path == "os.getenv")
+      return TValue::named(TValue::Kind::Builtin, path);
     if (path == "triton.runtime" || path == "triton.runtime.driver" ||
         path == "triton.runtime.driver.active")
       return TValue::named(TValue::Kind::Module, path);
@@ -775,9 +839,19 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
         return TValue::ofDType(t);
       if (attr == "finfo" || attr == "iinfo")
         return TValue::named(TValue::Kind::Builtin, "torch." + attr.str());
+      if (attr == "cuda" && hostDepth)
+        return TValue::named(TValue::Kind::Module, "torch.cuda");
       return error(expr.getLoc())
              << "'torch." << attr << "' cannot be used in " << whereGenerated();
     }
+    // The compute capability of the target tilec compiles for (sm_90a:
+    // (9, 0)), which is what host code asks the device about.
+    if (path == "torch.cuda.get_device_capability")
+      return TValue::named(TValue::Kind::Builtin, path);
+    if (module == "torch.cuda")
+      return error(expr.getLoc())
+             << "'" << path << "' cannot be used in " << whereGenerated()
+             << ": the device is not known when tilec compiles";
     return error(expr.getLoc()) << "module '" << module
                                 << "' cannot be used in " << whereGenerated();
   }
@@ -944,6 +1018,23 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     }
     if (name == "torch.finfo" || name == "torch.iinfo")
       return typeInfo(name, *args, expr.getLoc());
+    if (name == "torch.cuda.get_device_capability") {
+      std::optional<tile::TargetInfo> info = tile::TargetInfo::lookup(target);
+      int64_t arch = info ? info->getComputeCapability() : 0;
+      return TValue::ofTuple(
+          {TValue::ofInt(arch / 10), TValue::ofInt(arch % 10)});
+    }
+    if (name == "os.getenv") {
+      Binder bind(*this, name, *args, expr.getLoc());
+      if (failed(bind.bind({"key", "default"}, 1)))
+        return failure();
+      FailureOr<std::string> key = bind.constString(0);
+      if (failed(key))
+        return failure();
+      if (const char *value = std::getenv(key->c_str()))
+        return TValue::named(TValue::Kind::String, value);
+      return bind.has(1) ? bind.get(1) : TValue();
+    }
     if (std::optional<FailureOr<TValue>> result =
             callHostBuiltin(name, *args, expr.getLoc()))
       return *result;

@@ -23,6 +23,8 @@
 
 #include "Generator.h"
 
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 #include <cstdio>
@@ -369,6 +371,50 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
     }
     return FailureOr<TValue>(TValue::ofBool(isAll));
   }
+  if (name == "isinstance" && a.size() == 2 && args.keywords.empty()) {
+    // The classes kernels and host code test for (`isinstance(desc,
+    // tl.tensor_descriptor)` picks a helper's path at compile time).
+    std::function<FailureOr<bool>(const TValue &)> test =
+        [&](const TValue &cls) -> FailureOr<bool> {
+      if (cls.kind == TValue::Kind::Tuple) {
+        for (const TValue &c : cls.elements) {
+          FailureOr<bool> r = test(c);
+          if (failed(r) || *r)
+            return r;
+        }
+        return false;
+      }
+      const TValue &v = a[0];
+      if (cls.kind == TValue::Kind::Builtin) {
+        llvm::StringRef c = cls.s;
+        if (c == "tl.tensor")
+          return v.isValue();
+        if (c == "tl.tensor_descriptor")
+          return v.kind == TValue::Kind::TensorDesc;
+        if (c == "tl.constexpr")
+          return !v.isValue();
+        if (c == "int")
+          return v.kind == TValue::Kind::Int || v.kind == TValue::Kind::Bool;
+        if (c == "float")
+          return v.kind == TValue::Kind::Float;
+        if (c == "bool")
+          return v.kind == TValue::Kind::Bool;
+        if (c == "str")
+          return v.kind == TValue::Kind::String;
+        if (c == "tuple" || c == "list")
+          return v.kind == TValue::Kind::Tuple;
+        if (c == "dict")
+          return v.kind == TValue::Kind::Dict;
+      }
+      return error(args.positionalRanges[1].Start)
+             << "isinstance against " << cls.describe()
+             << " is not supported by tilec";
+    };
+    FailureOr<bool> result = test(a[1]);
+    if (failed(result))
+      return FailureOr<TValue>(failure());
+    return FailureOr<TValue>(TValue::ofBool(*result));
+  }
   if (name == "str" && a.size() == 1 && args.keywords.empty()) {
     const TValue &v = a[0];
     switch (v.kind) {
@@ -425,11 +471,8 @@ FailureOr<TValue> Generator::callTritonHost(llvm::StringRef name,
   if (name == "runtime.driver.active.get_current_target") {
     if (!args.positional.empty() || !args.keywords.empty())
       return error(callLoc) << "get_current_target() takes no arguments";
-    // "sm_90a" -> 90.
-    llvm::StringRef digits = llvm::StringRef(target).drop_front(3);
-    digits = digits.take_while(llvm::isDigit);
-    int64_t arch = 0;
-    (void)digits.getAsInteger(10, arch);
+    std::optional<tile::TargetInfo> info = tile::TargetInfo::lookup(target);
+    int64_t arch = info ? info->getComputeCapability() : 0;
     return TValue::ofObject(
         "GPUTarget", {{"backend", TValue::named(TValue::Kind::String, "cuda")},
                       {"arch", TValue::ofInt(arch)},
