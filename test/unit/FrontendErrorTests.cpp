@@ -203,8 +203,6 @@ TEST_CASE("parser: unsupported Python", "[parser][errors]") {
         "kernels");
   CHECK(parseError("x = ...\n") ==
         "1:5: '...' is not supported in tilec kernels");
-  CHECK(parseError("x = *a, b\n") ==
-        "1:5: starred expressions are not supported in tilec kernels");
   CHECK(parseError("x = b'a'\n") == "1:5: bytes literals are not supported");
 }
 

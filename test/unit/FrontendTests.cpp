@@ -759,10 +759,11 @@ TEST_CASE("parser: host Python around kernels", "[parser]") {
   INFO(kept.diags);
   REQUIRE(kept.module);
   std::string keptDump = kept.dump();
-  Parse compound("class A(B):\n    x = {1: 2}\nwith a(b, c=':') as d:\n"
-                 "    pass\ntry:\n    pass\nexcept (E, F) as e:\n    pass\n"
-                 "else:\n    pass\nfinally:\n    pass\n"
-                 "async def f():\n    pass\n@dataclass\nclass C:\n    y: int\n");
+  Parse compound(
+      "class A(B):\n    x = {1: 2}\nwith a(b, c=':') as d:\n"
+      "    pass\ntry:\n    pass\nexcept (E, F) as e:\n    pass\n"
+      "else:\n    pass\nfinally:\n    pass\n"
+      "async def f():\n    pass\n@dataclass\nclass C:\n    y: int\n");
   INFO(compound.diags);
   REQUIRE(compound.module);
   CHECK(compound.module->getBody().size() == 5);

@@ -505,10 +505,10 @@ ExprPtr Parser::parseCall(ExprPtr callee, SMLoc start) {
       unsigned height = newHeight(starStart, {value.get()});
       if (!height)
         return nullptr;
-      args.push_back(record(std::make_unique<StarredExprAST>(
-                                rangeFrom(starStart), std::move(value),
-                                isDouble),
-                            height));
+      args.push_back(
+          record(std::make_unique<StarredExprAST>(rangeFrom(starStart),
+                                                  std::move(value), isDouble),
+                 height));
       if (consumeIf(TokenKind::comma))
         continue;
       if (tok.isNot(TokenKind::r_paren))
@@ -666,7 +666,8 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::string:
     return parseStrings();
   case TokenKind::fstring:
-    result = std::make_unique<FStringExprAST>(range, tok.getStringValue().str());
+    result =
+        std::make_unique<FStringExprAST>(range, tok.getStringValue().str());
     break;
   case TokenKind::l_paren:
     return parseParenthesized();
@@ -679,9 +680,19 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::kw_yield:
   case TokenKind::kw_await:
     return emitUnsupported(tok.getSpelling(), range.Start);
-  case TokenKind::star:
-    return emitError(range.Start,
-                     "starred expressions are not supported in tilec kernels");
+  case TokenKind::star: {
+    // `*rest, last = shape` in host code: parsed, rejected when run.
+    consume();
+    ExprPtr value = parseBitOr();
+    if (!value)
+      return nullptr;
+    unsigned height = newHeight(range.Start, {value.get()});
+    if (!height)
+      return nullptr;
+    return record(std::make_unique<StarredExprAST>(rangeFrom(range.Start),
+                                                   std::move(value), false),
+                  height);
+  }
   default:
     return emitUnexpected("expected an expression");
   }

@@ -332,6 +332,8 @@ bool Parser::checkAssignTarget(const ExprAST &e) {
   case ExprAST::Expr_Attribute:
   case ExprAST::Expr_Subscript:
     return true;
+  case ExprAST::Expr_Starred:
+    return checkAssignTarget(llvm::cast<StarredExprAST>(e).getValue());
   case ExprAST::Expr_Tuple:
     for (const ExprPtr &element : llvm::cast<TupleExprAST>(e).getElements())
       if (!checkAssignTarget(*element))
@@ -544,7 +546,11 @@ StmtPtr Parser::parseUnsupportedCompound() {
     return std::make_unique<UnsupportedStmtAST>(rangeFrom(start),
                                                 std::move(keyword));
   }
+  std::vector<UnsupportedClause> clauses;
+  std::string prevKeyword;
   auto clause = [&]() -> bool {
+    UnsupportedClause parsed;
+    parsed.keyword = clauses.empty() ? keyword : prevKeyword;
     int depth = 0;
     while (depth > 0 || tok.isNot(TokenKind::colon)) {
       if (tok.isAny(TokenKind::newline, TokenKind::eof, TokenKind::error)) {
@@ -560,19 +566,22 @@ StmtPtr Parser::parseUnsupportedCompound() {
       consume();
     }
     consume();
-    StmtList body;
-    return parseBlock(body, "'" + keyword + "'");
+    if (!parseBlock(parsed.body, "'" + parsed.keyword + "'"))
+      return false;
+    clauses.push_back(std::move(parsed));
+    return true;
   };
   if (!clause())
     return nullptr;
   while (isTry && tok.isAny(TokenKind::kw_except, TokenKind::kw_else,
                             TokenKind::kw_finally)) {
+    prevKeyword = tok.getSpelling().str();
     consume();
     if (!clause())
       return nullptr;
   }
-  return std::make_unique<UnsupportedStmtAST>(rangeFrom(start),
-                                              std::move(keyword));
+  return std::make_unique<UnsupportedStmtAST>(
+      rangeFrom(start), std::move(keyword), std::move(clauses));
 }
 
 /// else_clause: 'else' ':' block

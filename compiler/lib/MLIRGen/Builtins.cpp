@@ -691,8 +691,8 @@ FailureOr<TValue> Generator::builtinAssume(BuiltinCall &call) {
   }
   if (!cond.isValue() ||
       !getElementTypeOrSelf(cond.value.getType()).isInteger())
-    return error(bind.locs[0]) << "tl.assume takes a boolean condition, not "
-                               << cond.describe();
+    return error(bind.locs[0])
+           << "tl.assume takes a boolean condition, not " << cond.describe();
   return TValue();
 }
 

@@ -272,6 +272,13 @@ static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
   return TValue::named(TValue::Kind::String, text);
 }
 
+bool Generator::withErrorsHeld(llvm::function_ref<bool()> run) {
+  ScopedDiagnosticHandler holdErrors(&context, [](Diagnostic &diag) {
+    return success(diag.getSeverity() == DiagnosticSeverity::Error);
+  });
+  return run();
+}
+
 const FunctionDefAST *Generator::evaluateModule(const KernelConfig &config) {
   // Module-level statements: imports, functions and constants. Operations a
   // module-level expression creates (only to be rejected as not constant) go
@@ -389,18 +396,76 @@ const FunctionDefAST *Generator::evaluateModule(const KernelConfig &config) {
       } else if (auto *ifStmt = llvm::dyn_cast<IfStmtAST>(stmt.get())) {
         // `if is_hip(): ... else: ...`: the branch a compile-time condition
         // picks runs as module-level statements.
-        FailureOr<TValue> cond = genExpr(ifStmt->getCond());
-        if (failed(cond))
-          return false;
-        if (cond->isValue()) {
-          error(ifStmt->getCond().getLoc())
-              << "a module-level 'if' needs a compile-time condition";
-          return false;
+        std::optional<bool> truth;
+        withErrorsHeld([&] {
+          FailureOr<TValue> cond = genExpr(ifStmt->getCond());
+          if (succeeded(cond) && !cond->isValue()) {
+            FailureOr<bool> t = constTruth(*cond, ifStmt->getCond().getLoc());
+            if (succeeded(t))
+              truth = *t;
+          }
+          return true;
+        });
+        if (truth) {
+          if (!runStatements(*truth ? ifStmt->getThen() : ifStmt->getElse()))
+            return false;
+          continue;
         }
-        FailureOr<bool> truth = constTruth(*cond, ifStmt->getCond().getLoc());
-        if (failed(truth) ||
-            !runStatements(*truth ? ifStmt->getThen() : ifStmt->getElse()))
-          return false;
+        // A condition host code cannot compute (`compare_version(...)` of
+        // an imported helper) picks no branch: a name every branch binds
+        // to a function (the same libdevice function under the names
+        // Triton versions give it) takes the first branch's; the other
+        // names the branches bind are errors where they are used.
+        std::vector<std::map<std::string, TValue>> bound;
+        for (const StmtList *branch :
+             {&ifStmt->getThen(), &ifStmt->getElse()}) {
+          std::map<std::string, TValue> saved = globals;
+          bool ok = withErrorsHeld([&] { return runStatements(*branch); });
+          std::map<std::string, TValue> changed;
+          for (auto &[name, value] : globals) {
+            auto old = saved.find(name);
+            if (ok && (old == saved.end() || !old->second.sameAs(value)))
+              changed[name] = value;
+          }
+          globals = std::move(saved);
+          bound.push_back(std::move(changed));
+        }
+        TValue deferred = deferredValue(ifStmt->getCond());
+        for (const auto &branch : bound)
+          for (const auto &[name, value] : branch) {
+            bool agreed = llvm::all_of(bound, [&](const auto &other) {
+              auto it = other.find(name);
+              return it != other.end() &&
+                     it->second.kind == TValue::Kind::Builtin &&
+                     value.kind == TValue::Kind::Builtin;
+            });
+            globals[name] = agreed ? bound.front().at(name) : deferred;
+          }
+      } else if (auto *other = llvm::dyn_cast<UnsupportedStmtAST>(stmt.get());
+                 other && other->getKeyword() == "try") {
+        // `try: from ...libdevice import f  except ...: from ... import f`:
+        // the body, else the first handler; then `else` and `finally`.
+        const auto &clauses = other->getClauses();
+        bool ok =
+            withErrorsHeld([&] { return runStatements(clauses[0].body); });
+        for (const UnsupportedClause &clause : llvm::drop_begin(clauses)) {
+          bool run = clause.keyword == "finally" ||
+                     (clause.keyword == "else" && ok) ||
+                     (clause.keyword == "except" && !ok);
+          if (clause.keyword == "except" && !ok)
+            ok = true; // handled once
+          if (run && !runStatements(clause.body))
+            return false;
+        }
+        // No handler: the body's error, shown now.
+        if (!ok)
+          return runStatements(clauses[0].body) && false;
+      } else if (auto *other = llvm::dyn_cast<UnsupportedStmtAST>(stmt.get());
+                 other && (other->getKeyword() == "class" ||
+                           other->getKeyword() == "async")) {
+        // Host classes (torch.autograd.Function wrappers) and coroutines:
+        // kernels cannot use them, and tilec does not run them.
+        continue;
       } else {
         error(stmt->getLoc()) << kModuleLevelRule;
         return false;

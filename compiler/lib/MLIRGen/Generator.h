@@ -313,6 +313,9 @@ public:
   /// error (reported as a diagnostic).
   mlir::OwningOpRef<mlir::ModuleOp> generate(const KernelConfig &config,
                                              KernelInfo &info);
+  /// Runs `run` with error diagnostics held back (warnings and remarks go
+  /// through); returns what it returns.
+  bool withErrorsHeld(llvm::function_ref<bool()> run);
   /// Runs the module-level statements and returns the kernel `config`
   /// selects, its decorators evaluated; null after an error.
   const FunctionDefAST *evaluateModule(const KernelConfig &config);
@@ -398,9 +401,8 @@ public:
   /// no kernel reads is no error).
   TValue moduleValue(const ExprAST &expr);
   /// The value of a deferred module-level name, used at `use`.
-  mlir::FailureOr<TValue> evaluateDeferred(const TValue &value,
-                                           llvm::StringRef name,
-                                           llvm::SMLoc use);
+  mlir::FailureOr<TValue>
+  evaluateDeferred(const TValue &value, llvm::StringRef name, llvm::SMLoc use);
   /// Evaluates the decorators of kernel `fn` other than @triton.jit.
   mlir::LogicalResult evaluateDecorators(const FunctionDefAST &fn);
   /// Binds the constexprs @triton.heuristics computes for `fn` that the
@@ -735,6 +737,9 @@ private:
 /// expand into.
 constexpr unsigned maxExpansions = 1 << 16;
 
+/// A module-level value host code could not compute: `expr`, evaluated
+/// again (to report its error) where the name is used.
+TValue deferredValue(const ExprAST &expr);
 /// Loads the dialects generated code uses.
 void loadGeneratorDialects(mlir::MLIRContext &context);
 /// True if `decorator` is `triton.jit`, `jit` or a call of either.

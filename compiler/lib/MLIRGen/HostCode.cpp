@@ -720,15 +720,19 @@ FailureOr<TValue> Generator::dictItem(const TValue &dict, const TValue &key,
 //===----------------------------------------------------------------------===//
 
 TValue Generator::moduleValue(const ExprAST &expr) {
-  {
-    // Errors are held back; warnings and remarks go through.
-    ScopedDiagnosticHandler holdErrors(&context, [](Diagnostic &diag) {
-      return success(diag.getSeverity() == DiagnosticSeverity::Error);
-    });
+  std::optional<TValue> computed;
+  withErrorsHeld([&] {
     FailureOr<TValue> value = genExpr(expr);
     if (succeeded(value) && !value->isValue())
-      return *value;
-  }
+      computed = *value;
+    return true;
+  });
+  if (computed)
+    return *computed;
+  return deferredValue(expr);
+}
+
+TValue tilec::deferredValue(const ExprAST &expr) {
   TValue deferred = TValue::named(TValue::Kind::Object, kDeferredValue);
   deferred.deferred = &expr;
   return deferred;

@@ -132,6 +132,32 @@ LogicalResult Generator::assign(const ExprAST &target, const TValue &value) {
     if (value.kind != TValue::Kind::Tuple)
       return error(target.getLoc()) << "cannot unpack " << value.describe()
                                     << " into " << targets.size() << " names";
+    // `*rest, last = t`: the starred name takes what the others leave.
+    auto star = llvm::find_if(targets, [](const ExprPtr &t) {
+      return llvm::isa<StarredExprAST>(t.get());
+    });
+    if (star != targets.end()) {
+      size_t before = star - targets.begin();
+      size_t after = targets.size() - before - 1;
+      if (value.elements.size() < before + after)
+        return error(target.getLoc())
+               << "cannot unpack " << value.elements.size()
+               << " values into at least " << before + after << " names";
+      size_t restEnd = value.elements.size() - after;
+      for (size_t i = 0; i < before; ++i)
+        if (failed(assign(*targets[i], value.elements[i])))
+          return failure();
+      std::vector<TValue> rest(value.elements.begin() + before,
+                               value.elements.begin() + restEnd);
+      if (failed(assign(llvm::cast<StarredExprAST>(**star).getValue(),
+                        TValue::ofTuple(std::move(rest)))))
+        return failure();
+      for (size_t i = 0; i < after; ++i)
+        if (failed(
+                assign(*targets[before + 1 + i], value.elements[restEnd + i])))
+          return failure();
+      return success();
+    }
     if (value.elements.size() != targets.size())
       return error(target.getLoc())
              << "cannot unpack " << value.elements.size() << " values into "

@@ -56,8 +56,8 @@ public:
     Expr_Dict,          ///< `{k: v, ...}`
     Expr_Lambda,        ///< `lambda args: body`
     Expr_Comprehension, ///< `[e for x in xs if c]`, `(e for x in xs)`
-    Expr_FString,   ///< `f"..."` (rejected when evaluated)
-    Expr_Starred,   ///< `*args` or `**kwargs` in a call's arguments
+    Expr_FString,       ///< `f"..."` (rejected when evaluated)
+    Expr_Starred,       ///< `*args` or `**kwargs` in a call's arguments
   };
 
   ExprAST(ExprKind kind, llvm::SMRange range) : kind(kind), range(range) {}
@@ -345,9 +345,7 @@ public:
   FStringExprAST(llvm::SMRange range, std::string text)
       : ExprAST(Expr_FString, range), text(std::move(text)) {}
   llvm::StringRef getText() const { return text; }
-  static bool classof(const ExprAST *e) {
-    return e->getKind() == Expr_FString;
-  }
+  static bool classof(const ExprAST *e) { return e->getKind() == Expr_FString; }
 
 private:
   std::string text;
@@ -362,9 +360,7 @@ public:
         isDouble(isDouble) {}
   const ExprAST &getValue() const { return *value; }
   bool isDoubleStar() const { return isDouble; }
-  static bool classof(const ExprAST *e) {
-    return e->getKind() == Expr_Starred;
-  }
+  static bool classof(const ExprAST *e) { return e->getKind() == Expr_Starred; }
 
 private:
   ExprPtr value;
@@ -710,20 +706,33 @@ private:
   StmtList body;
 };
 
+/// One block of a compound statement tilec keeps unparsed: its keyword
+/// (`try`, `except`, `else`, `finally`, `with`, `class`) and its body.
+struct UnsupportedClause {
+  std::string keyword;
+  StmtList body;
+};
+
 /// A Python statement the parser recognises (`class`, `with`, `try`, `del`,
-/// `global`, `lambda`...) but tilec does not support. Code generation reports
-/// it with the keyword in the message.
+/// `global`, `raise`...) but kernels cannot hold. Code generation reports it
+/// with the keyword in the message; the module level runs a `try`'s clauses
+/// (version-dependent imports) and skips a `class`.
 class UnsupportedStmtAST : public StmtAST {
 public:
-  UnsupportedStmtAST(llvm::SMRange range, std::string keyword)
-      : StmtAST(Stmt_Unsupported, range), keyword(std::move(keyword)) {}
+  UnsupportedStmtAST(llvm::SMRange range, std::string keyword,
+                     std::vector<UnsupportedClause> clauses = {})
+      : StmtAST(Stmt_Unsupported, range), keyword(std::move(keyword)),
+        clauses(std::move(clauses)) {}
   llvm::StringRef getKeyword() const { return keyword; }
+  /// The blocks of a compound statement, in source order.
+  const std::vector<UnsupportedClause> &getClauses() const { return clauses; }
   static bool classof(const StmtAST *s) {
     return s->getKind() == Stmt_Unsupported;
   }
 
 private:
   std::string keyword;
+  std::vector<UnsupportedClause> clauses;
 };
 
 //===----------------------------------------------------------------------===//
