@@ -80,6 +80,49 @@ CaseResult runLayerNorm(TestEnv &env, const GpuTest &test, const Kernel &kernel,
 
 } // namespace
 
+/// rms_norm_fwd_kernel(y, x, w, rstd, row_stride, n_cols, eps, offset);
+/// size (rows, cols), rows padded to 16-byte multiples.
+CaseResult runRmsNorm(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                      const Shape &shape) {
+  const std::uint64_t rows = shape[0], cols = shape[1];
+  const std::uint64_t stride = (cols + 7) / 8 * 8 + 8;
+  const ElemType type = test.Config.In;
+  const float offset = 1.0f;
+  CaseResult result;
+  Dim3 grid(rows);
+  result.Grid = gridString(grid);
+  result.Bytes = 2.0 * rows * cols * elemSize(type);
+  HostMatrix x = HostMatrix::random(env, type, rows, cols, stride);
+  HostMatrix w = HostMatrix::random(env, type, 1, cols);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dy = buffers.output(rows * stride * elemSize(type));
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &dw = buffers.input(w);
+  DeviceBuffer &drstd = buffers.output(rows * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dy, dx, dw, drstd, stride, cols, Eps, offset},
+                  buffers, result);
+  std::vector<float> y, rstd;
+  std::uint64_t clobbered = 0, none = 0;
+  if (status.ok())
+    status = readMatrix(dy, type, rows, cols, stride, y, clobbered);
+  if (status.ok())
+    status = readMatrix(drstd, ElemType::F32, rows, 1, 1, rstd, none);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> refY(rows * cols), refRstd(rows);
+  rmsNormReference(x.Values.data(), w.Values.data(), rows, cols, stride,
+                   static_cast<double>(Eps), offset, refY.data(),
+                   refRstd.data());
+  bool ok = checkOutput(result, "Y", y, refY, cols, test.Config.Tol);
+  ok &= recordClobbered(result, "Y", clobbered);
+  ok &= checkOutput(result, "Rstd", rstd, refRstd, 0, Tolerance::relative(1e-5));
+  result.Passed = ok;
+  return result;
+}
+
 void tilec::gpu::addLayerNormTests(std::vector<GpuTest> &tests) {
   std::vector<Shape> sizes = {{1, 1},       {1, 1000},
                               {1823, 1000}, {64, 1024},
@@ -95,4 +138,16 @@ void tilec::gpu::addLayerNormTests(std::vector<GpuTest> &tests) {
   config.Tol = Tolerance::relative(2e-3);
   tests.push_back({"layer_norm_fp16", "layer_norm_fp16.ptx", "layer_norm_fwd",
                    sizes, runLayerNorm, config});
+  // RMS norm on bf16 rows of up to 8192 (one block a row), fp32 math.
+  TestConfig rms;
+  rms.In = rms.Out = ElemType::BF16;
+  rms.Block = 8192;
+  rms.NumWarps = 16;
+  rms.Tol = Tolerance::relative(1e-2);
+  tests.push_back({"rms_norm_bf16",
+                   "rms_norm_bf16.ptx",
+                   "rms_norm_fwd_kernel",
+                   {{1, 1}, {7, 1000}, {300, 5000}, {4096, 4096}, {1000, 8192}},
+                   runRmsNorm,
+                   rms});
 }

@@ -103,6 +103,25 @@ inline void matmulReference(const float *a, const float *b, std::uint64_t m,
   });
 }
 
+/// RMS norm of each row of \p x (\p rows x \p cols, rows \p stride apart):
+/// y = x * rstd * (offset + w), rstd = 1 / sqrt(mean(x^2) + eps). \p y is
+/// dense.
+inline void rmsNormReference(const float *x, const float *w, std::uint64_t rows,
+                             std::uint64_t cols, std::uint64_t stride,
+                             double eps, double offset, double *y,
+                             double *rstd) {
+  forEachRow(rows, [&](std::uint64_t r) {
+    const float *row = x + r * stride;
+    double squares = 0.0;
+    for (std::uint64_t c = 0; c < cols; ++c)
+      squares += double(row[c]) * double(row[c]);
+    double inv = 1.0 / std::sqrt(squares / double(cols) + eps);
+    rstd[r] = inv;
+    for (std::uint64_t c = 0; c < cols; ++c)
+      y[r * cols + c] = double(row[c]) * inv * (offset + double(w[c]));
+  });
+}
+
 /// Attention forward for \p heads independent heads of \p seq queries, keys
 /// and values of \p dim elements each, all dense [heads, seq, dim]:
 /// o = softmax(scale * q @ k^T) @ v. \p o is dense too.

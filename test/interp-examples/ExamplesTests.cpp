@@ -432,6 +432,32 @@ std::function<void()> layerNorm(Case &c) {
   };
 }
 
+/// rms_norm_fwd_kernel(Y, X, W, Rstd, stride, N, eps, offset); size (rows,
+/// cols).
+std::function<void()> rmsNorm(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 8;
+  ScalarType type = argType(c.config, 0);
+  Buffer &y = c.output(type, rows * ld);
+  Buffer &x = c.input(type, rows, cols, ld);
+  Buffer &w = c.input(type, 1, cols);
+  Buffer &rstd = c.output(ScalarType::FP32, rows);
+  c.args.push_back(Argument::ofInt(ld));
+  c.args.push_back(Argument::ofInt(cols));
+  c.args.push_back(Argument::ofFloat(1e-5));
+  c.args.push_back(Argument::ofFloat(1.0));
+  c.grid[0] = rows;
+  return [&, rows, cols, ld] {
+    std::vector<float> xs = Case::values(x, rows, ld);
+    std::vector<float> ws = Case::values(w, 1, cols);
+    std::vector<double> refY(rows * cols), refRstd(rows);
+    gpu::rmsNormReference(xs.data(), ws.data(), rows, cols, ld,
+                          static_cast<double>(1e-5f), 1.0, refY.data(),
+                          refRstd.data());
+    c.check("Y", y, rows, cols, ld, refY, c.config.tol);
+    c.check("Rstd", rstd, rows, 1, 1, refRstd, ExactTol);
+  };
+}
+
 /// The matmul kernels: a, b, c, M, N, K, then all six strides (Strided,
 /// Grouped), none (BlockPtr, TransposedB) or the three row strides
 /// (Descriptor); size (M, N, K). The kernel multiplies its inputs scaled by
@@ -637,6 +663,14 @@ std::vector<Config> configurations() {
        layerNorm,
        {{1, 1}, {3, 1000}, {2, 3000}},
        Fp16Tol},
+      {"rms_norm_bf16",
+       "rms_norm.tile",
+       "rms_norm_fwd_kernel",
+       "*bf16:16, *bf16:16, *bf16:16, *fp32:16, i32, i32, fp32, fp32",
+       {"BLOCK_SIZE=8192"},
+       rmsNorm,
+       {{1, 1}, {3, 1000}, {2, 5000}},
+       Bf16Tol},
       {"matmul_ptr_fp16",
        "seeds/matmul_ptr.tile",
        "matmul_ptr_kernel",
