@@ -403,6 +403,43 @@ CaseResult runCrossEntropy(TestEnv &env, const GpuTest &test,
   return result;
 }
 
+/// glu_fwd_kernel(a, b, c, row_stride, n_cols) built with ACTIVATION silu
+/// (test name swiglu_bf16) or gelu_tanh; size (rows, cols), padded rows.
+CaseResult runGlu(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                  const Shape &shape) {
+  const std::uint64_t rows = shape[0], cols = shape[1];
+  const std::uint64_t stride = (cols + 7) / 8 * 8 + 8;
+  const ElemType type = test.Config.In;
+  const bool gelu = test.Name.find("geglu") != std::string::npos;
+  CaseResult result;
+  Dim3 grid(rows);
+  result.Grid = gridString(grid);
+  result.Bytes = 3.0 * rows * cols * elemSize(type);
+  HostMatrix a = HostMatrix::random(env, type, rows, cols, stride);
+  HostMatrix b = HostMatrix::random(env, type, rows, cols, stride);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &da = buffers.input(a);
+  DeviceBuffer &db = buffers.input(b);
+  DeviceBuffer &dc = buffers.output(rows * stride * elemSize(type));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(env, kernel, grid, {da, db, dc, stride, cols},
+                              buffers, result);
+  std::vector<float> c;
+  std::uint64_t clobbered = 0;
+  if (status.ok())
+    status = readMatrix(dc, type, rows, cols, stride, c, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> ref(rows * cols);
+  gluReference(a.Values.data(), b.Values.data(), rows, cols, stride, gelu,
+               ref.data());
+  bool ok = checkOutput(result, "C", c, ref, cols, test.Config.Tol);
+  ok &= recordClobbered(result, "C", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
 } // namespace
 
 void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
@@ -468,6 +505,18 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1, 1}, {9, 1000}, {64, 5003}, {4096, 32000}},
                    runCrossEntropy,
                    ce});
+  TestConfig glu;
+  glu.In = glu.Out = ElemType::BF16;
+  glu.Block = 8192;
+  glu.NumWarps = 16;
+  glu.Tol = Tolerance::relative(1e-2);
+  for (const char *name : {"swiglu_bf16", "geglu_bf16"})
+    tests.push_back({name,
+                     std::string(name) + ".ptx",
+                     "glu_fwd_kernel",
+                     {{1, 1}, {7, 1000}, {300, 5000}, {2048, 8192}},
+                     runGlu,
+                     glu});
   TestConfig grouped;
   grouped.GroupM = 8;
   grouped.BlockN = 1024;

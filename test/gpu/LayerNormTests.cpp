@@ -101,9 +101,9 @@ CaseResult runRmsNorm(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   DeviceBuffer &drstd = buffers.output(rows * sizeof(float));
   if (!buffers.status().ok())
     return failed(buffers.status(), result);
-  Status status =
-      launchTimed(env, kernel, grid, {dy, dx, dw, drstd, stride, cols, Eps, offset},
-                  buffers, result);
+  Status status = launchTimed(env, kernel, grid,
+                              {dy, dx, dw, drstd, stride, cols, Eps, offset},
+                              buffers, result);
   std::vector<float> y, rstd;
   std::uint64_t clobbered = 0, none = 0;
   if (status.ok())
@@ -118,7 +118,8 @@ CaseResult runRmsNorm(TestEnv &env, const GpuTest &test, const Kernel &kernel,
                    refRstd.data());
   bool ok = checkOutput(result, "Y", y, refY, cols, test.Config.Tol);
   ok &= recordClobbered(result, "Y", clobbered);
-  ok &= checkOutput(result, "Rstd", rstd, refRstd, 0, Tolerance::relative(1e-5));
+  ok &=
+      checkOutput(result, "Rstd", rstd, refRstd, 0, Tolerance::relative(1e-5));
   result.Passed = ok;
   return result;
 }

@@ -122,6 +122,24 @@ inline void rmsNormReference(const float *x, const float *w, std::uint64_t rows,
   });
 }
 
+/// c = act(a) * b elementwise over \p rows x \p cols (rows \p stride
+/// apart; \p c dense), act = silu (x * sigmoid(x)) or, with \p gelu, the
+/// tanh approximation of gelu.
+inline void gluReference(const float *a, const float *b, std::uint64_t rows,
+                         std::uint64_t cols, std::uint64_t stride, bool gelu,
+                         double *c) {
+  forEachRow(rows, [&](std::uint64_t r) {
+    for (std::uint64_t j = 0; j < cols; ++j) {
+      double x = a[r * stride + j];
+      double act = gelu ? 0.5 * x *
+                              (1.0 + std::tanh(0.7978845608028654 *
+                                               (x + 0.044715 * x * x * x)))
+                        : x / (1.0 + std::exp(-x));
+      c[r * cols + j] = act * double(b[r * stride + j]);
+    }
+  });
+}
+
 /// Attention forward for \p heads independent heads of \p seq queries, keys
 /// and values of \p dim elements each, all dense [heads, seq, dim]:
 /// o = softmax(scale * q @ k^T) @ v. \p o is dense too.

@@ -458,6 +458,27 @@ std::function<void()> rmsNorm(Case &c) {
   };
 }
 
+/// glu_fwd_kernel(A, B, C, stride, N) with ACTIVATION silu or gelu_tanh
+/// (geglu_*); size (rows, cols).
+std::function<void()> glu(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 8;
+  ScalarType type = argType(c.config, 0);
+  Buffer &a = c.input(type, rows, cols, ld);
+  Buffer &b = c.input(type, rows, cols, ld);
+  Buffer &out = c.output(type, rows * ld);
+  c.args.push_back(Argument::ofInt(ld));
+  c.args.push_back(Argument::ofInt(cols));
+  c.grid[0] = rows;
+  bool gelu = llvm::StringRef(c.config.name).starts_with("geglu");
+  return [&, rows, cols, ld, gelu] {
+    std::vector<float> as = Case::values(a, rows, ld);
+    std::vector<float> bs = Case::values(b, rows, ld);
+    std::vector<double> ref(rows * cols);
+    gpu::gluReference(as.data(), bs.data(), rows, cols, ld, gelu, ref.data());
+    c.check("C", out, rows, cols, ld, ref, c.config.tol);
+  };
+}
+
 /// The matmul kernels: a, b, c, M, N, K, then all six strides (Strided,
 /// Grouped), none (BlockPtr, TransposedB) or the three row strides
 /// (Descriptor); size (M, N, K). The kernel multiplies its inputs scaled by
@@ -976,6 +997,22 @@ std::vector<Config> configurations() {
        crossEntropy,
        {{1, 1}, {4, 1000}, {3, 2500}},
        ExactTol},
+      {"swiglu_bf16",
+       "swiglu.tile",
+       "glu_fwd_kernel",
+       "*bf16:16, *bf16:16, *bf16:16, i32, i32",
+       {"ACTIVATION=silu", "BLOCK_SIZE=8192"},
+       glu,
+       {{1, 1}, {3, 1000}, {2, 5000}},
+       Bf16Tol},
+      {"geglu_bf16",
+       "swiglu.tile",
+       "glu_fwd_kernel",
+       "*bf16:16, *bf16:16, *bf16:16, i32, i32",
+       {"ACTIVATION=gelu_tanh", "BLOCK_SIZE=8192"},
+       glu,
+       {{1, 1}, {3, 1000}, {2, 5000}},
+       Bf16Tol},
       {"grouped_sum",
        "grouped_sum.tile",
        "grouped_row_sum_kernel",
