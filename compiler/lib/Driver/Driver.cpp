@@ -82,19 +82,35 @@ static FailureOr<CompiledPTX> emitCompiledPTX(ModuleOp module,
   return result;
 }
 
+namespace {
+/// The MLIR context of one compilation, with tilec's dialects; its
+/// diagnostics print through `srcMgr` to `os` with the source line and a
+/// caret (not an IR dump of the op).
+struct CompilationContext {
+  static DialectRegistry registry() {
+    DialectRegistry registry;
+    registerTilecDialects(registry);
+    return registry;
+  }
+  CompilationContext(llvm::SourceMgr &srcMgr, llvm::raw_ostream &os)
+      : context(registry(), MLIRContext::Threading::DISABLED),
+        diagnostics(srcMgr, &context, os) {
+    context.loadAllAvailableDialects();
+    context.printOpOnDiagnostic(false);
+  }
+  MLIRContext context;
+  SourceMgrDiagnosticHandler diagnostics;
+};
+} // namespace
+
 FailureOr<CompiledPTX> tilec::compileToPTX(llvm::SourceMgr &srcMgr,
                                            const CompileOptions &options,
                                            llvm::raw_ostream &diagnosticOS) {
   std::unique_ptr<ModuleAST> ast = parseModule(srcMgr, srcMgr.getMainFileID());
   if (!ast)
     return failure();
-  DialectRegistry registry;
-  registerTilecDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  SourceMgrDiagnosticHandler diagnostics(srcMgr, &context, diagnosticOS);
-  // Users see their source line and a caret, not an IR dump of the op.
-  context.printOpOnDiagnostic(false);
+  CompilationContext compilation(srcMgr, diagnosticOS);
+  MLIRContext &context = compilation.context;
   CompileOptions ptxOptions = options;
   ptxOptions.emit = EmitKind::PTX;
   KernelInfo info;
@@ -111,13 +127,8 @@ FailureOr<KernelTuning> tilec::readTuning(llvm::SourceMgr &srcMgr,
   std::unique_ptr<ModuleAST> ast = parseModule(srcMgr, srcMgr.getMainFileID());
   if (!ast)
     return failure();
-  DialectRegistry registry;
-  registerTilecDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  SourceMgrDiagnosticHandler diagnostics(srcMgr, &context, diagnosticOS);
-  context.printOpOnDiagnostic(false);
-  return readKernelTuning(context, *ast, srcMgr, kernel);
+  CompilationContext compilation(srcMgr, diagnosticOS);
+  return readKernelTuning(compilation.context, *ast, srcMgr, kernel);
 }
 
 LogicalResult tilec::compile(llvm::SourceMgr &srcMgr,
@@ -131,12 +142,8 @@ LogicalResult tilec::compile(llvm::SourceMgr &srcMgr,
     return success();
   }
 
-  DialectRegistry registry;
-  registerTilecDialects(registry);
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  context.loadAllAvailableDialects();
-  SourceMgrDiagnosticHandler diagnostics(srcMgr, &context);
-  context.printOpOnDiagnostic(false);
+  CompilationContext compilation(srcMgr, llvm::errs());
+  MLIRContext &context = compilation.context;
   KernelInfo info;
   OwningOpRef<ModuleOp> module =
       generateAndLower(srcMgr, *ast, options, context, info);

@@ -19,6 +19,26 @@ using namespace tilec;
 
 namespace {
 
+/// The source of a request, its diagnostics collected as text.
+struct RequestSource {
+  explicit RequestSource(const rt::CompileRequest &request) {
+    srcMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
+                                  request.Source, request.SourceName),
+                              llvm::SMLoc());
+    srcMgr.setDiagHandler(
+        [](const llvm::SMDiagnostic &diagnostic, void *os) {
+          diagnostic.print(nullptr, *static_cast<llvm::raw_ostream *>(os));
+        },
+        &os);
+  }
+  RequestSource(const RequestSource &) = delete;
+  RequestSource &operator=(const RequestSource &) = delete;
+
+  llvm::SourceMgr srcMgr;
+  std::string diagnostics;
+  llvm::raw_string_ostream os{diagnostics};
+};
+
 class InProcessCompiler : public rt::KernelCompiler {
 public:
   explicit InProcessCompiler(jit::CompilerOptions options) {
@@ -66,22 +86,12 @@ InProcessCompiler::compile(const rt::CompileRequest &request) {
   options.ptx.arch = request.Arch;
   options.ptx.features = target->getDefaultPtxFeatures();
 
-  llvm::SourceMgr srcMgr;
-  srcMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(request.Source, request.SourceName),
-      llvm::SMLoc());
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticOS(diagnostics);
-  srcMgr.setDiagHandler(
-      [](const llvm::SMDiagnostic &diagnostic, void *os) {
-        diagnostic.print(nullptr, *static_cast<llvm::raw_ostream *>(os));
-      },
-      &diagnosticOS);
+  RequestSource source(request);
   mlir::FailureOr<CompiledPTX> compiled =
-      compileToPTX(srcMgr, options, diagnosticOS);
+      compileToPTX(source.srcMgr, options, source.os);
   if (mlir::failed(compiled))
     return rt::Status::error(rt::ErrorCode::CompileError,
-                             what + " failed:\n" + diagnostics);
+                             what + " failed:\n" + source.diagnostics);
 
   rt::CompiledKernel result;
   result.Ptx = std::move(compiled->ptx);
@@ -101,24 +111,14 @@ InProcessCompiler::readTuning(const rt::CompileRequest &request) {
   KernelConfig kernel;
   kernel.name = request.Kernel;
   kernel.target = request.Arch;
-  llvm::SourceMgr srcMgr;
-  srcMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(request.Source, request.SourceName),
-      llvm::SMLoc());
-  std::string diagnostics;
-  llvm::raw_string_ostream diagnosticOS(diagnostics);
-  srcMgr.setDiagHandler(
-      [](const llvm::SMDiagnostic &diagnostic, void *os) {
-        diagnostic.print(nullptr, *static_cast<llvm::raw_ostream *>(os));
-      },
-      &diagnosticOS);
+  RequestSource source(request);
   mlir::FailureOr<KernelTuning> tuning =
-      tilec::readTuning(srcMgr, kernel, diagnosticOS);
+      tilec::readTuning(source.srcMgr, kernel, source.os);
   if (mlir::failed(tuning))
     return rt::Status::error(rt::ErrorCode::CompileError,
                              "reading the decorators of kernel '" +
                                  request.Kernel + "' of " + request.SourceName +
-                                 " failed:\n" + diagnostics);
+                                 " failed:\n" + source.diagnostics);
   rt::JitTuning result;
   for (const AutotuneConfig &autotune : tuning->configs) {
     rt::JitConfig config;
