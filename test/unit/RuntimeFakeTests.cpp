@@ -444,11 +444,11 @@ TEST_CASE("The JIT tunes over @triton.autotune's configurations",
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("A tensor descriptor launches as its base, extents and strides",
-          "[fake][launch]") {
-  Context ctx = makeContext();
+/// examples/vector_add.tile's add_kernel (BLOCK 1024) compiled in process.
+static Expected<CompiledKernel> compileVectorAdd() {
   std::string source;
-  REQUIRE(readFile(TILEC_VECTOR_ADD_TILE, source).ok());
+  if (Status read = readFile(TILEC_VECTOR_ADD_TILE, source); !read.ok())
+    return read;
   std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
   CompileRequest request;
   request.SourceName = "vector_add.tile";
@@ -457,7 +457,13 @@ TEST_CASE("A tensor descriptor launches as its base, extents and strides",
   request.Signature = "*fp32, *fp32, *fp32, i32";
   request.Config.Constexprs = {{"BLOCK", "1024"}};
   request.Arch = "sm_90a";
-  Expected<CompiledKernel> compiled = compiler->compile(request);
+  return compiler->compile(request);
+}
+
+TEST_CASE("A tensor descriptor launches as its base, extents and strides",
+          "[fake][launch]") {
+  Context ctx = makeContext();
+  Expected<CompiledKernel> compiled = compileVectorAdd();
   REQUIRE(compiled.ok());
   Expected<Module> module = Module::loadPtx(ctx, compiled->Ptx);
   REQUIRE(module.ok());
@@ -497,17 +503,7 @@ TEST_CASE("A tensor descriptor launches as its base, extents and strides",
 TEST_CASE("Launch requirements of the metadata line are checked at launch",
           "[fake][launch]") {
   Context ctx = makeContext();
-  std::string source;
-  REQUIRE(readFile(TILEC_VECTOR_ADD_TILE, source).ok());
-  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
-  CompileRequest request;
-  request.SourceName = "vector_add.tile";
-  request.Source = source;
-  request.Kernel = "add_kernel";
-  request.Signature = "*fp32, *fp32, *fp32, i32";
-  request.Config.Constexprs = {{"BLOCK", "1024"}};
-  request.Arch = "sm_90a";
-  Expected<CompiledKernel> compiled = compiler->compile(request);
+  Expected<CompiledKernel> compiled = compileVectorAdd();
   INFO(compiled.status().message());
   REQUIRE(compiled.ok());
   // Requirements as tilec writes them for a tensor descriptor whose base is
