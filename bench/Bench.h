@@ -6,8 +6,9 @@
 //
 // tilec-bench times one kernel family per run (--kernel vector_add, the
 // default, softmax or matmul). This header holds what its parts share: the
-// command line options, the error report, the median of a set of timings,
-// and a file-existence test. BenchMain.cpp parses the options, creates the
+// command line options, the error report, the timing loop (do_bench's: the
+// L2 flushed before every timed launch) and the median of its timings, and
+// a file-existence test. BenchMain.cpp parses the options, creates the
 // CUDA context and calls benchVectorAdd (vector_add_bench.cpp), benchSoftmax
 // (softmax_bench.cpp) or benchMatmul (matmul_bench.cpp).
 //
@@ -86,6 +87,33 @@ inline rt::Status createEvents(const rt::Context &ctx, unsigned count,
     stops.push_back(stop.take());
   }
   return rt::Status::success();
+}
+
+/// Runs \p launch \p warmup times, then once per pair of \p starts and
+/// \p stops, timed as triton.testing.do_bench times: before every timed
+/// launch a 256 MB buffer is written (so that the L2 is cold), then the
+/// start event, the launch and the stop event are recorded.
+template <typename Launch>
+rt::Status timeLaunches(const rt::Context &ctx, unsigned warmup,
+                        std::vector<rt::Event> &starts,
+                        std::vector<rt::Event> &stops, Launch launch) {
+  rt::Expected<rt::DeviceBuffer> flush =
+      rt::DeviceBuffer::allocate(ctx, std::size_t(256) << 20);
+  if (!flush)
+    return flush.status();
+  rt::Status status;
+  for (unsigned i = 0; status.ok() && i < warmup; ++i)
+    status = launch();
+  for (std::size_t i = 0; status.ok() && i < starts.size(); ++i) {
+    status = flush->fill(0);
+    if (status.ok())
+      status = starts[i].record();
+    if (status.ok())
+      status = launch();
+    if (status.ok())
+      status = stops[i].record();
+  }
+  return status;
 }
 
 /// Times vector_add.ptx (and vector_add_n16.ptx when present).

@@ -32,7 +32,9 @@
 //
 // Per case: inputs uniform in [-1, 1) rounded to the dtype, the output
 // poisoned with NaN, warm-up launches (10 unless --warmup), then timed
-// launches back to back (100 unless --iters; one CUDA event pair each). The
+// launches (100 unless --iters), each after an L2 flush between its own pair
+// of CUDA events, as triton.testing.do_bench times (Bench.h's
+// timeLaunches). The
 // output of the last one is checked before anything is printed for the
 // case: every element must be finite, and on 64 sampled rows (the first, the
 // last and 62 random ones; every column) ||C - ref|| / ||ref|| against a
@@ -324,15 +326,8 @@ int benchCase(Context &ctx, const BenchOptions &options,
       return kernel->launch(grid, {da, db, dc, M, N, K, K, N, N});
     return kernel->launch(grid, {da, db, dc, M, N, K, K, one, N, one, N, one});
   };
-  for (unsigned i = 0; status.ok() && i < warmup; ++i)
-    status = launch();
-  for (unsigned i = 0; status.ok() && i < iters; ++i) {
-    status = starts[i].record();
-    if (status.ok())
-      status = launch();
-    if (status.ok())
-      status = stops[i].record();
-  }
+  if (status.ok())
+    status = timeLaunches(ctx, warmup, starts, stops, launch);
   if (status.ok())
     status = ctx.synchronize();
   std::vector<std::uint8_t> cBytes(m * n * size);

@@ -9,7 +9,8 @@
 // 8192 x 4096 fp32 input (--rows, --cols; cols <= 4096), one program per row
 // (grid = n_rows), as bench/triton_softmax.py launches the same source under
 // Triton. Per variant: the output is poisoned, warm-up launches run, then at
-// least 100 timed launches (one CUDA event pair each); the output of the last
+// least 100 timed launches (each after an L2 flush, between its own CUDA
+// events, as do_bench times); the output of the last
 // one is checked against a float64 softmax of the input (relative error at
 // most 1e-5, every element finite), and only then the median time and the
 // bandwidth (2 * rows * cols * 4 bytes: one read, one write) are printed:
@@ -91,15 +92,9 @@ int benchVariant(SoftmaxData &data, const BenchOptions &options,
   };
 
   Status status = data.DOut.fill(0xFF); // NaN: every element must be written.
-  for (unsigned i = 0; status.ok() && i < options.Warmup; ++i)
-    status = launch();
-  for (unsigned i = 0; status.ok() && i < options.Iters; ++i) {
-    status = data.Starts[i].record();
-    if (status.ok())
-      status = launch();
-    if (status.ok())
-      status = data.Stops[i].record();
-  }
+  if (status.ok())
+    status = timeLaunches(*data.Ctx, options.Warmup, data.Starts, data.Stops,
+                          launch);
   if (status.ok())
     status = data.Ctx->synchronize();
   if (status.ok())

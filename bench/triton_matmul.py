@@ -36,8 +36,8 @@ it is timed: every element finite, and on 64 sampled rows (the first, the
 last, 62 random ones; every column) ||C - ref|| / ||ref|| against a float64
 product of the same inputs at most 2e-3 (fp16), 1e-2 (bf16) or 3e-3 (tf32).
 Timings are triton.testing.do_bench's median (L2 flushed before each call;
-tilec-bench reports the median of CUDA events around back-to-back launches
-of its own loop), printed on lines in the same format as tilec-bench:
+tilec-bench times its own loop the same way), printed on lines in the same
+format as tilec-bench:
 
   BENCH matmul impl=triton dtype=fp16 m=M n=N k=K median_ms=T tflops=R
 

@@ -7,7 +7,8 @@
 // tilec-bench --kernel vector_add (the default) times add_kernel
 // (examples/vector_add.tile, BLOCK=1024) on 2^28 fp32 elements: the output
 // is poisoned, the kernel runs some warm-up launches and then at least 100
-// timed launches back to back (one CUDA event pair each), the output is
+// timed launches, each after an L2 flush between its own CUDA events (as
+// triton.testing.do_bench times; Bench.h's timeLaunches), the output is
 // checked bit for bit against the CPU, and only then the median time and the
 // bandwidth (3 * 4 * n bytes: two reads and one write) are printed, on a
 // line shared with bench/triton_vector_add.py:
@@ -73,15 +74,9 @@ int benchVariant(BenchData &data, const BenchOptions &options,
   };
 
   Status status = data.DOut.fill(0xFF); // NaN: every element must be written.
-  for (unsigned i = 0; status.ok() && i < options.Warmup; ++i)
-    status = launch();
-  for (unsigned i = 0; status.ok() && i < options.Iters; ++i) {
-    status = data.Starts[i].record();
-    if (status.ok())
-      status = launch();
-    if (status.ok())
-      status = data.Stops[i].record();
-  }
+  if (status.ok())
+    status =
+        timeLaunches(data.Ctx, options.Warmup, data.Starts, data.Stops, launch);
   if (status.ok())
     status = data.Ctx.synchronize();
   if (status.ok())

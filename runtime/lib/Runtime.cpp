@@ -223,17 +223,25 @@ Expected<Stream> Stream::create(const Context &) {
   return stream;
 }
 
+Stream Stream::borrow(void *handle) {
+  Stream stream;
+  stream.Handle = handle;
+  stream.Owned = false;
+  return stream;
+}
+
 Stream::Stream(Stream &&other) noexcept
-    : Handle(std::exchange(other.Handle, nullptr)) {}
+    : Handle(std::exchange(other.Handle, nullptr)), Owned(other.Owned) {}
 
 Stream &Stream::operator=(Stream &&other) noexcept {
   Stream moved(std::move(other));
   std::swap(Handle, moved.Handle);
+  std::swap(Owned, moved.Owned);
   return *this;
 }
 
 Stream::~Stream() {
-  if (!Handle)
+  if (!Handle || !Owned)
     return;
   if (const DriverApi *api = getLoadedDriver())
     api->cuStreamDestroy(static_cast<CUstream>(Handle));

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds tilec here and gathers what the GPU machine needs in .device/: the
 # runtime-only programs (tilec-gpu-tests, vector-add, tilec-bench,
-# tilec-interp-compare), the examples' PTX and their manifest (for
-# bench/triton_reference_ptx.py), and in .device/interp/ every
+# tilec-interp-compare), libtilec-runtime-c.so (in .device/lib, for
+# bench/compare.py), the examples' PTX and their manifest (for
+# bench/triton_reference_ptx.py and bench/compare.py), and in .device/interp/ every
 # example case run in the interpreter (inputs and outputs), which
 # tilec-interp-compare runs again on the GPU; and what prepare-runtime.sh
 # adds (host-app, tilec-launch-bench, a kernel cache); and tilec's compile
@@ -27,6 +28,13 @@ for prog in tilec-gpu-tests vector-add tilec-bench tilec-interp-compare; do
     exit 1
   fi
 done
+# The runtime's C interface, which bench/compare.py loads with ctypes.
+mkdir -p "$out/lib"
+cp "$build/lib/libtilec-runtime-c.so" "$out/lib/"
+if ldd "$out/lib/libtilec-runtime-c.so" | grep -E -q 'libLLVM|libMLIR|libfmt'; then
+  echo "prepare: libtilec-runtime-c.so depends on a library the GPU machine lacks" >&2
+  exit 1
+fi
 cp "$build"/examples/*.ptx "$build"/examples/ptx-manifest.tsv "$out/examples/"
 bash "$root/tools/gpu/prepare-runtime.sh" "$build" "$out"
 # tilec's compile time of the seed matmul (the benchmark's fp16 build, 128x256x64, 4 stages):

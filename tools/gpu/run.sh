@@ -11,7 +11,9 @@
 #   tilec-gpu-tests, vector-add, tilec-bench (vector add, softmax, then the
 #   tensor-core matmuls), tilec-interp-compare (the GPU against the
 #   interpreter, from DIR/interp), bench/triton_vector_add.py,
-#   bench/triton_softmax.py, bench/triton_matmul.py, examples/host-app
+#   bench/triton_softmax.py, bench/triton_matmul.py, bench/compare.py
+#   (every kernel family under tilec, Triton and torch, timed alike),
+#   examples/host-app
 #   (twice: tuning then reuse; JIT kernels from DIR/cache),
 #   tilec-launch-bench, bench/triton_launch_overhead.py
 #
@@ -47,10 +49,10 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LOGS=$(mktemp -d "${TMPDIR:-/tmp}/tilec-gpu-run.XXXXXX")
 export PYTHONUNBUFFERED=1
 
-# Prints the path of $1 under DIR, DIR/bin or DIR/examples.
+# Prints the path of $1 under DIR, DIR/bin, DIR/examples or DIR/lib.
 find_in_dir() {
   local candidate
-  for candidate in "$DIR/$1" "$DIR/bin/$1" "$DIR/examples/$1"; do
+  for candidate in "$DIR/$1" "$DIR/bin/$1" "$DIR/examples/$1" "$DIR/lib/$1"; do
     if [ -e "$candidate" ]; then
       echo "$candidate"
       return 0
@@ -152,6 +154,15 @@ fi
 step triton-bench python3 "$ROOT/bench/triton_vector_add.py"
 step triton-softmax python3 "$ROOT/bench/triton_softmax.py"
 step triton-matmul python3 "$ROOT/bench/triton_matmul.py"
+
+# One table: each kernel family under tilec, Triton (same source) and
+# torch, all timed by do_bench in one process (bench/compare.py).
+if C_LIB=$(find_in_dir libtilec-runtime-c.so) && [ -n "$PTX_DIR" ]; then
+  step compare python3 "$ROOT/bench/compare.py" --ptx-dir "$PTX_DIR" \
+    --library "$C_LIB" --markdown "$LOGS/compare.md"
+else
+  missing compare "libtilec-runtime-c.so or the PTX"
+fi
 
 # The runtime (docs/runtime.md): examples/host-app twice, where the second
 # run reuses the tuned matmul configuration and loads its JIT kernel from the
@@ -316,6 +327,14 @@ if [ -n "$MATMUL_LINES" ]; then
             "blocks, warps and stages as tilec, tr best: best of the " \
             "Triton configurations tried)"
     }'
+fi
+if [ -s "$LOGS/compare.md" ]; then
+  echo
+  cat "$LOGS/compare.md"
+  echo "(bench/compare.py: tilec's PTX through tilec's runtime, Triton on the" \
+    "same source and constexprs, torch; every one timed by" \
+    "triton.testing.do_bench in one process: L2 flushed, median; GB/s or" \
+    "TFLOP/s)"
 fi
 COMPILE_LINE=$(cat "$LOGS"/*.log 2>/dev/null |
   grep -m 1 '^BENCH compile impl=triton kernel=matmul_ptr ')

@@ -119,6 +119,9 @@ public:
   Stream() = default;
   /// Creates a stream that synchronizes with the default stream.
   static Expected<Stream> create(const Context &ctx);
+  /// A stream made elsewhere (a CUstream, e.g. torch's current stream), used
+  /// but never destroyed by this object.
+  static Stream borrow(void *handle);
 
   Stream(Stream &&other) noexcept;
   Stream &operator=(Stream &&other) noexcept;
@@ -134,6 +137,7 @@ public:
 
 private:
   void *Handle = nullptr; // CUstream
+  bool Owned = true;
 };
 
 /// A CUDA event for timing.

@@ -1,0 +1,516 @@
+#!/usr/bin/env python3
+# ===- compare.py - tilec, Triton and torch timed the same way ----------===#
+#
+# Part of tilec, a Triton-style tile-language compiler.
+#
+# ===--------------------------------------------------------------------===#
+"""Time tilec, Triton (same source) and torch alike, in one process.
+
+Every row runs one kernel of examples/ three ways on the same inputs:
+tilec's PTX (DIR/NAME.ptx, from tools/gpu/prepare.sh) launched through
+tilec's runtime (libtilec-runtime-c via bench/tilec_runtime.py, which calls
+tilec::rt::Kernel::launch); the same kernel of the same .tile file under
+Triton, with the manifest's constexprs, num_warps and num_stages; and
+torch's (or cuBLAS's) own operation. Each implementation's output is
+poisoned (NaN), computed once and checked against a float64 reference by
+relative error (the largest error over the largest reference magnitude; NaN
+fails), then timed by triton.testing.do_bench: the L2 flushed by writing
+a 256 MB buffer before every call, CUDA events around the call, the
+median. A row prints
+
+  BENCH compare row=NAME impl=IMPL ms=T value=V unit=U
+  (or impl=IMPL FAIL: why)
+
+and the run ends with a table of all rows (value, and tilec over Triton);
+--markdown FILE writes that table as markdown for docs/performance.md.
+
+  compare.py [--ptx-dir DIR] [--only ROW ...] [--markdown FILE]
+
+Exit status: 0 when every result was correct, 1 otherwise, 77 (after
+"SKIP: ...") without torch, Triton, libtilec-runtime-c or a CUDA device.
+"""
+
+import argparse
+import math
+import pathlib
+import sys
+
+sys.dont_write_bytecode = True  # No __pycache__ in bench/ or examples/.
+import tilec_runtime  # noqa: E402
+from triton_reference_ptx import parse_manifest  # noqa: E402
+from triton_vector_add import load_tile_module  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SKIP = 77
+
+
+class Harness:
+    """What the rows share: the runtime, the manifest and the timing."""
+
+    def __init__(self, torch, triton, ctx, ptx_dir, manifest, rep_ms):
+        self.torch, self.triton, self.ctx = torch, triton, ctx
+        self.ptx_dir, self.manifest, self.rep_ms = ptx_dir, manifest, rep_ms
+        self.results = []  # (row, impl, ms, value, unit, error or None)
+        self.failures = 0
+        self._modules = {}
+
+    def tilec(self, name):
+        """tilec's kernel of manifest entry name: call it as kernel[grid]."""
+        entry = self.manifest[name]
+        return self.ctx.load_module(self.ptx_dir / f"{name}.ptx").kernel(
+            entry["kernel"])
+
+    def triton_kernel(self, name):
+        """Triton's kernel of manifest entry name, with its constexprs,
+        num_warps and num_stages: launch(grid, *args)."""
+        entry = self.manifest[name]
+        source = entry["source"]
+        if source not in self._modules:
+            self._modules[source] = load_tile_module(ROOT / "examples" /
+                                                     source)
+        kernel = getattr(self._modules[source], entry["kernel"])
+        # @triton.autotune and @triton.heuristics wrap the JITFunction; the
+        # manifest's constexprs are one configuration of them.
+        while not isinstance(kernel, self.triton.runtime.jit.JITFunction):
+            kernel = kernel.fn
+
+        def launch(grid, *args):
+            kernel[grid](*args, num_warps=entry["num_warps"],
+                         num_stages=entry["num_stages"],
+                         **entry["constexprs"])
+        return launch
+
+    def specialization_note(self, name, args):
+        """"" when tilec's PTX for name is specialized as Triton's launcher
+        specializes args (pointers and integers that are multiples of 16
+        as ':16', the integer 1 as ':1'), else a note naming the
+        parameters where they differ."""
+        signature = self.manifest[name]["signature"]
+        differ = []
+        for i, (arg, entry) in enumerate(zip(args, signature)):
+            if hasattr(arg, "data_ptr"):
+                value = arg.data_ptr()
+            elif isinstance(arg, int) and not isinstance(arg, bool):
+                value = arg
+            else:
+                continue
+            triton = ":1" if value == 1 and not hasattr(arg, "data_ptr") \
+                else ":16" if value % 16 == 0 else ""
+            ours = ":" + entry.rsplit(":", 1)[1] if ":" in entry else ""
+            if ours != triton:
+                differ.append(str(i))
+        if not differ:
+            return ""
+        return " [specialized unlike Triton: args " + ",".join(differ) + "]"
+
+    def measure(self, row, impl, fn, outputs, references, tolerance, work,
+                unit):
+        """Poisons outputs, runs fn, checks every output against its float64
+        reference, then times fn. work / seconds / 1e9 is the value (GB/s
+        from bytes, or TFLOP/s from flops / 1e3)."""
+        torch = self.torch
+        try:
+            for out in outputs:
+                out.fill_(float("nan") if out.is_floating_point() else -1)
+            fn()
+            torch.cuda.synchronize()
+            for i, (out, ref) in enumerate(zip(outputs, references)):
+                error = relative_error(torch, out, ref)
+                if not error <= tolerance:  # NaN fails.
+                    raise AssertionError(f"output {i}: relative error "
+                                         f"{error:.3g} > {tolerance:g}")
+            ms = self.triton.testing.do_bench(fn, warmup=25, rep=self.rep_ms,
+                                              return_mode="median")
+        except Exception as error:  # Report the row and go on.
+            message = str(error).strip().splitlines()
+            why = f"{type(error).__name__}: {message[-1] if message else ''}"
+            print(f"BENCH compare row={row} impl={impl} FAIL: {why}",
+                  flush=True)
+            self.results.append((row, impl, None, None, unit, why))
+            self.failures += 1
+            return
+        value = work / (ms * 1e-3) / (1e12 if unit == "TFLOP/s" else 1e9)
+        print(f"BENCH compare row={row} impl={impl} ms={ms:.4f} "
+              f"value={value:.1f} unit={unit}", flush=True)
+        self.results.append((row, impl, ms, value, unit, None))
+
+
+def relative_error(torch, out, ref):
+    """max |out - ref| / max |ref| in float64; NaN when out has a NaN."""
+    out = out.to(torch.float64)
+    ref = ref.to(torch.float64)
+    if torch.isnan(out).any():
+        return math.nan
+    scale = ref.abs().max().item()
+    return (out - ref).abs().max().item() / (scale if scale > 0 else 1.0)
+
+
+def randn(torch, shape, dtype, scale=1.0):
+    return (torch.randn(shape, device="cuda", dtype=torch.float32) *
+            scale).to(dtype)
+
+
+# ---------------------------------------------------------------------------
+# Rows: each runs tilec, Triton and torch on one problem.
+# ---------------------------------------------------------------------------
+
+def row_vector_add(h):
+    torch = h.torch
+    n = (1 << 28) - 7  # Ragged: not a multiple of BLOCK.
+    x = randn(torch, n, torch.float32)
+    y = randn(torch, n, torch.float32)
+    out = torch.empty_like(x)
+    ref = x.double() + y.double()
+    grid = (h.triton.cdiv(n, 1024),)
+    tilec, triton_launch = h.tilec("vector_add"), h.triton_kernel("vector_add")
+    work = 12 * n
+    row = f"vector_add fp32 n={n}" + h.specialization_note(
+        "vector_add", (x, y, out, n))
+    h.measure(row, "tilec", lambda: tilec[grid](x, y, out, n), [out], [ref],
+              1e-6, work, "GB/s")
+    h.measure(row, "triton", lambda: triton_launch(grid, x, y, out, n), [out],
+              [ref], 1e-6, work, "GB/s")
+    h.measure(row, "torch", lambda: torch.add(x, y, out=out), [out], [ref],
+              1e-6, work, "GB/s")
+
+
+def row_softmax(h):
+    torch = h.torch
+    rows, cols = 8192, 4096
+    x = randn(torch, (rows, cols), torch.float32)
+    out = torch.empty_like(x)
+    ref = torch.softmax(x.double(), dim=1)
+    grid = (rows,)
+    name = "softmax_b4096_w8_h16"
+    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
+    args = (out, x, x.stride(0), out.stride(0), rows, cols)
+    work = 8 * rows * cols
+    row = f"softmax fp32 {rows}x{cols}" + h.specialization_note(name, args)
+    h.measure(row, "tilec", lambda: tilec[grid](*args), [out], [ref], 1e-5,
+              work, "GB/s")
+    h.measure(row, "triton", lambda: triton_launch(grid, *args), [out], [ref],
+              1e-5, work, "GB/s")
+    h.measure(row, "torch", lambda: torch.softmax(x, dim=1), [], [], 0, work,
+              "GB/s")
+
+
+def row_layer_norm(h):
+    torch = h.torch
+    rows, cols, eps = 4096, 8192, 1e-5
+    x = randn(torch, (rows, cols), torch.float16)
+    w = randn(torch, cols, torch.float16)
+    b = randn(torch, cols, torch.float16)
+    y = torch.empty_like(x)
+    mean = torch.empty(rows, device="cuda", dtype=torch.float32)
+    rstd = torch.empty_like(mean)
+    xd = x.double()
+    ref_mean = xd.mean(dim=1)
+    ref_rstd = 1.0 / torch.sqrt(xd.var(dim=1, unbiased=False) + eps)
+    ref = (xd - ref_mean[:, None]) * ref_rstd[:, None] * w.double() + \
+        b.double()
+    grid = (rows,)
+    name = "layer_norm_fp16_h16"
+    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
+    args = (x, y, w, b, mean, rstd, x.stride(0), cols, eps)
+    work = 4 * rows * cols
+    row = f"layer_norm fwd fp16 {rows}x{cols}" + \
+        h.specialization_note(name, args)
+    outs, refs = [y, mean, rstd], [ref, ref_mean, ref_rstd]
+    h.measure(row, "tilec", lambda: tilec[grid](*args), outs, refs, 2e-3,
+              work, "GB/s")
+    h.measure(row, "triton", lambda: triton_launch(grid, *args), outs, refs,
+              2e-3, work, "GB/s")
+    h.measure(row, "torch", lambda: torch.nn.functional.layer_norm(
+        x, (cols,), w, b, eps), [], [], 0, work, "GB/s")
+
+
+def row_rms_norm(h):
+    torch = h.torch
+    rows, cols, eps, offset = 8192, 4096, 1e-6, 1.0
+    x = randn(torch, (rows, cols), torch.bfloat16)
+    w = randn(torch, cols, torch.bfloat16, 0.1)
+    y = torch.empty_like(x)
+    rstd = torch.empty(rows, device="cuda", dtype=torch.float32)
+    xd = x.double()
+    ref_rstd = 1.0 / torch.sqrt((xd * xd).mean(dim=1) + eps)
+    ref = xd * ref_rstd[:, None] * (offset + w.double())
+    grid = (rows,)
+    name = "rms_norm_bf16_h16"
+    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
+    args = (y, x, w, rstd, x.stride(0), cols, eps, offset)
+    work = 4 * rows * cols
+    row = f"rms_norm fwd bf16 {rows}x{cols}" + \
+        h.specialization_note(name, args)
+    outs, refs = [y, rstd], [ref, ref_rstd]
+    h.measure(row, "tilec", lambda: tilec[grid](*args), outs, refs, 1e-2,
+              work, "GB/s")
+    h.measure(row, "triton", lambda: triton_launch(grid, *args), outs, refs,
+              1e-2, work, "GB/s")
+    w_offset = (w.float() + offset).to(torch.bfloat16)
+    h.measure(row, "torch", lambda: torch.nn.functional.rms_norm(
+        x, (cols,), w_offset, eps), [], [], 0, work, "GB/s")
+
+
+def glu_row(h, name, activation):
+    torch = h.torch
+    rows, cols = 4096, 8192
+    a = randn(torch, (rows, cols), torch.bfloat16)
+    b = randn(torch, (rows, cols), torch.bfloat16)
+    c = torch.empty_like(a)
+    ad = a.double()
+    if activation == "silu":
+        act = ad * torch.sigmoid(ad)
+
+        def eager():
+            return torch.nn.functional.silu(a) * b
+    else:
+        act = 0.5 * ad * (1 + torch.tanh(math.sqrt(2 / math.pi) *
+                                         (ad + 0.044715 * ad ** 3)))
+
+        def eager():
+            return torch.nn.functional.gelu(a, approximate="tanh") * b
+    ref = act * b.double()
+    grid = (rows,)
+    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
+    args = (a, b, c, a.stride(0), cols)
+    work = 6 * rows * cols
+    row = f"{name.split('_')[0]} fwd bf16 {rows}x{cols}" + \
+        h.specialization_note(name, args)
+    h.measure(row, "tilec", lambda: tilec[grid](*args), [c], [ref], 1e-2,
+              work, "GB/s")
+    h.measure(row, "triton", lambda: triton_launch(grid, *args), [c], [ref],
+              1e-2, work, "GB/s")
+    h.measure(row, "torch", eager, [], [], 0, work, "GB/s")
+
+
+def row_swiglu(h):
+    glu_row(h, "swiglu_bf16_h16", "silu")
+
+
+def row_geglu(h):
+    glu_row(h, "geglu_bf16_h16", "gelu_tanh")
+
+
+def row_cross_entropy(h):
+    torch = h.torch
+    rows, vocab, ignore = 4096, 32003, -100
+    logits = randn(torch, (rows, vocab), torch.float32)
+    labels = torch.randint(0, vocab, (rows,), device="cuda",
+                           dtype=torch.int32)
+    labels[::7] = ignore  # Rows that leave early.
+    grad = torch.empty_like(logits)
+    loss = torch.empty(rows, device="cuda", dtype=torch.float32)
+    ld = logits.double()
+    lse = torch.logsumexp(ld, dim=1)
+    kept = labels != ignore
+    safe = torch.where(kept, labels, 0).long()
+    ref_loss = torch.where(kept, lse - ld.gather(1, safe[:, None])[:, 0], 0.0)
+    onehot = torch.nn.functional.one_hot(safe, vocab).double()
+    ref_grad = torch.where(kept[:, None], torch.exp(ld - lse[:, None]) -
+                           onehot, 0.0)
+    grid = (rows,)
+    name = "cross_entropy"
+    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
+    args = (logits, grad, labels, loss, vocab, logits.stride(0), ignore)
+    work = 12 * rows * vocab
+    row = f"cross_entropy fp32 {rows}x{vocab}" + \
+        h.specialization_note(name, args)
+    outs, refs = [grad, loss], [ref_grad, ref_loss]
+    h.measure(row, "tilec", lambda: tilec[grid](*args), outs, refs, 1e-5,
+              work, "GB/s")
+    h.measure(row, "triton", lambda: triton_launch(grid, *args), outs, refs,
+              1e-5, work, "GB/s")
+    labels_long = labels.long()
+    h.measure(row, "torch", lambda: torch.nn.functional.cross_entropy(
+        logits, labels_long, ignore_index=ignore, reduction="none"), [], [],
+        0, work, "GB/s")
+
+
+def matmul_row(h, name, dtype, m, n, k, blocks, kind="ptr"):
+    torch = h.torch
+    a = randn(torch, (m, k), dtype)
+    b = randn(torch, (k, n), dtype)
+    c = torch.empty((m, n), device="cuda", dtype=dtype)
+    ref = a.double() @ b.double()
+    bm, bn = blocks
+    grid = (h.triton.cdiv(m, bm), h.triton.cdiv(n, bn))
+    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
+    if kind == "ptr":
+        args = (a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+                b.stride(1), c.stride(0), c.stride(1))
+    else:  # matmul_desc_kernel(a, b, c, M, N, K, lda, ldb, ldc)
+        args = (a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0))
+    work = 2 * m * n * k
+    row = f"{name} {m}x{n}x{k}" + h.specialization_note(name, args)
+    tolerance = 1e-3 if dtype == torch.float16 else 1e-2
+    h.measure(row, "tilec", lambda: tilec[grid](*args), [c], [ref], tolerance,
+              work, "TFLOP/s")
+    h.measure(row, "triton", lambda: triton_launch(grid, *args), [c], [ref],
+              tolerance, work, "TFLOP/s")
+    h.measure(row, "torch", lambda: torch.matmul(a, b, out=c), [c], [ref],
+              tolerance, work, "TFLOP/s")
+
+
+def row_matmul_fp16(h):
+    matmul_row(h, "matmul_ptr_fp16_tc_n256", h.torch.float16, 4096, 4096,
+               4096, (128, 256))
+
+
+def row_matmul_bf16(h):
+    matmul_row(h, "matmul_ptr_bf16_tc_n256", h.torch.bfloat16, 4096, 4096,
+               4096, (128, 256))
+
+
+def row_matmul_fp16_ragged(h):
+    matmul_row(h, "matmul_ptr_fp16_tc", h.torch.float16, 4095, 4095, 4095,
+               (128, 128))
+
+
+def row_matmul_desc_fp16(h):
+    matmul_row(h, "matmul_desc_fp16_tc_n256", h.torch.float16, 4096, 4096,
+               4096, (128, 256), kind="desc")
+
+
+def row_persistent_matmul(h):
+    torch = h.torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    name = "persistent_matmul"
+    entry = h.manifest[name]["constexprs"]
+    bm, bn, bk = entry["BLOCK_M"], entry["BLOCK_N"], entry["BLOCK_K"]
+    m = n = k = 4096
+    a = randn(torch, (m, k), torch.float16)
+    b = randn(torch, (k, n), torch.float16)
+    c = torch.empty((m, n), device="cuda", dtype=torch.float16)
+    ref = a.double() @ b.double()
+    grid = (entry["NUM_PROGRAMS"],)
+    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
+    ours = [tilec_runtime.TensorDescriptor(a, [bm, bk]),
+            tilec_runtime.TensorDescriptor(b, [bk, bn]),
+            tilec_runtime.TensorDescriptor(c, [bm, bn])]
+    theirs = [TensorDescriptor.from_tensor(a, [bm, bk]),
+              TensorDescriptor.from_tensor(b, [bk, bn]),
+              TensorDescriptor.from_tensor(c, [bm, bn])]
+    work, row = 2 * m * n * k, f"persistent_matmul fp16 {m}x{n}x{k}"
+    h.measure(row, "tilec", lambda: tilec[grid](*ours, m, n, k), [c], [ref],
+              1e-3, work, "TFLOP/s")
+    h.measure(row, "triton", lambda: triton_launch(grid, *theirs, m, n, k),
+              [c], [ref], 1e-3, work, "TFLOP/s")
+    h.measure(row, "torch", lambda: torch.matmul(a, b, out=c), [c], [ref],
+              1e-3, work, "TFLOP/s")
+
+
+ROWS = {
+    "vector_add": row_vector_add,
+    "softmax": row_softmax,
+    "layer_norm": row_layer_norm,
+    "rms_norm": row_rms_norm,
+    "swiglu": row_swiglu,
+    "geglu": row_geglu,
+    "cross_entropy": row_cross_entropy,
+    "matmul_fp16": row_matmul_fp16,
+    "matmul_bf16": row_matmul_bf16,
+    "matmul_fp16_ragged": row_matmul_fp16_ragged,
+    "matmul_desc_fp16": row_matmul_desc_fp16,
+    "persistent_matmul": row_persistent_matmul,
+}
+
+
+def table(results):
+    """The rows as (row, unit, {impl: value or 'FAIL'}) in order."""
+    rows = {}
+    for row, impl, _, value, unit, error in results:
+        rows.setdefault(row, (unit, {}))[1][impl] = \
+            "FAIL" if error else value
+    return [(row, unit, values) for row, (unit, values) in rows.items()]
+
+
+def format_value(value):
+    return value if isinstance(value, str) else f"{value:.1f}" \
+        if value is not None else "-"
+
+
+def print_table(results, out, markdown=False):
+    header = ["row", "unit", "tilec", "triton", "torch", "tilec/triton"]
+    lines = []
+    for row, unit, values in table(results):
+        t, tr = values.get("tilec"), values.get("triton")
+        ratio = f"{t / tr:.2f}" if isinstance(t, float) and \
+            isinstance(tr, float) and tr > 0 else "-"
+        lines.append([row, unit] + [format_value(values.get(i)) for i in
+                                    ("tilec", "triton", "torch")] + [ratio])
+    if markdown:
+        out.write("| " + " | ".join(header) + " |\n")
+        out.write("|" + "---|" * len(header) + "\n")
+        for line in lines:
+            out.write("| " + " | ".join(line) + " |\n")
+        return
+    widths = [max(len(x[i]) for x in [header] + lines)
+              for i in range(len(header))]
+    for line in [header] + lines:
+        out.write("  ".join(x.ljust(w) for x, w in zip(line, widths)) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ptx-dir", type=pathlib.Path,
+                        default=ROOT / ".device" / "examples")
+    parser.add_argument("--library", default=None,
+                        help="libtilec-runtime-c.so (default: "
+                             "$TILEC_RUNTIME_C_LIBRARY or .device/lib)")
+    parser.add_argument("--only", nargs="+", choices=sorted(ROWS),
+                        default=None)
+    parser.add_argument("--rep-ms", type=int, default=100,
+                        help="do_bench's time budget per measurement")
+    parser.add_argument("--markdown", type=pathlib.Path, default=None)
+    args = parser.parse_args()
+
+    try:
+        import torch
+        import triton
+        import triton.testing
+    except ImportError as error:
+        print(f"SKIP: {error}")
+        return SKIP
+    if not torch.cuda.is_available():
+        print("SKIP: no CUDA device (torch.cuda.is_available() is False)")
+        return SKIP
+    torch.cuda.init()
+    # Triton's device-side tensor descriptors live in memory it asks for.
+    triton.set_allocator(lambda size, alignment, stream: torch.empty(
+        size, dtype=torch.int8, device="cuda"))
+    try:
+        ctx = tilec_runtime.Runtime(args.library).context()
+    except (OSError, tilec_runtime.TilecError) as error:
+        print(f"SKIP: tilec's runtime: {error}")
+        return SKIP
+    manifest = {name: {"source": source, "kernel": kernel,
+                       "signature": signature, "num_warps": warps,
+                       "num_stages": stages, "constexprs": constexprs}
+                for name, source, kernel, signature, warps, stages,
+                constexprs in parse_manifest(args.ptx_dir /
+                                             "ptx-manifest.tsv")}
+    print(f"compare: {ctx.device}; torch {torch.__version__}, triton "
+          f"{triton.__version__}; do_bench median, L2 flushed", flush=True)
+    seed = torch.seed()
+    print(f"compare: torch seed {seed}", flush=True)
+    h = Harness(torch, triton, ctx, args.ptx_dir, manifest, args.rep_ms)
+    for name in args.only or ROWS:
+        try:
+            ROWS[name](h)
+        except Exception as error:  # A row that cannot even be set up.
+            print(f"BENCH compare row={name} FAIL: "
+                  f"{type(error).__name__}: {error}", flush=True)
+            h.results.append((name, "tilec", None, None, "-", str(error)))
+            h.failures += 1
+        torch.cuda.empty_cache()
+    print()
+    print_table(h.results, sys.stdout)
+    if args.markdown:
+        with open(args.markdown, "w") as out:
+            print_table(h.results, out, markdown=True)
+    print(f"compare: {h.failures} failure(s)")
+    return 1 if h.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
