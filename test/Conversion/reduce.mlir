@@ -1,13 +1,15 @@
 // RUN: tilec-opt %s -split-input-file -convert-tile-to-llvm -canonicalize -cse | FileCheck %s
 
 // A 1-D sum over 4 warps: in-thread adds, a butterfly over the 5 lane bits,
-// then one slot per warp through shared memory between two barriers.
+// then one slot per warp through shared memory between two barriers; lane
+// l reads slot l mod 4 and a butterfly over lane bits 0-1 combines them.
 #d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 module attributes {tile.num_warps = 4 : i32, tile.shared = 16 : i32} {
   // CHECK-LABEL: llvm.func @sum_1d
   // CHECK-DAG: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
   // CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
   // CHECK-DAG: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
+  // CHECK-DAG: %[[C3:.*]] = llvm.mlir.constant(3 : i32) : i32
   // CHECK-DAG: %[[C4:.*]] = llvm.mlir.constant(4 : i32) : i32
   // CHECK-DAG: %[[C8:.*]] = llvm.mlir.constant(8 : i32) : i32
   // CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
@@ -22,7 +24,14 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 16 : i32} {
   // CHECK: llvm.getelementptr %[[SMEM]]
   // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
   // CHECK-NEXT: nvvm.barrier0
-  // CHECK-COUNT-4: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+  // CHECK: llvm.and %{{.*}}, %[[C3]] : i32
+  // CHECK: %[[SLOT:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+  // CHECK-NOT: llvm.load
+  // CHECK: %[[S1:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[SLOT]], %[[C2]], %[[CLAMP]] : f32 -> f32
+  // CHECK: %[[A1:.*]] = llvm.fadd %[[SLOT]], %[[S1]] : f32
+  // CHECK: %[[S2:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[A1]], %[[C1]], %[[CLAMP]] : f32 -> f32
+  // CHECK: llvm.fadd %[[A1]], %[[S2]] : f32
+  // CHECK-NOT: llvm.load
   func.func @sum_1d(%p: !tile.ptr<f32>) {
     %ps = tile.splat %p : tensor<1024x!tile.ptr<f32>, #d1>
     %x = tile.load %ps : (tensor<1024x!tile.ptr<f32>, #d1>) -> tensor<1024xf32, #d1>

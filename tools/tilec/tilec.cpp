@@ -126,6 +126,12 @@ static cl::opt<std::string>
     ptxVersion("ptx-version",
                cl::desc("PTX ISA version feature (default +ptx80)"),
                cl::cat(category));
+static cl::opt<bool> fpFusion(
+    "fp-fusion",
+    cl::desc("Contract a * b + c into fused multiply-adds, as Triton does "
+             "(default true; --fp-fusion=false is Triton's "
+             "enable_fp_fusion=False)"),
+    cl::init(true), cl::cat(category));
 static cl::opt<unsigned> optLevel("O", cl::Prefix,
                                   cl::desc("LLVM optimisation level (0-3)"),
                                   cl::init(3), cl::cat(category));
@@ -403,6 +409,7 @@ int main(int argc, char **argv) {
   options.ptx.arch = arch;
   options.ptx.features = ptxFeatures;
   options.ptx.optLevel = optLevel;
+  options.ptx.fpFusion = fpFusion;
   options.ptx.libdevice = libdevicePath;
   options.emit = emit;
   bool werrorPtxas = false;

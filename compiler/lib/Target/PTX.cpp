@@ -90,9 +90,12 @@ createTargetMachine(ModuleOp module, const tilec::PTXOptions &options) {
   static const llvm::CodeGenOptLevel levels[] = {
       llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
       llvm::CodeGenOptLevel::Default};
+  llvm::TargetOptions targetOptions;
+  targetOptions.AllowFPOpFusion =
+      options.fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, options.arch, options.features, llvm::TargetOptions(),
-      std::nullopt, std::nullopt, levels[std::min(options.optLevel, 2u)]));
+      triple, options.arch, options.features, targetOptions, std::nullopt,
+      std::nullopt, levels[std::min(options.optLevel, 2u)]));
   if (!machine)
     module.emitError("cannot create an NVPTX target machine for ")
         << options.arch;
@@ -145,6 +148,41 @@ static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule,
   llvmModule.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
                            uint32_t(1));
   return success();
+}
+
+/// Moves the instructions that unpack loaded values (extractvalue,
+/// insertelement, extractelement, bitcasts and widening casts) down their
+/// block to just before their first user. The NVPTX backend emits code in IR
+/// order and ptxas largely allocates registers in it, so a tile loaded long
+/// before its use (a row kernel's weights, read only after its reduction)
+/// then stays packed in as few registers as it was loaded into, rather than
+/// unpacked into one register per element.
+static void sinkUnpacking(llvm::Function &function) {
+  for (llvm::BasicBlock &block : function) {
+    llvm::SmallVector<llvm::Instruction *> worklist;
+    for (llvm::Instruction &inst : block)
+      if (llvm::isa<llvm::ExtractValueInst, llvm::InsertElementInst,
+                    llvm::ExtractElementInst, llvm::BitCastInst,
+                    llvm::FPExtInst, llvm::ZExtInst, llvm::SExtInst>(inst))
+        worklist.push_back(&inst);
+    // Last first: an instruction's users are already where they end up.
+    for (llvm::Instruction *inst : llvm::reverse(worklist)) {
+      llvm::Instruction *first = nullptr;
+      bool movable = !inst->use_empty();
+      for (llvm::User *user : inst->users()) {
+        auto *userInst = llvm::dyn_cast<llvm::Instruction>(user);
+        if (!userInst || userInst->getParent() != &block ||
+            llvm::isa<llvm::PHINode>(userInst)) {
+          movable = false;
+          break;
+        }
+        if (!first || userInst->comesBefore(first))
+          first = userInst;
+      }
+      if (movable && first != inst->getNextNode())
+        inst->moveBefore(first->getIterator());
+    }
+  }
 }
 
 /// Translates and optimises `module` for `machine`.
@@ -210,6 +248,8 @@ translateAndOptimize(ModuleOp module, llvm::TargetMachine &machine,
       builder.buildFunctionSimplificationPipeline(
           levels[std::min(optLevel, 3u)], llvm::ThinOrFullLTOPhase::None)));
   passes.run(*llvmModule, mam);
+  for (llvm::Function &function : *llvmModule)
+    sinkUnpacking(function);
   return llvmModule;
 }
 

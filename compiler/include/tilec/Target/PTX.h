@@ -30,6 +30,9 @@ struct PTXOptions {
   /// CUDA's libdevice bitcode, linked when the module calls `__nv_*`
   /// functions; empty: found by findLibdevice().
   std::string libdevice;
+  /// Contract a * b + c into fused multiply-adds (ptxas too), as Triton does
+  /// unless a kernel is launched with enable_fp_fusion=False.
+  bool fpFusion = true;
 };
 
 /// The libdevice bitcode tilec links by default: $TILEC_LIBDEVICE, else

@@ -14,8 +14,9 @@
 //   2. Within a warp: one `shfl.sync.bfly` per lane bit along the axis; every
 //      lane of the butterfly ends with the warp's combination of its row.
 //   3. Across warps, when warps split the axis: barrier; lane results are
-//      stored at [row][warp slot]; barrier; every thread combines the warp
-//      slots of its rows in slot order.
+//      stored at [row][warp slot]; barrier; lane l of every warp loads slot
+//      l mod W of each of its rows and a butterfly over W lanes combines the
+//      W slots (W, the warps along the axis, is at most 32).
 //
 // Sums add, max/min use maxnum/minnum on floats (a NaN loses against a
 // number) and signed comparisons on integers; argmax/argmin carry (value,
@@ -258,18 +259,26 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
           storeShared(rewriter, loc, indexBase, at, partials[r].index);
       }
       emitBarrier(rewriter, loc);
+      // Lane l of every warp reads slot l mod W of its row, and a butterfly
+      // over the low log2(W) lane bits combines the W slots: one load and
+      // log2(W) shuffles per row instead of W loads. Each step combines two
+      // values symmetrically, so every lane ends with the same bits.
+      Value laneSlot =
+          LLVM::AndOp::create(rewriter, loc, getLaneId(rewriter, loc),
+                              i32Constant(rewriter, loc, warpsAlong - 1));
       for (int64_t r = 0; r < numRegs; ++r) {
         if (!isRepresentative(r))
           continue;
-        Partial acc;
-        for (int64_t w = 0; w < warpsAlong; ++w) {
-          Value at = LLVM::AddOp::create(rewriter, loc, rowStarts[r],
-                                         i32Constant(rewriter, loc, w));
-          Partial p{loadShared(rewriter, loc, valueBase, at, elemType), {}};
+        Value at = LLVM::AddOp::create(rewriter, loc, rowStarts[r], laneSlot);
+        Partial acc{loadShared(rewriter, loc, valueBase, at, elemType), {}};
+        if (isArg)
+          acc.index =
+              loadShared(rewriter, loc, indexBase, at, rewriter.getI32Type());
+        for (int64_t m = warpsAlong / 2; m >= 1; m /= 2) {
+          Partial other{shuffleXor(rewriter, loc, acc.value, m), {}};
           if (isArg)
-            p.index =
-                loadShared(rewriter, loc, indexBase, at, rewriter.getI32Type());
-          acc = w == 0 ? p : combine(rewriter, loc, kind, acc, p);
+            other.index = shuffleXor(rewriter, loc, acc.index, m);
+          acc = combine(rewriter, loc, kind, acc, other);
         }
         partials[r] = acc;
       }
