@@ -126,3 +126,30 @@ module attributes {tile.num_warps = 1 : i32} {
     return
   }
 }
+
+// -----
+
+// Division: `/` (arith.divf marked afn) is div.full.f32, 16-bit floats
+// through f32; unmarked divisions (tl.div_rn) and f64 are correctly
+// rounded fdiv.
+#d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  // CHECK-LABEL: llvm.func @divide
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.div.full"(%{{.*}}, %{{.*}}) : (f32, f32) -> f32
+  // CHECK: llvm.fdiv %{{.*}}, %{{.*}} : f32
+  // CHECK: %[[XH:.*]] = llvm.fpext %{{.*}} : f16 to f32
+  // CHECK: %[[YH:.*]] = llvm.fpext %{{.*}} : f16 to f32
+  // CHECK: %[[QH:.*]] = llvm.call_intrinsic "llvm.nvvm.div.full"(%[[XH]], %[[YH]])
+  // CHECK: llvm.fptrunc %[[QH]] : f32 to f16
+  // CHECK: llvm.fdiv %{{.*}}, %{{.*}} : f64
+  func.func @divide(%x: tensor<32xf32, #d>, %y: tensor<32xf32, #d>,
+                    %xh: tensor<32xf16, #d>, %yh: tensor<32xf16, #d>,
+                    %xd: tensor<32xf64, #d>, %yd: tensor<32xf64, #d>)
+      -> (tensor<32xf32, #d>, tensor<32xf32, #d>, tensor<32xf16, #d>, tensor<32xf64, #d>) {
+    %a = arith.divf %x, %y fastmath<afn> : tensor<32xf32, #d>
+    %b = arith.divf %x, %y : tensor<32xf32, #d>
+    %c = arith.divf %xh, %yh fastmath<afn> : tensor<32xf16, #d>
+    %e = arith.divf %xd, %yd fastmath<afn> : tensor<32xf64, #d>
+    return %a, %b, %c, %e : tensor<32xf32, #d>, tensor<32xf32, #d>, tensor<32xf16, #d>, tensor<32xf64, #d>
+  }
+}

@@ -416,6 +416,11 @@ public:
   /// A binary operator (folded on compile-time numbers).
   mlir::FailureOr<TValue> genBinary(BinaryOp op, TValue lhs, TValue rhs,
                                     llvm::SMLoc opLoc);
+  /// `x / y` on floats as Triton's `/` divides: `arith.divf` marked `afn`,
+  /// which the lowering computes within 2 ulp in fp32 (`div.full.f32`);
+  /// tl.div_rn is an unmarked (correctly rounded) `arith.divf`.
+  mlir::Value approximateDivide(mlir::Location loc, mlir::Value x,
+                                mlir::Value y);
   /// `lhs ** rhs` on run-time values.
   mlir::FailureOr<TValue> genPow(const TValue &lhs, const TValue &rhs,
                                  llvm::SMLoc opLoc);

@@ -158,7 +158,7 @@ FailureOr<TValue> Generator::builtinSigmoid(BuiltinCall &call) {
   Value e = math::ExpOp::create(builder, l, neg);
   Value one = constant(1, elem, type, l);
   Value denom = arith::AddFOp::create(builder, l, one, e);
-  return TValue::of(arith::DivFOp::create(builder, l, one, denom));
+  return TValue::of(approximateDivide(l, one, denom));
 }
 
 FailureOr<TValue> Generator::builtinFma(BuiltinCall &call) {
@@ -185,8 +185,13 @@ FailureOr<TValue> Generator::builtinDivRn(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
   bool isFdiv = name == "fdiv";
-  if (isFdiv && bind.has(2) && failed(bind.constBool(2)))
-    return failure();
+  bool ieee = !isFdiv;
+  if (isFdiv && bind.has(2)) {
+    FailureOr<bool> rounding = bind.constBool(2);
+    if (failed(rounding))
+      return failure();
+    ieee = *rounding;
+  }
   for (unsigned i : {0u, 1u}) {
     Type t = defaultType(bind.get(i));
     if (!t || !isa<FloatType>(t))
@@ -202,6 +207,8 @@ FailureOr<TValue> Generator::builtinDivRn(BuiltinCall &call) {
     return error(callLoc) << "tl.div_rn expects fp32 values, "
                              "not "
                           << typeName(getElementTypeOrSelf(x.getType()));
+  if (!ieee)
+    return TValue::of(approximateDivide(l, x, y));
   return TValue::of(arith::DivFOp::create(builder, l, x, y));
 }
 

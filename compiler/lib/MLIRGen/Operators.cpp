@@ -432,6 +432,13 @@ static std::string operandsOf(BinaryOp op) {
   return "operands of '" + spell(op).str() + "'";
 }
 
+Value Generator::approximateDivide(Location loc, Value x, Value y) {
+  return arith::DivFOp::create(
+      builder, loc, x, y,
+      arith::FastMathFlagsAttr::get(builder.getContext(),
+                                    arith::FastMathFlags::afn));
+}
+
 FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
                                        llvm::SMLoc opLoc) {
   Location l = loc(opLoc);
@@ -616,7 +623,7 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
                      : Value(arith::MulIOp::create(builder, l, x, y));
     break;
   case BinaryOp::Div:
-    result = arith::DivFOp::create(builder, l, x, y);
+    result = approximateDivide(l, x, y);
     break;
   case BinaryOp::FloorDiv:
     if (isFloat)

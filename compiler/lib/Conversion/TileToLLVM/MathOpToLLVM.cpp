@@ -7,6 +7,8 @@
 // Lowers scalar `math` ops (tile ops have already been split into one op per
 // register by the elementwise pattern) as Triton lowers them on NVIDIA GPUs:
 //
+//   x / y     = div.full.f32 for `/` (arith.divf marked afn; tl.div_rn is
+//               the correctly rounded div.rn.f32 of the arith lowering)
 //   exp(x)    = ex2.approx(x * log2(e))      exp2  = ex2.approx
 //   sqrt      = sqrt.rn                      rsqrt = rsqrt.approx (f64: 1/sqrt)
 //   floor, ceil, trunc = cvt.rmi/rpi/rzi     absf, absi, fma as LLVM intrinsics
@@ -142,6 +144,44 @@ struct FloatMathLowering : public OpConversionPattern<OpTy> {
   bool native16;
 };
 
+/// A scalar `arith.divf` marked `afn` (Triton's `/`): `div.full.f32`
+/// (within 2 ulp), 16-bit floats through f32, f64 correctly rounded. Others
+/// are left to the arith lowering (correctly rounded).
+struct ApproximateDivFLowering : public OpConversionPattern<arith::DivFOp> {
+  ApproximateDivFLowering(TypeConverter &converter, MLIRContext *ctx)
+      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn) ||
+        !isa<FloatType>(type))
+      return rewriter.notifyMatchFailure(op, "not an approximate division");
+    Location loc = op.getLoc();
+    if (type.isF64()) { // As Triton: correctly rounded, whatever the flag.
+      rewriter.replaceOpWithNewOp<LLVM::FDivOp>(op, adaptor.getLhs(),
+                                                adaptor.getRhs());
+      return success();
+    }
+    Type f32 = rewriter.getF32Type();
+    Value x = adaptor.getLhs(), y = adaptor.getRhs();
+    if (!type.isF32()) {
+      x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
+      y = LLVM::FPExtOp::create(rewriter, loc, f32, y);
+    }
+    Value q =
+        LLVM::CallIntrinsicOp::create(
+            rewriter, loc, f32, rewriter.getStringAttr("llvm.nvvm.div.full"),
+            ValueRange{x, y})
+            .getResult(0);
+    if (!type.isF32())
+      q = LLVM::FPTruncOp::create(rewriter, loc, type, q);
+    rewriter.replaceOp(op, q);
+    return success();
+  }
+};
+
 /// A scalar tile.extern_elementwise: a call of its libdevice function.
 struct ExternElementwiseOpLowering
     : public OpConversionPattern<tile::ExternElementwiseOp> {
@@ -257,5 +297,6 @@ void tilec::populateMathOpToLLVMPatterns(TileTypeConverter &converter,
   patterns.add<FloatMathLowering<math::FloorOp>>(converter, ctx, floor, floor);
   patterns.add<FloatMathLowering<math::CeilOp>>(converter, ctx, ceil, ceil);
   patterns.add<FloatMathLowering<math::TruncOp>>(converter, ctx, trunc, trunc);
-  patterns.add<AbsIOpLowering, ExternElementwiseOpLowering>(converter, ctx);
+  patterns.add<AbsIOpLowering, ExternElementwiseOpLowering,
+               ApproximateDivFLowering>(converter, ctx);
 }
