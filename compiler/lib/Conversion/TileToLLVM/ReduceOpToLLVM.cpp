@@ -14,9 +14,11 @@
 //   2. Within a warp: one `shfl.sync.bfly` per lane bit along the axis; every
 //      lane of the butterfly ends with the warp's combination of its row.
 //   3. Across warps, when warps split the axis: barrier; lane results are
-//      stored at [row][warp slot]; barrier; lane l of every warp loads slot
-//      l mod W of each of its rows and a butterfly over W lanes combines the
-//      W slots (W, the warps along the axis, is at most 32).
+//      stored at [row][warp slot]; barrier; where lanes that differ only in
+//      their low log2(W) bits hold the same rows (W: the warps along the
+//      axis), lane l loads slot l mod W of each of its rows and a butterfly
+//      over those bits combines the W slots; otherwise every thread combines
+//      the W slots of its rows in slot order.
 //
 // Sums add, max/min use maxnum/minnum on floats (a NaN loses against a
 // number) and signed comparisons on integers; argmax/argmin carry (value,
@@ -141,7 +143,7 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
 
     // Classify every bit along the axis.
     int64_t axisRegMask = 0, dupRegMask = 0;
-    unsigned axisLaneMask = 0;
+    unsigned axisLaneMask = 0, dupLaneMask = 0;
     SmallVector<unsigned> axisWarpBits;
     SmallVector<int64_t> axisBases;
     bool mixed = false;
@@ -161,6 +163,8 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
       if (k == BitKind::Axis) {
         axisLaneMask |= 1u << b;
         axisBases.push_back(src->getLaneBasis(b)[axis]);
+      } else if (k == BitKind::Duplicate) {
+        dupLaneMask |= 1u << b;
       }
     }
     for (unsigned b = 0; b < src->getNumWarpBits(); ++b) {
@@ -259,14 +263,37 @@ struct ReduceOpLowering : public OpConversionPattern<ReduceOp> {
           storeShared(rewriter, loc, indexBase, at, partials[r].index);
       }
       emitBarrier(rewriter, loc);
-      // Lane l of every warp reads slot l mod W of its row, and a butterfly
-      // over the low log2(W) lane bits combines the W slots: one load and
-      // log2(W) shuffles per row instead of W loads. Each step combines two
-      // values symmetrically, so every lane ends with the same bits.
+      // When lanes that differ only in their low log2(W) bits hold the same
+      // rows (those bits move along the axis or not at all), lane l of every
+      // warp reads slot l mod W of its row and a butterfly over those bits
+      // combines the W slots: one load and log2(W) shuffles per row instead
+      // of W loads. Each step combines two values symmetrically, so every
+      // lane ends with the same bits. Otherwise every thread loads the W
+      // slots of its rows and combines them in slot order.
+      unsigned lowLanes = static_cast<unsigned>(warpsAlong - 1);
+      bool butterfly =
+          warpsAlong <= 32 && (lowLanes & ~(axisLaneMask | dupLaneMask)) == 0;
+      for (int64_t r = 0; r < numRegs && !butterfly; ++r) {
+        if (!isRepresentative(r))
+          continue;
+        Partial acc;
+        for (int64_t w = 0; w < warpsAlong; ++w) {
+          Value at = LLVM::AddOp::create(rewriter, loc, rowStarts[r],
+                                         i32Constant(rewriter, loc, w));
+          Partial p{loadShared(rewriter, loc, valueBase, at, elemType), {}};
+          if (isArg)
+            p.index =
+                loadShared(rewriter, loc, indexBase, at, rewriter.getI32Type());
+          acc = w == 0 ? p : combine(rewriter, loc, kind, acc, p);
+        }
+        partials[r] = acc;
+      }
       Value laneSlot =
-          LLVM::AndOp::create(rewriter, loc, getLaneId(rewriter, loc),
-                              i32Constant(rewriter, loc, warpsAlong - 1));
-      for (int64_t r = 0; r < numRegs; ++r) {
+          butterfly
+              ? LLVM::AndOp::create(rewriter, loc, getLaneId(rewriter, loc),
+                                    i32Constant(rewriter, loc, warpsAlong - 1))
+              : Value();
+      for (int64_t r = 0; r < numRegs && butterfly; ++r) {
         if (!isRepresentative(r))
           continue;
         Value at = LLVM::AddOp::create(rewriter, loc, rowStarts[r], laneSlot);
