@@ -38,7 +38,7 @@ import sys
 sys.dont_write_bytecode = True  # No __pycache__ in bench/ or examples/.
 import tilec_runtime  # noqa: E402
 from triton_reference_ptx import parse_manifest  # noqa: E402
-from triton_vector_add import load_tile_module  # noqa: E402
+from triton_vector_add import gpu_stack, load_tile_module  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SKIP = 77
@@ -84,7 +84,10 @@ class Harness:
         """"" when tilec's PTX for name is specialized as Triton's launcher
         specializes args (pointers and integers that are multiples of 16
         as ':16', the integer 1 as ':1'), else a note naming the
-        parameters where they differ."""
+        parameters where they differ. Kernels taking tensor descriptors
+        (which launch as several parameters) are not compared."""
+        if any(isinstance(a, tilec_runtime.TensorDescriptor) for a in args):
+            return ""
         signature = self.manifest[name]["signature"]
         differ = []
         for i, (arg, entry) in enumerate(zip(args, signature)):
@@ -102,6 +105,24 @@ class Harness:
         if not differ:
             return ""
         return " [specialized unlike Triton: args " + ",".join(differ) + "]"
+
+    def run_row(self, label, name, grid, args, outputs, references, tolerance,
+                work, unit, torch_fn, torch_checked=False, triton_args=None):
+        """Measures one row: tilec's PTX of manifest entry name and Triton's
+        kernel of the same entry on grid and args (triton_args when Triton
+        takes others: its own tensor descriptors), then torch_fn, whose
+        outputs are checked only when torch_checked (it writes into
+        outputs). The label gets specialization_note's remark."""
+        tilec, triton_launch = self.tilec(name), self.triton_kernel(name)
+        triton_args = args if triton_args is None else triton_args
+        row = label + self.specialization_note(name, args)
+        self.measure(row, "tilec", lambda: tilec[grid](*args), outputs,
+                     references, tolerance, work, unit)
+        self.measure(row, "triton", lambda: triton_launch(grid, *triton_args),
+                     outputs, references, tolerance, work, unit)
+        self.measure(row, "torch", torch_fn, outputs if torch_checked else [],
+                     references if torch_checked else [], tolerance, work,
+                     unit)
 
     def measure(self, row, impl, fn, outputs, references, tolerance, work,
                 unit):
@@ -161,17 +182,10 @@ def row_vector_add(h):
     y = randn(torch, n, torch.float32)
     out = torch.empty_like(x)
     ref = x.double() + y.double()
-    grid = (h.triton.cdiv(n, 1024),)
-    tilec, triton_launch = h.tilec("vector_add"), h.triton_kernel("vector_add")
-    work = 12 * n
-    row = f"vector_add fp32 n={n}" + h.specialization_note(
-        "vector_add", (x, y, out, n))
-    h.measure(row, "tilec", lambda: tilec[grid](x, y, out, n), [out], [ref],
-              1e-6, work, "GB/s")
-    h.measure(row, "triton", lambda: triton_launch(grid, x, y, out, n), [out],
-              [ref], 1e-6, work, "GB/s")
-    h.measure(row, "torch", lambda: torch.add(x, y, out=out), [out], [ref],
-              1e-6, work, "GB/s")
+    h.run_row(f"vector_add fp32 n={n}", "vector_add",
+              (h.triton.cdiv(n, 1024),), (x, y, out, n), [out], [ref], 1e-6,
+              12 * n, "GB/s", lambda: torch.add(x, y, out=out),
+              torch_checked=True)
 
 
 def row_softmax(h):
@@ -180,18 +194,9 @@ def row_softmax(h):
     x = randn(torch, (rows, cols), torch.float32)
     out = torch.empty_like(x)
     ref = torch.softmax(x.double(), dim=1)
-    grid = (rows,)
-    name = "softmax_b4096_w8_h16"
-    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
-    args = (out, x, x.stride(0), out.stride(0), rows, cols)
-    work = 8 * rows * cols
-    row = f"softmax fp32 {rows}x{cols}" + h.specialization_note(name, args)
-    h.measure(row, "tilec", lambda: tilec[grid](*args), [out], [ref], 1e-5,
-              work, "GB/s")
-    h.measure(row, "triton", lambda: triton_launch(grid, *args), [out], [ref],
-              1e-5, work, "GB/s")
-    h.measure(row, "torch", lambda: torch.softmax(x, dim=1), [], [], 0, work,
-              "GB/s")
+    h.run_row(f"softmax fp32 {rows}x{cols}", "softmax_b4096_w8_h16", (rows,),
+              (out, x, x.stride(0), out.stride(0), rows, cols), [out], [ref],
+              1e-5, 8 * rows * cols, "GB/s", lambda: torch.softmax(x, dim=1))
 
 
 def row_layer_norm(h):
@@ -208,20 +213,11 @@ def row_layer_norm(h):
     ref_rstd = 1.0 / torch.sqrt(xd.var(dim=1, unbiased=False) + eps)
     ref = (xd - ref_mean[:, None]) * ref_rstd[:, None] * w.double() + \
         b.double()
-    grid = (rows,)
-    name = "layer_norm_fp16_h16"
-    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
-    args = (x, y, w, b, mean, rstd, x.stride(0), cols, eps)
-    work = 4 * rows * cols
-    row = f"layer_norm fwd fp16 {rows}x{cols}" + \
-        h.specialization_note(name, args)
-    outs, refs = [y, mean, rstd], [ref, ref_mean, ref_rstd]
-    h.measure(row, "tilec", lambda: tilec[grid](*args), outs, refs, 2e-3,
-              work, "GB/s")
-    h.measure(row, "triton", lambda: triton_launch(grid, *args), outs, refs,
-              2e-3, work, "GB/s")
-    h.measure(row, "torch", lambda: torch.nn.functional.layer_norm(
-        x, (cols,), w, b, eps), [], [], 0, work, "GB/s")
+    h.run_row(f"layer_norm fwd fp16 {rows}x{cols}", "layer_norm_fp16_h16",
+              (rows,), (x, y, w, b, mean, rstd, x.stride(0), cols, eps),
+              [y, mean, rstd], [ref, ref_mean, ref_rstd], 2e-3,
+              4 * rows * cols, "GB/s",
+              lambda: torch.nn.functional.layer_norm(x, (cols,), w, b, eps))
 
 
 def row_rms_norm(h):
@@ -234,21 +230,11 @@ def row_rms_norm(h):
     xd = x.double()
     ref_rstd = 1.0 / torch.sqrt((xd * xd).mean(dim=1) + eps)
     ref = xd * ref_rstd[:, None] * (offset + w.double())
-    grid = (rows,)
-    name = "rms_norm_bf16_h16"
-    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
-    args = (y, x, w, rstd, x.stride(0), cols, eps, offset)
-    work = 4 * rows * cols
-    row = f"rms_norm fwd bf16 {rows}x{cols}" + \
-        h.specialization_note(name, args)
-    outs, refs = [y, rstd], [ref, ref_rstd]
-    h.measure(row, "tilec", lambda: tilec[grid](*args), outs, refs, 1e-2,
-              work, "GB/s")
-    h.measure(row, "triton", lambda: triton_launch(grid, *args), outs, refs,
-              1e-2, work, "GB/s")
     w_offset = (w.float() + offset).to(torch.bfloat16)
-    h.measure(row, "torch", lambda: torch.nn.functional.rms_norm(
-        x, (cols,), w_offset, eps), [], [], 0, work, "GB/s")
+    h.run_row(f"rms_norm fwd bf16 {rows}x{cols}", "rms_norm_bf16_h16",
+              (rows,), (y, x, w, rstd, x.stride(0), cols, eps, offset),
+              [y, rstd], [ref, ref_rstd], 1e-2, 4 * rows * cols, "GB/s",
+              lambda: torch.nn.functional.rms_norm(x, (cols,), w_offset, eps))
 
 
 def glu_row(h, name, activation):
@@ -269,18 +255,9 @@ def glu_row(h, name, activation):
 
         def eager():
             return torch.nn.functional.gelu(a, approximate="tanh") * b
-    ref = act * b.double()
-    grid = (rows,)
-    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
-    args = (a, b, c, a.stride(0), cols)
-    work = 6 * rows * cols
-    row = f"{name.split('_')[0]} fwd bf16 {rows}x{cols}" + \
-        h.specialization_note(name, args)
-    h.measure(row, "tilec", lambda: tilec[grid](*args), [c], [ref], 1e-2,
-              work, "GB/s")
-    h.measure(row, "triton", lambda: triton_launch(grid, *args), [c], [ref],
-              1e-2, work, "GB/s")
-    h.measure(row, "torch", eager, [], [], 0, work, "GB/s")
+    h.run_row(f"{name.split('_')[0]} fwd bf16 {rows}x{cols}", name, (rows,),
+              (a, b, c, a.stride(0), cols), [c], [act * b.double()], 1e-2,
+              6 * rows * cols, "GB/s", eager)
 
 
 def row_swiglu(h):
@@ -308,22 +285,12 @@ def row_cross_entropy(h):
     onehot = torch.nn.functional.one_hot(safe, vocab).double()
     ref_grad = torch.where(kept[:, None], torch.exp(ld - lse[:, None]) -
                            onehot, 0.0)
-    grid = (rows,)
-    name = "cross_entropy"
-    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
-    args = (logits, grad, labels, loss, vocab, logits.stride(0), ignore)
-    work = 12 * rows * vocab
-    row = f"cross_entropy fp32 {rows}x{vocab}" + \
-        h.specialization_note(name, args)
-    outs, refs = [grad, loss], [ref_grad, ref_loss]
-    h.measure(row, "tilec", lambda: tilec[grid](*args), outs, refs, 1e-5,
-              work, "GB/s")
-    h.measure(row, "triton", lambda: triton_launch(grid, *args), outs, refs,
-              1e-5, work, "GB/s")
     labels_long = labels.long()
-    h.measure(row, "torch", lambda: torch.nn.functional.cross_entropy(
-        logits, labels_long, ignore_index=ignore, reduction="none"), [], [],
-        0, work, "GB/s")
+    h.run_row(f"cross_entropy fp32 {rows}x{vocab}", "cross_entropy", (rows,),
+              (logits, grad, labels, loss, vocab, logits.stride(0), ignore),
+              [grad, loss], [ref_grad, ref_loss], 1e-5, 12 * rows * vocab,
+              "GB/s", lambda: torch.nn.functional.cross_entropy(
+                  logits, labels_long, ignore_index=ignore, reduction="none"))
 
 
 def matmul_row(h, name, dtype, m, n, k, blocks, kind="ptr"):
@@ -333,22 +300,16 @@ def matmul_row(h, name, dtype, m, n, k, blocks, kind="ptr"):
     c = torch.empty((m, n), device="cuda", dtype=dtype)
     ref = a.double() @ b.double()
     bm, bn = blocks
-    grid = (h.triton.cdiv(m, bm), h.triton.cdiv(n, bn))
-    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
     if kind == "ptr":
         args = (a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
                 b.stride(1), c.stride(0), c.stride(1))
     else:  # matmul_desc_kernel(a, b, c, M, N, K, lda, ldb, ldc)
         args = (a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0))
-    work = 2 * m * n * k
-    row = f"{name} {m}x{n}x{k}" + h.specialization_note(name, args)
-    tolerance = 1e-3 if dtype == torch.float16 else 1e-2
-    h.measure(row, "tilec", lambda: tilec[grid](*args), [c], [ref], tolerance,
-              work, "TFLOP/s")
-    h.measure(row, "triton", lambda: triton_launch(grid, *args), [c], [ref],
-              tolerance, work, "TFLOP/s")
-    h.measure(row, "torch", lambda: torch.matmul(a, b, out=c), [c], [ref],
-              tolerance, work, "TFLOP/s")
+    h.run_row(f"{name} {m}x{n}x{k}", name,
+              (h.triton.cdiv(m, bm), h.triton.cdiv(n, bn)), args, [c], [ref],
+              1e-3 if dtype == torch.float16 else 1e-2, 2 * m * n * k,
+              "TFLOP/s", lambda: torch.matmul(a, b, out=c),
+              torch_checked=True)
 
 
 def row_matmul_fp16(h):
@@ -381,22 +342,14 @@ def row_persistent_matmul(h):
     a = randn(torch, (m, k), torch.float16)
     b = randn(torch, (k, n), torch.float16)
     c = torch.empty((m, n), device="cuda", dtype=torch.float16)
-    ref = a.double() @ b.double()
-    grid = (entry["NUM_PROGRAMS"],)
-    tilec, triton_launch = h.tilec(name), h.triton_kernel(name)
-    ours = [tilec_runtime.TensorDescriptor(a, [bm, bk]),
-            tilec_runtime.TensorDescriptor(b, [bk, bn]),
-            tilec_runtime.TensorDescriptor(c, [bm, bn])]
-    theirs = [TensorDescriptor.from_tensor(a, [bm, bk]),
-              TensorDescriptor.from_tensor(b, [bk, bn]),
-              TensorDescriptor.from_tensor(c, [bm, bn])]
-    work, row = 2 * m * n * k, f"persistent_matmul fp16 {m}x{n}x{k}"
-    h.measure(row, "tilec", lambda: tilec[grid](*ours, m, n, k), [c], [ref],
-              1e-3, work, "TFLOP/s")
-    h.measure(row, "triton", lambda: triton_launch(grid, *theirs, m, n, k),
-              [c], [ref], 1e-3, work, "TFLOP/s")
-    h.measure(row, "torch", lambda: torch.matmul(a, b, out=c), [c], [ref],
-              1e-3, work, "TFLOP/s")
+    blocks = [(a, [bm, bk]), (b, [bk, bn]), (c, [bm, bn])]
+    ours = [tilec_runtime.TensorDescriptor(t, block) for t, block in blocks]
+    theirs = [TensorDescriptor.from_tensor(t, block) for t, block in blocks]
+    h.run_row(f"persistent_matmul fp16 {m}x{n}x{k}", name,
+              (entry["NUM_PROGRAMS"],), (*ours, m, n, k), [c],
+              [a.double() @ b.double()], 1e-3, 2 * m * n * k, "TFLOP/s",
+              lambda: torch.matmul(a, b, out=c), torch_checked=True,
+              triton_args=(*theirs, m, n, k))
 
 
 ROWS = {
@@ -464,16 +417,10 @@ def main():
     parser.add_argument("--markdown", type=pathlib.Path, default=None)
     args = parser.parse_args()
 
-    try:
-        import torch
-        import triton
-        import triton.testing
-    except ImportError as error:
-        print(f"SKIP: {error}")
+    stack = gpu_stack()
+    if not stack:
         return SKIP
-    if not torch.cuda.is_available():
-        print("SKIP: no CUDA device (torch.cuda.is_available() is False)")
-        return SKIP
+    torch, triton = stack
     torch.cuda.init()
     # Triton's device-side tensor descriptors live in memory it asks for.
     triton.set_allocator(lambda size, alignment, stream: torch.empty(

@@ -21,26 +21,16 @@ Exit status 0, or 77 (after "SKIP: ...") without torch, Triton or a device.
 """
 
 import argparse
-import importlib.machinery
-import importlib.util
 import pathlib
 import sys
 import time
 
+sys.dont_write_bytecode = True  # No __pycache__ in bench/.
+from triton_vector_add import gpu_stack, load_tile_module  # noqa: E402
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT_TILE = ROOT / "bench" / "empty_kernel.tile"
 SKIP = 77
-
-
-def load_tile_module(path):
-    """Imports a .tile file as a Python module (Triton needs a real file)."""
-    sys.dont_write_bytecode = True
-    name = "tilec_bench_" + path.stem
-    loader = importlib.machinery.SourceFileLoader(name, str(path))
-    spec = importlib.util.spec_from_loader(name, loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
 
 
 def time_launches(torch, iters, launch):
@@ -60,15 +50,10 @@ def main():
     parser.add_argument("--iters", type=int, default=100000)
     parser.add_argument("--tile", type=pathlib.Path, default=DEFAULT_TILE)
     args = parser.parse_args()
-    try:
-        import torch
-        import triton  # noqa: F401
-    except ImportError as error:
-        print(f"SKIP: {error}")
+    stack = gpu_stack()
+    if not stack:
         return SKIP
-    if not torch.cuda.is_available():
-        print("SKIP: no CUDA device")
-        return SKIP
+    torch, _ = stack
 
     kernel = load_tile_module(args.tile).empty_kernel
     n = 1024

@@ -65,7 +65,7 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True  # No __pycache__ in bench/.
-from triton_vector_add import load_tile_module  # noqa: E402
+from triton_vector_add import gpu_stack, load_tile_module  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SEED_TILE = ROOT / "examples" / "seeds" / "matmul_ptr.tile"
@@ -121,16 +121,10 @@ def main():
 
 
 def run(args):
-    try:
-        import torch
-        import triton
-        import triton.testing
-    except ImportError as error:
-        print(f"SKIP: {error}")
+    stack = gpu_stack()
+    if not stack:
         return SKIP
-    if not torch.cuda.is_available():
-        print("SKIP: no CUDA device (torch.cuda.is_available() is False)")
-        return SKIP
+    torch, triton = stack
 
     seed_kernel = load_tile_module(SEED_TILE).matmul_ptr_kernel
     desc_kernel = load_tile_module(DESC_TILE).matmul_desc_kernel

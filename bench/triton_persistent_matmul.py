@@ -21,7 +21,7 @@ import pathlib
 import sys
 
 sys.dont_write_bytecode = True  # No __pycache__ in bench/ or examples/.
-from triton_vector_add import load_tile_module  # noqa: E402
+from triton_vector_add import gpu_stack, load_tile_module  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CONFIG = dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8,
@@ -42,16 +42,11 @@ def one_launch_ms(torch, fn):
 
 
 def main():
-    try:
-        import torch
-        import triton
-        from triton.tools.tensor_descriptor import TensorDescriptor
-    except ImportError as error:
-        print(f"SKIP: {error}")
+    stack = gpu_stack()
+    if not stack:
         return 77
-    if not torch.cuda.is_available():
-        print("SKIP: no CUDA device")
-        return 77
+    torch, triton = stack
+    from triton.tools.tensor_descriptor import TensorDescriptor
     sizes = [tuple(int(v) for v in arg.split(",")) for arg in sys.argv[1:]]
     sizes = sizes or [(1000, 776, 520), (4096, 4096, 4096)]
     module = load_tile_module(ROOT / "examples" / "persistent_matmul.tile")

@@ -41,7 +41,7 @@ import re
 import sys
 
 sys.dont_write_bytecode = True  # No __pycache__ in bench/ or examples/.
-from triton_vector_add import load_tile_module  # noqa: E402
+from triton_vector_add import gpu_stack, load_tile_module  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SKIP = 77
@@ -115,15 +115,10 @@ def main():
                         help="names of the manifest to compile")
     args = parser.parse_args()
 
-    try:
-        import torch
-        import triton
-    except ImportError as error:
-        print(f"SKIP: {error}")
+    stack = gpu_stack()
+    if not stack:
         return SKIP
-    if not torch.cuda.is_available():
-        print("SKIP: no CUDA device (torch.cuda.is_available() is False)")
-        return SKIP
+    torch, triton = stack
 
     args.outdir.mkdir(parents=True, exist_ok=True)
     print(f"triton_reference_ptx: triton {triton.__version__} on "

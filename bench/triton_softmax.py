@@ -28,7 +28,7 @@ import pathlib
 import sys
 
 sys.dont_write_bytecode = True  # No __pycache__ in bench/.
-from triton_vector_add import load_tile_module  # noqa: E402
+from triton_vector_add import gpu_stack, load_tile_module  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 DEFAULT_TILE = ROOT / "examples" / "softmax.tile"
@@ -64,16 +64,10 @@ def main():
     parser.add_argument("--tile", type=pathlib.Path, default=DEFAULT_TILE)
     args = parser.parse_args()
 
-    try:
-        import torch
-        import triton
-        import triton.testing
-    except ImportError as error:
-        print(f"SKIP: {error}")
+    stack = gpu_stack()
+    if not stack:
         return SKIP
-    if not torch.cuda.is_available():
-        print("SKIP: no CUDA device (torch.cuda.is_available() is False)")
-        return SKIP
+    torch, triton = stack
 
     kernel = load_tile_module(args.tile).softmax_kernel
     rows, cols = args.rows, args.cols

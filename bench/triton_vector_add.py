@@ -43,6 +43,23 @@ def load_tile_module(path):
     return module
 
 
+def gpu_stack():
+    """Returns (torch, triton), with triton.testing imported, or None after
+    printing "SKIP: ..." when torch, Triton or a CUDA device is missing (the
+    benchmarks then exit with SKIP)."""
+    try:
+        import torch
+        import triton
+        import triton.testing  # noqa: F401
+    except ImportError as error:
+        print(f"SKIP: {error}")
+        return None
+    if not torch.cuda.is_available():
+        print("SKIP: no CUDA device (torch.cuda.is_available() is False)")
+        return None
+    return torch, triton
+
+
 def report(impl, n, ms, nbytes):
     gbps = nbytes / (ms * 1e-3) / 1e9
     print(f"BENCH vector_add impl={impl} n={n} median_ms={ms:.4f} "
@@ -59,16 +76,10 @@ def main():
     parser.add_argument("--tile", type=pathlib.Path, default=DEFAULT_TILE)
     args = parser.parse_args()
 
-    try:
-        import torch
-        import triton
-        import triton.testing
-    except ImportError as error:
-        print(f"SKIP: {error}")
+    stack = gpu_stack()
+    if not stack:
         return SKIP
-    if not torch.cuda.is_available():
-        print("SKIP: no CUDA device (torch.cuda.is_available() is False)")
-        return SKIP
+    torch, triton = stack
 
     kernel = load_tile_module(args.tile).add_kernel
     n, block = args.n, args.block

@@ -67,18 +67,23 @@ Allocations &allocations() {
   return *all;
 }
 
-/// The allocation holding [address, address + bytes), or null.
-DeviceBuffer *findAllocation(std::uint64_t address, std::size_t bytes,
-                             std::size_t &offset) {
+/// Runs \p copy(buffer, offset) on the tilecMemAlloc allocation holding
+/// [address, address + bytes), or fails naming \p function.
+template <typename Copy>
+TilecStatus withAllocation(const char *function, std::uint64_t address,
+                           std::size_t bytes, Copy copy) {
   Allocations &all = allocations();
+  std::lock_guard<std::mutex> guard(all.Lock);
   auto it = all.Buffers.upper_bound(address);
-  if (it == all.Buffers.begin())
-    return nullptr;
-  --it;
-  offset = address - it->first;
-  if (offset + bytes > it->second.size())
-    return nullptr;
-  return &it->second;
+  if (it != all.Buffers.begin()) {
+    --it;
+    std::size_t offset = address - it->first;
+    if (offset + bytes <= it->second.size())
+      return result(copy(it->second, offset));
+  }
+  return fail(std::string(function) + ": [" + std::to_string(address) + ", +" +
+              std::to_string(bytes) +
+              ") is not inside one tilecMemAlloc allocation");
 }
 
 /// The C++ form of one argument; descriptors are built into \p descs, which
@@ -176,29 +181,17 @@ void tilecMemFree(uint64_t address) {
 }
 
 TilecStatus tilecMemcpyHtoD(uint64_t dst, const void *src, size_t bytes) {
-  Allocations &all = allocations();
-  std::lock_guard<std::mutex> guard(all.Lock);
-  std::size_t offset = 0;
-  DeviceBuffer *buffer = findAllocation(dst, bytes, offset);
-  if (!buffer)
-    return fail("tilecMemcpyHtoD: [" + std::to_string(dst) + ", +" +
-                std::to_string(bytes) +
-                ") is not inside one tilecMemAlloc "
-                "allocation");
-  return result(buffer->copyFromHost(src, bytes, offset));
+  return withAllocation("tilecMemcpyHtoD", dst, bytes,
+                        [&](DeviceBuffer &buffer, std::size_t offset) {
+                          return buffer.copyFromHost(src, bytes, offset);
+                        });
 }
 
 TilecStatus tilecMemcpyDtoH(void *dst, uint64_t src, size_t bytes) {
-  Allocations &all = allocations();
-  std::lock_guard<std::mutex> guard(all.Lock);
-  std::size_t offset = 0;
-  DeviceBuffer *buffer = findAllocation(src, bytes, offset);
-  if (!buffer)
-    return fail("tilecMemcpyDtoH: [" + std::to_string(src) + ", +" +
-                std::to_string(bytes) +
-                ") is not inside one tilecMemAlloc "
-                "allocation");
-  return result(buffer->copyToHost(dst, bytes, offset));
+  return withAllocation("tilecMemcpyDtoH", src, bytes,
+                        [&](DeviceBuffer &buffer, std::size_t offset) {
+                          return buffer.copyToHost(dst, bytes, offset);
+                        });
 }
 
 TilecStatus tilecModuleLoadFile(const TilecContext *ctx, const char *path,

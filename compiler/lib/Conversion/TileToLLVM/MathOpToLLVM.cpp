@@ -106,12 +106,15 @@ using F32Fn = std::function<Value(OpBuilder &, Location, ValueRange)>;
 
 /// Lowers a scalar math op through an f32 implementation (`fn`) and,
 /// optionally, an f64 one (`fn64`, null if unsupported).
+/// When \p applies is given, only the ops it accepts are lowered so.
 template <typename OpTy>
 struct FloatMathLowering : public OpConversionPattern<OpTy> {
   FloatMathLowering(TypeConverter &converter, MLIRContext *ctx, F32Fn fn,
-                    F32Fn fn64, bool native16 = false)
+                    F32Fn fn64, bool native16 = false,
+                    std::function<bool(OpTy)> applies = nullptr)
       : OpConversionPattern<OpTy>(converter, ctx, /*benefit=*/2),
-        fn(std::move(fn)), fn64(std::move(fn64)), native16(native16) {}
+        fn(std::move(fn)), fn64(std::move(fn64)), native16(native16),
+        applies(std::move(applies)) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
@@ -119,6 +122,8 @@ struct FloatMathLowering : public OpConversionPattern<OpTy> {
     Type type = op->getResult(0).getType();
     if (!isa<FloatType>(type))
       return rewriter.notifyMatchFailure(op, "tiles are split first");
+    if (applies && !applies(op))
+      return rewriter.notifyMatchFailure(op, "left to another lowering");
     Location loc = op.getLoc();
     SmallVector<Value> operands(adaptor.getOperands());
     if (type.isF32() || (native16 && (type.isF16() || type.isBF16()))) {
@@ -142,44 +147,7 @@ struct FloatMathLowering : public OpConversionPattern<OpTy> {
 
   F32Fn fn, fn64;
   bool native16;
-};
-
-/// A scalar `arith.divf` marked `afn` (Triton's `/`): `div.full.f32`
-/// (within 2 ulp), 16-bit floats through f32, f64 correctly rounded. Others
-/// are left to the arith lowering (correctly rounded).
-struct ApproximateDivFLowering : public OpConversionPattern<arith::DivFOp> {
-  ApproximateDivFLowering(TypeConverter &converter, MLIRContext *ctx)
-      : OpConversionPattern(converter, ctx, /*benefit=*/2) {}
-
-  LogicalResult
-  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = op.getType();
-    if (!bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn) ||
-        !isa<FloatType>(type))
-      return rewriter.notifyMatchFailure(op, "not an approximate division");
-    Location loc = op.getLoc();
-    if (type.isF64()) { // As Triton: correctly rounded, whatever the flag.
-      rewriter.replaceOpWithNewOp<LLVM::FDivOp>(op, adaptor.getLhs(),
-                                                adaptor.getRhs());
-      return success();
-    }
-    Type f32 = rewriter.getF32Type();
-    Value x = adaptor.getLhs(), y = adaptor.getRhs();
-    if (!type.isF32()) {
-      x = LLVM::FPExtOp::create(rewriter, loc, f32, x);
-      y = LLVM::FPExtOp::create(rewriter, loc, f32, y);
-    }
-    Value q =
-        LLVM::CallIntrinsicOp::create(
-            rewriter, loc, f32, rewriter.getStringAttr("llvm.nvvm.div.full"),
-            ValueRange{x, y})
-            .getResult(0);
-    if (!type.isF32())
-      q = LLVM::FPTruncOp::create(rewriter, loc, type, q);
-    rewriter.replaceOp(op, q);
-    return success();
-  }
+  std::function<bool(OpTy)> applies;
 };
 
 /// A scalar tile.extern_elementwise: a call of its libdevice function.
@@ -297,6 +265,19 @@ void tilec::populateMathOpToLLVMPatterns(TileTypeConverter &converter,
   patterns.add<FloatMathLowering<math::FloorOp>>(converter, ctx, floor, floor);
   patterns.add<FloatMathLowering<math::CeilOp>>(converter, ctx, ceil, ceil);
   patterns.add<FloatMathLowering<math::TruncOp>>(converter, ctx, trunc, trunc);
-  patterns.add<AbsIOpLowering, ExternElementwiseOpLowering,
-               ApproximateDivFLowering>(converter, ctx);
+  // Triton's `/` (arith.divf marked afn): div.full.f32, within 2 ulp; f64,
+  // and divisions without the mark (tl.div_rn), correctly rounded.
+  F32Fn divFull = [](OpBuilder &b, Location loc, ValueRange v) -> Value {
+    return LLVM::CallIntrinsicOp::create(
+               b, loc, b.getF32Type(), b.getStringAttr("llvm.nvvm.div.full"), v)
+        .getResult(0);
+  };
+  F32Fn fdiv = [](OpBuilder &b, Location loc, ValueRange v) -> Value {
+    return LLVM::FDivOp::create(b, loc, v[0], v[1]);
+  };
+  patterns.add<FloatMathLowering<arith::DivFOp>>(
+      converter, ctx, divFull, fdiv, /*native16=*/false, [](arith::DivFOp op) {
+        return bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn);
+      });
+  patterns.add<AbsIOpLowering, ExternElementwiseOpLowering>(converter, ctx);
 }
