@@ -190,6 +190,11 @@ static Expected<ArgSpec> parseArgument(StringRef text, unsigned index) {
   if (count.getAsInteger(10, n) || !(init.empty() || init.consume_front(":")))
     return createStringError("cannot parse the buffer '" + text +
                              "': expected TYPE[N] or TYPE[N]:INIT");
+  if (!Buffer::fits(*type, n))
+    return createStringError("the buffer '" + text +
+                             "' is too large: the interpreter runs "
+                             "kernels on buffers of at most " +
+                             Twine(Buffer::kMaxBytes >> 30) + " GiB");
   spec.isBuffer = true;
   spec.buffer = std::make_unique<Buffer>(*type, n);
   if (Error error = initialize(*spec.buffer, init, index))

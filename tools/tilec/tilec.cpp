@@ -177,6 +177,25 @@ static int usageError(const Twine &message) {
   return 1;
 }
 
+/// Writes `text` to `path` ('-': standard output); reports a failure to
+/// open or to write (a full disk, a closed pipe) as an error instead of
+/// LLVM's fatal one. Returns the exit status.
+static int writeOutput(StringRef path, StringRef text, bool binary = false) {
+  std::error_code ec;
+  ToolOutputFile out(path, ec, binary ? sys::fs::OF_None : sys::fs::OF_Text);
+  if (ec)
+    return usageError("cannot write '" + path + "': " + ec.message());
+  out.os() << text;
+  out.os().flush();
+  if (out.os().has_error()) {
+    std::string reason = out.os().error().message();
+    out.os().clear_error();
+    return usageError("cannot write '" + path + "': " + reason);
+  }
+  out.keep();
+  return 0;
+}
+
 // --emit=header (tilec/Driver/Launcher.h).
 static cl::list<std::string>
     specializations("specialize",
@@ -271,15 +290,9 @@ static int emitHeader(SourceMgr &srcMgr, const tilec::CompileOptions &options,
           tilec::emitLaunchers(srcMgr, options, launcher, headerOS, sourceOS)))
     return 1;
   using Output = std::pair<StringRef, StringRef>;
-  for (auto [suffix, text] : {Output(".h", header), Output(".cpp", source)}) {
-    std::string path = (outputBase + suffix).str();
-    std::error_code ec;
-    ToolOutputFile out(path, ec, sys::fs::OF_Text);
-    if (ec)
-      return usageError("cannot write '" + path + "': " + ec.message());
-    out.os() << text;
-    out.keep();
-  }
+  for (auto [suffix, text] : {Output(".h", header), Output(".cpp", source)})
+    if (int status = writeOutput((outputBase + suffix).str(), text))
+      return status;
   return 0;
 }
 
@@ -321,13 +334,7 @@ static int assembleWithPtxas(SourceMgr &srcMgr,
   }
 
   bool binary = emit == tilec::EmitKind::Cubin;
-  std::error_code ec;
-  ToolOutputFile out(output, ec, binary ? sys::fs::OF_None : sys::fs::OF_Text);
-  if (ec)
-    return usageError("cannot write '" + output + "': " + ec.message());
-  out.os() << (binary ? *cubin : compiled->ptx);
-  out.keep();
-  return 0;
+  return writeOutput(output, binary ? *cubin : compiled->ptx, binary);
 }
 
 /// --rewrite-block-ptrs: writes the file with its block pointers rewritten.
@@ -336,14 +343,7 @@ static int rewriteFile(SourceMgr &srcMgr, StringRef output) {
       tilec::parseModule(srcMgr, srcMgr.getMainFileID());
   if (!module)
     return 1;
-  std::string text = tilec::rewriteBlockPointers(*module, srcMgr);
-  std::error_code ec;
-  ToolOutputFile out(output, ec, sys::fs::OF_Text);
-  if (ec)
-    return usageError("cannot write '" + output + "': " + ec.message());
-  out.os() << text;
-  out.keep();
-  return 0;
+  return writeOutput(output, tilec::rewriteBlockPointers(*module, srcMgr));
 }
 
 int main(int argc, char **argv) {
@@ -384,10 +384,20 @@ int main(int argc, char **argv) {
   }
   for (const std::string &define : defines) {
     auto [name, value] = StringRef(define).split('=');
-    if (name.empty() || value.empty())
+    if (name.trim().empty() || value.trim().empty())
       return usageError("-D expects NAME=VALUE, not '" + define + "'");
-    options.kernel.defines[name.trim()] = value.trim().str();
+    auto [it, inserted] =
+        options.kernel.defines.try_emplace(name.trim(), value.trim().str());
+    if (!inserted) {
+      WithColor::warning(errs(), "tilec")
+          << "-D " << name.trim() << " is given twice; the last value ("
+          << value.trim() << ") is used\n";
+      it->second = value.trim().str();
+    }
   }
+  if (optLevel > 3)
+    return usageError("-O expects an optimisation level from 0 to 3, not " +
+                      Twine(optLevel.getValue()));
   if (numWarps == 0 || numWarps > 32 || (numWarps & (numWarps - 1)))
     return usageError("--num-warps must be a power of two from 1 to 32");
   options.pipeline.numWarps = numWarps;
@@ -429,14 +439,25 @@ int main(int argc, char **argv) {
   SourceMgr srcMgr;
   srcMgr.AddNewSourceBuffer(std::move(*buffer), SMLoc());
 
+  // Never write over the source.
+  if (!outputFile.empty() && outputFile != "-" && inputFile != "-" &&
+      sys::fs::equivalent(inputFile, outputFile))
+    return usageError("-o '" + outputFile +
+                      "' is the input file; tilec does not overwrite its "
+                      "source");
+
   if (rewriteBlockPtrs)
     return rewriteFile(srcMgr,
                        outputFile.empty() ? "-" : outputFile.getValue());
 
-  if (emit == tilec::EmitKind::Header)
+  if (emit == tilec::EmitKind::Header) {
+    if (outputFile == "-")
+      return usageError("--emit=header writes two files, OUT.h and OUT.cpp: "
+                        "-o names their base, and cannot be '-'");
     return emitHeader(srcMgr, options,
                       outputFile.empty() ? sys::path::stem(inputFile).str()
                                          : outputFile.getValue());
+  }
 
   std::string output = outputFile;
   if (output.empty())
@@ -451,12 +472,5 @@ int main(int argc, char **argv) {
   raw_string_ostream os(text);
   if (failed(tilec::compile(srcMgr, options, os)))
     return 1;
-
-  std::error_code ec;
-  ToolOutputFile out(output, ec, sys::fs::OF_Text);
-  if (ec)
-    return usageError("cannot write '" + output + "': " + ec.message());
-  out.os() << text;
-  out.keep();
-  return 0;
+  return writeOutput(output, text);
 }

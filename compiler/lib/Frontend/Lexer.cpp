@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -141,6 +142,13 @@ static char closingBracket(char open) {
 Lexer::Lexer(llvm::StringRef buffer)
     : bufStart(buffer.begin()), bufEnd(buffer.end()), curPtr(bufStart) {
   indentStack.push_back(0);
+  // A UTF-8 byte order mark starts the text, as Python allows.
+  if (buffer.starts_with("\xEF\xBB\xBF"))
+    curPtr += 3;
+  const auto *text = reinterpret_cast<const llvm::UTF8 *>(curPtr);
+  if (!llvm::isLegalUTF8String(&text,
+                               reinterpret_cast<const llvm::UTF8 *>(bufEnd)))
+    invalidText = reinterpret_cast<const char *>(text);
 }
 
 Lexer::Lexer(const llvm::SourceMgr &srcMgr, unsigned bufferId)
@@ -189,6 +197,12 @@ Token Lexer::makeError(const char *loc, const llvm::Twine &message,
 Token Lexer::lex() {
   if (done)
     return Token(TokenKind::eof, llvm::StringRef(bufEnd, 0));
+  if (invalidText)
+    return makeError(
+        invalidText,
+        "the file is not UTF-8 text: byte 0x" +
+            llvm::utohexstr(static_cast<unsigned char>(*invalidText)) +
+            " cannot start a character here");
   if (pendingDedents) {
     --pendingDedents;
     return Token(TokenKind::dedent, llvm::StringRef(pendingDedentLoc, 0));

@@ -206,13 +206,15 @@ std::vector<TValue> tilec::takeVarargs(CallArgs &args, size_t fixed) {
 }
 
 FailureOr<TValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
-                                         llvm::SMLoc callLoc, bool asMethod) {
+                                         llvm::SMLoc callLoc, bool asMethod,
+                                         llvm::StringRef spelled) {
   std::string qualified = "tl." + name.str();
   const BuiltinSpec *spec = lookupBuiltin(name);
   if (spec && (spec->flags & BuiltinSpec::MethodOnly) && !asMethod)
     spec = nullptr;
   if (!spec)
-    return error(callLoc) << "'" << qualified << "' is not supported";
+    return error(callLoc) << "'" << (spelled.empty() ? qualified : spelled)
+                          << "' is not supported";
   if (!spec->generate)
     return error(callLoc) << "'" << qualified << "' is not supported by tilec";
   // Messages name a method-only builtin as the method (`to`).

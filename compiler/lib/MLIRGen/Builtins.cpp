@@ -19,6 +19,7 @@
 
 #include "tilec/Dialect/Tile/IR/DTypes.h"
 
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -435,6 +436,11 @@ FailureOr<TValue> Generator::builtinAtomic(BuiltinCall &call) {
   if (bits < 16 || (!isFloat && bits == 16))
     return error(bind.locs[0])
            << qualified << " does not support " << typeName(elem);
+  if (std::optional<tile::TargetInfo> arch = tile::TargetInfo::lookup(target);
+      elem.isBF16() && arch && !arch->hasBf16AtomicAdd())
+    return error(bind.locs[0])
+           << qualified << " on bf16 needs the atom.add.bf16 of sm_90 and "
+           << "later; " << arch->getName() << " has none (accumulate in fp32)";
   if (isFloat && (name == "and" || name == "or" || name == "xor"))
     return error(bind.locs[0])
            << qualified << " needs integer values, not " << typeName(elem);

@@ -88,15 +88,7 @@ std::string tilec::shapeString(ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
-std::string tilec::typeName(Type t) {
-  // Pointers as the language writes them, not as the dialect prints them.
-  if (auto ptr = dyn_cast<tile::PtrType>(t))
-    return "pointer<" + typeName(ptr.getPointeeType()) + ">";
-  std::string s;
-  llvm::raw_string_ostream os(s);
-  os << t;
-  return s;
-}
+std::string tilec::typeName(Type t) { return tile::getTypeName(t); }
 
 Type BlockPointer::elementType() const {
   return llvm::cast<tile::PtrType>(base.getType()).getPointeeType();
@@ -252,6 +244,11 @@ static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
   int64_t i;
   if (!text.getAsInteger(0, i))
     return TValue::ofInt(i);
+  // Digits that do not fit in 64 bits are not a float.
+  if (!text.empty() &&
+      llvm::all_of(text.drop_front(text.front() == '-' || text.front() == '+'),
+                   llvm::isDigit))
+    return std::nullopt;
   double f;
   if (!text.getAsDouble(f))
     return TValue::ofFloat(f);
@@ -540,12 +537,20 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
     return nullptr;
   }
   for (const auto &define : config.defines) {
-    bool found = llvm::any_of(
+    auto param = llvm::find_if(
         params, [&](const ParamAST &p) { return p.name == define.getKey(); });
-    if (!found) {
+    if (param == params.end()) {
       error(kernel->getNameRange().Start)
           << "-D " << define.getKey() << ": kernel '" << info.name
           << "' has no parameter named '" << define.getKey() << "'";
+      return nullptr;
+    }
+    if (!isConstexprAnnotation(param->annotation.get())) {
+      error(param->range.Start)
+          << "-D " << define.getKey() << ": '" << define.getKey()
+          << "' is a run-time parameter of kernel '" << info.name
+          << "', not a tl.constexpr; to compile the kernel for one value of "
+             "it, write the value in its place in --signature";
       return nullptr;
     }
   }
@@ -581,6 +586,14 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
         isConstexpr) {
       std::optional<TValue> value;
       llvm::StringRef text;
+      if (defined != config.defines.end() && entry && entry->IsConstant &&
+          llvm::StringRef(entry->Literal).trim() !=
+              llvm::StringRef(defined->getValue()).trim()) {
+        error(p.range.Start)
+            << "constexpr '" << p.name << "' is " << entry->Literal
+            << " in --signature but " << defined->getValue() << " in -D";
+        return nullptr;
+      }
       if (defined != config.defines.end())
         text = defined->getValue();
       else if (entry && entry->IsConstant)
@@ -588,8 +601,9 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       if (!text.empty()) {
         value = parseDefine(*this, text);
         if (!value) {
-          error(p.range.Start) << "cannot parse the value '" << text
-                               << "' given for constexpr '" << p.name << "'";
+          error(p.range.Start)
+              << "cannot parse the value '" << text << "' given for constexpr '"
+              << p.name << "' (integers must fit in 64 bits)";
           return nullptr;
         }
       } else if (p.defaultValue) {
@@ -1060,8 +1074,13 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
   switch (callee->kind) {
   case TValue::Kind::Builtin: {
     llvm::StringRef name = callee->s;
-    if (name.consume_front("tl."))
-      return callBuiltin(name, *args, expr.getLoc());
+    if (name.consume_front("tl.")) {
+      llvm::SMRange range = expr.getCallee().getRange();
+      return callBuiltin(
+          name, *args, expr.getLoc(), /*asMethod=*/false,
+          llvm::StringRef(range.Start.getPointer(),
+                          range.End.getPointer() - range.Start.getPointer()));
+    }
     if (name.consume_front("libdevice."))
       return callLibdevice(name, *args, expr.getLoc());
     if (name.consume_front("triton.")) {

@@ -498,10 +498,12 @@ public:
   // tl.* builtins (Builtins.cpp).
   /// Calls `tl.<name>` through the builtin table (BuiltinTable.cpp).
   /// `asMethod`: called as a tile method, which may name a method-only row
-  /// (`x.to(...)`).
+  /// (`x.to(...)`). `spelled`: the callee as the source writes it
+  /// (`tl.math.foo`), for the error when there is no such builtin.
   mlir::FailureOr<TValue> callBuiltin(llvm::StringRef name, CallArgs &args,
                                       llvm::SMLoc callLoc,
-                                      bool asMethod = false);
+                                      bool asMethod = false,
+                                      llvm::StringRef spelled = {});
   /// Calls a bound method: tile methods, dtype predicates, descriptor and
   /// block pointer methods.
   mlir::FailureOr<TValue> callMethod(const TValue &method, CallArgs &args,

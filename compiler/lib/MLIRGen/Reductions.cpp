@@ -363,6 +363,8 @@ FailureOr<TValue> Generator::builtinDot(BuiltinCall &call) {
     return error(bind.has(6) ? bind.locs[6] : callLoc)
            << "'out_dtype' of tl.dot on " << typeName(ae)
            << " operands must be fp32 or fp16, not " << typeName(outType);
+  if (failed(checkTileShape({m, n}, callLoc)))
+    return failure();
   auto resultType = RankedTensorType::get({m, n}, resultElem);
   if (acc) {
     if (acc.getType() != resultType)

@@ -39,6 +39,8 @@ Generator::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b,
                       << " and " << shapeString(b);
     result[i] = x == 1 ? y : x;
   }
+  if (failed(checkTileShape(result, l)))
+    return failure();
   return result;
 }
 
@@ -582,6 +584,8 @@ FailureOr<Value> Generator::join(const TValue &a, const TValue &b,
     return failure();
   SmallVector<int64_t> joined(*shape);
   joined.push_back(2);
+  if (failed(checkTileShape(joined, l)))
+    return failure();
   auto type = RankedTensorType::get(joined, elem);
   auto spread = [&](Value v) -> Value {
     return tile::BroadcastOp::create(builder, location, type,

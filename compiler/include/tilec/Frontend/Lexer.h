@@ -110,6 +110,9 @@ private:
   bool lineHasTokens = false;
   /// True once `eof` or `error` was returned.
   bool done = false;
+  /// The first byte that is not part of valid UTF-8 text, if any: the
+  /// first token is an error there, as Python rejects such a file.
+  const char *invalidText = nullptr;
 };
 
 } // namespace tilec

@@ -42,6 +42,14 @@ using abi::ScalarType;
 /// Memory handed to a kernel; a pointer argument points at its first byte.
 class Buffer {
 public:
+  /// The largest buffer the interpreter runs kernels on, in bytes (16 GiB):
+  /// callers check sizes against it before building one.
+  static constexpr uint64_t kMaxBytes = uint64_t(1) << 34;
+  /// Whether `count` elements of `type` fit in kMaxBytes.
+  static bool fits(ScalarType type, uint64_t count) {
+    return count <= kMaxBytes / abi::scalarTypeSize(type);
+  }
+
   Buffer(ScalarType type, size_t count)
       : type(type), bytes(count * abi::scalarTypeSize(type)) {}
 

@@ -21,6 +21,8 @@
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/Analysis/AxisInfo.h"
 #include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
+#include "tilec/Dialect/Tile/IR/DTypes.h"
+#include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
@@ -134,6 +136,41 @@ static LogicalResult verifyLayouts(ModuleOp module, int64_t numWarps) {
   return failure(result.wasInterrupted());
 }
 
+/// Checks what the lowering and the target can do with fp8 values: convert
+/// them (on targets with fp8 instructions), load, store and move them, and
+/// multiply them in tl.dot; arithmetic on them is an error at the op.
+static LogicalResult verifyFp8Uses(ModuleOp module) {
+  TargetInfo target = TargetInfo::get(module);
+  WalkResult result = module.walk([&](Operation *op) {
+    Type fp8;
+    for (Type t :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (isSupportedFp8Type(getElementTypeOrSelf(t)))
+        fp8 = getElementTypeOrSelf(t);
+    if (!fp8)
+      return WalkResult::advance();
+    bool converts = isa<arith::ExtFOp, arith::TruncFOp, DotOp>(op);
+    if (converts && !target.hasFp8Conversions()) {
+      op->emitError("converting ")
+          << getTypeName(fp8) << " values needs the fp8 instructions of "
+          << "sm_89 and later; " << target.getName() << " has none";
+      return WalkResult::interrupt();
+    }
+    bool arithmetic =
+        !converts && !isa<arith::BitcastOp>(op) &&
+        (op->hasTrait<OpTrait::Elementwise>() || isa<arith::SelectOp>(op)) &&
+        (!isa<TileDialect>(op->getDialect()) || isa<ExternElementwiseOp>(op));
+    if (arithmetic) {
+      op->emitError("arithmetic on ")
+          << getTypeName(fp8) << " is not supported on the GPU: convert to "
+          << "tl.float16 or tl.float32 first (x.to(tl.float32))";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 /// Declares the shared-memory array at the top of `module`:
 /// `.extern .shared .align 1024 .b8 global_smem[];` (1024 bytes: the swizzle
 /// atoms of tensor-core operands start there). An external zero-size
@@ -173,7 +210,8 @@ struct ConvertTileToLLVMPass
       return signalPassFailure();
     }
 
-    if (failed(verifyLayouts(module, *numWarps)))
+    if (failed(verifyLayouts(module, *numWarps)) ||
+        failed(verifyFp8Uses(module)))
       return signalPassFailure();
 
     VectorWidths widths = chooseVectorWidths(module);

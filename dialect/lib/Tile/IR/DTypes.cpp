@@ -5,8 +5,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/IR/DTypes.h"
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using tilec::abi::ScalarType;
@@ -69,4 +71,15 @@ std::optional<ScalarType> tilec::tile::getScalarType(Type type) {
   default:
     return std::nullopt;
   }
+}
+
+std::string tilec::tile::getTypeName(Type type) {
+  if (auto ptr = dyn_cast<PtrType>(type))
+    return "pointer<" + getTypeName(ptr.getPointeeType()) + ">";
+  if (std::optional<ScalarType> scalar = getScalarType(type))
+    return abi::scalarTypeName(*scalar);
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
 }

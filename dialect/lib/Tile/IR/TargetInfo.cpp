@@ -14,19 +14,22 @@
 using namespace mlir;
 using namespace tilec::tile;
 
-// tilec writes PTX 8.0 for every target (the oldest that has sm_90a). Plain
+// tilec writes PTX 8.0 for every target (the oldest that has sm_90a), 8.1
+// for sm_89 (the oldest in which sm_89 has the fp8 conversions). Plain
 // sm_90 runs the kernels of sm_80: wgmma and tilec's TMA copies need the
 // architecture-specific sm_90a. sm_100 and later are not supported: their
 // tensor cores are not wgmma's.
 llvm::ArrayRef<TargetInfo> TargetInfo::getSupported() {
-  // name, capability, PTX version that introduced it, the best dot engine,
-  // TMA, clusters, dynamic shared memory per block.
+  // name, capability, the oldest PTX version tilec writes for it (the one
+  // that introduced it; for sm_89, the one whose sm_89 has fp8
+  // conversions), the best dot engine, TMA, clusters, dynamic shared memory
+  // per block.
   // clang-format off
   static const TargetInfo targets[] = {
       {"sm_75",  75, 63, DotEngine::FMA,     false, false,  65536},
       {"sm_80",  80, 70, DotEngine::MmaSync, false, false, 166912},
       {"sm_86",  86, 71, DotEngine::MmaSync, false, false, 101376},
-      {"sm_89",  89, 78, DotEngine::MmaSync, false, false, 101376},
+      {"sm_89",  89, 81, DotEngine::MmaSync, false, false, 101376},
       {"sm_90",  90, 78, DotEngine::MmaSync, false, false, 232448},
       {"sm_90a", 90, 80, DotEngine::Wgmma,   true,  true,  232448},
   };
@@ -70,7 +73,9 @@ llvm::StringRef TargetInfo::getAttrName() {
   return TileDialect::TargetAttrHelper::getNameStr();
 }
 
-std::string TargetInfo::getDefaultPtxFeatures() const { return "+ptx80"; }
+std::string TargetInfo::getDefaultPtxFeatures() const {
+  return "+ptx" + std::to_string(std::max(80u, minPtxVersion));
+}
 
 std::optional<std::string>
 TargetInfo::checkPtxFeatures(llvm::StringRef features) const {

@@ -47,6 +47,23 @@ static bool isLive(LocalAllocOp alloc, Operation *op) {
   return !last->isBeforeInBlock(at);
 }
 
+/// What `op`'s shared memory is for, in the words of the kernel's source.
+static StringRef describeSharedUse(Operation *op) {
+  if (isa<LocalAllocOp>(op))
+    return "the operand tiles of a pipelined tl.dot loop";
+  if (isa<ReduceOp>(op))
+    return "a reduction across warps";
+  if (isa<ScanOp>(op))
+    return "a scan across warps";
+  if (isa<DotOp>(op))
+    return "the operands of a tl.dot";
+  if (isa<AsyncTmaStoreOp>(op))
+    return "a tile stored with TMA";
+  if (isa<AtomicRMWOp, AtomicCASOp>(op))
+    return "the old values of an atomic";
+  return "moving a tile between threads";
+}
+
 struct AllocateSharedMemoryPass
     : public tilec::tile::impl::TileAllocateSharedMemoryBase<
           AllocateSharedMemoryPass> {
@@ -88,10 +105,13 @@ struct AllocateSharedMemoryPass
     });
     TargetInfo target = TargetInfo::get(getOperation());
     if (bytes > target.getMaxSharedMemoryBytes()) {
-      largest->emitOpError("needs ")
-          << bytes << " bytes of shared memory, more than the "
-          << target.getMaxSharedMemoryBytes() << " a thread block can have on "
-          << target.getName();
+      largest->emitError("the kernel needs ")
+          << bytes << " bytes of shared memory (the largest part for "
+          << describeSharedUse(largest) << " here), more than the "
+          << target.getMaxSharedMemoryBytes() << " a program can have on "
+          << target.getName()
+          << ": use smaller blocks, or fewer stages (num_stages, "
+             "--num-stages)";
       return signalPassFailure();
     }
     setSharedMemoryBytes(module, bytes);

@@ -460,7 +460,9 @@ struct AssignLayoutsPass
     // runs: it cannot take a thread's share of the register file (ptxas
     // would fail when the kernel is loaded).
     int64_t threads = 32 * numWarps;
-    int64_t limit = std::min<int64_t>(255, 65536 / threads);
+    TargetInfo target = TargetInfo::get(module);
+    int64_t limit = std::min<int64_t>(target.getMaxRegistersPerThread(),
+                                      target.getRegistersPerSM() / threads);
     WalkResult registers = module.walk([&](DotOp dot) {
       auto mma = dyn_cast<MmaLayoutAttr>(dot.getType().getEncoding());
       if (!mma || !mma.isWgmma())
@@ -471,10 +473,11 @@ struct AssignLayoutsPass
         return WalkResult::advance();
       dot.emitError("tl.dot's ")
           << dot.getType().getDimSize(0) << "x" << dot.getType().getDimSize(1)
-          << " accumulator takes " << accRegs << " registers per thread with "
-          << numWarps.getValue() << " warps, and a thread has at most " << limit
-          << " (the SM's 65536 are shared by all of its threads): "
-             "use smaller blocks";
+          << " accumulator needs " << accRegs << " registers per thread with "
+          << numWarps.getValue() << " warps, but a thread has at most " << limit
+          << " (the SM's " << target.getRegistersPerSM()
+          << " are shared by all of its threads) and the rest of the kernel "
+             "needs some too: use smaller blocks";
       return WalkResult::interrupt();
     });
     if (registers.wasInterrupted())

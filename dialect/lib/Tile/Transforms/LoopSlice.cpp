@@ -46,8 +46,10 @@ Value tilec::tile::cloneLoad(OpBuilder &b, LoadOp load, IRMapping &mapping,
   auto type = cast<RankedTensorType>(load.getType());
   Value mask = SplatOp::create(b, loc, type.clone(b.getI1Type()), valid);
   if (load.getMask())
-    mask = arith::AndIOp::create(b, loc, mapping.lookup(load.getMask()), mask);
-  Value other = load.getOther() ? mapping.lookup(load.getOther()) : Value();
+    mask = arith::AndIOp::create(b, loc,
+                                 mapping.lookupOrDefault(load.getMask()), mask);
+  Value other =
+      load.getOther() ? mapping.lookupOrDefault(load.getOther()) : Value();
   auto clone = cast<LoadOp>(b.clone(*load, mapping));
   clone.getMaskMutable().assign(mask);
   if (other)

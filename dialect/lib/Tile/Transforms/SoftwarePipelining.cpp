@@ -296,8 +296,10 @@ static void emitCopy(OpBuilder &b, LoadOp load, IRMapping &mapping, Value valid,
   auto type = cast<RankedTensorType>(load.getPtr().getType());
   Value mask = SplatOp::create(b, loc, type.clone(b.getI1Type()), valid);
   if (load.getMask())
-    mask = arith::AndIOp::create(b, loc, mapping.lookup(load.getMask()), mask);
-  AsyncCopyOp::create(b, loc, mapping.lookup(load.getPtr()), slot, mask);
+    mask = arith::AndIOp::create(b, loc,
+                                 mapping.lookupOrDefault(load.getMask()), mask);
+  AsyncCopyOp::create(b, loc, mapping.lookupOrDefault(load.getPtr()), slot,
+                      mask);
 }
 
 /// `iv + stages * step`.
@@ -315,6 +317,18 @@ static Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
 }
 
+/// The bytes of shared memory the rings of `plans` take in `numStages`
+/// slots each.
+static int64_t getRingBytes(ArrayRef<OperandPlan> plans, int64_t numStages) {
+  int64_t bytes = 0;
+  for (const OperandPlan &plan : plans) {
+    auto type = cast<RankedTensorType>(plan.load->getResult(0).getType());
+    bytes += numStages * type.getNumElements() *
+             getStorageBytes(type.getElementType());
+  }
+  return bytes;
+}
+
 /// Whether a program running `dot` through rings of `numStages` slots
 /// leaves no room for a second program on its SM: its 32-bit accumulator
 /// takes more than a quarter of the registers (the rest of the kernel
@@ -325,12 +339,7 @@ static bool hasSMAlone(DotOp dot, ArrayRef<OperandPlan> plans,
   TargetInfo target = TargetInfo::get(dot);
   int64_t threads = 32 * getLayout(dot.getType()).getNumWarps();
   int64_t accRegs = dot.getType().getNumElements() / threads;
-  int64_t ringBytes = 0;
-  for (const OperandPlan &plan : plans) {
-    auto type = cast<RankedTensorType>(plan.load->getResult(0).getType());
-    ringBytes += numStages * type.getNumElements() *
-                 getStorageBytes(type.getElementType());
-  }
+  int64_t ringBytes = getRingBytes(plans, numStages);
   return accRegs * threads > target.getRegistersPerSM() / 4 ||
          ringBytes > target.getMaxSharedMemoryBytes() / 2;
 }
@@ -507,7 +516,12 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
                       .getNumElements() /
                   threads;
   }
-  plan.askSecondProgram = !alone && wideCopies && tileRegs <= 96;
+  // Two programs of 16 or 32 warps leave a thread 64 or 32 registers:
+  // those tiles and 32 more must fit.
+  int64_t regsWithTwo = std::min<int64_t>(
+      255, TargetInfo::get(dot).getRegistersPerSM() / (2 * threads));
+  plan.askSecondProgram =
+      !alone && wideCopies && tileRegs <= 96 && tileRegs + 32 <= regsWithTwo;
   plan.ahead = plan.inFlight ? numStages - 2 : numStages - 1;
   // Staged tiles are loaded one iteration before they are stored when the
   // stage they belong to is then still at least one iteration away: the
@@ -812,11 +826,25 @@ void LoopPipeliner::run() {
     setProgramsPerSM(newFor->getParentOfType<func::FuncOp>(), 2);
 }
 
-/// Pipelines `forOp` through rings of `numStages` slots, if it qualifies.
-static void pipeline(scf::ForOp forOp, int64_t numStages, bool useTma) {
+/// Pipelines `forOp` through rings of `numStages` slots, if it qualifies;
+/// fails (with an error at the product) when the rings would not fit in
+/// shared memory, before any of them is built.
+static LogicalResult pipeline(scf::ForOp forOp, int64_t numStages,
+                              bool useTma) {
   std::optional<LoopPlan> plan = planLoop(forOp, numStages, useTma);
-  if (plan)
-    LoopPipeliner(*plan).run();
+  if (!plan)
+    return success();
+  TargetInfo target = TargetInfo::get(forOp);
+  int64_t bytes = getRingBytes(plan->plans, numStages);
+  if (bytes > target.getMaxSharedMemoryBytes())
+    return plan->dot.emitError("the operand tiles of this tl.dot need ")
+           << bytes << " bytes of shared memory in " << numStages
+           << " stages, more than the " << target.getMaxSharedMemoryBytes()
+           << " a program can have on " << target.getName()
+           << ": use fewer stages (num_stages, --num-stages) or smaller "
+              "blocks";
+  LoopPipeliner(*plan).run();
+  return success();
 }
 
 /// Makes `store` (of a tensor descriptor or a checked block pointer) a TMA
@@ -851,7 +879,8 @@ struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
       SmallVector<scf::ForOp> loops;
       getOperation().walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
       for (scf::ForOp forOp : loops)
-        pipeline(forOp, numStages, tma);
+        if (failed(pipeline(forOp, numStages, tma)))
+          return signalPassFailure();
     }
     if (tma && TargetInfo::get(getOperation()).hasTma()) {
       SmallVector<StoreOp> stores;

@@ -65,7 +65,7 @@ module {
   func.func @too_big(%p: !tile.ptr<f32>) {
     %ps = tile.splat %p : tensor<256x256x!tile.ptr<f32>, #big>
     %x = tile.load %ps : (tensor<256x256x!tile.ptr<f32>, #big>) -> tensor<256x256xf32, #big>
-    // expected-error @+1 {{needs 262144 bytes of shared memory, more than the 232448 a thread block can have}}
+    // expected-error @+1 {{the kernel needs 262144 bytes of shared memory (the largest part for moving a tile between threads here), more than the 232448 a program can have}}
     %c = tile.convert_layout %x : tensor<256x256xf32, #big> -> tensor<256x256xf32, #col>
     return
   }

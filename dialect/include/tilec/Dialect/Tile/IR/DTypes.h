@@ -18,6 +18,7 @@
 #include "mlir/IR/Types.h"
 
 #include <optional>
+#include <string>
 
 namespace tilec::tile {
 
@@ -28,6 +29,11 @@ mlir::Type getElementType(mlir::MLIRContext *context, abi::ScalarType type);
 /// The dtype of an element type (an integer as the signed one), if the ABI
 /// has it.
 std::optional<abi::ScalarType> getScalarType(mlir::Type type);
+
+/// How diagnostics name `type`: the dtype as Triton's signatures spell it
+/// (`fp32`, `bf16`, `i32`, `fp8e4nv`), a pointer as `pointer<fp32>`, any
+/// other type as MLIR prints it.
+std::string getTypeName(mlir::Type type);
 
 } // namespace tilec::tile
 

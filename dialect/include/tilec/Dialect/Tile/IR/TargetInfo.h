@@ -64,7 +64,8 @@ public:
   /// 10 * major + minor (90 for sm_90a).
   unsigned getComputeCapability() const { return capability; }
   /// The PTX ISA version tilec writes by default, as an LLVM feature
-  /// (`+ptx80`), and the oldest one the architecture accepts (80 for 8.0).
+  /// (`+ptx80`; 8.0 or the minimum if newer), and the oldest one tilec
+  /// writes for the architecture (80 for 8.0).
   std::string getDefaultPtxFeatures() const;
   unsigned getMinPtxVersion() const { return minPtxVersion; }
   /// Checks a `--ptx-version` feature (`+ptx83`): its form, and that the
@@ -76,6 +77,10 @@ public:
   DotEngine getBestDotEngine() const { return bestDotEngine; }
   bool hasMmaSync() const { return bestDotEngine != DotEngine::FMA; }
   bool hasWgmma() const { return bestDotEngine == DotEngine::Wgmma; }
+  /// Whether the target converts to and from fp8 (cvt ... e4m3x2/e5m2x2).
+  bool hasFp8Conversions() const { return capability >= 89; }
+  /// Whether the target adds bf16 atomically (atom.add.bf16).
+  bool hasBf16AtomicAdd() const { return capability >= 90; }
   /// Whether tilec copies tiles with TMA (cp.async.bulk.tensor) here.
   bool hasTma() const { return tma; }
   /// Whether tilec may launch thread-block clusters here.
