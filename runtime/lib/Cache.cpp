@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -34,7 +35,7 @@ using namespace tilec::rt;
 
 namespace {
 
-constexpr std::string_view Magic = "tilec-cache 1\n";
+constexpr std::string_view Magic = "tilec-cache 2\n";
 constexpr std::string_view EntrySuffix = ".tilec";
 constexpr std::string_view TempMarker = ".tmp.";
 
@@ -98,31 +99,115 @@ std::string DiskCache::entryPath(std::string_view key) const {
   return fmt::format("{}/{:016x}{}", Directory, fnv1a64(key), EntrySuffix);
 }
 
-std::optional<std::string> DiskCache::lookup(std::string_view key) const {
-  std::string path = entryPath(key);
-  std::string contents;
-  if (!readFile(path, contents).ok())
-    return std::nullopt;
+namespace {
+
+/// Reads the regular file at \p path, of at most \p maxBytes, into
+/// \p contents without following a link or blocking on a FIFO. Returns
+/// whether there was a file, and sets \p problem when it is not such a
+/// file or cannot be read.
+bool readEntryFile(const std::string &path, std::uint64_t maxBytes,
+                   std::string &contents, std::string &problem) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT || errno == ENOTDIR)
+      return false;
+    problem = errno == ELOOP
+                  ? "it is a symbolic link"
+                  : std::string("it cannot be opened: ") + std::strerror(errno);
+    return true;
+  }
+  struct stat info;
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
+    ::close(fd);
+    problem = "it is not a regular file";
+    return true;
+  }
+  if (static_cast<std::uint64_t>(info.st_size) > maxBytes) {
+    ::close(fd);
+    problem = fmt::format("it holds {} bytes, more than the cache's bound",
+                          static_cast<std::uint64_t>(info.st_size));
+    return true;
+  }
+  contents.resize(static_cast<std::size_t>(info.st_size));
+  std::size_t done = 0;
+  while (done < contents.size()) {
+    ssize_t n = ::read(fd, &contents[done], contents.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    done += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  if (done != contents.size())
+    problem = "it cannot be read";
+  return true;
+}
+
+/// Checks the framing of entry \p contents; on success \p value is the
+/// value, and an entry of another key is reported by \p otherKey.
+std::string parseEntryFile(std::string_view contents, std::string_view key,
+                           std::string_view &value, bool &otherKey) {
   std::string_view rest = contents;
   if (rest.substr(0, Magic.size()) != Magic)
-    return std::nullopt;
+    return "it does not start with '" +
+           std::string(Magic.substr(0, Magic.size() - 1)) + "'";
   rest.remove_prefix(Magic.size());
   std::size_t newline = rest.find('\n');
-  if (newline == std::string_view::npos)
-    return std::nullopt;
-  std::string lengthText(rest.substr(0, newline));
-  char *end = nullptr;
-  unsigned long long keyLength = std::strtoull(lengthText.c_str(), &end, 10);
-  if (lengthText.empty() || *end != '\0')
-    return std::nullopt;
+  if (newline == std::string_view::npos || newline > 64)
+    return "its header line is garbled";
+  std::string header(rest.substr(0, newline));
+  unsigned long long keyLength = 0, valueLength = 0, hash = 0;
+  int used = 0;
+  if (std::sscanf(header.c_str(), "%llu %llu %16llx%n", &keyLength,
+                  &valueLength, &hash, &used) != 3 ||
+      static_cast<std::size_t>(used) != header.size())
+    return "its header line is garbled";
   rest.remove_prefix(newline + 1);
-  if (keyLength > rest.size() || rest.substr(0, keyLength) != key)
-    return std::nullopt;
-  rest.remove_prefix(keyLength);
+  if (keyLength > rest.size() || rest.size() - keyLength != valueLength)
+    return "its length does not match its header (truncated?)";
+  if (rest.substr(0, keyLength) != key) {
+    otherKey = true;
+    return "";
+  }
+  value = rest.substr(keyLength);
+  if (fnv1a64(value) != hash)
+    return "its contents do not match their checksum";
+  return "";
+}
+
+} // namespace
+
+CacheEntry DiskCache::lookup(std::string_view key) const {
+  CacheEntry entry;
+  std::string path = entryPath(key);
+  std::string contents, problem;
+  if (!readEntryFile(path, std::max<std::uint64_t>(MaxBytes, 1 << 20), contents,
+                     problem))
+    return entry;
+  std::string_view value;
+  bool otherKey = false;
+  if (problem.empty())
+    problem = parseEntryFile(contents, key, value, otherKey);
+  if (otherKey)
+    return entry;
+  if (!problem.empty()) {
+    entry.EntryState = CacheEntry::State::Corrupt;
+    entry.Problem = "corrupt cache entry '" + path + "' (" + problem + ")";
+    remove(key);
+    return entry;
+  }
   // Refresh the entry's time for eviction; failing to is harmless.
   std::error_code ec;
   fs::last_write_time(path, fs::file_time_type::clock::now(), ec);
-  return std::string(rest);
+  entry.EntryState = CacheEntry::State::Found;
+  entry.Value.assign(value);
+  return entry;
+}
+
+void DiskCache::remove(std::string_view key) const {
+  std::error_code ec;
+  fs::remove(entryPath(key), ec);
 }
 
 Status DiskCache::store(std::string_view key, std::string_view value) const {
@@ -141,7 +226,9 @@ Status DiskCache::store(std::string_view key, std::string_view value) const {
   if (fd < 0)
     return Status::error(ErrorCode::IOError, "cannot create '" + temp +
                                                  "': " + std::strerror(errno));
-  std::string header = std::string(Magic) + std::to_string(key.size()) + "\n";
+  std::string header =
+      std::string(Magic) +
+      fmt::format("{} {} {:016x}\n", key.size(), value.size(), fnv1a64(value));
   bool ok = writeAll(fd, header) && writeAll(fd, key) && writeAll(fd, value);
   ok = (::close(fd) == 0) && ok;
   if (!ok || ::rename(temp.c_str(), path.c_str()) != 0) {

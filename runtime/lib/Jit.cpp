@@ -155,22 +155,38 @@ static bool parseEntry(std::string_view value, CompiledKernel &out) {
 }
 
 Expected<CompiledKernel> JitKernel::compileOrLoad(const std::string &signature,
-                                                  const JitConfig &config) {
+                                                  const JitConfig &config,
+                                                  bool &fromDisk) {
   std::string key = cacheKey(signature, config);
-  if (std::optional<std::string> entry = Cache.lookup(key)) {
+  fromDisk = false;
+  CacheEntry entry = Cache.lookup(key);
+  if (entry.found()) {
     CompiledKernel compiled;
-    if (parseEntry(*entry, compiled)) {
+    if (parseEntry(entry.Value, compiled)) {
       ++Stats.FromDisk;
+      fromDisk = true;
       return compiled;
     }
+    Cache.remove(key);
+    entry.EntryState = CacheEntry::State::Corrupt;
+    entry.Problem = "corrupt cache entry '" + Cache.entryPath(key) +
+                    "' (its value is not a compiled kernel)";
   }
+  std::string what = "kernel '" + KernelName + "' of " + SourceName +
+                     " with signature '" + signature + "' and " + config.name();
+  if (!Compiler && entry.corrupt())
+    return Status::error(ErrorCode::NotFound,
+                         what + ": " + entry.Problem +
+                             " was removed, and this program has no compiler "
+                             "to rebuild it (link tilec::jit)");
   if (!Compiler)
-    return Status::error(
-        ErrorCode::NotFound,
-        "kernel '" + KernelName + "' of " + SourceName + " with signature '" +
-            signature + "' and " + config.name() + " is not in the cache '" +
-            Cache.directory() +
-            "' and this program has no compiler (link tilec::jit)");
+    return Status::error(ErrorCode::NotFound,
+                         what + " is not in the cache '" + Cache.directory() +
+                             "' and this program has no compiler (link "
+                             "tilec::jit)");
+  if (entry.corrupt())
+    std::fprintf(stderr, "tilec: warning: %s: removed, recompiling\n",
+                 entry.Problem.c_str());
   CompileRequest request{SourceName, Source, KernelName,
                          signature,  config, Arch};
   Expected<CompiledKernel> compiled = Compiler->compile(request);
@@ -208,32 +224,66 @@ JitKernel::prepare(const Context &ctx, const JitArg *args, std::size_t numArgs,
     return &found->second->Fn;
   }
 
-  Expected<CompiledKernel> compiled = compileOrLoad(signature, config);
+  bool fromDisk = false;
+  Expected<CompiledKernel> compiled =
+      compileOrLoad(signature, config, fromDisk);
   if (!compiled)
     return compiled.status();
   // The module must land on ctx's device, whichever context is current.
   if (Status current = ctx.makeCurrent(); !current.ok())
     return current;
   std::string display = SourceName + ":" + KernelName + " [" + signature + "]";
-  Expected<Module> module = [&]() -> Expected<Module> {
-    if (compiled->Cubin.empty())
-      return Module::loadPtx(ctx, compiled->Ptx, display);
-    std::size_t lineEnd = compiled->Ptx.find('\n');
-    Expected<KernelMetadata> meta =
-        parseMetadataLine(std::string_view(compiled->Ptx).substr(0, lineEnd));
-    if (!meta)
-      return meta.status().withContext(display);
-    return Module::loadImage(ctx, compiled->Cubin.data(), {meta.take()},
-                             display);
-  }();
-  if (!module)
-    return module.status();
-  Expected<tilec::rt::Kernel> kernel = module->getKernel(KernelName);
-  if (!kernel)
-    return kernel.status();
-  auto &loaded = Kernels[slot];
-  loaded.reset(new Loaded{module.take(), kernel.take()});
-  return &loaded->Fn;
+  auto load =
+      [&](const CompiledKernel &kernel) -> Expected<std::unique_ptr<Loaded>> {
+    Expected<Module> module = [&]() -> Expected<Module> {
+      if (kernel.Cubin.empty())
+        return Module::loadPtx(ctx, kernel.Ptx, display);
+      std::size_t lineEnd = kernel.Ptx.find('\n');
+      Expected<KernelMetadata> meta =
+          parseMetadataLine(std::string_view(kernel.Ptx).substr(0, lineEnd));
+      if (!meta)
+        return meta.status().withContext(display);
+      // The cubin was assembled from the PTX stored with it.
+      if (Status check = checkMetadataAgainstPtx({*meta}, kernel.Ptx);
+          !check.ok())
+        return check.withContext(display);
+      return Module::loadImage(ctx, kernel.Cubin.data(), {meta.take()},
+                               display);
+    }();
+    if (!module)
+      return module.status();
+    Expected<tilec::rt::Kernel> fn = module->getKernel(KernelName);
+    if (!fn)
+      return fn.status();
+    return std::unique_ptr<Loaded>(new Loaded{module.take(), fn.take()});
+  };
+  Expected<std::unique_ptr<Loaded>> loaded = load(*compiled);
+  // An entry from the disk that does not load (a zeroed cubin, metadata
+  // that disagrees with it) is removed, and rebuilt where there is a
+  // compiler.
+  if (!loaded && fromDisk) {
+    std::string key = cacheKey(signature, config);
+    Cache.remove(key);
+    std::string problem = "corrupt cache entry '" + Cache.entryPath(key) +
+                          "' (it does not load: " + loaded.status().message() +
+                          ")";
+    if (!Compiler)
+      return Status::error(loaded.status().code(),
+                           problem +
+                               " was removed, and this program has no "
+                               "compiler to rebuild it (link tilec::jit)");
+    std::fprintf(stderr, "tilec: warning: %s: removed, recompiling\n",
+                 problem.c_str());
+    compiled = compileOrLoad(signature, config, fromDisk);
+    if (!compiled)
+      return compiled.status();
+    loaded = load(*compiled);
+  }
+  if (!loaded)
+    return loaded.status();
+  auto &entry = Kernels[slot];
+  entry = loaded.take();
+  return &entry->Fn;
 }
 
 Status JitKernel::launch(const Context &ctx, Dim3 grid,

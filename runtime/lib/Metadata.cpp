@@ -176,6 +176,28 @@ tilec::rt::parsePtxEntryParamSizes(std::string_view ptx,
                        "the PTX has no entry " + quoted(name));
 }
 
+/// The x of `.maxntid x, y, z` among the directives of PTX entry \p name
+/// (between its parameter list and its body), or 0 when it has none.
+static unsigned parsePtxEntryMaxThreads(std::string_view ptx,
+                                        std::string_view name) {
+  std::string text = stripPtxComments(ptx);
+  std::string entry = ".entry " + std::string(name) + "(";
+  std::size_t at = text.find(entry);
+  if (at == std::string::npos)
+    return 0;
+  std::size_t close = text.find(')', at);
+  std::size_t body = text.find('{', at);
+  if (close == std::string::npos || body == std::string::npos)
+    return 0;
+  std::string_view directives =
+      std::string_view(text).substr(close, body - close);
+  std::size_t maxntid = directives.find(".maxntid");
+  if (maxntid == std::string_view::npos)
+    return 0;
+  return static_cast<unsigned>(std::strtoul(
+      std::string(directives.substr(maxntid + 8)).c_str(), nullptr, 10));
+}
+
 Status
 tilec::rt::checkMetadataAgainstPtx(const std::vector<KernelMetadata> &kernels,
                                    std::string_view ptx) {
@@ -196,6 +218,12 @@ tilec::rt::checkMetadataAgainstPtx(const std::vector<KernelMetadata> &kernels,
                : " and " + std::to_string(meta.TensorMaps.size()) +
                      " tensor map(s)") +
           " but the PTX entry has " + std::to_string(sizes->size()));
+    if (unsigned threads = parsePtxEntryMaxThreads(ptx, meta.Name);
+        threads != 0 && threads != 32 * meta.NumWarps)
+      return Status::parseError(
+          prefix + ": the tilec.kernel line says num_warps=" +
+          std::to_string(meta.NumWarps) + " but the PTX entry has .maxntid " +
+          std::to_string(threads));
     for (std::size_t i = meta.Signature.size(); i < sizes->size(); ++i)
       if ((*sizes)[i] != 128)
         return Status::parseError(prefix + ": parameter " + std::to_string(i) +

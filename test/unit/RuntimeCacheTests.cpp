@@ -4,8 +4,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What needs no driver: the disk cache (entries, key checks, atomic files,
-// the size bound, the folder from the environment), the JIT's
+// What needs no driver: the disk cache (entries, key checks, checksums and
+// damaged entries, atomic files, the size bound, the folder from the
+// environment), the JIT's
 // specialization of arguments, configuration names, tensor views, pointer
 // type checks, FunctionRef and the exceptions of Error.h.
 //
@@ -18,6 +19,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -51,16 +53,16 @@ std::string signatureOf(std::initializer_list<JitArg> args) {
 TEST_CASE("The disk cache stores and finds entries", "[runtime][cache]") {
   std::string dir = freshFolder("cache");
   DiskCache cache(dir);
-  CHECK_FALSE(cache.lookup("key one").has_value());
+  CHECK(cache.lookup("key one").EntryState == CacheEntry::State::Missing);
   REQUIRE(cache.store("key one", std::string("value\0with nul", 14)).ok());
-  std::optional<std::string> hit = cache.lookup("key one");
-  REQUIRE(hit.has_value());
-  CHECK(*hit == std::string("value\0with nul", 14));
-  CHECK_FALSE(cache.lookup("key two").has_value());
+  CacheEntry hit = cache.lookup("key one");
+  REQUIRE(hit.found());
+  CHECK(hit.Value == std::string("value\0with nul", 14));
+  CHECK_FALSE(cache.lookup("key two").found());
 
   // Storing again replaces the entry; no temporary file is left.
   REQUIRE(cache.store("key one", "second").ok());
-  CHECK(cache.lookup("key one") == std::optional<std::string>("second"));
+  CHECK(cache.lookup("key one").Value == "second");
   unsigned files = 0;
   for (const auto &entry : std::filesystem::directory_iterator(dir)) {
     CHECK(entry.path().extension() == ".tilec");
@@ -74,12 +76,75 @@ TEST_CASE("A cache entry of another key is a miss", "[runtime][cache]") {
   std::string dir = freshFolder("collision");
   DiskCache cache(dir);
   REQUIRE(cache.store("key a", "value a").ok());
-  // Put key a's entry where key b's would be, as a hash collision would.
+  // Put key a's entry where key b's would be, as a hash collision would:
+  // a miss, and the entry stays.
   std::filesystem::rename(cache.entryPath("key a"), cache.entryPath("key b"));
-  CHECK_FALSE(cache.lookup("key b").has_value());
-  // A truncated or foreign file is a miss too.
-  std::ofstream(cache.entryPath("key c")) << "not a cache entry";
-  CHECK_FALSE(cache.lookup("key c").has_value());
+  CHECK(cache.lookup("key b").EntryState == CacheEntry::State::Missing);
+  CHECK(std::filesystem::exists(cache.entryPath("key b")));
+  std::filesystem::remove_all(dir);
+}
+
+/// Whether `key`'s entry is reported corrupt for a reason containing
+/// `why`, and gone afterwards.
+static bool isDroppedAsCorrupt(const DiskCache &cache, const std::string &key,
+                               const std::string &why) {
+  CacheEntry entry = cache.lookup(key);
+  INFO(entry.Problem);
+  std::error_code ec;
+  return entry.corrupt() &&
+         entry.Problem.find("corrupt cache entry") != std::string::npos &&
+         entry.Problem.find(why) != std::string::npos &&
+         !std::filesystem::exists(
+             std::filesystem::symlink_status(cache.entryPath(key), ec));
+}
+
+TEST_CASE("Damaged cache entries are found out and removed",
+          "[runtime][cache]") {
+  std::string dir = freshFolder("damaged");
+  DiskCache cache(dir, 1 << 20);
+  auto contents = [&](const std::string &key) {
+    std::ifstream in(cache.entryPath(key), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  auto overwrite = [&](const std::string &key, const std::string &text) {
+    std::ofstream(cache.entryPath(key), std::ios::binary | std::ios::trunc)
+        << text;
+  };
+  const std::string value = "ptx 5\nhello";
+
+  // A changed byte of the value: the checksum no longer holds.
+  REQUIRE(cache.store("k", value).ok());
+  std::string text = contents("k");
+  text.back() ^= 1;
+  overwrite("k", text);
+  CHECK(isDroppedAsCorrupt(cache, "k", "checksum"));
+
+  // A truncated entry, a garbled header line, a foreign file.
+  REQUIRE(cache.store("k", value).ok());
+  text = contents("k");
+  overwrite("k", text.substr(0, text.size() - 3));
+  CHECK(isDroppedAsCorrupt(cache, "k", "length"));
+  REQUIRE(cache.store("k", value).ok());
+  text = contents("k");
+  text[text.find('\n') + 1] = 'x';
+  overwrite("k", text);
+  CHECK(isDroppedAsCorrupt(cache, "k", "header line"));
+  overwrite("k", "not a cache entry");
+  CHECK(isDroppedAsCorrupt(cache, "k", "does not start with"));
+
+  // Not regular files: a FIFO (opened without blocking), a link to
+  // /dev/zero (not followed), a file past the bound.
+  std::filesystem::create_directories(dir);
+  REQUIRE(::mkfifo(cache.entryPath("k").c_str(), 0644) == 0);
+  CHECK(isDroppedAsCorrupt(cache, "k", "not a regular file"));
+  std::filesystem::create_symlink("/dev/zero", cache.entryPath("k"));
+  CHECK(isDroppedAsCorrupt(cache, "k", "symbolic link"));
+  overwrite("k", std::string((1 << 20) + 1, 'x'));
+  CHECK(isDroppedAsCorrupt(cache, "k", "more than the cache's bound"));
+
+  // A fresh store after all of that is found again.
+  REQUIRE(cache.store("k", value).ok());
+  CHECK(cache.lookup("k").Value == value);
   std::filesystem::remove_all(dir);
 }
 
@@ -93,13 +158,13 @@ TEST_CASE("The cache keeps to its size bound", "[runtime][cache]") {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   // A hit makes key 0 the most recently used, so key 1 goes first.
-  REQUIRE(cache.lookup("key 0").has_value());
+  REQUIRE(cache.lookup("key 0").found());
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   REQUIRE(cache.store("key 3", value).ok());
-  CHECK(cache.lookup("key 0").has_value());
-  CHECK_FALSE(cache.lookup("key 1").has_value());
-  CHECK(cache.lookup("key 2").has_value());
-  CHECK(cache.lookup("key 3").has_value());
+  CHECK(cache.lookup("key 0").found());
+  CHECK_FALSE(cache.lookup("key 1").found());
+  CHECK(cache.lookup("key 2").found());
+  CHECK(cache.lookup("key 3").found());
   std::filesystem::remove_all(dir);
 }
 
@@ -116,7 +181,7 @@ TEST_CASE("Concurrent writers of one key leave a whole entry",
     });
   for (std::thread &writer : writers)
     writer.join();
-  CHECK(cache.lookup("shared key") == std::optional<std::string>(value));
+  CHECK(cache.lookup("shared key").Value == value);
   std::filesystem::remove_all(dir);
 }
 

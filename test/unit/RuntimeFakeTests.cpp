@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -328,6 +329,78 @@ TEST_CASE("The JIT compiles a specialization once, then reads the cache",
   CHECK_THAT(miss.message(),
              Contains("with signature '*fp32:16, *fp32:16, *fp32:16, i32:1'") &&
                  Contains("this program has no compiler"));
+  std::filesystem::remove_all(dir);
+}
+
+/// The key and value of the one entry in cache folder `dir`.
+static std::pair<std::string, std::string> onlyEntry(const std::string &dir) {
+  std::string text;
+  for (const auto &file : std::filesystem::directory_iterator(dir)) {
+    std::ifstream in(file.path(), std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::size_t header = text.find('\n') + 1;
+  std::size_t body = text.find('\n', header) + 1;
+  std::size_t keyLength = std::stoul(text.substr(header));
+  return {text.substr(body, keyLength), text.substr(body + keyLength)};
+}
+
+TEST_CASE("The JIT drops a cache entry that does not load and rebuilds it",
+          "[fake][jit]") {
+  Context ctx = makeContext();
+  std::string dir = freshPath("jit-corrupt");
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  JitConfig config;
+  config.Constexprs = {{"BLOCK", "1024"}};
+  Inputs in(ctx, 4096);
+  auto launch = [&](KernelCompiler *with) {
+    auto kernel = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel",
+                                      with, DiskCache(dir));
+    REQUIRE(kernel.ok());
+    Status status = (*kernel)->launch(
+        ctx, blocksFor(in.N),
+        {in.view(in.X), in.view(in.Y), in.view(in.Out), in.N}, config);
+    return std::make_pair(status, (*kernel)->stats());
+  };
+  REQUIRE(launch(compiler.get()).first.ok());
+
+  // The entry's framing and checksum hold, but its metadata line says 8
+  // warps where the PTX has 4: it does not load.
+  auto [key, value] = onlyEntry(dir);
+  std::size_t at = value.find("num_warps=4");
+  REQUIRE(at != std::string::npos);
+  value.replace(at, 11, "num_warps=8");
+  REQUIRE(DiskCache(dir).store(key, value).ok());
+  auto [status, stats] = launch(compiler.get());
+  INFO(status.message());
+  REQUIRE(status.ok());
+  CHECK(stats.Compiled == 1);
+  in.checkOutput();
+  CHECK(onlyEntry(dir).second.find("num_warps=4") != std::string::npos);
+
+  // Without a compiler it is removed and named.
+  REQUIRE(DiskCache(dir).store(key, value).ok());
+  Status noCompiler = launch(nullptr).first;
+  REQUIRE_FALSE(noCompiler.ok());
+  CHECK_THAT(noCompiler.message(),
+             Contains("corrupt cache entry") && Contains("does not load") &&
+                 Contains("no compiler to rebuild it"));
+  CHECK(DiskCache(dir).lookup(key).EntryState ==
+        CacheEntry::State::Missing);
+
+  // A damaged byte is found by the checksum before anything loads.
+  REQUIRE(launch(compiler.get()).first.ok());
+  for (const auto &file : std::filesystem::directory_iterator(dir)) {
+    std::fstream io(file.path(),
+                    std::ios::binary | std::ios::in | std::ios::out);
+    io.seekg(-10, std::ios::end);
+    char byte = static_cast<char>(io.get());
+    io.seekp(-10, std::ios::end);
+    io.put(static_cast<char>(byte ^ 0x5a));
+  }
+  Status damaged = launch(nullptr).first;
+  CHECK_THAT(damaged.message(),
+             Contains("corrupt cache entry") && Contains("checksum"));
   std::filesystem::remove_all(dir);
 }
 

@@ -210,8 +210,11 @@ private:
   /// The cache key of one specialization.
   std::string cacheKey(const std::string &signature,
                        const JitConfig &config) const;
+  /// The kernel of one specialization from the disk cache (\p fromDisk),
+  /// else compiled and stored; a corrupt entry is removed and rebuilt.
   Expected<CompiledKernel> compileOrLoad(const std::string &signature,
-                                         const JitConfig &config);
+                                         const JitConfig &config,
+                                         bool &fromDisk);
 
   std::string SourceName;
   std::string Source;
