@@ -17,7 +17,6 @@
 #include "ParserImpl.h"
 
 #include "llvm/ADT/Twine.h"
-#include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -81,25 +80,17 @@ std::nullptr_t Parser::emitError(llvm::SMLoc loc, const llvm::Twine &message) {
   if (failed)
     return nullptr;
   failed = true;
-  // The source line is printed with its control characters and bytes that
-  // are not UTF-8 text as '?', so that a binary file does not write them
-  // to the terminal.
+  // The source line is printed with its control characters and non-ASCII
+  // bytes as '?' (one per byte, so the caret stays under the column): a
+  // binary file writes nothing raw to the terminal, and LLVM prints no caret
+  // under a line with other characters.
   llvm::SMDiagnostic diag =
       srcMgr.GetMessage(loc, llvm::SourceMgr::DK_Error, message);
   std::string line = diag.getLineContents().str();
-  for (size_t i = 0; i < line.size();) {
-    const auto *p = reinterpret_cast<const llvm::UTF8 *>(line.data() + i);
-    unsigned char c = line[i];
-    unsigned length = llvm::getNumBytesForUTF8(c);
-    if (c >= 0x80 && i + length <= line.size() &&
-        llvm::isLegalUTF8Sequence(p, p + length)) {
-      i += length;
-      continue;
-    }
-    if ((c < 0x20 && c != '\t') || c >= 0x7f)
-      line[i] = '?';
-    ++i;
-  }
+  for (char &c : line)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') ||
+        static_cast<unsigned char>(c) >= 0x7f)
+      c = '?';
   if (line != diag.getLineContents())
     diag =
         llvm::SMDiagnostic(srcMgr, diag.getLoc(), diag.getFilename(),
