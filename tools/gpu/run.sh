@@ -8,7 +8,8 @@
 # Runs, on the machine with the GPU, everything that needs it, from the
 # binaries and PTX built elsewhere and carried over:
 #
-#   tilec-gpu-tests, vector-add, tilec-bench (vector add, softmax, then the
+#   tilec-gpu-tests (also under compute-sanitizer memcheck, racecheck and
+#   synccheck), vector-add, tilec-bench (vector add, softmax, then the
 #   tensor-core matmuls), tilec-interp-compare (the GPU against the
 #   interpreter, from DIR/interp), bench/triton_vector_add.py,
 #   bench/triton_softmax.py, bench/triton_matmul.py, bench/compare.py
@@ -37,7 +38,9 @@
 # for the softmax benchmark, softmax_b4096_w8.ptx and softmax_b4096_w16.ptx,
 # for the matmul one matmul_ptr_fp16_tc_n256.ptx and its neighbours);
 # each is looked for in DIR, DIR/bin and DIR/examples. TILEC_GPU_TESTS_ONLY,
-# when set, is passed to tilec-gpu-tests as --only (e.g. "vector_add*").
+# when set, is passed to tilec-gpu-tests as --only (e.g. "vector_add*");
+# TILEC_STEPS, when set, runs only the named steps (e.g.
+# "sanitize-memcheck,compare").
 # Exit status: 0 when no step failed (skips are not failures), 1 otherwise.
 #
 #===----------------------------------------------------------------------===#
@@ -65,10 +68,14 @@ STEPS=()
 STATUSES=()
 CODES=()
 
-# step NAME COMMAND...: runs COMMAND, logs its output, records its result.
+# step NAME COMMAND...: runs COMMAND, logs its output, records its result
+# (unless TILEC_STEPS, a comma-separated list of step names, leaves it out).
 step() {
   local name=$1
   shift
+  if [ -n "${TILEC_STEPS:-}" ] && [[ ",$TILEC_STEPS," != *",$name,"* ]]; then
+    return 0
+  fi
   echo
   echo "==== $name: $*"
   "$@" 2>&1 | tee "$LOGS/$name.log"
@@ -113,6 +120,23 @@ if GPU_TESTS=$(binary tilec-gpu-tests) && [ -n "$PTX_DIR" ]; then
     ${ONLY[@]+"${ONLY[@]}"}
 else
   missing tilec-gpu-tests "tilec-gpu-tests or vector_add.ptx"
+fi
+
+# The GPU suite under compute-sanitizer's memcheck, racecheck and synccheck
+# (TILEC_SANITIZERS, default all three; "none" skips them), on the sizes up
+# to TILEC_SANITIZER_MAX_SIZE elements (default 5000000): each tool's
+# "ERROR SUMMARY" goes to the summary.
+SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+if [ -n "${GPU_TESTS:-}" ] && [ -n "$PTX_DIR" ] && [ -x "$SANITIZER" ]; then
+  for tool in ${TILEC_SANITIZERS:-memcheck racecheck synccheck}; do
+    [ "$tool" = none ] && break
+    step "sanitize-$tool" "$SANITIZER" --tool "$tool" --error-exitcode 1 \
+      "$GPU_TESTS" --ptx-dir "$PTX_DIR" \
+      --max-size "${TILEC_SANITIZER_MAX_SIZE:-5000000}" \
+      ${ONLY[@]+"${ONLY[@]}"}
+  done
+elif [ "${TILEC_SANITIZERS:-}" != none ]; then
+  missing sanitize "compute-sanitizer, tilec-gpu-tests or the PTX"
 fi
 
 if COMPARE=$(binary tilec-interp-compare) && [ -n "$PTX_DIR" ] &&
@@ -219,6 +243,15 @@ if [ -f "$LOGS/tilec-gpu-tests.log" ]; then
     [ "$NFAIL" -gt 40 ] && echo "  ... ($NFAIL failing rows in all)"
   fi
 fi
+
+# compute-sanitizer: each tool's error summary.
+for log in "$LOGS"/sanitize-*.log; do
+  [ -f "$log" ] || continue
+  tool=$(basename "$log" .log)
+  echo
+  echo "$tool: $(grep -E 'ERROR SUMMARY' "$log" | tail -n 1)"
+  grep -E '^tilec-gpu-tests: [0-9]+ passed' "$log" | sed 's/^/  /'
+done
 
 # tilec-interp-compare: its count line and its failing cases.
 if [ -f "$LOGS/interp-compare.log" ]; then

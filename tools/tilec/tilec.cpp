@@ -402,6 +402,8 @@ int main(int argc, char **argv) {
     return usageError("--num-warps must be a power of two from 1 to 32");
   options.pipeline.numWarps = numWarps;
   options.pipeline.numStages = numStages;
+  options.pipeline.warnUnusedStages =
+      numStages.getNumOccurrences() > 0 && numStages >= 2;
   options.pipeline.programGroup = programGroup;
   options.pipeline.pointerTma = pointerTma;
   std::optional<tilec::tile::TargetInfo> target =

@@ -60,6 +60,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   tile::TilePipelineOptions pipelineOptions;
   pipelineOptions.numStages = options.numStages;
   pipelineOptions.tma = options.tma;
+  pipelineOptions.warnUnused = options.warnUnusedStages;
   pm.addPass(tile::createTilePipeline(pipelineOptions));
   pm.addPass(tile::createTilePrefetchLoads());
   pm.addPass(createCanonicalizerPass());

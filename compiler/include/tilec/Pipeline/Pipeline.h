@@ -28,6 +28,9 @@ struct PipelineOptions {
   /// Shared-memory slots of each operand ring of a pipelined wgmma loop
   /// (tile-pipeline); below 2, loops are not pipelined.
   unsigned numStages = 3;
+  /// Whether the user asked for numStages (tilec --num-stages): then a
+  /// kernel in which no loop is pipelined gets a warning.
+  bool warnUnusedStages = false;
   /// Rows of the L2-friendly program order of 2-D matmul grids
   /// (tile-group-programs; below 2: launch order).
   unsigned programGroup = 8;

@@ -826,12 +826,14 @@ void LoopPipeliner::run() {
     setProgramsPerSM(newFor->getParentOfType<func::FuncOp>(), 2);
 }
 
-/// Pipelines `forOp` through rings of `numStages` slots, if it qualifies;
-/// fails (with an error at the product) when the rings would not fit in
-/// shared memory, before any of them is built.
-static LogicalResult pipeline(scf::ForOp forOp, int64_t numStages,
-                              bool useTma) {
+/// Pipelines `forOp` through rings of `numStages` slots, if it qualifies
+/// (`pipelined` says whether it did); fails (with an error at the product)
+/// when the rings would not fit in shared memory, before any of them is
+/// built.
+static LogicalResult pipeline(scf::ForOp forOp, int64_t numStages, bool useTma,
+                              bool &pipelined) {
   std::optional<LoopPlan> plan = planLoop(forOp, numStages, useTma);
+  pipelined = false;
   if (!plan)
     return success();
   TargetInfo target = TargetInfo::get(forOp);
@@ -844,6 +846,7 @@ static LogicalResult pipeline(scf::ForOp forOp, int64_t numStages,
            << ": use fewer stages (num_stages, --num-stages) or smaller "
               "blocks";
   LoopPipeliner(*plan).run();
+  pipelined = true;
   return success();
 }
 
@@ -878,9 +881,20 @@ struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
     if (numStages >= 2) {
       SmallVector<scf::ForOp> loops;
       getOperation().walk([&](scf::ForOp forOp) { loops.push_back(forOp); });
-      for (scf::ForOp forOp : loops)
-        if (failed(pipeline(forOp, numStages, tma)))
+      bool any = false;
+      for (scf::ForOp forOp : loops) {
+        bool pipelined = false;
+        if (failed(pipeline(forOp, numStages, tma, pipelined)))
           return signalPassFailure();
+        any |= pipelined;
+      }
+      if (warnUnused && !any)
+        getOperation().walk([&](func::FuncOp func) {
+          func.emitWarning("num_stages=")
+              << numStages.getValue()
+              << " has no effect: no loop of this kernel is pipelined (tilec "
+                 "pipelines loops of one tl.dot of loaded tiles on sm_90a)";
+        });
     }
     if (tma && TargetInfo::get(getOperation()).hasTma()) {
       SmallVector<StoreOp> stores;

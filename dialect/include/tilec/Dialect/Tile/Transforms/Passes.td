@@ -279,6 +279,9 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     Option<"tma", "tma", "bool", /*default=*/"true",
            "Copy loads of 2-D tensor descriptors with TMA (the host then "
            "passes tensor maps, tile.tma)">,
+    Option<"warnUnused", "warn-unused", "bool", /*default=*/"false",
+           "Warn once, at the kernel, when num-stages asks for pipelining "
+           "and no loop of the kernel is pipelined (tilec --num-stages)">,
   ];
 }
 
