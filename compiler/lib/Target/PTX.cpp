@@ -110,8 +110,24 @@ static const llvm::Function *firstLibdeviceCall(const llvm::Module &module) {
   return nullptr;
 }
 
+/// Past this many calls of libdevice functions (elements per thread times
+/// the calls of the kernel), they stay functions the kernel calls instead of
+/// being inlined into it: inlining all of them made LLVM's time grow faster
+/// than the code (6 s at 1800 calls, 53 s at 7200, minutes past that).
+constexpr unsigned kMaxInlinedLibdeviceCalls = 1024;
+
+/// The calls of libdevice functions in `module`.
+static unsigned countLibdeviceCalls(const llvm::Module &module) {
+  unsigned calls = 0;
+  for (const llvm::Function &f : module)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_"))
+      calls += f.getNumUses();
+  return calls;
+}
+
 /// Links the libdevice functions `llvmModule` calls (none: nothing to do)
-/// and inlines them into the kernel. libdevice asks `__nvvm_reflect` whether
+/// and inlines them into the kernel, unless it calls them more than
+/// kMaxInlinedLibdeviceCalls times. libdevice asks `__nvvm_reflect` whether
 /// to flush fp32 denormals; tilec answers yes, as Triton does, so that its
 /// functions give Triton's results (`__nv_sqrtf` is sqrt.approx.ftz.f32).
 static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule,
@@ -132,6 +148,8 @@ static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule,
   if (!library)
     return module.emitError("cannot read libdevice '")
            << path << "': " << diag.getMessage();
+  bool inlineCalls =
+      countLibdeviceCalls(llvmModule) <= kMaxInlinedLibdeviceCalls;
   library->setTargetTriple(llvmModule.getTargetTriple());
   library->setDataLayout(llvmModule.getDataLayout());
   if (llvm::Linker::linkModules(llvmModule, std::move(library),
@@ -142,8 +160,13 @@ static LogicalResult linkLibdevice(ModuleOp module, llvm::Module &llvmModule,
         f.getCallingConv() == llvm::CallingConv::PTX_Kernel)
       continue;
     f.setLinkage(llvm::GlobalValue::InternalLinkage);
-    f.removeFnAttr(llvm::Attribute::NoInline);
-    f.addFnAttr(llvm::Attribute::AlwaysInline);
+    if (inlineCalls) {
+      f.removeFnAttr(llvm::Attribute::NoInline);
+      f.addFnAttr(llvm::Attribute::AlwaysInline);
+    } else {
+      f.removeFnAttr(llvm::Attribute::AlwaysInline);
+      f.addFnAttr(llvm::Attribute::NoInline);
+    }
   }
   llvmModule.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz",
                            uint32_t(1));

@@ -171,6 +171,57 @@ static LogicalResult verifyFp8Uses(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// The most instructions per thread tilec unrolls a kernel into, by
+/// checkCodeSize's estimate: past it, LLVM and ptxas take minutes (the
+/// math examples at 512 elements per thread: 2.5 and 0.8 million, ptxas
+/// past two minutes; fp32 at 32 elements: 160000, 10 s in all).
+constexpr int64_t kMaxUnrolledInstructions = 250000;
+
+/// Estimates the instructions each thread of `module`'s kernel executes in
+/// straight-line code (every op once, loops once): its share of every
+/// tile an op computes, times about 100 for a libdevice call (every fp64
+/// math function is one), 10 for other math functions and the reduction
+/// dimension for a product off the tensor cores; fails with an error at the
+/// kernel when the estimate passes kMaxUnrolledInstructions.
+static LogicalResult checkCodeSize(ModuleOp module, int64_t numWarps) {
+  int64_t threads = 32 * numWarps, total = 0;
+  int64_t largest = 0;
+  module.walk([&](Operation *op) {
+    int64_t perThread = 0;
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type))
+        perThread = std::max<int64_t>(
+            perThread, llvm::divideCeil(tensor.getNumElements(), threads));
+    largest = std::max(largest, perThread);
+    int64_t weight = 1;
+    bool math = op->getDialect() && op->getDialect()->getNamespace() == "math";
+    bool f64 = op->getNumResults() == 1 &&
+               getElementTypeOrSelf(op->getResult(0).getType()).isF64();
+    if (isa<ExternElementwiseOp>(op) || (math && f64))
+      weight = 100; // a libdevice function
+    else if (math)
+      weight = 10;
+    else if (auto dot = dyn_cast<DotOp>(op)) {
+      auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding());
+      int64_t k = cast<RankedTensorType>(dot.getA().getType()).getDimSize(1);
+      weight = mma ? std::max<int64_t>(1, k / 16) : k;
+    }
+    total += perThread * weight;
+  });
+  if (total <= kMaxUnrolledInstructions)
+    return success();
+  func::FuncOp kernel;
+  module.walk([&](func::FuncOp func) { kernel = func; });
+  Operation *at = kernel ? kernel.getOperation() : module.getOperation();
+  return at->emitError("kernel '")
+         << (kernel ? kernel.getSymName() : StringRef("?"))
+         << "' would unroll to about " << total
+         << " instructions per thread (each of its " << threads
+         << " threads holds up to " << largest
+         << " elements of a tile), more than the " << kMaxUnrolledInstructions
+         << " tilec compiles: use smaller blocks or more warps";
+}
+
 /// Declares the shared-memory array at the top of `module`:
 /// `.extern .shared .align 1024 .b8 global_smem[];` (1024 bytes: the swizzle
 /// atoms of tensor-core operands start there). An external zero-size
@@ -211,7 +262,8 @@ struct ConvertTileToLLVMPass
     }
 
     if (failed(verifyLayouts(module, *numWarps)) ||
-        failed(verifyFp8Uses(module)))
+        failed(verifyFp8Uses(module)) ||
+        failed(checkCodeSize(module, *numWarps)))
       return signalPassFailure();
 
     VectorWidths widths = chooseVectorWidths(module);
