@@ -15,6 +15,7 @@
 #include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Parser.h"
+#include "tilec/MLIRGen/DiagnosticHandler.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -99,7 +100,7 @@ struct CompilationContext {
     context.printOpOnDiagnostic(false);
   }
   MLIRContext context;
-  SourceMgrDiagnosticHandler diagnostics;
+  SourceDiagnosticHandler diagnostics;
 };
 } // namespace
 

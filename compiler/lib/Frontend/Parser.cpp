@@ -16,6 +16,8 @@
 
 #include "ParserImpl.h"
 
+#include "tilec/Frontend/Diagnostics.h"
+
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
@@ -80,23 +82,9 @@ std::nullptr_t Parser::emitError(llvm::SMLoc loc, const llvm::Twine &message) {
   if (failed)
     return nullptr;
   failed = true;
-  // The source line is printed with its control characters and non-ASCII
-  // bytes as '?' (one per byte, so the caret stays under the column): a
-  // binary file writes nothing raw to the terminal, and LLVM prints no caret
-  // under a line with other characters.
-  llvm::SMDiagnostic diag =
-      srcMgr.GetMessage(loc, llvm::SourceMgr::DK_Error, message);
-  std::string line = diag.getLineContents().str();
-  for (char &c : line)
-    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') ||
-        static_cast<unsigned char>(c) >= 0x7f)
-      c = '?';
-  if (line != diag.getLineContents())
-    diag =
-        llvm::SMDiagnostic(srcMgr, diag.getLoc(), diag.getFilename(),
-                           diag.getLineNo(), diag.getColumnNo(), diag.getKind(),
-                           diag.getMessage(), line, diag.getRanges());
-  srcMgr.PrintMessage(llvm::errs(), diag);
+  printSourceDiagnostic(
+      srcMgr, srcMgr.GetMessage(loc, llvm::SourceMgr::DK_Error, message),
+      llvm::errs());
   return nullptr;
 }
 

@@ -20,6 +20,7 @@
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Parser.h"
+#include "tilec/MLIRGen/DiagnosticHandler.h"
 #include "tilec/Pipeline/Pipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -106,7 +107,7 @@ struct Kernel::Impl {
                              std::vector<Buffer *> &buffers);
 
   MLIRContext context;
-  SourceMgrDiagnosticHandler diagnostics;
+  SourceDiagnosticHandler diagnostics;
   OwningOpRef<ModuleOp> module;
   func::FuncOp func;
   KernelInfo info;
