@@ -171,6 +171,11 @@ static LogicalResult verifyFp8Uses(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// The most elements of one tile a thread may hold: 512, twice the
+/// registers it has (softmax rows of 256x1024 fp32 over 4 warps, 2048 a
+/// thread, kept ptxas busy for minutes on its spills; 512 take seconds).
+constexpr int64_t kMaxTileElementsPerThread = 512;
+
 /// The most instructions per thread tilec unrolls a kernel into, by
 /// checkCodeSize's estimate: past it, LLVM and ptxas take minutes (the
 /// math examples at 512 elements per thread: 2.5 and 0.8 million, ptxas
@@ -182,17 +187,26 @@ constexpr int64_t kMaxUnrolledInstructions = 250000;
 /// tile an op computes, times about 100 for a libdevice call (every fp64
 /// math function is one), 10 for other math functions and the reduction
 /// dimension for a product off the tensor cores; fails with an error at the
-/// kernel when the estimate passes kMaxUnrolledInstructions.
+/// kernel when the estimate passes kMaxUnrolledInstructions, and at the op
+/// when one of its tiles gives a thread more than kMaxTileElementsPerThread
+/// elements.
 static LogicalResult checkCodeSize(ModuleOp module, int64_t numWarps) {
   int64_t threads = 32 * numWarps, total = 0;
   int64_t largest = 0;
+  Operation *largestOp = nullptr;
+  RankedTensorType largestType;
   module.walk([&](Operation *op) {
     int64_t perThread = 0;
     for (Type type : op->getResultTypes())
-      if (auto tensor = dyn_cast<RankedTensorType>(type))
-        perThread = std::max<int64_t>(
-            perThread, llvm::divideCeil(tensor.getNumElements(), threads));
-    largest = std::max(largest, perThread);
+      if (auto tensor = dyn_cast<RankedTensorType>(type)) {
+        int64_t share = llvm::divideCeil(tensor.getNumElements(), threads);
+        perThread = std::max(perThread, share);
+        if (share > largest) {
+          largest = share;
+          largestOp = op;
+          largestType = tensor;
+        }
+      }
     int64_t weight = 1;
     bool math = op->getDialect() && op->getDialect()->getNamespace() == "math";
     bool f64 = op->getNumResults() == 1 &&
@@ -208,6 +222,16 @@ static LogicalResult checkCodeSize(ModuleOp module, int64_t numWarps) {
     }
     total += perThread * weight;
   });
+  if (largest > kMaxTileElementsPerThread) {
+    std::string shape;
+    for (int64_t d : largestType.getShape())
+      shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+    return largestOp->emitError("a tile of ")
+           << getTypeName(largestType.getElementType()) << " [" << shape
+           << "] gives each of the " << threads << " threads " << largest
+           << " elements, more than the " << kMaxTileElementsPerThread
+           << " tilec compiles: use smaller blocks or more warps";
+  }
   if (total <= kMaxUnrolledInstructions)
     return success();
   func::FuncOp kernel;
