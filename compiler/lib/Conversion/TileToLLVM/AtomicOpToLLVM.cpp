@@ -120,14 +120,16 @@ static std::pair<Type, Type> getAtomicTypes(Operation *op,
   return {resultType, elemType};
 }
 
-/// Replaces atomic `op` (result type `resultType` once converted) by its
-/// atomics, one per element its thread owns, emitted by `emitOne(r, pred)`
-/// (r: the register; pred: owner and mask): registers holding an element
-/// twice get the old value of the first, and the old values are broadcast
-/// through shared memory when other threads hold copies.
+/// Replaces atomic `op` (result type `resultType` once converted; memory
+/// semantics `sem` at `scope`) by its atomics, one per element its thread
+/// owns, emitted by `emitOne(r, pred)` (r: the register; pred: owner and
+/// mask): registers holding an element twice get the old value of the
+/// first, and the old values are broadcast through shared memory when other
+/// threads hold copies.
 static LogicalResult
-lowerAtomic(Operation *op, Type resultType, ConversionPatternRewriter &rewriter,
-            size_t numRegisters, ArrayRef<Value> masks,
+lowerAtomic(Operation *op, MemSemantic sem, MemScope scope, Type resultType,
+            ConversionPatternRewriter &rewriter, size_t numRegisters,
+            ArrayRef<Value> masks,
             llvm::function_ref<Value(size_t, Value)> emitOne) {
   Location loc = op->getLoc();
   Type type = op->getResult(0).getType();
@@ -150,6 +152,22 @@ lowerAtomic(Operation *op, Type resultType, ConversionPatternRewriter &rewriter,
                    .getResult();
   Value trueValue = LLVM::ConstantOp::create(
       rewriter, loc, rewriter.getI1Type(), rewriter.getBoolAttr(true));
+  auto emitFence = [&] {
+    LLVM::InlineAsmOp::create(
+        rewriter, loc, TypeRange(), ValueRange(),
+        ("fence.acq_rel." + stringifyMemScope(scope) + ";").str(), "",
+        /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+        /*operand_attrs=*/nullptr);
+  };
+  // A scalar atomic is the whole program's, though thread 0 alone issues
+  // it: as a release, it publishes what every thread stored before it (a
+  // lock's hand-over). Each thread fences at its scope, then all meet,
+  // before thread 0's atomic (CUDA's __threadfence(); __syncthreads()).
+  if (!tensor && (sem == MemSemantic::Release || sem == MemSemantic::AcqRel)) {
+    emitFence();
+    emitBarrier(rewriter, loc);
+  }
 
   SmallVector<Value> olds(numRegisters);
   for (size_t r = 0; r < numRegisters; ++r) {
@@ -197,6 +215,13 @@ lowerAtomic(Operation *op, Type resultType, ConversionPatternRewriter &rewriter,
   emitBarrier(rewriter, loc);
   for (size_t r = 0; r < olds.size(); ++r)
     olds[r] = loadShared(rewriter, loc, base, at[r], elemType);
+  // An acquire by the owners is an acquire of every thread that reads its
+  // old values: each one fences at the atomic's scope, so that its loads
+  // after a lock's acquire read what the lock's last holder stored (without
+  // it, weak loads could be served from the SM's L1; found by racecheck,
+  // whose barriers do not order global memory).
+  if (sem == MemSemantic::Acquire || sem == MemSemantic::AcqRel)
+    emitFence();
   rewriter.replaceOp(op, packRegisters(rewriter, loc, resultType, olds));
   return success();
 }
@@ -258,7 +283,8 @@ struct AtomicRMWOpLowering : public OpConversionPattern<AtomicRMWOp> {
         old = LLVM::BitcastOp::create(rewriter, loc, elemType, old);
       return old;
     };
-    return lowerAtomic(op, resultType, rewriter, ptrs.size(), masks, emitOne);
+    return lowerAtomic(op, op.getSem(), op.getScope(), resultType, rewriter,
+                       ptrs.size(), masks, emitOne);
   }
 };
 
@@ -292,7 +318,8 @@ struct AtomicCASOpLowering : public OpConversionPattern<AtomicCASOp> {
         old = LLVM::BitcastOp::create(rewriter, loc, elemType, old);
       return old;
     };
-    return lowerAtomic(op, resultType, rewriter, ptrs.size(), {}, emitOne);
+    return lowerAtomic(op, op.getSem(), op.getScope(), resultType, rewriter,
+                       ptrs.size(), {}, emitOne);
   }
 };
 
