@@ -193,8 +193,7 @@ CacheEntry DiskCache::lookup(std::string_view key) const {
     return entry;
   if (!problem.empty()) {
     entry.EntryState = CacheEntry::State::Corrupt;
-    entry.Problem = "corrupt cache entry '" + path + "' (" + problem + ")";
-    remove(key);
+    entry.Problem = removeCorrupt(key, problem);
     return entry;
   }
   // Refresh the entry's time for eviction; failing to is harmless.
@@ -205,9 +204,12 @@ CacheEntry DiskCache::lookup(std::string_view key) const {
   return entry;
 }
 
-void DiskCache::remove(std::string_view key) const {
+std::string DiskCache::removeCorrupt(std::string_view key,
+                                     std::string_view why) const {
+  std::string path = entryPath(key);
   std::error_code ec;
-  fs::remove(entryPath(key), ec);
+  fs::remove(path, ec);
+  return "corrupt cache entry '" + path + "' (" + std::string(why) + ")";
 }
 
 Status DiskCache::store(std::string_view key, std::string_view value) const {

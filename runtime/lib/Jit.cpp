@@ -167,10 +167,9 @@ Expected<CompiledKernel> JitKernel::compileOrLoad(const std::string &signature,
       fromDisk = true;
       return compiled;
     }
-    Cache.remove(key);
     entry.EntryState = CacheEntry::State::Corrupt;
-    entry.Problem = "corrupt cache entry '" + Cache.entryPath(key) +
-                    "' (its value is not a compiled kernel)";
+    entry.Problem =
+        Cache.removeCorrupt(key, "its value is not a compiled kernel");
   }
   std::string what = "kernel '" + KernelName + "' of " + SourceName +
                      " with signature '" + signature + "' and " + config.name();
@@ -263,10 +262,8 @@ JitKernel::prepare(const Context &ctx, const JitArg *args, std::size_t numArgs,
   // compiler.
   if (!loaded && fromDisk) {
     std::string key = cacheKey(signature, config);
-    Cache.remove(key);
-    std::string problem = "corrupt cache entry '" + Cache.entryPath(key) +
-                          "' (it does not load: " + loaded.status().message() +
-                          ")";
+    std::string problem = Cache.removeCorrupt(
+        key, "it does not load: " + loaded.status().message());
     if (!Compiler)
       return Status::error(loaded.status().code(),
                            problem +

@@ -253,6 +253,10 @@ Check compareToReference(const float *out, const double *ref, std::uint64_t n,
   for (const Partial &p : partials)
     refSquares += p.RefSquares;
   double rms = n ? std::sqrt(refSquares / static_cast<double>(n)) : 0.0;
+  if (rms < tol.RefFloor) {
+    rms = tol.RefFloor;
+    refSquares = static_cast<double>(n) * rms * rms;
+  }
 
   forEachChunk(n, [&](std::uint64_t c, std::uint64_t begin, std::uint64_t end) {
     Partial &p = partials[c];

@@ -78,10 +78,16 @@ struct Tolerance {
   /// Bound on every element: |out - ref| <= Elem * (|ref| + rms(ref)). It
   /// catches a few wrong elements that the norm would average away.
   double Elem = 0.0;
+  /// A floor under rms(ref) in both bounds: an output that cancels to far
+  /// below the size of the terms that were rounded (a matmul of a few
+  /// elements) is judged by the size of those terms instead.
+  double RefFloor = 0.0;
 
   static Tolerance exact() { return Tolerance(); }
   /// A relative bound, with 10 times that bound on each element.
-  static Tolerance relative(double rel) { return Tolerance{rel, 10.0 * rel}; }
+  static Tolerance relative(double rel) {
+    return Tolerance{rel, 10.0 * rel, 0.0};
+  }
   /// "exact" or the relative bound, e.g. "2e-03".
   std::string str() const;
 };

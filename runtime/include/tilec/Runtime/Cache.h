@@ -79,8 +79,10 @@ public:
   CacheEntry lookup(std::string_view key) const;
   /// Stores \p value under \p key (creating the folder), then evicts.
   Status store(std::string_view key, std::string_view value) const;
-  /// Removes the entry under \p key (one that turned out unusable).
-  void remove(std::string_view key) const;
+  /// Removes the entry under \p key, found unusable for the reason \p why,
+  /// and returns the message that names it: "corrupt cache entry 'PATH'
+  /// (WHY)".
+  std::string removeCorrupt(std::string_view key, std::string_view why) const;
 
 private:
   /// Removes the least recently used entries, and temporary files left by
