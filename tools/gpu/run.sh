@@ -125,7 +125,7 @@ fi
 # The GPU suite under compute-sanitizer's memcheck, racecheck and synccheck
 # (TILEC_SANITIZERS, default all three; "none" skips them), on the sizes up
 # to TILEC_SANITIZER_MAX_SIZE elements (default 5000000): each tool's
-# "ERROR SUMMARY" goes to the summary.
+# "ERROR SUMMARY" (racecheck: "RACECHECK SUMMARY") goes to the summary.
 SANITIZER=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 if [ -n "${GPU_TESTS:-}" ] && [ -n "$PTX_DIR" ] && [ -x "$SANITIZER" ]; then
   for tool in ${TILEC_SANITIZERS:-memcheck racecheck synccheck}; do
@@ -249,7 +249,7 @@ for log in "$LOGS"/sanitize-*.log; do
   [ -f "$log" ] || continue
   tool=$(basename "$log" .log)
   echo
-  echo "$tool: $(grep -E 'ERROR SUMMARY' "$log" | tail -n 1)"
+  echo "$tool: $(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -n 1)"
   grep -E '^tilec-gpu-tests: [0-9]+ passed' "$log" | sed 's/^/  /'
 done
 
