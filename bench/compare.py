@@ -352,6 +352,47 @@ def row_persistent_matmul(h):
               triton_args=(*theirs, m, n, k))
 
 
+def attention_row(h, name, dtype, heads, seq, dim):
+    """attention_fwd of examples/attention.tile (non-causal) on heads x seq
+    x dim Q, K, V; torch's is scaled_dot_product_attention."""
+    torch = h.torch
+    entry = h.manifest[name]["constexprs"]
+    scale = 1.0 / math.sqrt(dim)
+    q, k, v = (randn(torch, (heads, seq, dim), dtype) for _ in range(3))
+    o = torch.empty_like(q)
+    # float64 reference, a few heads at a time (a 4k x 4k score matrix per
+    # head).
+    ref = torch.empty((heads, seq, dim), device="cuda", dtype=torch.float64)
+    for h0 in range(0, heads, 4):
+        qd, kd, vd = (t[h0:h0 + 4].double() for t in (q, k, v))
+        p = torch.softmax(qd @ kd.transpose(1, 2) * scale, dim=-1)
+        ref[h0:h0 + 4] = p @ vd
+    q4, k4, v4, o4 = (t.view(1, heads, seq, dim) for t in (q, k, v, o))
+
+    def sdpa():
+        o4.copy_(torch.nn.functional.scaled_dot_product_attention(
+            q4, k4, v4, scale=scale))
+
+    tolerance = 2e-3 if dtype == torch.float16 else 1e-2
+    h.run_row(f"{name} fwd {heads}x{seq}x{dim}", name,
+              (h.triton.cdiv(seq, entry["BLOCK_M"]), heads),
+              (q, k, v, o, scale, seq), [o], [ref], tolerance,
+              4 * heads * seq * seq * dim, "TFLOP/s", sdpa,
+              torch_checked=True)
+
+
+def row_attention_fp16(h):
+    attention_row(h, "attention_fp16_m128", h.torch.float16, 64, 4096, 64)
+
+
+def row_attention_fp16_d128(h):
+    attention_row(h, "attention_fp16_d128", h.torch.float16, 32, 4096, 128)
+
+
+def row_attention_bf16_d128(h):
+    attention_row(h, "attention_bf16_d128", h.torch.bfloat16, 32, 4096, 128)
+
+
 ROWS = {
     "vector_add": row_vector_add,
     "softmax": row_softmax,
@@ -365,6 +406,9 @@ ROWS = {
     "matmul_fp16_ragged": row_matmul_fp16_ragged,
     "matmul_desc_fp16": row_matmul_desc_fp16,
     "persistent_matmul": row_persistent_matmul,
+    "attention_fp16": row_attention_fp16,
+    "attention_fp16_d128": row_attention_fp16_d128,
+    "attention_bf16_d128": row_attention_bf16_d128,
 }
 
 

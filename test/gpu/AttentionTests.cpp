@@ -9,7 +9,9 @@
 // mask) with HEAD_DIM = 64, BLOCK_M = 64, BLOCK_N = 32 and 8 warps, in fp16
 // (Q, K, V, O) with an fp32 sm_scale of 0.5 (as Triton's attention tests
 // use), and in fp32 (tf32 products, tolerance 3e-3) with BLOCK_N = 32 and
-// 64. Q, K, V and O are [Z * H, N_CTX, HEAD_DIM], contiguous; the grid is
+// 64; and the benchmark's configurations, BLOCK_M = 128 and BLOCK_N = 64
+// with HEAD_DIM 64 (fp16) and 128 (fp16, and bf16 with tolerance 1e-2),
+// whose K and V stream through shared-memory rings. Q, K, V and O are [Z * H, N_CTX, HEAD_DIM], contiguous; the grid is
 // (cdiv(N_CTX, BLOCK_M), Z * H) as in Triton's tutorial. Sizes (Z, H, N_CTX)
 // include N_CTX that is not a multiple of either block (the kernel masks the
 // last query and key blocks). Inputs are uniform in [-1, 1) rounded to fp16;
@@ -83,6 +85,25 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
                                     {2, 3, 257}, {1, 4, 512}, {2, 4, 1024}};
   tests.push_back({"attention_fp16", "attention_fp16.ptx", "attention_fwd",
                    sizes, runAttention, config});
+  // The benchmark's 128 x 64 blocks, HEAD_DIM 64 and 128, fp16 and bf16.
+  const std::vector<Shape> wideSizes = {
+      {1, 1, 1}, {1, 1, 64}, {1, 2, 100}, {2, 3, 257}, {1, 4, 1000},
+      {2, 2, 2048}};
+  config.BlockM = 128;
+  config.BlockN = 64;
+  tests.push_back({"attention_fp16_m128", "attention_fp16_m128.ptx",
+                   "attention_fwd", wideSizes, runAttention, config});
+  config.HeadDim = 128;
+  tests.push_back({"attention_fp16_d128", "attention_fp16_d128.ptx",
+                   "attention_fwd", wideSizes, runAttention, config});
+  config.In = config.Out = ElemType::BF16;
+  config.Tol = Tolerance::relative(1e-2);
+  tests.push_back({"attention_bf16_d128", "attention_bf16_d128.ptx",
+                   "attention_fwd", wideSizes, runAttention, config});
+  config.HeadDim = 64;
+  config.BlockM = 64;
+  config.BlockN = 32;
+  config.Tol = Tolerance::relative(2e-3);
   // fp32 inputs, tf32 products (plain and transposed accumulators).
   config.In = config.Out = ElemType::F32;
   config.Tol = Tolerance::relative(3e-3);

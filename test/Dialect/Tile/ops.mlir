@@ -123,9 +123,9 @@ func.func @shared_memory(%p: tensor<128x32x!tile.ptr<f16>, #tile.blocked<sizePer
   tile.async_commit_group
   // CHECK: tile.async_wait {pending = 2 : i32}
   tile.async_wait {pending = 2 : i32}
-  // CHECK: %[[D:.*]] = tile.warp_group_dot %[[SLOT]], %[[RB]], %{{.*}} {inputPrecision = #tile<input_precision tf32>} : <128x32xf16, #[[SA]]>, <32x128xf16, #[[SB]]> -> tensor<128x128xf32, #mma>
+  // CHECK: %[[D:.*]] = tile.warp_group_dot %[[SLOT]], %[[RB]], %{{.*}} {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x32xf16, #[[SA]]>, <32x128xf16, #[[SB]]> -> tensor<128x128xf32, #mma>
   %d = tile.warp_group_dot %slot, %rb, %acc {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>, !tile.smem<32x128xf16, #tile.shared<contiguousDim = 0, swizzle = 32>> -> tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>
-  // CHECK: %[[E:.*]] = tile.warp_group_dot %[[SLOT]], %[[RB]], %[[D]] {inputPrecision = #tile<input_precision ieee>, isAsync} : <128x32xf16, #[[SA]]>, <32x128xf16, #[[SB]]> -> tensor<128x128xf32, #mma>
+  // CHECK: %[[E:.*]] = tile.warp_group_dot %[[SLOT]], %[[RB]], %[[D]] {inputPrecision = #tile<input_precision ieee>, isAsync} : !tile.smem<128x32xf16, #[[SA]]>, <32x128xf16, #[[SB]]> -> tensor<128x128xf32, #mma>
   %e = tile.warp_group_dot %slot, %rb, %d {inputPrecision = #tile<input_precision ieee>, isAsync} : !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>, !tile.smem<32x128xf16, #tile.shared<contiguousDim = 0, swizzle = 32>> -> tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>
   // CHECK: %[[W:.*]] = tile.warp_group_dot_wait %[[E]] {pending = 1 : i32} : tensor<128x128xf32, #mma>
   %w = tile.warp_group_dot_wait %e {pending = 1 : i32} : tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>
@@ -170,6 +170,8 @@ func.func @tma(%map: !tile.tensormap, %barg: !tile.barriers<2>, %om: i32, %ok: i
   %one = tile.barrier_alloc : !tile.barriers<1>
   // CHECK: tile.cta_barrier{{$}}
   tile.cta_barrier
+  // CHECK: tile.cta_barrier {asyncProxy}{{$}}
+  tile.cta_barrier {asyncProxy}
   // CHECK: tile.barrier_expect %[[BARS]][%[[I]]], %[[VALID]] {bytes = 8192 : i32} : <3>
   tile.barrier_expect %bars[%i], %valid {bytes = 8192 : i32} : !tile.barriers<3>
   // CHECK: %[[SLOT:.*]] = tile.smem_slot %[[RING]][%[[I]]]

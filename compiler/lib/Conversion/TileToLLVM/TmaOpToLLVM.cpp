@@ -22,7 +22,8 @@
 //   `fence.proxy.async`, a barrier, then thread 0 issues one
 //   `cp.async.bulk.tensor.2d.global.shared::cta` per panel and waits for
 //   them to have read the scratch;
-// - tile.cta_barrier: `bar.sync 0`.
+// - tile.cta_barrier: `bar.sync 0` (after `fence.proxy.async` with
+//   asyncProxy).
 //
 // The tensor map operand is the generic address of its `__grid_constant__`
 // kernel parameter.
@@ -154,6 +155,9 @@ struct CtaBarrierOpLowering : public OpConversionPattern<CtaBarrierOp> {
   LogicalResult
   matchAndRewrite(CtaBarrierOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getAsyncProxy())
+      emitInlinePtx(rewriter, op.getLoc(), "fence.proxy.async.shared::cta;",
+                    {}, {});
     emitBarrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);
     return success();

@@ -70,11 +70,13 @@ static StringRef getPtxType(Type type, InputPrecision precision) {
 /// One operand of a wgmma instruction sequence, in the instructions'
 /// orientation (A: M x K, B: K x N): the matrix at shared address `addr`
 /// (i32) stored as `smem`, whose outer and inner dimensions are (M or N, K)
-/// when `kMajor`, else (K, M or N).
+/// when `kMajor`, else (K, M or N); or an A in registers, its `fragments`
+/// (i32, in the order loadAFragments returns them; no address).
 struct WgmmaOperand {
   Value addr;
   SharedOperand smem;
   bool kMajor;
+  SmallVector<Value> fragments = {};
 };
 
 /// Loads the A fragments of the instructions of a product from an A stored
@@ -125,8 +127,8 @@ static SmallVector<Value> loadAFragments(OpBuilder &b, Location loc,
 /// tensor type `cType` in an `#tile.mma` version 3 layout; for a transposed
 /// layout, `a` and `b` are the operands of the transposed product). A
 /// K-major `a` and `b` are read through matrix descriptors, an M-major `a`
-/// (32-bit) from registers loaded first, an N-major `b` (16-bit) through
-/// descriptors of N panels. Returns the result's registers, packed into the
+/// (32-bit) from registers loaded first, an `a` with fragments from those,
+/// an N-major `b` (16-bit) through descriptors of N panels. Returns the result's registers, packed into the
 /// converted type; unless `inFlight`, after waiting for the product to
 /// complete.
 static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
@@ -138,8 +140,8 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
   Type accElem = cType.getElementType();
   StringRef accPtx = getPtxType(accElem, InputPrecision::IEEE);
   const SharedOperand &aSmem = a.smem, &bSmem = b.smem;
-  int64_t K = a.kMajor ? aSmem.inner : aSmem.outer;
-  int64_t kStep = 32 / aSmem.elemBytes; // K of one instruction: 32 bytes
+  int64_t K = b.kMajor ? bSmem.inner : bSmem.outer;
+  int64_t kStep = 32 / bSmem.elemBytes; // K of one instruction: 32 bytes
   int64_t n = mma.getInstrShape()[1];
   int64_t warpsM = mma.getWarpsPerCTA()[0], warpsN = mma.getWarpsPerCTA()[1];
   int64_t repM = mma.getRepetitions(shape, 0);
@@ -184,8 +186,10 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
   if (a.kMajor)
     aDesc = baseDescriptor(aSmem, a.addr, gm, aSmem.offset(64, 0),
                            /*leading=*/16);
-  else
+  else if (a.fragments.empty())
     aFragments = loadAFragments(rewriter, loc, a, K, repM, warpsM);
+  else
+    aFragments = a.fragments;
   Value bDesc = bMNMajor ? baseDescriptor(bSmem, b.addr, gn, bSmem.offset(0, n),
                                           bSmem.panelBytes())
                          : baseDescriptor(bSmem, b.addr, gn, bSmem.offset(n, 0),
@@ -222,8 +226,11 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
 
   std::string instr = llvm::formatv("m64n{0}k{1}", n, kStep).str();
   std::string modifiers;
+  // An A from registers has no transpose flag.
   if (inPtx == "f16" || inPtx == "bf16")
-    modifiers = llvm::formatv(", 1, 1, 0, {0}", bMNMajor ? 1 : 0).str();
+    modifiers = llvm::formatv(a.kMajor ? ", 1, 1, 0, {0}" : ", 1, 1, {0}",
+                              bMNMajor ? 1 : 0)
+                    .str();
   else if (inPtx != "s8")
     modifiers = ", 1, 1";
 
@@ -407,7 +414,37 @@ static SharedOperand getSharedOperand(SmemType type) {
           getStorageBytes(type.getElementType()), layout.getSwizzle()};
 }
 
-/// tile.warp_group_dot: the operands are in shared memory already.
+/// The A fragments of a product into `cType` from the registers of the
+/// 16-bit tile `a` (converted value, of tensor type `aType`), each i32
+/// holding two elements, in the order emitWgmma takes them: K step, M
+/// repetition, then the fragment's four registers.
+static SmallVector<Value> packAFragments(OpBuilder &b, Location loc, Value a,
+                                         RankedTensorType aType,
+                                         RankedTensorType cType) {
+  SmallVector<int64_t> remap = *getWgmmaRegisterFragments(aType, cType);
+  SmallVector<Value> regs = unpackRegisters(b, loc, a);
+  auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
+  int64_t repM = mma.getRepetitions(cType.getShape(), 0);
+  int64_t steps = aType.getDimSize(1) / 16;
+  auto pair = VectorType::get({2}, aType.getElementType());
+  Type i32 = b.getI32Type();
+  SmallVector<Value> fragments;
+  for (int64_t s = 0; s < steps; ++s)
+    for (int64_t rm = 0; rm < repM; ++rm)
+      for (int64_t j = 0; j < 8; j += 2) {
+        int64_t first = (rm * steps + s) * 8 + j;
+        Value v = LLVM::UndefOp::create(b, loc, pair);
+        for (int64_t e = 0; e < 2; ++e)
+          v = LLVM::InsertElementOp::create(b, loc, v,
+                                            regs[remap[first + e]],
+                                            i32Constant(b, loc, e));
+        fragments.push_back(LLVM::BitcastOp::create(b, loc, i32, v));
+      }
+  return fragments;
+}
+
+/// tile.warp_group_dot: b (and a, unless in registers) in shared memory
+/// already.
 struct WarpGroupDotOpLowering : public OpConversionPattern<WarpGroupDotOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -416,18 +453,24 @@ struct WarpGroupDotOpLowering : public OpConversionPattern<WarpGroupDotOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto cType = cast<RankedTensorType>(op.getC().getType());
-    SmemType aType = op.getA().getType();
+    SmemType bType = op.getB().getType();
     StringRef inPtx =
-        getInputPtxType(op, aType.getElementType(), cType.getElementType(),
+        getInputPtxType(op, bType.getElementType(), cType.getElementType(),
                         op.getInputPrecision());
     if (inPtx.empty())
       return failure();
     Type i32 = rewriter.getI32Type();
-    SmemType bType = op.getB().getType();
-    // a (M x K) is stored K-major; b (K x N) K-major when its dimension 0 is
-    // contiguous.
-    WgmmaOperand a{LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getA()),
-                   getSharedOperand(aType), /*kMajor=*/true};
+    // a (M x K) is stored K-major or in registers; b (K x N) K-major when
+    // its dimension 0 is contiguous.
+    WgmmaOperand a;
+    if (auto aType = dyn_cast<SmemType>(op.getA().getType()))
+      a = {LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getA()),
+           getSharedOperand(aType), /*kMajor=*/true};
+    else
+      a = {Value(), SharedOperand(), /*kMajor=*/false,
+           packAFragments(rewriter, loc, adaptor.getA(),
+                          cast<RankedTensorType>(op.getA().getType()),
+                          cType)};
     WgmmaOperand b{LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getB()),
                    getSharedOperand(bType),
                    /*kMajor=*/bType.getLayout().getContiguousDim() == 0};

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/IR/TileDistribution.h"
 
 #include "OpVerifiers.h"
 
@@ -64,8 +65,31 @@ LogicalResult LocalStoreOp::verify() {
   return success();
 }
 
+std::optional<SmallVector<int64_t>>
+tilec::tile::getWgmmaRegisterFragments(RankedTensorType a, RankedTensorType c) {
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
+  if (!mma || !mma.isWgmma() || mma.getTransposed() ||
+      mma.getWarpsPerCTA()[1] != 1 || a.getRank() != 2 ||
+      !a.getElementType().isIntOrFloat() ||
+      a.getElementTypeBitWidth() != 16)
+    return std::nullopt;
+  // Each K step's m64k16 fragment holds what an accumulator 16 columns wide
+  // would: rows l / 4 (+ 8), columns 2 * (l % 4) (+ 1) (+ 8).
+  unsigned warps[] = {mma.getWarpsPerCTA()[0], 1u};
+  unsigned instr[] = {64u, 16u, 16u};
+  auto fragments = MmaLayoutAttr::get(a.getContext(), 3, warps, instr,
+                                      /*transposed=*/false);
+  std::optional<TileDistribution> src = TileDistribution::get(a);
+  std::optional<TileDistribution> dst =
+      TileDistribution::get(fragments, a.getShape());
+  if (!src || !dst || src->getNumWarps() != dst->getNumWarps())
+    return std::nullopt;
+  return getRegisterRemap(*src, *dst, identityCoords);
+}
+
 LogicalResult WarpGroupDotOp::verify() {
-  SmemType a = getA().getType(), b = getB().getType();
+  auto a = cast<ShapedType>(getA().getType());
+  SmemType b = getB().getType();
   auto c = cast<RankedTensorType>(getC().getType());
   if (failed(verifyProductShapes(*this, a, b, c, "operands must be matrices")))
     return failure();
@@ -76,8 +100,14 @@ LogicalResult WarpGroupDotOp::verify() {
   if (!mma || !mma.isWgmma())
     return emitOpError(
         "accumulator must be in a #tile.mma layout of version 3");
-  if (a.getLayout().getContiguousDim() != 1)
-    return emitOpError("a must be stored with K contiguous");
+  if (auto aSmem = dyn_cast<SmemType>(a)) {
+    if (aSmem.getLayout().getContiguousDim() != 1)
+      return emitOpError("a must be stored with K contiguous");
+  } else if (!getWgmmaRegisterFragments(cast<RankedTensorType>(a), c)) {
+    return emitOpError("a in registers must be a 16-bit tile whose threads "
+                       "hold the fragments wgmma reads (an accumulator "
+                       "layout of the same rows, warps along M only)");
+  }
   if (b.getLayout().getContiguousDim() == 1) {
     // A transposed product reads b^T as the instruction's A: from registers
     // (32-bit), else through N-panel descriptors (16-bit).

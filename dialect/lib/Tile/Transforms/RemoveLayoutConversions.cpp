@@ -13,10 +13,15 @@
 // conversions, and re-types loop-carried values that the loop body keeps
 // converting (the value it yields, or the argument before using it). Clones are
 // placed right after the ops they copy, so they dominate every use of the
-// original; originals left without uses are erased.
+// original; originals left without uses are erased. A conversion in which
+// every thread keeps its own elements (a row vector of one accumulator
+// layout into another's: attention's `alpha[:, None] * acc` when the two
+// products differ in N) only renames registers: it is left alone, and
+// rematerialisation may end in one instead of converting a larger tile.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
@@ -57,6 +62,15 @@ static bool isElementwise(Operation *op) {
          isMemoryEffectFree(op);
 }
 
+/// Whether converting a tile of type `type` to `layout` keeps every element
+/// in the thread that holds it (the conversion lowers to register copies).
+static bool isRegisterConversion(RankedTensorType type, Attribute layout) {
+  std::optional<TileDistribution> src = TileDistribution::get(type);
+  std::optional<TileDistribution> dst =
+      TileDistribution::get(withLayout(type, layout));
+  return src && dst && getRegisterRemap(*src, *dst, identityCoords);
+}
+
 /// Rematerialises values in other layouts, one conversion at a time.
 class Rematerializer {
 public:
@@ -81,7 +95,8 @@ bool Rematerializer::canRematerialize(Value value, Attribute layout,
   if (!tensor)
     return true; // scalars need no layout
   if (tensor.getEncoding() == layout ||
-      cache.count(std::make_pair(value, layout)))
+      cache.count(std::make_pair(value, layout)) ||
+      isRegisterConversion(tensor, layout))
     return true;
   Operation *op = value.getDefiningOp();
   if (!op)
@@ -135,7 +150,12 @@ Value Rematerializer::rematerialize(Value value, Attribute layout) {
     return cached;
   Operation *op = value.getDefiningOp();
   Value result;
-  if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
+  if (isRegisterConversion(tensor, layout)) {
+    OpBuilder b(value.getContext());
+    b.setInsertionPointAfterValue(value);
+    result = ConvertLayoutOp::create(b, value.getLoc(),
+                                     withLayout(tensor, layout), value);
+  } else if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
     result = rematerialize(convert.getSrc(), layout);
   } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
     auto slice = SliceLayoutAttr::get(op->getContext(), expand.getAxis(),
@@ -284,7 +304,8 @@ struct RemoveLayoutConversionsPass
           continue;
         }
         Attribute layout = convert.getType().getEncoding();
-        if (!isa_and_nonnull<LayoutAttrInterface>(layout))
+        if (!isa_and_nonnull<LayoutAttrInterface>(layout) ||
+            isRegisterConversion(convert.getSrc().getType(), layout))
           continue;
         Rematerializer remat;
         int budget = kRematerializationBudget;

@@ -396,13 +396,38 @@ static Value addTensorMapParameter(func::FuncOp func, TensorMapAttr map) {
   return func.getArgument(index);
 }
 
+/// A matrix a product reads from shared memory that the threads store
+/// there from registers: once before the loop when the loop does not change
+/// it (attention's q), else in each iteration before the product (its p).
+struct BufferPlan {
+  Value value;
+  SharedLayoutAttr layout;
+  bool invariant;
+};
+
+/// Where operand a or b of one product comes from: a ring slot, a buffer,
+/// or (an a the body computes whose threads hold wgmma's fragments, such
+/// as attention's p) the registers of `value`.
+struct ProductOperand {
+  enum Kind { Ring, Buffer, Registers } kind;
+  /// Into LoopPlan::plans for a ring, into LoopPlan::buffers for a buffer.
+  unsigned index = 0;
+  Value value = {};
+};
+
+struct ProductPlan {
+  DotOp dot;
+  ProductOperand operands[2];
+};
+
 /// What pipelining one loop needs to know, decided before any IR changes.
 struct LoopPlan {
   scf::ForOp forOp;
-  DotOp dot;
-  /// How operands a and b reach shared memory; both by TMA or both by
-  /// cp.async.
-  OperandPlan plans[2];
+  SmallVector<ProductPlan> products;
+  /// How the loaded operands reach shared memory (one ring each); all by
+  /// TMA or all by cp.async.
+  SmallVector<OperandPlan> plans;
+  SmallVector<BufferPlan> buffers;
   bool tma = false;
   int64_t numStages = 0;
   /// Stages copied ahead of the one being multiplied.
@@ -430,7 +455,9 @@ static LogicalResult collectLoopSlices(LoopPlan &plan) {
   for (const OperandPlan &operand : plan.plans)
     if (failed(collectSlice(body, operand.load->getOperands(), plan.loadSlice)))
       return failure();
-  SmallVector<Operation *> loads = {plan.plans[0].load, plan.plans[1].load};
+  SmallVector<Operation *> loads;
+  for (const OperandPlan &operand : plan.plans)
+    loads.push_back(operand.load);
   collectIterArgs(forOp, loads, plan.usedArgs);
   collectIterArgs(forOp, plan.loadSlice.getArrayRef(), plan.usedArgs);
   for (size_t seen = 0; seen != plan.usedArgs.size();) {
@@ -449,19 +476,90 @@ static LogicalResult collectLoopSlices(LoopPlan &plan) {
   return success();
 }
 
+/// The shared layout of a matrix operand `index` of a wgmma product that
+/// the threads store from registers: K contiguous, as wide a swizzle as its
+/// rows allow.
+static SharedLayoutAttr getBufferLayout(DotOp dot, unsigned index) {
+  auto type = cast<RankedTensorType>(dot->getOperand(index).getType());
+  int64_t k = type.getDimSize(index == 0 ? 1 : 0);
+  int64_t swizzle =
+      std::min<int64_t>(128, k * getStorageBytes(type.getElementType()));
+  return SharedLayoutAttr::get(dot.getContext(), index == 0 ? 1 : 0,
+                               unsigned(swizzle));
+}
+
+/// Plans the products of a loop with several (attention's q @ k^T and
+/// p @ v): each operand the body loads for its product alone gets a ring of
+/// cp.async copies; an a the body computes stays in registers when its
+/// threads hold the fragments wgmma reads; every other operand gets a
+/// buffer the threads store it into (BufferPlan). 16-bit operands into
+/// accumulators that are not transposed only; fails unless some operand
+/// gets a ring.
+static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots) {
+  AxisInfoAnalysis axisInfo;
+  for (DotOp dot : dots) {
+    auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
+    auto aType = cast<RankedTensorType>(dot.getA().getType());
+    if (mma.getTransposed() || getStorageBytes(aType.getElementType()) != 2)
+      return false;
+    ProductPlan product{dot, {}};
+    for (unsigned i : {0u, 1u}) {
+      std::optional<OperandPlan> ring = planOperand(dot, i, axisInfo);
+      if (ring && !ring->staged) {
+        product.operands[i] = {ProductOperand::Ring,
+                               unsigned(plan.plans.size())};
+        plan.plans.push_back(*ring);
+        continue;
+      }
+      // The layout conversion of a stored tile is moot, and one to the
+      // layout wgmma's fragments are read from may be.
+      Value value = dot->getOperand(i);
+      if (auto convert = value.getDefiningOp<ConvertLayoutOp>())
+        value = convert.getSrc();
+      bool invariant = plan.forOp.isDefinedOutsideOfLoop(value);
+      if (i == 0 && !invariant) {
+        auto type = cast<RankedTensorType>(value.getType());
+        if (getWgmmaRegisterFragments(type, dot.getType())) {
+          product.operands[i] = {ProductOperand::Registers, 0, value};
+          continue;
+        }
+        type = cast<RankedTensorType>(dot.getA().getType());
+        if (getWgmmaRegisterFragments(type, dot.getType())) {
+          product.operands[i] = {ProductOperand::Registers, 0, dot.getA()};
+          continue;
+        }
+      }
+      product.operands[i] = {ProductOperand::Buffer,
+                             unsigned(plan.buffers.size())};
+      plan.buffers.push_back({value, getBufferLayout(dot, i), invariant});
+    }
+    plan.products.push_back(product);
+  }
+  return !plan.plans.empty();
+}
+
 /// The plan for pipelining `forOp` through rings of `numStages` slots, or
-/// std::nullopt when it does not qualify: one wgmma product whose operands
-/// are plain loads of the body.
+/// std::nullopt when it does not qualify: wgmma products, one whose
+/// operands are plain loads of the body or several (planProducts).
 static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
                                         bool useTma) {
   Block *body = forOp.getBody();
   auto dots = llvm::to_vector(body->getOps<DotOp>());
-  if (dots.size() != 1)
+  if (dots.empty() || llvm::any_of(dots, [](DotOp dot) {
+        auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding());
+        return !mma || !mma.isWgmma();
+      }))
     return std::nullopt;
+  LoopPlan plan;
+  plan.forOp = forOp;
+  plan.numStages = numStages;
+  if (dots.size() > 1) {
+    if (!planProducts(plan, dots) || failed(collectLoopSlices(plan)))
+      return std::nullopt;
+    plan.ahead = numStages - 1;
+    return plan;
+  }
   DotOp dot = dots.front();
-  auto mma = dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding());
-  if (!mma || !mma.isWgmma())
-    return std::nullopt;
   // Both operands by TMA, else both by cp.async.
   std::optional<OperandPlan> planA, planB;
   if (useTma) {
@@ -476,13 +574,10 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   }
   if (!planA || !planB)
     return std::nullopt;
-  LoopPlan plan;
-  plan.forOp = forOp;
-  plan.dot = dot;
-  plan.plans[0] = *planA;
-  plan.plans[1] = *planB;
+  plan.products.push_back(
+      {dot, {{ProductOperand::Ring, 0}, {ProductOperand::Ring, 1}}});
+  plan.plans = {*planA, *planB};
   plan.tma = tma;
-  plan.numStages = numStages;
   if (failed(collectLoopSlices(plan)))
     return std::nullopt;
 
@@ -532,10 +627,10 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   return plan;
 }
 
-/// Rewrites one loop as its LoopPlan says: the rings (and barriers and
-/// tensor maps) before it, the prologue's stages, each iteration's copy of
-/// the stage `ahead` iterations later, the product from shared memory, and
-/// the waits after it.
+/// Rewrites one loop as its LoopPlan says: the rings and buffers (and
+/// barriers and tensor maps) before it, the prologue's stages, each
+/// iteration's copy of the stage `ahead` iterations later, the products from
+/// shared memory, and the waits after it.
 class LoopPipeliner {
 public:
   LoopPipeliner(LoopPlan &plan)
@@ -546,8 +641,9 @@ public:
   void run();
 
 private:
-  /// The rings of both operands, and with TMA their tensor maps and the
-  /// barriers of the slots; fails when a map parameter cannot be added.
+  /// The rings of the loaded operands and the buffers of the others (the
+  /// loop-invariant ones stored), and with TMA the rings' tensor maps and
+  /// the barriers of the slots; fails when a map parameter cannot be added.
   LogicalResult allocate(OpBuilder &b);
   /// Slot `index` of `ring`.
   Value slotOf(OpBuilder &b, Value ring, Value index);
@@ -565,9 +661,10 @@ private:
   /// block arguments.
   SmallVector<Value> buildIteration(OpBuilder &b,
                                     ArrayRef<BlockArgument> newArgs);
-  /// Replaces the dot by a warp_group_dot from the slots being read, and
-  /// erases the loads.
-  void replaceProduct();
+  /// Replaces each dot by a warp_group_dot from the slots being read and
+  /// the buffers (storing those the body computes first), and erases the
+  /// loads.
+  void replaceProducts();
   /// The waits and barrier invalidation after `newFor`.
   void emitEpilogue(scf::ForOp newFor);
 
@@ -576,7 +673,8 @@ private:
   Location loc;
   Value iv;
   scf::YieldOp yield;
-  Value rings[2], maps[2], barriers;
+  SmallVector<Value> rings, maps, buffers;
+  Value barriers;
   int64_t stageBytes = 0;
   /// Where the carried staged tiles start among the loop's iteration
   /// arguments.
@@ -585,27 +683,38 @@ private:
   /// and slots the loop stores after the product.
   SmallVector<Value> loadedTiles;
   SmallVector<std::pair<Value, Value>> pendingStores;
-  /// The slots the product reads.
-  Value slots[2];
+  /// The slots the products read, one per ring.
+  SmallVector<Value> slots;
 };
 
 LogicalResult LoopPipeliner::allocate(OpBuilder &b) {
-  for (auto [i, operand] : llvm::enumerate(plan.plans)) {
+  for (const OperandPlan &operand : plan.plans) {
     auto type = cast<RankedTensorType>(operand.load->getResult(0).getType());
     SmallVector<int64_t> shape = {plan.numStages};
     llvm::append_range(shape, type.getShape());
-    rings[i] = LocalAllocOp::create(b, loc,
-                                    SmemType::get(b.getContext(), shape,
-                                                  type.getElementType(),
-                                                  operand.layout),
-                                    IntegerAttr());
+    rings.push_back(LocalAllocOp::create(b, loc,
+                                         SmemType::get(b.getContext(), shape,
+                                                       type.getElementType(),
+                                                       operand.layout),
+                                         IntegerAttr()));
+  }
+  for (const BufferPlan &buffer : plan.buffers) {
+    auto type = cast<RankedTensorType>(buffer.value.getType());
+    buffers.push_back(LocalAllocOp::create(
+        b, loc,
+        SmemType::get(b.getContext(), type.getShape(), type.getElementType(),
+                      buffer.layout),
+        IntegerAttr()));
+    // The first iteration's wait makes these stores visible.
+    if (buffer.invariant)
+      LocalStoreOp::create(b, loc, buffer.value, buffers.back());
   }
   if (!plan.tma)
     return success();
-  for (auto [i, operand] : llvm::enumerate(plan.plans)) {
-    maps[i] = addTensorMapParameter(forOp->getParentOfType<func::FuncOp>(),
-                                    operand.tensorMap);
-    if (!maps[i])
+  for (const OperandPlan &operand : plan.plans) {
+    maps.push_back(addTensorMapParameter(
+        forOp->getParentOfType<func::FuncOp>(), operand.tensorMap));
+    if (!maps.back())
       return failure();
     auto type = cast<RankedTensorType>(operand.load->getResult(0).getType());
     stageBytes +=
@@ -707,8 +816,8 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
                 write, /*defer=*/true);
   if (plan.tma)
     BarrierWaitOp::create(b, loc, barriers, read, newArgs[numUsed + 2]);
-  for (auto [i, ring] : llvm::enumerate(rings))
-    slots[i] = slotOf(b, ring, read);
+  for (Value ring : rings)
+    slots.push_back(slotOf(b, ring, read));
   // The staged tiles stored this iteration: those loaded in the previous
   // one, of the stage before the one copied now (slot `write` - 1), or
   // those just loaded.
@@ -753,22 +862,46 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
   return next;
 }
 
-void LoopPipeliner::replaceProduct() {
-  // Staged tiles are stored while the product runs (then waited for, unless
-  // it stays in flight).
-  DotOp dot = plan.dot;
-  OpBuilder b(dot);
-  bool async = plan.inFlight || !pendingStores.empty();
-  Value product =
-      WarpGroupDotOp::create(b, dot.getLoc(), dot.getType(), slots[0], slots[1],
-                             dot.getC(), dot.getInputPrecision(), async);
-  for (auto [tile, slot] : pendingStores)
-    LocalStoreOp::create(b, dot.getLoc(), tile, slot);
-  if (async)
-    product = WarpGroupDotWaitOp::create(b, dot.getLoc(), product,
-                                         b.getI32IntegerAttr(plan.inFlight));
-  dot.replaceAllUsesWith(product);
-  dot.erase();
+void LoopPipeliner::replaceProducts() {
+  for (const ProductPlan &product : plan.products) {
+    DotOp dot = product.dot;
+    OpBuilder b(dot);
+    // Buffers the body computes are stored before the product reads them;
+    // the wait at the top of the next iteration ends this one's reads.
+    Value operands[2];
+    bool stored = false;
+    for (auto [i, operand] : llvm::enumerate(product.operands)) {
+      if (operand.kind == ProductOperand::Ring) {
+        operands[i] = slots[operand.index];
+        continue;
+      }
+      if (operand.kind == ProductOperand::Registers) {
+        operands[i] = operand.value;
+        continue;
+      }
+      operands[i] = buffers[operand.index];
+      const BufferPlan &buffer = plan.buffers[operand.index];
+      if (!buffer.invariant) {
+        LocalStoreOp::create(b, dot.getLoc(), buffer.value, operands[i]);
+        stored = true;
+      }
+    }
+    if (stored)
+      CtaBarrierOp::create(b, dot.getLoc(), /*asyncProxy=*/true);
+    // Staged tiles are stored while the product runs (then waited for,
+    // unless it stays in flight).
+    bool async = plan.inFlight || !pendingStores.empty();
+    Value result = WarpGroupDotOp::create(
+        b, dot.getLoc(), dot.getType(), operands[0], operands[1], dot.getC(),
+        dot.getInputPrecision(), async);
+    for (auto [tile, slot] : pendingStores)
+      LocalStoreOp::create(b, dot.getLoc(), tile, slot);
+    if (async)
+      result = WarpGroupDotWaitOp::create(b, dot.getLoc(), result,
+                                          b.getI32IntegerAttr(plan.inFlight));
+    dot.replaceAllUsesWith(result);
+    dot.erase();
+  }
   for (OperandPlan &operand : plan.plans) {
     for (Operation *user : llvm::make_early_inc_range(operand.load->getUsers()))
       user->erase(); // the conversion the product read through
@@ -819,7 +952,7 @@ void LoopPipeliner::run() {
   if (failed(replaced))
     return;
   auto newFor = cast<scf::ForOp>(replaced->getOperation());
-  replaceProduct();
+  replaceProducts();
   emitEpilogue(newFor);
   forgetDeadIterArgs(newFor);
   if (plan.askSecondProgram)
@@ -838,8 +971,15 @@ static LogicalResult pipeline(scf::ForOp forOp, int64_t numStages, bool useTma,
     return success();
   TargetInfo target = TargetInfo::get(forOp);
   int64_t bytes = getRingBytes(plan->plans, numStages);
+  for (const BufferPlan &buffer : plan->buffers) {
+    auto type = cast<RankedTensorType>(buffer.value.getType());
+    bytes += type.getNumElements() * getStorageBytes(type.getElementType());
+  }
   if (bytes > target.getMaxSharedMemoryBytes())
-    return plan->dot.emitError("the operand tiles of this tl.dot need ")
+    return plan->products.front().dot.emitError(
+               plan->products.size() == 1
+                   ? "the operand tiles of this tl.dot need "
+                   : "the operand tiles of this loop's tl.dot products need ")
            << bytes << " bytes of shared memory in " << numStages
            << " stages, more than the " << target.getMaxSharedMemoryBytes()
            << " a program can have on " << target.getName()
@@ -893,7 +1033,8 @@ struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
           func.emitWarning("num_stages=")
               << numStages.getValue()
               << " has no effect: no loop of this kernel is pipelined (tilec "
-                 "pipelines loops of one tl.dot of loaded tiles on sm_90a)";
+                 "pipelines loops of one tl.dot of loaded tiles, or of "
+                 "several 16-bit tl.dot that load some operands, on sm_90a)";
         });
     }
     if (tma && TargetInfo::get(getOperation()).hasTma()) {

@@ -23,7 +23,7 @@
 // CHECK-NEXT: tile.async_wait {pending = 1 : i32}
 // CHECK-NEXT: %[[NSTEPS2:.*]] = arith.constant 2 : i32
 // CHECK-NOT: isAsync
-// CHECK: %[[D:.*]] = tile.warp_group_dot %{{.*}}, %{{.*}}, %[[ACC]] {inputPrecision = #tile<input_precision tf32>} : <128x64xf16, #{{.*}}>, <64x256xf16, #{{.*}}> -> tensor<128x256xf16, #mma>
+// CHECK: %[[D:.*]] = tile.warp_group_dot %{{.*}}, %{{.*}}, %[[ACC]] {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x64xf16, #{{.*}}>, <64x256xf16, #{{.*}}> -> tensor<128x256xf16, #mma>
 // CHECK-NOT: tile.warp_group_dot_wait
 // CHECK: scf.yield %{{[^ ]*}}, %[[D]], {{.*}}
 // CHECK-NEXT: }
@@ -110,7 +110,7 @@ module attributes {tile.num_warps = 8 : i32} {
 // CHECK-NEXT: tile.async_wait {pending = 1 : i32}
 // CHECK-NEXT: %[[NSTEPS2:.*]] = arith.constant 2 : i32
 // CHECK-NOT: isAsync
-// CHECK: %[[D:.*]] = tile.warp_group_dot %{{.*}}, %{{.*}}, %[[ACC]] {inputPrecision = #tile<input_precision tf32>} : <128x64xf16, #{{.*}}>, <64x256xf16, #{{.*}}> -> tensor<128x256xf32, #mma>
+// CHECK: %[[D:.*]] = tile.warp_group_dot %{{.*}}, %{{.*}}, %[[ACC]] {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x64xf16, #{{.*}}>, <64x256xf16, #{{.*}}> -> tensor<128x256xf32, #mma>
 // CHECK-NEXT: tile.store %[[CS]], %[[D]] :
 // CHECK-NOT: tile.warp_group_dot_wait
 // CHECK: scf.yield %{{[^ ]*}}, %[[D]], {{.*}}

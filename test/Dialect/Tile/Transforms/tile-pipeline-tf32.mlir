@@ -15,7 +15,7 @@
 // CHECK: tile.local_alloc : <3x64x32xf32, #[[SA]]>
 // CHECK: tile.local_alloc : <3x32x64xf32, #[[SB]]>
 // CHECK: scf.for
-// CHECK: tile.warp_group_dot {{.*}} {inputPrecision = #tile<input_precision tf32>} : <64x32xf32, #[[SA]]>, <32x64xf32, #[[SB]]> -> tensor<64x64xf32, #mma>
+// CHECK: tile.warp_group_dot {{.*}} {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf32, #[[SA]]>, <32x64xf32, #[[SB]]> -> tensor<64x64xf32, #mma>
 module attributes {tile.num_warps = 4 : i32} {
   func.func @tf32(%pa: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %pb: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %ub: i32, %lda: i32 {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> {
     %c0 = arith.constant 0 : i32

@@ -13,7 +13,7 @@
 // TF32: tile.local_alloc : <3x64x32xf32, #[[S:shared[0-9]*]]>
 // TF32-NEXT: tile.local_alloc : <3x32x64xf32, #[[S]]>
 // TF32: tile.barrier_expect {{.*}} {bytes = 16384 : i32}
-// TF32: tile.warp_group_dot {{.*}} : <64x32xf32, #[[S]]>, <32x64xf32, #[[S]]> -> tensor<64x64xf32, #mma>
+// TF32: tile.warp_group_dot {{.*}} : !tile.smem<64x32xf32, #[[S]]>, <32x64xf32, #[[S]]> -> tensor<64x64xf32, #mma>
 
 // TMA for tensor-descriptor loads (sm_90a). The input is the K loop of the
 // seed descriptor matmul (examples/seeds/matmul_desc.tile, 64x64x32, 4
@@ -118,7 +118,7 @@
 // CHECK-NEXT: %[[NPHASE:.*]] = arith.select %[[RWRAP]], %[[FLIP]], %[[PHASE]] : i32
 // CHECK-NOT: tile.load
 // CHECK-NOT: tile.dot
-// CHECK: %[[D:.*]] = tile.warp_group_dot %[[XA]], %[[XB]], %[[ACC]] {inputPrecision = #tile<input_precision tf32>} : <64x32xf16, #[[SA]]>, <32x64xf16, #[[SB]]> -> tensor<64x64xf32, #mma>
+// CHECK: %[[D:.*]] = tile.warp_group_dot %[[XA]], %[[XB]], %[[ACC]] {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf16, #[[SA]]>, <32x64xf16, #[[SB]]> -> tensor<64x64xf32, #mma>
 // CHECK-NEXT: scf.yield %[[D]], %[[NREAD]], %[[NWRITE]], %[[NPHASE]] : tensor<64x64xf32, #mma>, i32, i32, i32
 // CHECK-NEXT: }
 // CHECK-NEXT: tile.barrier_invalidate %[[BARS]] : <3>

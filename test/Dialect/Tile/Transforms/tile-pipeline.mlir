@@ -105,7 +105,7 @@
 // CHECK-NEXT: %[[NWRITE:.*]] = arith.select %[[WWRAP]], %[[C0W]], %[[W1]] : i32
 // CHECK-NOT: tile.load
 // CHECK-NOT: tile.dot
-// CHECK: %[[D:.*]] = tile.warp_group_dot %[[XA]], %[[XB]], %[[ACC]] {inputPrecision = #tile<input_precision tf32>} : <64x32xf16, #[[SA]]>, <32x64xf16, #[[SB]]> -> tensor<64x64xf32, #mma>
+// CHECK: %[[D:.*]] = tile.warp_group_dot %[[XA]], %[[XB]], %[[ACC]] {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x32xf16, #[[SA]]>, <32x64xf16, #[[SB]]> -> tensor<64x64xf32, #mma>
 // CHECK-NOT: tile.load
 // CHECK-NOT: tile.dot
 // CHECK-NOT: tile.warp_group_dot_wait
@@ -291,7 +291,7 @@ module attributes {tile.num_warps = 4 : i32} {
 // CHECK-NOT: tile.async
 // The product is started in flight; the wait after it leaves it pending,
 // and its result is what the loop yields.
-// CHECK: %[[D:.*]] = tile.warp_group_dot %[[XA]], %[[XB]], %[[ACC]] {inputPrecision = #tile<input_precision tf32>, isAsync} : <128x64xf16, #[[SA]]>, <64x256xf16, #[[SA]]> -> tensor<128x256xf32, #mma>
+// CHECK: %[[D:.*]] = tile.warp_group_dot %[[XA]], %[[XB]], %[[ACC]] {inputPrecision = #tile<input_precision tf32>, isAsync} : !tile.smem<128x64xf16, #[[SA]]>, <64x256xf16, #[[SA]]> -> tensor<128x256xf32, #mma>
 // CHECK-NEXT: %[[DW:.*]] = tile.warp_group_dot_wait %[[D]] {pending = 1 : i32} : tensor<128x256xf32, #mma>
 // CHECK-NOT: tile.load
 // CHECK-NOT: tile.dot
@@ -444,7 +444,7 @@ module attributes {tile.num_warps = 8 : i32} {
 // CHECK-NEXT: %[[WA:.*]] = tile.smem_slot %[[RA]]
 // CHECK-NEXT: %[[MA:.*]] = tile.splat %[[VALID]] : tensor<64x32xi1, #blocked{{[0-9]*}}>
 // CHECK-NEXT: tile.async_copy %{{.*}}, %[[WA]], %[[MA]] :
-// CHECK: tile.warp_group_dot {{.*}} : <64x32xf16, #[[S64]]>, <32x64xf16, #[[S64]]> -> tensor<64x64xf32, #mma>
+// CHECK: tile.warp_group_dot {{.*}} : !tile.smem<64x32xf16, #[[S64]]>, <32x64xf16, #[[S64]]> -> tensor<64x64xf32, #mma>
 module attributes {tile.num_warps = 4 : i32} {
   func.func @instr_n(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pb: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %ub: i32, %lda: i32 {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> {
     %c0 = arith.constant 0 : i32

@@ -138,12 +138,15 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait", [MemoryEffects<[MemRead,
 
 def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
     MemoryEffects<[MemRead]>, AllTypesMatch<["c", "result"]>]> {
-  let summary = "a @ b + c on Hopper tensor cores, operands in shared memory.";
+  let summary = "a @ b + c on Hopper tensor cores, b in shared memory.";
   let description = [{
     `tile.dot` for `wgmma.mma_async`, reading `a` [M, K] and `b` [K, N]
-    directly from shared memory; `c` and the result are in a
-    `#tile.mma<versionMajor = 3>` layout. `a` must be stored with K
-    contiguous; `b` with K contiguous, or N: with 16-bit elements, or with
+    directly from shared memory, or `a` from registers; `c` and the result
+    are in a `#tile.mma<versionMajor = 3>` layout. `a` must be stored with K
+    contiguous, or be a 16-bit tile in registers whose threads hold the
+    fragments the instructions read (`getWgmmaRegisterFragments`: the
+    layout of an accumulator of the same rows, as attention's `p`); `b`
+    with K contiguous, or N: with 16-bit elements, or with
     32-bit ones into a transposed accumulator (the instructions compute
     c^T += b^T a^T, taking b^T from registers). With
     `isAsync`, the product is left in flight: its registers may only feed
@@ -155,7 +158,8 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
         : !tile.smem<128x32xf16, #sa>, !tile.smem<32x128xf16, #sb> -> tensor<128x128xf32, #mma>
     ```
   }];
-  let arguments = (ins Tile_SmemType:$a, Tile_SmemType:$b, Tile_Tensor:$c,
+  let arguments = (ins AnyTypeOf<[Tile_SmemType, Tile_Tensor]>:$a,
+                   Tile_SmemType:$b, Tile_Tensor:$c,
                    Tile_InputPrecisionAttr:$inputPrecision, UnitAttr:$isAsync);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
@@ -229,11 +233,16 @@ def Tile_CtaBarrierOp : Tile_Op<"cta_barrier", [MemoryEffects<[MemRead,
   let description = [{
     `bar.sync`: after it, every thread has finished what it did before,
     tensor-core reads of shared memory included when those were waited for.
+    With `asyncProxy`, a `fence.proxy.async` comes first: the threads'
+    stores into shared memory before it (`tile.local_store`) are then
+    visible to the tensor cores (`tile.warp_group_dot`) after it.
 
     ```mlir
     tile.cta_barrier
+    tile.cta_barrier {asyncProxy}
     ```
   }];
+  let arguments = (ins UnitAttr:$asyncProxy);
   let assemblyFormat = "attr-dict";
 }
 
