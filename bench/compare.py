@@ -353,32 +353,42 @@ def row_persistent_matmul(h):
 
 
 def attention_row(h, name, dtype, heads, seq, dim):
-    """attention_fwd of examples/attention.tile (non-causal) on heads x seq
-    x dim Q, K, V; torch's is scaled_dot_product_attention."""
+    """The attention forward kernel of manifest entry name (attention_fwd of
+    examples/attention.tile, or attn_fwd of examples/flash_attention.tile,
+    causal when its CAUSAL is 1) on heads x seq x dim Q, K, V; torch's is
+    scaled_dot_product_attention. A causal row counts half the flops."""
     torch = h.torch
     entry = h.manifest[name]["constexprs"]
+    causal = bool(entry.get("CAUSAL", 0))
     scale = 1.0 / math.sqrt(dim)
     q, k, v = (randn(torch, (heads, seq, dim), dtype) for _ in range(3))
     o = torch.empty_like(q)
-    # float64 reference, a few heads at a time (a 4k x 4k score matrix per
+    # float64 reference, a few heads at a time (a seq x seq score matrix per
     # head).
     ref = torch.empty((heads, seq, dim), device="cuda", dtype=torch.float64)
-    for h0 in range(0, heads, 4):
-        qd, kd, vd = (t[h0:h0 + 4].double() for t in (q, k, v))
-        p = torch.softmax(qd @ kd.transpose(1, 2) * scale, dim=-1)
-        ref[h0:h0 + 4] = p @ vd
+    chunk = max(1, 2**26 // (seq * seq))
+    future = torch.triu(torch.ones(seq, seq, device="cuda", dtype=torch.bool),
+                        diagonal=1)
+    for h0 in range(0, heads, chunk):
+        qd, kd, vd = (t[h0:h0 + chunk].double() for t in (q, k, v))
+        s = qd @ kd.transpose(1, 2) * scale
+        if causal:
+            s.masked_fill_(future, float("-inf"))
+        ref[h0:h0 + chunk] = torch.softmax(s, dim=-1) @ vd
+        del s
     q4, k4, v4, o4 = (t.view(1, heads, seq, dim) for t in (q, k, v, o))
 
     def sdpa():
         o4.copy_(torch.nn.functional.scaled_dot_product_attention(
-            q4, k4, v4, scale=scale))
+            q4, k4, v4, scale=scale, is_causal=causal))
 
     tolerance = 2e-3 if dtype == torch.float16 else 1e-2
-    h.run_row(f"{name} fwd {heads}x{seq}x{dim}", name,
+    kind = "causal" if causal else "fwd"
+    h.run_row(f"{name} {kind} {heads}x{seq}x{dim}", name,
               (h.triton.cdiv(seq, entry["BLOCK_M"]), heads),
               (q, k, v, o, scale, seq), [o], [ref], tolerance,
-              4 * heads * seq * seq * dim, "TFLOP/s", sdpa,
-              torch_checked=True)
+              4 * heads * seq * seq * dim * (0.5 if causal else 1.0),
+              "TFLOP/s", sdpa, torch_checked=True)
 
 
 def row_attention_fp16(h):
@@ -391,6 +401,16 @@ def row_attention_fp16_d128(h):
 
 def row_attention_bf16_d128(h):
     attention_row(h, "attention_bf16_d128", h.torch.bfloat16, 32, 4096, 128)
+
+
+def row_flash_attention(h):
+    fp16, bf16 = h.torch.float16, h.torch.bfloat16
+    attention_row(h, "flash_attention_fp16", fp16, 128, 1024, 64)
+    attention_row(h, "flash_attention_fp16", fp16, 32, 4096, 64)
+    attention_row(h, "flash_attention_fp16_causal", fp16, 32, 4096, 64)
+    attention_row(h, "flash_attention_fp16_d128_causal", fp16, 16, 4096, 128)
+    attention_row(h, "flash_attention_fp16_d128_causal", fp16, 4, 16384, 128)
+    attention_row(h, "flash_attention_bf16_d128", bf16, 16, 4096, 128)
 
 
 ROWS = {
@@ -409,6 +429,7 @@ ROWS = {
     "attention_fp16": row_attention_fp16,
     "attention_fp16_d128": row_attention_fp16_d128,
     "attention_bf16_d128": row_attention_bf16_d128,
+    "flash_attention": row_flash_attention,
 }
 
 

@@ -124,7 +124,8 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 12288 : i32} {
 // Two K steps of m64n64k16, B read with the transpose bit; the second step
 // moves A's descriptor 32 bytes along K (+2) and B's 16 rows of 128 bytes
 // (+128). Then commit, and wait for the product (wgmma.wait_group 0): all
-// in one statement, with the accumulators passed through.
+// in one statement. The accumulator is zero: the first K step does not read
+// it (scale-d z, false), so its registers are outputs only.
 #mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
 #sa = #tile.shared<contiguousDim = 1, swizzle = 64>
 #sb = #tile.shared<contiguousDim = 1, swizzle = 128>
@@ -155,10 +156,10 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 24576 : i32} {
   // CHECK-NEXT: %[[BDESC:.*]] = llvm.or %[[BZ]], %[[BF]] : i64
   // CHECK: %[[ADESC1:.*]] = llvm.add %[[ADESC]], %[[C2]] : i64
   // CHECK-NEXT: %[[BDESC1:.*]] = llvm.add %[[BDESC]], %[[C128]] : i64
-  // CHECK-NEXT: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $36, 0;\0Awgmma.fence.sync.aligned;\0A
-  // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, p, 1, 1, 0, 1;\0A
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "{\0A.reg .pred p, z;\0Asetp.ne.b32 p, $36, 0;\0Asetp.eq.b32 z, $36, 0;\0Awgmma.fence.sync.aligned;\0A
+  // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $32, $33, z, 1, 1, 0, 1;\0A
   // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, $34, $35, p, 1, 1, 0, 1;\0A
-  // CHECK-SAME: wgmma.commit_group.sync.aligned;\0Awgmma.wait_group.sync.aligned 0;\0A}", "{{(=f,){32}l}},l,l,l,r,0,{{.*}},31" %[[ADESC]], %[[BDESC]], %[[ADESC1]], %[[BDESC1]], %{{.*}}
+  // CHECK-SAME: wgmma.commit_group.sync.aligned;\0Awgmma.wait_group.sync.aligned 0;\0A}", "{{(=f,){32}l}},l,l,l,r" %[[ADESC]], %[[BDESC]], %[[ADESC1]], %[[BDESC1]], %{{[^,]*}} :
   // CHECK-NOT: wgmma
   // CHECK-NOT: nvvm.barrier0
   // CHECK-NOT: llvm.store

@@ -11,7 +11,10 @@
 // use), and in fp32 (tf32 products, tolerance 3e-3) with BLOCK_N = 32 and
 // 64; and the benchmark's configurations, BLOCK_M = 128 and BLOCK_N = 64
 // with HEAD_DIM 64 (fp16) and 128 (fp16, and bf16 with tolerance 1e-2),
-// whose K and V stream through shared-memory rings. Q, K, V and O are [Z * H, N_CTX, HEAD_DIM], contiguous; the grid is
+// whose K and V stream through shared-memory rings; and attn_fwd of
+// examples/flash_attention.tile (the same parameters, block pointers, exp2)
+// with the same blocks, causal (the reference's query i sees keys 0 .. i)
+// and not. Q, K, V and O are [Z * H, N_CTX, HEAD_DIM], contiguous; the grid is
 // (cdiv(N_CTX, BLOCK_M), Z * H) as in Triton's tutorial. Sizes (Z, H, N_CTX)
 // include N_CTX that is not a multiple of either block (the kernel masks the
 // last query and key blocks). Inputs are uniform in [-1, 1) rounded to fp16;
@@ -41,7 +44,8 @@ CaseResult runAttention(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   CaseResult result;
   Dim3 grid(cdiv(seq, config.BlockM), heads);
   result.Grid = gridString(grid);
-  result.Flops = 4.0 * heads * seq * seq * dim;
+  // Causal: about half the score matrix.
+  result.Flops = 4.0 * heads * seq * seq * dim * (config.Causal ? 0.5 : 1.0);
 
   // Each as a (Z * H * N_CTX) x HEAD_DIM matrix.
   HostMatrix q = HostMatrix::random(env, config.In, heads * seq, dim);
@@ -66,7 +70,8 @@ CaseResult runAttention(TestEnv &env, const GpuTest &test, const Kernel &kernel,
 
   std::vector<double> ref(heads * seq * dim);
   attentionReference(q.Values.data(), k.Values.data(), v.Values.data(), heads,
-                     seq, dim, static_cast<double>(SmScale), ref.data());
+                     seq, dim, static_cast<double>(SmScale), ref.data(),
+                     config.Causal);
   result.Passed = checkOutput(result, "O", out, ref, dim, config.Tol);
   return result;
 }
@@ -100,10 +105,29 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   config.Tol = Tolerance::relative(1e-2);
   tests.push_back({"attention_bf16_d128", "attention_bf16_d128.ptx",
                    "attention_fwd", wideSizes, runAttention, config});
+  // flash_attention.tile's attn_fwd (same parameters), causal and not.
+  struct Flash {
+    const char *Name;
+    ElemType Type;
+    unsigned HeadDim;
+    bool Causal;
+  };
+  for (const Flash &flash :
+       {Flash{"flash_attention_fp16", ElemType::F16, 64, false},
+        Flash{"flash_attention_fp16_causal", ElemType::F16, 64, true},
+        Flash{"flash_attention_fp16_d128_causal", ElemType::F16, 128, true},
+        Flash{"flash_attention_bf16_d128", ElemType::BF16, 128, false}}) {
+    config.In = config.Out = flash.Type;
+    config.HeadDim = flash.HeadDim;
+    config.Causal = flash.Causal;
+    config.Tol = Tolerance::relative(flash.Type == ElemType::F16 ? 2e-3 : 1e-2);
+    tests.push_back({flash.Name, std::string(flash.Name) + ".ptx", "attn_fwd",
+                     wideSizes, runAttention, config});
+  }
+  config.Causal = false;
   config.HeadDim = 64;
   config.BlockM = 64;
   config.BlockN = 32;
-  config.Tol = Tolerance::relative(2e-3);
   // fp32 inputs, tf32 products (plain and transposed accumulators).
   config.In = config.Out = ElemType::F32;
   config.Tol = Tolerance::relative(3e-3);

@@ -142,18 +142,22 @@ inline void gluReference(const float *a, const float *b, std::uint64_t rows,
 
 /// Attention forward for \p heads independent heads of \p seq queries, keys
 /// and values of \p dim elements each, all dense [heads, seq, dim]:
-/// o = softmax(scale * q @ k^T) @ v. \p o is dense too.
+/// o = softmax(scale * q @ k^T) @ v, with \p causal over the keys up to the
+/// query's own position only. \p o is dense too.
 inline void attentionReference(const float *q, const float *k, const float *v,
                                std::uint64_t heads, std::uint64_t seq,
-                               std::uint64_t dim, double scale, double *o) {
+                               std::uint64_t dim, double scale, double *o,
+                               bool causal = false) {
   forEachRow(heads * seq, [&](std::uint64_t row) {
     std::uint64_t head = row / seq;
     const float *qi = q + row * dim;
     const float *kh = k + head * seq * dim;
     const float *vh = v + head * seq * dim;
-    std::vector<double> scores(seq);
+    // Causal: query i attends to keys 0 .. i.
+    std::uint64_t keys = causal ? row % seq + 1 : seq;
+    std::vector<double> scores(keys);
     double max = -std::numeric_limits<double>::infinity();
-    for (std::uint64_t j = 0; j < seq; ++j) {
+    for (std::uint64_t j = 0; j < keys; ++j) {
       double dot = 0.0;
       for (std::uint64_t d = 0; d < dim; ++d)
         dot += static_cast<double>(qi[d]) * kh[j * dim + d];
@@ -167,7 +171,7 @@ inline void attentionReference(const float *q, const float *k, const float *v,
     }
     double *dst = o + row * dim;
     std::fill(dst, dst + dim, 0.0);
-    for (std::uint64_t j = 0; j < seq; ++j) {
+    for (std::uint64_t j = 0; j < keys; ++j) {
       double p = scores[j] / sum;
       for (std::uint64_t d = 0; d < dim; ++d)
         dst[d] += p * vh[j * dim + d];

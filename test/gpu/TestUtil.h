@@ -106,6 +106,8 @@ struct TestConfig {
   unsigned GroupM = 0;
   unsigned NIters = 0;
   unsigned HeadDim = 0;
+  /// Attention: query i attends to keys j <= i only.
+  bool Causal = false;
   /// Softmax: launch min(n_rows, #SMs * occupancy) programs that loop over
   /// the rows (Triton's persistent form) instead of one program per row.
   bool Persistent = false;

@@ -527,9 +527,11 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
   };
 }
 
-/// attention_fwd(Q, K, V, O, sm_scale, N_CTX); size (heads, N_CTX).
+/// attention_fwd(Q, K, V, O, sm_scale, N_CTX) (and flash_attention.tile's
+/// attn_fwd, causal when CAUSAL is 1); size (heads, N_CTX).
 std::function<void()> attention(Case &c) {
   uint64_t heads = c.size[0], seq = c.size[1], dim = c.constant("HEAD_DIM");
+  bool causal = c.constant("CAUSAL") != 0;
   Buffer &q = c.input(ScalarType::FP16, heads * seq, dim);
   Buffer &k = c.input(ScalarType::FP16, heads * seq, dim);
   Buffer &v = c.input(ScalarType::FP16, heads * seq, dim);
@@ -538,13 +540,13 @@ std::function<void()> attention(Case &c) {
   c.args.push_back(Argument::ofInt(seq));
   c.grid = {static_cast<unsigned>(cdiv(seq, c.constant("BLOCK_M"))),
             static_cast<unsigned>(heads), 1};
-  return [&c, &q, &k, &v, &o, heads, seq, dim] {
+  return [&c, &q, &k, &v, &o, heads, seq, dim, causal] {
     std::vector<float> qv = Case::values(q, heads * seq, dim);
     std::vector<float> kv = Case::values(k, heads * seq, dim);
     std::vector<float> vv = Case::values(v, heads * seq, dim);
     std::vector<double> ref(heads * seq * dim);
     gpu::attentionReference(qv.data(), kv.data(), vv.data(), heads, seq, dim,
-                            0.5, ref.data());
+                            0.5, ref.data(), causal);
     c.check("O", o, heads * seq, dim, dim, ref, c.config.tol);
   };
 }
@@ -946,6 +948,22 @@ std::vector<Config> configurations() {
        "attention_fwd",
        "*fp16:16, *fp16:16, *fp16:16, *fp16:16, fp32, i32",
        {"HEAD_DIM=64", "BLOCK_M=64", "BLOCK_N=32"},
+       attention,
+       {{1, 1}, {2, 100}, {1, 257}},
+       2e-3},
+      {"flash_attention_fp16",
+       "flash_attention.tile",
+       "attn_fwd",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, fp32, i32",
+       {"HEAD_DIM=64", "BLOCK_M=64", "BLOCK_N=32", "CAUSAL=0"},
+       attention,
+       {{1, 1}, {2, 100}, {1, 257}},
+       2e-3},
+      {"flash_attention_fp16_causal",
+       "flash_attention.tile",
+       "attn_fwd",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, fp32, i32",
+       {"HEAD_DIM=64", "BLOCK_M=64", "BLOCK_N=32", "CAUSAL=1"},
        attention,
        {{1, 1}, {2, 100}, {1, 257}},
        2e-3},

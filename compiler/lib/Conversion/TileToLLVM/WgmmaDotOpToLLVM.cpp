@@ -39,6 +39,7 @@
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -128,13 +129,15 @@ static SmallVector<Value> loadAFragments(OpBuilder &b, Location loc,
 /// layout, `a` and `b` are the operands of the transposed product). A
 /// K-major `a` and `b` are read through matrix descriptors, an M-major `a`
 /// (32-bit) from registers loaded first, an `a` with fragments from those,
-/// an N-major `b` (16-bit) through descriptors of N panels. Returns the result's registers, packed into the
-/// converted type; unless `inFlight`, after waiting for the product to
-/// complete.
+/// an N-major `b` (16-bit) through descriptors of N panels. When `c` is
+/// zero (`zeroC`), its registers are not inputs: the first K step's
+/// instructions do not read them (scale-d false). Returns the result's
+/// registers, packed into the converted type; unless `inFlight`, after
+/// waiting for the product to complete.
 static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
                        const TypeConverter &converter, const WgmmaOperand &a,
                        const WgmmaOperand &b, Value c, RankedTensorType cType,
-                       StringRef inPtx, bool inFlight = false) {
+                       StringRef inPtx, bool zeroC, bool inFlight = false) {
   auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
   SmallVector<int64_t, 2> shape = mma.getInstrOrientedShape(cType.getShape());
   Type accElem = cType.getElementType();
@@ -272,21 +275,28 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
         }
         body += llvm::formatv(
             "wgmma.mma_async.sync.aligned.{0}.{1}.{2}.{2} {3}, {4}, ${5}, "
-            "p{6};\n",
+            "{6}{7};\n",
             instr, accPtx, inPtx, ptxOperandList(first, perInstr), aText,
-            numRegs + inputs.size(), modifiers);
+            numRegs + inputs.size(), zeroC && s == 0 ? "z" : "p",
+            modifiers);
         inputs.push_back(bDescRep);
       }
     }
   }
   inputs.push_back(i32Constant(rewriter, loc, 1));
+  // p is true; z, the first K step's scale-d for a zero c, false.
+  std::string predicates = llvm::formatv(
+      zeroC ? ".reg .pred p, z;\nsetp.ne.b32 p, ${0}, 0;\nsetp.eq.b32 z, ${0}, 0;\n"
+            : ".reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n",
+      numRegs + inputs.size() - 1);
   std::string text = llvm::formatv(
-      "{{\n.reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n"
-      "wgmma.fence.sync.aligned;\n{1}wgmma.commit_group.sync.aligned;\n{2}}",
-      numRegs + inputs.size() - 1, body,
+      "{{\n{0}wgmma.fence.sync.aligned;\n{1}wgmma.commit_group.sync.aligned;"
+      "\n{2}}",
+      predicates, body,
       inFlight ? "" : "wgmma.wait_group.sync.aligned 0;\n");
+  // A zero c is not an input: the accumulators are outputs only.
   regs = emitInlinePtx(rewriter, loc, text, ValueRange(regs).getTypes(), inputs,
-                       regs);
+                       zeroC ? ValueRange() : ValueRange(regs));
 
   if (packed) {
     SmallVector<Value> unpacked;
@@ -300,6 +310,12 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
     regs = unpacked;
   }
   return packRegisters(rewriter, loc, converter.convertType(cType), regs);
+}
+
+/// Whether `value` is a constant tile of zeros.
+static bool isZeroTile(Value value) {
+  return matchPattern(value, m_AnyZeroFloat()) ||
+         matchPattern(value, m_Zero());
 }
 
 /// The PTX input type of a product of `elem` operands, or an empty string
@@ -377,8 +393,11 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
     // (K-major) as its B.
     if (mma.getTransposed())
       std::swap(a, b);
+    // (A zero c stays an input here: the fp32 attention kernel, whose
+    // products both take this path, spills 32 bytes otherwise.)
     rewriter.replaceOp(op, emitWgmma(rewriter, loc, *getTypeConverter(), a, b,
-                                     adaptor.getC(), cType, inPtx));
+                                     adaptor.getC(), cType, inPtx,
+                                     /*zeroC=*/false));
     return success();
   }
 };
@@ -480,7 +499,7 @@ struct WarpGroupDotOpLowering : public OpConversionPattern<WarpGroupDotOp> {
       std::swap(a, b);
     rewriter.replaceOp(op, emitWgmma(rewriter, loc, *getTypeConverter(), a, b,
                                      adaptor.getC(), cType, inPtx,
-                                     op.getIsAsync()));
+                                     isZeroTile(op.getC()), op.getIsAsync()));
     return success();
   }
 };

@@ -5,12 +5,15 @@
 //===----------------------------------------------------------------------===//
 //
 // Implements the tile-allocate-shared-memory pass. Buffers of
-// `tile.local_alloc` (the rings of pipelined loops) are placed one after
-// the other from byte 0, each on a 1024-byte boundary; they live from the
-// alloc to its last use. Scratch buffers of single ops (SharedMemory.h) are
-// used between barriers, so they may overlap each other: one that is used
-// while a ring lives starts after the rings, the others at byte 0. The
-// program needs the largest end of any of them.
+// `tile.local_alloc` (the rings and buffers of pipelined loops) and of
+// `tile.barrier_alloc` live from the alloc to its last use; in program order
+// each is placed at the lowest offset (a 1024-byte boundary for matrices,
+// 16 bytes for mbarriers) where it overlaps no buffer that lives at the same
+// time, so loops one after the other reuse the same bytes. Scratch buffers
+// of single ops (SharedMemory.h) are used between barriers, so they may
+// overlap each other: one that is used while buffers live starts after the
+// last of them, the others at byte 0. The program needs the largest end of
+// any of them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,7 +37,7 @@ namespace {
 /// Whether the buffer of `alloc` is live while `op` runs: `op` is (or is
 /// nested in) an op of the alloc's block between the alloc and its last
 /// use.
-static bool isLive(LocalAllocOp alloc, Operation *op) {
+static bool isLive(Operation *alloc, Operation *op) {
   Block *block = alloc->getBlock();
   Operation *at = block->findAncestorOpInBlock(*op);
   if (!at || at->isBeforeInBlock(alloc))
@@ -49,7 +52,7 @@ static bool isLive(LocalAllocOp alloc, Operation *op) {
 
 /// What `op`'s shared memory is for, in the words of the kernel's source.
 static StringRef describeSharedUse(Operation *op) {
-  if (isa<LocalAllocOp>(op))
+  if (isa<LocalAllocOp, BarrierAllocOp>(op))
     return "the operand tiles of a pipelined tl.dot loop";
   if (isa<ReduceOp>(op))
     return "a reduction across warps";
@@ -64,37 +67,73 @@ static StringRef describeSharedUse(Operation *op) {
   return "moving a tile between threads";
 }
 
+/// A buffer of `tile.local_alloc` or `tile.barrier_alloc` and its place.
+struct Buffer {
+  Operation *alloc;
+  int64_t bytes;
+  int64_t alignment;
+  int64_t offset = 0;
+
+  int64_t end() const { return offset + bytes; }
+  bool overlapsInTime(const Buffer &other) const {
+    return isLive(alloc, other.alloc) || isLive(other.alloc, alloc);
+  }
+};
+
+/// Places `buffer` at the lowest aligned offset where it overlaps none of
+/// the `placed` buffers that live while it does.
+static void place(Buffer &buffer, ArrayRef<Buffer> placed) {
+  for (bool moved = true; moved;) {
+    moved = false;
+    for (const Buffer &other : placed)
+      if (buffer.offset < other.end() && other.offset < buffer.end() &&
+          buffer.overlapsInTime(other)) {
+        buffer.offset = llvm::alignTo(other.end(), buffer.alignment);
+        moved = true;
+      }
+  }
+}
+
 struct AllocateSharedMemoryPass
     : public tilec::tile::impl::TileAllocateSharedMemoryBase<
           AllocateSharedMemoryPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = &getContext();
-    int64_t allocEnd = 0;
-    SmallVector<LocalAllocOp> allocs;
-    module.walk([&](LocalAllocOp alloc) {
-      SmemType type = alloc.getType();
-      alloc.setOffsetAttr(
-          IntegerAttr::get(IntegerType::get(ctx, 64), allocEnd));
-      allocEnd +=
-          type.getSlotBytes() * (type.getRank() == 3 ? type.getDimSize(0) : 1);
-      allocs.push_back(alloc);
+    SmallVector<Buffer> buffers;
+    int64_t bytes = 0;
+    Operation *largest = nullptr;
+    module.walk([&](Operation *op) {
+      Buffer buffer{op, 0, 1024};
+      if (auto local = dyn_cast<LocalAllocOp>(op)) {
+        SmemType type = local.getType();
+        buffer.bytes = type.getSlotBytes() *
+                       (type.getRank() == 3 ? type.getDimSize(0) : 1);
+      } else if (auto barriers = dyn_cast<BarrierAllocOp>(op)) {
+        buffer.bytes = llvm::alignTo(8 * barriers.getType().getCount(), 16);
+        buffer.alignment = 16;
+      } else {
+        return;
+      }
+      place(buffer, buffers);
+      op->setAttr("offset",
+                  IntegerAttr::get(IntegerType::get(ctx, 64), buffer.offset));
+      buffers.push_back(buffer);
+      if (buffer.end() > bytes) {
+        bytes = buffer.end();
+        largest = op;
+      }
     });
-    // mbarriers (8 bytes each) follow the rings; they live as long.
-    module.walk([&](BarrierAllocOp alloc) {
-      alloc.setOffsetAttr(
-          IntegerAttr::get(IntegerType::get(ctx, 64), allocEnd));
-      allocEnd += llvm::alignTo(8 * alloc.getType().getCount(), 16);
-    });
-    int64_t bytes = allocEnd;
-    Operation *largest = allocs.empty() ? nullptr : allocs.back();
     module.walk([&](Operation *op) {
       int64_t need = getScratchBytes(op);
       if (need == 0)
         return;
-      if (llvm::any_of(allocs,
-                       [&](LocalAllocOp alloc) { return isLive(alloc, op); })) {
-        int64_t offset = llvm::alignTo(allocEnd, 1024);
+      int64_t liveEnd = 0;
+      for (const Buffer &buffer : buffers)
+        if (isLive(buffer.alloc, op))
+          liveEnd = std::max(liveEnd, buffer.end());
+      if (liveEnd != 0) {
+        int64_t offset = llvm::alignTo(liveEnd, 1024);
         setScratchOffset(op, offset);
         need += offset;
       }

@@ -488,6 +488,16 @@ static SharedLayoutAttr getBufferLayout(DotOp dot, unsigned index) {
                                unsigned(swizzle));
 }
 
+/// The bytes of shared memory the rings and buffers of `plan` take.
+static int64_t getSharedBytes(const LoopPlan &plan) {
+  int64_t bytes = getRingBytes(plan.plans, plan.numStages);
+  for (const BufferPlan &buffer : plan.buffers) {
+    auto type = cast<RankedTensorType>(buffer.value.getType());
+    bytes += type.getNumElements() * getStorageBytes(type.getElementType());
+  }
+  return bytes;
+}
+
 /// Plans the products of a loop with several (attention's q @ k^T and
 /// p @ v): each operand the body loads for its product alone gets a ring of
 /// cp.async copies; an a the body computes stays in registers when its
@@ -557,6 +567,25 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
     if (!planProducts(plan, dots) || failed(collectLoopSlices(plan)))
       return std::nullopt;
     plan.ahead = numStages - 1;
+    // Two programs share an SM when the accumulators leave a thread 64 of
+    // the registers two programs allow (the online softmax's temporaries,
+    // p and the copies' addresses; measured: attention with HEAD_DIM 64 and
+    // 128 x 64 blocks over 8 warps) and the rings and buffers half the
+    // shared memory.
+    TargetInfo target = TargetInfo::get(forOp);
+    int64_t threads = 32 * getLayout(dots.front().getType()).getNumWarps();
+    int64_t tileRegs = 0;
+    for (DotOp dot : dots)
+      tileRegs += dot.getType().getNumElements() / threads;
+    int64_t regsWithTwo = std::min<int64_t>(
+        255, target.getRegistersPerSM() / (2 * threads));
+    plan.askSecondProgram =
+        llvm::all_of(plan.plans,
+                     [](const OperandPlan &operand) {
+                       return operand.copyBytes == 16;
+                     }) &&
+        tileRegs + 64 <= regsWithTwo &&
+        getSharedBytes(plan) <= target.getMaxSharedMemoryBytes() / 2;
     return plan;
   }
   DotOp dot = dots.front();
@@ -970,11 +999,7 @@ static LogicalResult pipeline(scf::ForOp forOp, int64_t numStages, bool useTma,
   if (!plan)
     return success();
   TargetInfo target = TargetInfo::get(forOp);
-  int64_t bytes = getRingBytes(plan->plans, numStages);
-  for (const BufferPlan &buffer : plan->buffers) {
-    auto type = cast<RankedTensorType>(buffer.value.getType());
-    bytes += type.getNumElements() * getStorageBytes(type.getElementType());
-  }
+  int64_t bytes = getSharedBytes(*plan);
   if (bytes > target.getMaxSharedMemoryBytes())
     return plan->products.front().dot.emitError(
                plan->products.size() == 1

@@ -182,3 +182,56 @@ module {
     return
   }
 }
+
+// -----
+
+#d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#bl = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#sb = #tile.shared<contiguousDim = 1, swizzle = 128>
+// Two pipelined loops one after the other (causal attention's two passes):
+// the first loop's buffer (4096 bytes, stored before the loop) at 0 and
+// ring (3 x 4096) after it at 4096 end with that loop, so the second loop's
+// ring and buffer take the same bytes (0 and 12288), and its mbarriers
+// follow them (16384). A conversion inside the second loop starts after the
+// live buffers' end (16416 rounded up to 17408); the program needs
+// 17408 + 256.
+// CHECK: module attributes {tile.shared = 17664 : i32}
+// CHECK-LABEL: func.func @two_loops
+// CHECK: tile.local_alloc {offset = 0 : i64} : <32x64xf16, #{{.*}}>
+// CHECK: tile.local_alloc {offset = 4096 : i64} : <3x32x64xf16, #{{.*}}>
+// CHECK: scf.for
+// CHECK: tile.local_alloc {offset = 0 : i64} : <3x32x64xf16, #{{.*}}>
+// CHECK: tile.local_alloc {offset = 12288 : i64} : <32x64xf16, #{{.*}}>
+// CHECK: tile.barrier_alloc {offset = 16384 : i64} : <3>
+// CHECK: scf.for
+// CHECK: tile.convert_layout %{{.*}} {tile.scratch_offset = 17408 : i64} : tensor<64xf32
+module {
+  func.func @two_loops(%p: !tile.ptr<f32>, %q: !tile.ptr<f16>, %n: i32, %v: tensor<32x64xf16, #bl>) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>
+    %qs = tile.splat %q : tensor<32x64x!tile.ptr<f16>, #bl>
+    %b1 = tile.local_alloc : !tile.smem<32x64xf16, #sb>
+    tile.local_store %v, %b1 : tensor<32x64xf16, #bl>, !tile.smem<32x64xf16, #sb>
+    %r1 = tile.local_alloc : !tile.smem<3x32x64xf16, #sb>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %s = tile.smem_slot %r1[%i] : !tile.smem<3x32x64xf16, #sb> -> !tile.smem<32x64xf16, #sb>
+      tile.async_copy %qs, %s : tensor<32x64x!tile.ptr<f16>, #bl>, !tile.smem<32x64xf16, #sb>
+      tile.local_store %v, %b1 : tensor<32x64xf16, #bl>, !tile.smem<32x64xf16, #sb>
+    }
+    tile.async_wait {pending = 0 : i32}
+    %r2 = tile.local_alloc : !tile.smem<3x32x64xf16, #sb>
+    %b2 = tile.local_alloc : !tile.smem<32x64xf16, #sb>
+    %bars = tile.barrier_alloc : !tile.barriers<3>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      %s = tile.smem_slot %r2[%i] : !tile.smem<3x32x64xf16, #sb> -> !tile.smem<32x64xf16, #sb>
+      tile.async_copy %qs, %s : tensor<32x64x!tile.ptr<f16>, #bl>, !tile.smem<32x64xf16, #sb>
+      tile.local_store %v, %b2 : tensor<32x64xf16, #bl>, !tile.smem<32x64xf16, #sb>
+      tile.barrier_wait %bars[%i], %c0 : !tile.barriers<3>
+      %x = tile.load %ps : (tensor<64x!tile.ptr<f32>, #d1>) -> tensor<64xf32, #d1>
+      %c = tile.convert_layout %x : tensor<64xf32, #d1> -> tensor<64xf32, #tile.slice<dim = 1, parent = #d2>>
+    }
+    return
+  }
+}

@@ -9,8 +9,11 @@
 // wait makes it visible). p, computed by the body:
 // @p_in_registers (128 x 64 blocks, warps along M only): its accumulator
 // layout holds wgmma's A fragments, so the product takes it from registers;
-// no store, no barrier in the loop but the wait at its top.
+// no store, no barrier in the loop but the wait at its top. The two
+// accumulators take 32 + 32 registers a thread and the rings and buffers
+// 64 KiB: the kernel asks for two programs an SM.
 // CHECK-LABEL: func.func @p_in_registers
+// CHECK-SAME: attributes {tile.programs_per_sm = 2 : i32}
 // CHECK: %[[Q:.*]] = tile.load
 // CHECK-NEXT: %[[RK:.*]] = tile.local_alloc : <3x64x64xf16, #[[SK:shared[0-9]*]]>
 // CHECK-NEXT: %[[RV:.*]] = tile.local_alloc : <3x64x64xf16, #[[SV:shared[0-9]*]]>
@@ -168,6 +171,7 @@ module attributes {tile.num_warps = 8 : i32, tile.target = "sm_90a"} {
 // stored right before the product and made visible to wgmma by a proxy
 // fence and a barrier.
 // CHECK-LABEL: func.func @p_stored
+// CHECK-SAME: attributes {tile.programs_per_sm = 2 : i32}
 // CHECK: %[[Q:.*]] = tile.load
 // CHECK-NEXT: tile.local_alloc : <3x64x32xf16
 // CHECK-NEXT: tile.local_alloc : <3x32x64xf16
