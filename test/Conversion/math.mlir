@@ -1,8 +1,9 @@
 // RUN: tilec-opt %s -split-input-file -convert-tile-to-llvm -canonicalize -cse | FileCheck %s
 
 // Math on tiles is applied per register, as Triton lowers it: exp is ex2
-// (llvm.exp2 becomes ex2.approx.f32) of x * log2(e); log, log2, sin, cos
-// call libdevice, declared in the module.
+// (llvm.exp2 becomes ex2.approx.f32) of x * log2(e), exp2 is
+// ex2.approx.ftz.f32 (Triton's tl.exp2); log, log2, sin, cos call
+// libdevice, declared in the module.
 #d = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 module attributes {tile.num_warps = 1 : i32} {
   // CHECK-DAG: llvm.func @__nv_logf(f32) -> f32
@@ -14,7 +15,7 @@ module attributes {tile.num_warps = 1 : i32} {
   // CHECK: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
   // CHECK: %[[T:.*]] = llvm.fmul %{{.*}}, %[[LOG2E]] : f32
   // CHECK: llvm.intr.exp2(%[[T]]) : (f32) -> f32
-  // CHECK: llvm.intr.exp2(%{{.*}}) : (f32) -> f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%{{.*}}) : (f32) -> f32
   // CHECK: llvm.call @__nv_logf(%{{.*}}) : (f32) -> f32
   // CHECK: llvm.call @__nv_log2f(%{{.*}}) : (f32) -> f32
   // CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32

@@ -9,7 +9,7 @@
 //
 //   x / y     = div.full.f32 for `/` (arith.divf marked afn; tl.div_rn is
 //               the correctly rounded div.rn.f32 of the arith lowering)
-//   exp(x)    = ex2.approx(x * log2(e))      exp2  = ex2.approx
+//   exp(x)    = ex2.approx(x * log2(e))      exp2  = ex2.approx.ftz
 //   sqrt      = sqrt.rn                      rsqrt = rsqrt.approx (f64: 1/sqrt)
 //   floor, ceil, trunc = cvt.rmi/rpi/rzi     absf, absi, fma as LLVM intrinsics
 //   log, log2, sin, cos, erf, tanh = libdevice (__nv_logf, ...)
@@ -67,6 +67,12 @@ libdevice(StringRef symbol) {
 
 static Value emitExp2(OpBuilder &b, Location loc, Value x) {
   return LLVM::Exp2Op::create(b, loc, x);
+}
+/// exp2 as Triton computes tl.exp2 (libdevice's __nv_exp2f with denormals
+/// flushed): one MUFU.EX2, without the scaling ex2.approx.f32 adds around it
+/// for denormal results.
+static Value emitExp2Ftz(OpBuilder &b, Location loc, Value x) {
+  return nvvmUnary(b, loc, "llvm.nvvm.ex2.approx.ftz.f", x);
 }
 static Value emitLog2(OpBuilder &b, Location loc, Value x) {
   return nvvmUnary(b, loc, "llvm.nvvm.lg2.approx.f", x);
@@ -208,7 +214,7 @@ void tilec::populateMathOpToLLVMPatterns(TileTypeConverter &converter,
     return emitExp2(
         b, loc, LLVM::FMulOp::create(b, loc, x, f32Constant(b, loc, M_LOG2E)));
   });
-  F32Fn exp2 = unary(emitExp2);
+  F32Fn exp2 = unary(emitExp2Ftz);
   F32Fn sqrt = unary([](OpBuilder &b, Location loc, Value x) -> Value {
     return LLVM::SqrtOp::create(b, loc, x);
   });

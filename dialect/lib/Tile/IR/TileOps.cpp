@@ -14,10 +14,12 @@
 
 #include "tilec/Dialect/Tile/IR/Libdevice.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace tilec::tile;
@@ -412,6 +414,37 @@ LogicalResult DotOp::verify() {
     return emitOpError("operands must have the same element type, not ")
            << a.getElementType() << " and " << b.getElementType();
   return success();
+}
+
+namespace {
+/// `x + dot(a, b, 0)` -> `dot(a, b, x)` when the product has no other use:
+/// the product accumulates into x (as Triton combines them), so that a
+/// loop carrying x can leave the product in flight.
+struct AccumulateAddIntoDot : public OpRewritePattern<arith::AddFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::AddFOp add,
+                                PatternRewriter &rewriter) const override {
+    for (unsigned i = 0; i < 2; ++i) {
+      auto dot = add->getOperand(i).getDefiningOp<DotOp>();
+      Value x = add->getOperand(1 - i);
+      if (!dot || !dot->hasOneUse() || x.getType() != dot.getType() ||
+          !matchPattern(dot.getC(), m_AnyZeroFloat()))
+        continue;
+      rewriter.replaceOpWithNewOp<DotOp>(add, dot.getType(), dot.getA(),
+                                         dot.getB(), x,
+                                         dot.getInputPrecision());
+      rewriter.eraseOp(dot);
+      return success();
+    }
+    return failure();
+  }
+};
+} // namespace
+
+void DotOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                        MLIRContext *context) {
+  results.add<AccumulateAddIntoDot>(context);
 }
 
 LogicalResult AtomicRMWOp::verify() {

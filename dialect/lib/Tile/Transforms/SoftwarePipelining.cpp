@@ -53,6 +53,18 @@
 // without reading memory); the wait after the loop keeps those writes from
 // landing in memory the code after the loop reuses.
 //
+// A loop of several products with 16-bit operands (attention's q @ k^T and
+// p @ v) is pipelined with cp.async: each operand the body loads for its
+// product alone gets a ring (one commit group a stage for all of them); an
+// A the body computes whose threads hold wgmma's register fragments (p)
+// stays in registers; every other operand gets a buffer, stored once
+// before the loop if the loop does not change it (q), else before its
+// product, followed by a proxy fence and a barrier. The products are
+// synchronous, except the last when the loop only carries its 32-bit
+// result: it stays in flight into the next iteration, whose first product
+// waits for it (D = R - 2), and the accumulator is waited for where the
+// next iteration first uses it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "LoopSlice.h"
@@ -438,8 +450,9 @@ struct LoopPlan {
   llvm::SetVector<unsigned> usedArgs;
   /// The iteration argument of the accumulator, or -1.
   int64_t accArg = -1;
-  /// Whether the product stays in flight during the next iteration's
-  /// copies.
+  /// Whether the (last) product stays in flight during the next
+  /// iteration's copies (and, with several products, until the next
+  /// iteration's first product, which waits for it).
   bool inFlight = false;
   /// Whether staged tiles are carried from one iteration to the next.
   bool carryStaged = false;
@@ -566,7 +579,22 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   if (dots.size() > 1) {
     if (!planProducts(plan, dots) || failed(collectLoopSlices(plan)))
       return std::nullopt;
-    plan.ahead = numStages - 1;
+    // The last product stays in flight when the loop only carries its
+    // 32-bit result to the next iteration (attention's p @ v into the
+    // accumulator): it runs during the next iteration's barrier, copies
+    // and first product, whose wait completes it; the accumulator is then
+    // waited for (at no cost) where the next iteration first uses it. The
+    // copies refill the slots of two iterations before, as with one
+    // product in flight.
+    DotOp last = dots.back();
+    auto yield = cast<scf::YieldOp>(body->getTerminator());
+    if (numStages >= 3 && last->hasOneUse() &&
+        *last->getUsers().begin() == yield &&
+        last.getType().getElementTypeBitWidth() == 32) {
+      plan.accArg = last->getUses().begin()->getOperandNumber();
+      plan.inFlight = true;
+    }
+    plan.ahead = plan.inFlight ? numStages - 2 : numStages - 1;
     // Two programs share an SM when the accumulators leave a thread 64 of
     // the registers two programs allow (the online softmax's temporaries,
     // p and the copies' addresses; measured: attention with HEAD_DIM 64 and
@@ -694,6 +722,9 @@ private:
   /// the buffers (storing those the body computes first), and erases the
   /// loads.
   void replaceProducts();
+  /// With several products, the last one left in flight: the wait before
+  /// the first use of the accumulator `newFor` carries it in.
+  void waitForCarriedProduct(scf::ForOp newFor);
   /// The waits and barrier invalidation after `newFor`.
   void emitEpilogue(scf::ForOp newFor);
 
@@ -918,16 +949,18 @@ void LoopPipeliner::replaceProducts() {
     if (stored)
       CtaBarrierOp::create(b, dot.getLoc(), /*asyncProxy=*/true);
     // Staged tiles are stored while the product runs (then waited for,
-    // unless it stays in flight).
-    bool async = plan.inFlight || !pendingStores.empty();
+    // unless it stays in flight). Of several products, the last one may
+    // stay in flight into the next iteration (waitForCarriedProduct).
+    bool inFlight = plan.inFlight && &product == &plan.products.back();
+    bool async = inFlight || !pendingStores.empty();
     Value result = WarpGroupDotOp::create(
         b, dot.getLoc(), dot.getType(), operands[0], operands[1], dot.getC(),
         dot.getInputPrecision(), async);
     for (auto [tile, slot] : pendingStores)
       LocalStoreOp::create(b, dot.getLoc(), tile, slot);
-    if (async)
+    if (async && plan.products.size() == 1)
       result = WarpGroupDotWaitOp::create(b, dot.getLoc(), result,
-                                          b.getI32IntegerAttr(plan.inFlight));
+                                          b.getI32IntegerAttr(inFlight));
     dot.replaceAllUsesWith(result);
     dot.erase();
   }
@@ -936,6 +969,22 @@ void LoopPipeliner::replaceProducts() {
       user->erase(); // the conversion the product read through
     operand.load.erase();
   }
+}
+
+void LoopPipeliner::waitForCarriedProduct(scf::ForOp newFor) {
+  BlockArgument acc = newFor.getRegionIterArg(plan.accArg);
+  Block *body = newFor.getBody();
+  Operation *first = nullptr;
+  for (Operation *user : acc.getUsers()) {
+    Operation *at = body->findAncestorOpInBlock(*user);
+    if (!first || at->isBeforeInBlock(first))
+      first = at;
+  }
+  if (!first)
+    return;
+  OpBuilder b(first);
+  auto done = WarpGroupDotWaitOp::create(b, loc, acc, b.getI32IntegerAttr(0));
+  acc.replaceAllUsesExcept(done, done);
 }
 
 void LoopPipeliner::emitEpilogue(scf::ForOp newFor) {
@@ -982,6 +1031,8 @@ void LoopPipeliner::run() {
     return;
   auto newFor = cast<scf::ForOp>(replaced->getOperation());
   replaceProducts();
+  if (plan.inFlight && plan.products.size() > 1)
+    waitForCarriedProduct(newFor);
   emitEpilogue(newFor);
   forgetDeadIterArgs(newFor);
   if (plan.askSecondProgram)

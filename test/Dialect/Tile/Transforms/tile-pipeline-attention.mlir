@@ -314,3 +314,189 @@ module attributes {tile.num_warps = 8 : i32, tile.target = "sm_90a"} {
   }
 }
 
+
+// -----
+
+// @p_v_in_flight: examples/flash_attention.tile's loop (block pointers
+// advanced by the loop, exp2, the product p @ v accumulating into the
+// rescaled accumulator, which the loop only carries to the next
+// iteration). p @ v is left in flight (isAsync, no wait after it): the next
+// iteration's q @ k^T, synchronous, completes it, and a wait (free by then)
+// comes right before the accumulator's first use, its rescaling. The copies
+// then refill the slot of two iterations before: one stage ahead (one
+// stage before the loop, slots read 0 and write 1, a wait for every group
+// at the top), and the accumulator enters the loop and leaves it through a
+// wait.
+// CHECK-LABEL: func.func @p_v_in_flight
+// CHECK-COUNT-1: tile.async_commit_group
+// CHECK-NOT: tile.async_commit_group
+// CHECK: %[[INIT:.*]] = tile.warp_group_dot_wait %{{.*}} {pending = 0 : i32} : tensor<128x64xf32, #mma>
+// CHECK-NEXT: %[[LOOP:.*]]:9 = scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[INIT]], {{.*}}, %{{[^ ]*}} = %c0_i32{{[_0-9]*}}, %{{[^ ]*}} = %c1_i32)
+// CHECK-NEXT: tile.async_wait {pending = 0 : i32}
+// CHECK: tile.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x64xf16
+// CHECK-NOT: %[[ACC]]
+// CHECK: %[[DONE:.*]] = tile.warp_group_dot_wait %[[ACC]] {pending = 0 : i32}
+// CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[DONE]], %{{.*}} : tensor<128x64xf32, #mma>
+// CHECK: %[[PV:.*]] = tile.warp_group_dot %{{.*}}, %{{.*}}, %[[SCALED]] {inputPrecision = #tile<input_precision tf32>, isAsync} : tensor<128x64xf16, #mma>
+// CHECK-NOT: tile.warp_group_dot_wait
+// CHECK: scf.yield %[[PV]],
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.warp_group_dot_wait %[[LOOP]]#0 {pending = 0 : i32}
+// CHECK-NEXT: tile.async_wait {pending = 0 : i32}
+#blocked = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 8], order = [0, 1]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 64, 16]>
+module attributes {tile.num_warps = 8 : i32, tile.target = "sm_90a"} {
+  func.func @p_v_in_flight(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg4: f32, %arg5: i32) {
+    %cst = arith.constant dense<0> : tensor<64x1xi64, #blocked>
+    %cst_0 = arith.constant dense<64> : tensor<64x1xi64, #blocked>
+    %cst_1 = arith.constant dense<-1.000000e+06> : tensor<128x64xf32, #mma>
+    %cst_2 = arith.constant dense<0.000000e+00> : tensor<64x64xf16, #blocked>
+    %cst_3 = arith.constant dense<0.000000e+00> : tensor<64x64xf16, #blocked1>
+    %cst_4 = arith.constant dense<0> : tensor<1x64xi64, #blocked1>
+    %cst_5 = arith.constant dense<64> : tensor<1x64xi64, #blocked1>
+    %c64_i32 = arith.constant 64 : i32
+    %c0_i32 = arith.constant 0 : i32
+    %cst_6 = arith.constant dense<0.000000e+00> : tensor<128x64xf16, #blocked>
+    %cst_7 = arith.constant dense<0> : tensor<128x1xi64, #blocked>
+    %cst_8 = arith.constant dense<0> : tensor<128x1xi64, #mma>
+    %cst_9 = arith.constant dense<64> : tensor<128x1xi64, #blocked>
+    %cst_10 = arith.constant dense<64> : tensor<128x1xi64, #mma>
+    %cst_11 = arith.constant 1.44269502 : f32
+    %cst_12 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #mma>
+    %cst_13 = arith.constant dense<0.000000e+00> : tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>
+    %cst_14 = arith.constant dense<0xFF800000> : tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>
+    %c128_i32 = arith.constant 128 : i32
+    %c64_i64 = arith.constant 64 : i64
+    %0 = tile.program_id 0 : i32
+    %1 = tile.program_id 1 : i32
+    %2 = arith.extsi %1 : i32 to i64
+    %3 = arith.extsi %arg5 : i32 to i64
+    %4 = arith.muli %2, %3 : i64
+    %5 = arith.muli %4, %c64_i64 : i64
+    %6 = tile.addptr %arg0, %5 : !tile.ptr<f16>, i64
+    %7 = arith.muli %0, %c128_i32 : i32
+    %8 = tile.addptr %arg1, %5 : !tile.ptr<f16>, i64
+    %9 = tile.addptr %arg2, %5 : !tile.ptr<f16>, i64
+    %10 = tile.addptr %arg3, %5 : !tile.ptr<f16>, i64
+    %11 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %12 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked>>
+    %13 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #mma>>
+    %14 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked1>>
+    %15 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>>
+    %16 = arith.mulf %arg4, %cst_11 : f32
+    %17 = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %18 = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #tile.slice<dim = 1, parent = #mma>>
+    %19 = arith.extsi %17 : tensor<128xi32, #tile.slice<dim = 1, parent = #blocked>> to tensor<128xi64, #tile.slice<dim = 1, parent = #blocked>>
+    %20 = arith.extsi %18 : tensor<128xi32, #tile.slice<dim = 1, parent = #mma>> to tensor<128xi64, #tile.slice<dim = 1, parent = #mma>>
+    %21 = tile.expand_dims %19 {axis = 1 : i32} : tensor<128xi64, #tile.slice<dim = 1, parent = #blocked>> -> tensor<128x1xi64, #blocked>
+    %22 = tile.expand_dims %20 {axis = 1 : i32} : tensor<128xi64, #tile.slice<dim = 1, parent = #mma>> -> tensor<128x1xi64, #mma>
+    %23 = arith.extsi %7 : i32 to i64
+    %24 = tile.splat %23 : tensor<128x1xi64, #blocked>
+    %25 = tile.splat %23 : tensor<128x1xi64, #mma>
+    %26 = arith.addi %21, %24 : tensor<128x1xi64, #blocked>
+    %27 = arith.addi %22, %25 : tensor<128x1xi64, #mma>
+    %28 = arith.muli %26, %cst_9 : tensor<128x1xi64, #blocked>
+    %29 = arith.muli %27, %cst_10 : tensor<128x1xi64, #mma>
+    %30 = arith.cmpi sge, %26, %cst_7 : tensor<128x1xi64, #blocked>
+    %31 = arith.cmpi sge, %27, %cst_8 : tensor<128x1xi64, #mma>
+    %32 = tile.splat %3 : tensor<128x1xi64, #blocked>
+    %33 = tile.splat %3 : tensor<128x1xi64, #mma>
+    %34 = arith.cmpi slt, %26, %32 : tensor<128x1xi64, #blocked>
+    %35 = arith.cmpi slt, %27, %33 : tensor<128x1xi64, #mma>
+    %36 = arith.andi %30, %34 : tensor<128x1xi1, #blocked>
+    %37 = arith.andi %31, %35 : tensor<128x1xi1, #mma>
+    %38 = arith.extsi %11 : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked>> to tensor<64xi64, #tile.slice<dim = 1, parent = #blocked>>
+    %39 = arith.extsi %12 : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked>> to tensor<64xi64, #tile.slice<dim = 0, parent = #blocked>>
+    %40 = arith.extsi %14 : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked1>> to tensor<64xi64, #tile.slice<dim = 0, parent = #blocked1>>
+    %41 = arith.extsi %15 : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>> to tensor<64xi64, #tile.slice<dim = 1, parent = #blocked1>>
+    %42 = arith.extsi %13 : tensor<64xi32, #tile.slice<dim = 0, parent = #mma>> to tensor<64xi64, #tile.slice<dim = 0, parent = #mma>>
+    %43 = tile.expand_dims %39 {axis = 0 : i32} : tensor<64xi64, #tile.slice<dim = 0, parent = #blocked>> -> tensor<1x64xi64, #blocked>
+    %44 = tile.expand_dims %40 {axis = 0 : i32} : tensor<64xi64, #tile.slice<dim = 0, parent = #blocked1>> -> tensor<1x64xi64, #blocked1>
+    %45 = tile.expand_dims %42 {axis = 0 : i32} : tensor<64xi64, #tile.slice<dim = 0, parent = #mma>> -> tensor<1x64xi64, #mma>
+    %46 = tile.broadcast %28 : tensor<128x1xi64, #blocked> -> tensor<128x64xi64, #blocked>
+    %47 = tile.broadcast %29 : tensor<128x1xi64, #mma> -> tensor<128x64xi64, #mma>
+    %48 = tile.broadcast %43 : tensor<1x64xi64, #blocked> -> tensor<128x64xi64, #blocked>
+    %49 = tile.broadcast %45 : tensor<1x64xi64, #mma> -> tensor<128x64xi64, #mma>
+    %50 = arith.addi %46, %48 : tensor<128x64xi64, #blocked>
+    %51 = arith.addi %47, %49 : tensor<128x64xi64, #mma>
+    %52 = tile.splat %6 : tensor<128x64x!tile.ptr<f16>, #blocked>
+    %53 = tile.addptr %52, %50 : tensor<128x64x!tile.ptr<f16>, #blocked>, tensor<128x64xi64, #blocked>
+    %54 = tile.broadcast %36 : tensor<128x1xi1, #blocked> -> tensor<128x64xi1, #blocked>
+    %55 = tile.broadcast %37 : tensor<128x1xi1, #mma> -> tensor<128x64xi1, #mma>
+    %56 = tile.load %53, %54 other %cst_6 : (tensor<128x64x!tile.ptr<f16>, #blocked>, tensor<128x64xi1, #blocked>, tensor<128x64xf16, #blocked>) -> tensor<128x64xf16, #blocked>
+    %57:5 = scf.for %arg6 = %c0_i32 to %arg5 step %c64_i32 iter_args(%arg7 = %cst_12, %arg8 = %c0_i32, %arg9 = %cst_13, %arg10 = %cst_14, %arg11 = %c0_i32) -> (tensor<128x64xf32, #mma>, i32, tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>, tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>, i32)  : i32 {
+      %64 = tile.splat %arg6 : tensor<64xi32, #tile.slice<dim = 0, parent = #mma>>
+      %65 = arith.addi %64, %13 : tensor<64xi32, #tile.slice<dim = 0, parent = #mma>>
+      %66 = tile.expand_dims %38 {axis = 1 : i32} : tensor<64xi64, #tile.slice<dim = 1, parent = #blocked>> -> tensor<64x1xi64, #blocked>
+      %67 = tile.expand_dims %41 {axis = 1 : i32} : tensor<64xi64, #tile.slice<dim = 1, parent = #blocked1>> -> tensor<64x1xi64, #blocked1>
+      %68 = arith.extsi %arg8 : i32 to i64
+      %69 = tile.splat %68 : tensor<1x64xi64, #blocked1>
+      %70 = arith.addi %44, %69 : tensor<1x64xi64, #blocked1>
+      %71 = arith.muli %70, %cst_5 : tensor<1x64xi64, #blocked1>
+      %72 = tile.broadcast %67 : tensor<64x1xi64, #blocked1> -> tensor<64x64xi64, #blocked1>
+      %73 = tile.broadcast %71 : tensor<1x64xi64, #blocked1> -> tensor<64x64xi64, #blocked1>
+      %74 = arith.addi %72, %73 : tensor<64x64xi64, #blocked1>
+      %75 = arith.cmpi sge, %70, %cst_4 : tensor<1x64xi64, #blocked1>
+      %76 = tile.splat %3 : tensor<1x64xi64, #blocked1>
+      %77 = arith.cmpi slt, %70, %76 : tensor<1x64xi64, #blocked1>
+      %78 = arith.andi %75, %77 : tensor<1x64xi1, #blocked1>
+      %79 = tile.splat %8 : tensor<64x64x!tile.ptr<f16>, #blocked1>
+      %80 = tile.addptr %79, %74 : tensor<64x64x!tile.ptr<f16>, #blocked1>, tensor<64x64xi64, #blocked1>
+      %81 = tile.broadcast %78 : tensor<1x64xi1, #blocked1> -> tensor<64x64xi1, #blocked1>
+      %82 = tile.load %80, %81 other %cst_3 : (tensor<64x64x!tile.ptr<f16>, #blocked1>, tensor<64x64xi1, #blocked1>, tensor<64x64xf16, #blocked1>) -> tensor<64x64xf16, #blocked1>
+      %83 = tile.convert_layout %82 : tensor<64x64xf16, #blocked1> -> tensor<64x64xf16, #blocked>
+      %84 = tile.dot %56, %83, %cst_12 {inputPrecision = #tile<input_precision tf32>} : tensor<128x64xf16, #blocked>, tensor<64x64xf16, #blocked> -> tensor<128x64xf32, #mma>
+      %85 = tile.splat %16 : tensor<128x64xf32, #mma>
+      %86 = arith.mulf %84, %85 : tensor<128x64xf32, #mma>
+      %87 = tile.expand_dims %65 {axis = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #mma>> -> tensor<1x64xi32, #mma>
+      %88 = tile.splat %arg5 : tensor<1x64xi32, #mma>
+      %89 = arith.cmpi slt, %87, %88 : tensor<1x64xi32, #mma>
+      %90 = tile.broadcast %89 : tensor<1x64xi1, #mma> -> tensor<128x64xi1, #mma>
+      %91 = arith.select %90, %86, %cst_1 : tensor<128x64xi1, #mma>, tensor<128x64xf32, #mma>
+      %92 = tile.reduce %91 {axis = 1 : i32, kind = #tile<reduce_kind max>} : tensor<128x64xf32, #mma> -> tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>
+      %93 = arith.maxnumf %arg10, %92 : tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>
+      %94 = tile.expand_dims %93 {axis = 1 : i32} : tensor<128xf32, #tile.slice<dim = 1, parent = #mma>> -> tensor<128x1xf32, #mma>
+      %95 = tile.broadcast %94 : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %96 = arith.subf %91, %95 : tensor<128x64xf32, #mma>
+      %97 = math.exp2 %96 : tensor<128x64xf32, #mma>
+      %98 = arith.subf %arg10, %93 : tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>
+      %99 = math.exp2 %98 : tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>
+      %100 = arith.mulf %arg9, %99 : tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>
+      %101 = tile.reduce %97 {axis = 1 : i32, kind = #tile<reduce_kind sum>} : tensor<128x64xf32, #mma> -> tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>
+      %102 = arith.addf %100, %101 : tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>
+      %103 = tile.expand_dims %99 {axis = 1 : i32} : tensor<128xf32, #tile.slice<dim = 1, parent = #mma>> -> tensor<128x1xf32, #mma>
+      %104 = tile.broadcast %103 : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+      %105 = arith.mulf %arg7, %104 : tensor<128x64xf32, #mma>
+      %106 = arith.extsi %arg11 : i32 to i64
+      %107 = tile.splat %106 : tensor<64x1xi64, #blocked>
+      %108 = arith.addi %66, %107 : tensor<64x1xi64, #blocked>
+      %109 = arith.muli %108, %cst_0 : tensor<64x1xi64, #blocked>
+      %110 = arith.cmpi sge, %108, %cst : tensor<64x1xi64, #blocked>
+      %111 = tile.splat %3 : tensor<64x1xi64, #blocked>
+      %112 = arith.cmpi slt, %108, %111 : tensor<64x1xi64, #blocked>
+      %113 = arith.andi %110, %112 : tensor<64x1xi1, #blocked>
+      %114 = tile.broadcast %109 : tensor<64x1xi64, #blocked> -> tensor<64x64xi64, #blocked>
+      %115 = tile.broadcast %43 : tensor<1x64xi64, #blocked> -> tensor<64x64xi64, #blocked>
+      %116 = arith.addi %114, %115 : tensor<64x64xi64, #blocked>
+      %117 = tile.splat %9 : tensor<64x64x!tile.ptr<f16>, #blocked>
+      %118 = tile.addptr %117, %116 : tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi64, #blocked>
+      %119 = tile.broadcast %113 : tensor<64x1xi1, #blocked> -> tensor<64x64xi1, #blocked>
+      %120 = tile.load %118, %119 other %cst_2 : (tensor<64x64x!tile.ptr<f16>, #blocked>, tensor<64x64xi1, #blocked>, tensor<64x64xf16, #blocked>) -> tensor<64x64xf16, #blocked>
+      %121 = arith.truncf %97 : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+      %122 = tile.dot %121, %120, %105 {inputPrecision = #tile<input_precision tf32>} : tensor<128x64xf16, #mma>, tensor<64x64xf16, #blocked> -> tensor<128x64xf32, #mma>
+      %123 = arith.addi %arg8, %c64_i32 : i32
+      %124 = arith.addi %arg11, %c64_i32 : i32
+      scf.yield %122, %123, %102, %93, %124 : tensor<128x64xf32, #mma>, i32, tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>, tensor<128xf32, #tile.slice<dim = 1, parent = #mma>>, i32
+    }
+    %58 = tile.expand_dims %57#2 {axis = 1 : i32} : tensor<128xf32, #tile.slice<dim = 1, parent = #mma>> -> tensor<128x1xf32, #mma>
+    %59 = tile.broadcast %58 : tensor<128x1xf32, #mma> -> tensor<128x64xf32, #mma>
+    %60 = arith.divf %57#0, %59 fastmath<afn> : tensor<128x64xf32, #mma>
+    %61 = arith.truncf %60 : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+    %62 = tile.splat %10 : tensor<128x64x!tile.ptr<f16>, #mma>
+    %63 = tile.addptr %62, %51 : tensor<128x64x!tile.ptr<f16>, #mma>, tensor<128x64xi64, #mma>
+    tile.store %63, %61, %55 : tensor<128x64x!tile.ptr<f16>, #mma>, tensor<128x64xf16, #mma>, tensor<128x64xi1, #mma>
+    return
+  }
+}
+

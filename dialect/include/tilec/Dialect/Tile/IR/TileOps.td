@@ -405,7 +405,9 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
   let description = [{
     `tl.dot(a, b, acc, input_precision=, out_dtype=)` on tiles `a`
     [M, K], `b` [K, N] and `c` [M, N]; the result has `c`'s type. Products
-    are accumulated in the result's element type.
+    are accumulated in the result's element type. Canonicalization folds
+    `x + tl.dot(a, b)` (a product of a zero accumulator, used once) into
+    `tl.dot(a, b, x)`, as Triton does.
 
     ```mlir
     %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision ieee>}
@@ -419,6 +421,7 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)
   }];
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
