@@ -11,7 +11,8 @@
 // Two 8-element groups per thread (64x32 over 128 threads). The
 // commit is cp.async.commit_group; the wait is cp.async.wait_group with its
 // count, then a proxy fence (wgmma reads through the async proxy) and a
-// barrier.
+// barrier; with noProxyFence only the barrier. tile.smem_trans is its
+// slot's address.
 #a = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
 #sa = #tile.shared<contiguousDim = 1, swizzle = 64>
 module attributes {tile.num_warps = 4 : i32, tile.shared = 20480 : i32} {
@@ -46,6 +47,8 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 20480 : i32} {
   // CHECK-NEXT: llvm.inline_asm has_side_effects "cp.async.wait_group 1;", ""  : () -> ()
   // CHECK-NEXT: llvm.inline_asm has_side_effects "fence.proxy.async.shared::cta;", ""  : () -> ()
   // CHECK-NEXT: nvvm.barrier0
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "cp.async.wait_group 0;", ""  : () -> ()
+  // CHECK-NEXT: nvvm.barrier0
   // CHECK-NEXT: llvm.return
   func.func @copy_16(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %lda: i32 {tile.divisibility = 16 : i32}, %m: i32, %idx: i32) {
     %ring = tile.local_alloc {offset = 8192 : i64} : !tile.smem<3x64x32xf16, #sa>
@@ -67,6 +70,8 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 20480 : i32} {
     tile.async_copy %ptrs, %slot, %mask : tensor<64x32x!tile.ptr<f16>, #a>, !tile.smem<64x32xf16, #sa>, tensor<64x32xi1, #a>
     tile.async_commit_group
     tile.async_wait {pending = 1 : i32}
+    %t = tile.smem_trans %slot : !tile.smem<64x32xf16, #sa> -> !tile.smem<32x64xf16, #tile.shared<contiguousDim = 0, swizzle = 64>>
+    tile.async_wait {noProxyFence, pending = 0 : i32}
     return
   }
 }

@@ -11,7 +11,8 @@
 // use), and in fp32 (tf32 products, tolerance 3e-3) with BLOCK_N = 32 and
 // 64; and the benchmark's configurations, BLOCK_M = 128 and BLOCK_N = 64
 // with HEAD_DIM 64 (fp16) and 128 (fp16, and bf16 with tolerance 1e-2),
-// whose K and V stream through shared-memory rings; and attn_fwd of
+// whose K and V stream through shared-memory rings, also with K loaded as
+// stored and transposed for the product (attention_fwd_kt); and attn_fwd of
 // examples/flash_attention.tile (the same parameters, block pointers, exp2)
 // with the same blocks, causal (the reference's query i sees keys 0 .. i)
 // and not. Q, K, V and O are [Z * H, N_CTX, HEAD_DIM], contiguous; the grid is
@@ -105,6 +106,12 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   config.Tol = Tolerance::relative(1e-2);
   tests.push_back({"attention_bf16_d128", "attention_bf16_d128.ptx",
                    "attention_fwd", wideSizes, runAttention, config});
+  // attention_fwd_kt: K loaded as stored and transposed for q @ k^T.
+  config.In = config.Out = ElemType::F16;
+  config.HeadDim = 64;
+  config.Tol = Tolerance::relative(2e-3);
+  tests.push_back({"attention_kt_fp16", "attention_kt_fp16.ptx",
+                   "attention_fwd_kt", wideSizes, runAttention, config});
   // flash_attention.tile's attn_fwd (same parameters), causal and not.
   struct Flash {
     const char *Name;

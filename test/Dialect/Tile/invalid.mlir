@@ -284,6 +284,18 @@ func.func @smem_slot_layout(%i: i32) {
 
 // -----
 
+// A transposed view swaps the shape and the contiguous dimension.
+#s = #tile.shared<contiguousDim = 1, swizzle = 64>
+func.func @smem_trans_layout(%i: i32) {
+  %b = tile.local_alloc : !tile.smem<3x64x32xf16, #s>
+  %s = tile.smem_slot %b[%i] : !tile.smem<3x64x32xf16, #s> -> !tile.smem<64x32xf16, #s>
+  // expected-error @+1 {{result must be the transpose of a matrix: shape swapped, the other dimension contiguous}}
+  %t = tile.smem_trans %s : !tile.smem<64x32xf16, #s> -> !tile.smem<32x64xf16, #s>
+  return
+}
+
+// -----
+
 // A copy fills one matrix: a slot, not the ring.
 #s = #tile.shared<contiguousDim = 1, swizzle = 64>
 func.func @async_copy_ring(%p: tensor<64x32x!tile.ptr<f16>>) {

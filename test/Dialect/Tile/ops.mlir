@@ -123,6 +123,10 @@ func.func @shared_memory(%p: tensor<128x32x!tile.ptr<f16>, #tile.blocked<sizePer
   tile.async_commit_group
   // CHECK: tile.async_wait {pending = 2 : i32}
   tile.async_wait {pending = 2 : i32}
+  // CHECK: tile.async_wait {noProxyFence, pending = 0 : i32}
+  tile.async_wait {noProxyFence, pending = 0 : i32}
+  // CHECK: tile.smem_trans %[[SLOT]] : <128x32xf16, #[[SA]]> -> <32x128xf16, #{{.*}}>
+  %tr = tile.smem_trans %slot : !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>> -> !tile.smem<32x128xf16, #tile.shared<contiguousDim = 0, swizzle = 64>>
   // CHECK: %[[D:.*]] = tile.warp_group_dot %[[SLOT]], %[[RB]], %{{.*}} {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x32xf16, #[[SA]]>, <32x128xf16, #[[SB]]> -> tensor<128x128xf32, #mma>
   %d = tile.warp_group_dot %slot, %rb, %acc {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x32xf16, #tile.shared<contiguousDim = 1, swizzle = 64>>, !tile.smem<32x128xf16, #tile.shared<contiguousDim = 0, swizzle = 32>> -> tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>
   // CHECK: %[[E:.*]] = tile.warp_group_dot %[[SLOT]], %[[RB]], %[[D]] {inputPrecision = #tile<input_precision ieee>, isAsync} : !tile.smem<128x32xf16, #[[SA]]>, <32x128xf16, #[[SB]]> -> tensor<128x128xf32, #mma>

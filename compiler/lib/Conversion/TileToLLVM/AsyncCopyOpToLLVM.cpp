@@ -9,7 +9,8 @@
 //
 // - tile.local_alloc is the address of its offset in the shared array,
 //   after a barrier (ops before it may have used those bytes as scratch),
-//   and tile.smem_slot that address plus the slot's byte offset;
+//   and tile.smem_slot that address plus the slot's byte offset
+//   (tile.smem_trans the same address);
 // - tile.async_copy is one `cp.async` per group of `width` consecutive
 //   registers (chosen by AxisInfo before conversion) of 4, 8 or 16 bytes,
 //   into the element's swizzled place (SharedOperand.h); a false mask makes
@@ -85,6 +86,18 @@ struct SmemSlotOpLowering : public OpConversionPattern<SmemSlotOp> {
     rewriter.replaceOpWithNewOp<LLVM::GEPOp>(
         op, adaptor.getSrc().getType(), rewriter.getI8Type(), adaptor.getSrc(),
         ValueRange{offset});
+    return success();
+  }
+};
+
+/// The transposed view has the same address.
+struct SmemTransOpLowering : public OpConversionPattern<SmemTransOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(SmemTransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
     return success();
   }
 };
@@ -187,7 +200,8 @@ struct AsyncWaitOpLowering : public OpConversionPattern<AsyncWaitOp> {
         rewriter, loc,
         llvm::formatv("cp.async.wait_group {0};", op.getPending()).str(), {},
         {});
-    emitInlinePtx(rewriter, loc, "fence.proxy.async.shared::cta;", {}, {});
+    if (!op.getNoProxyFence())
+      emitInlinePtx(rewriter, loc, "fence.proxy.async.shared::cta;", {}, {});
     emitBarrier(rewriter, loc);
     rewriter.eraseOp(op);
     return success();
@@ -200,7 +214,8 @@ void tilec::populateAsyncCopyOpToLLVMPatterns(TileTypeConverter &converter,
                                               RewritePatternSet &patterns,
                                               const VectorWidths &widths) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<LocalAllocOpLowering, SmemSlotOpLowering, LocalStoreOpLowering,
+  patterns.add<LocalAllocOpLowering, SmemSlotOpLowering, SmemTransOpLowering,
+               LocalStoreOpLowering,
                AsyncCommitGroupOpLowering, AsyncWaitOpLowering>(converter, ctx);
   patterns.add<AsyncCopyOpLowering>(converter, ctx, widths);
 }

@@ -39,6 +39,21 @@ LogicalResult SmemSlotOp::verify() {
   return success();
 }
 
+LogicalResult SmemTransOp::verify() {
+  SmemType src = getSrc().getType(), result = getResult().getType();
+  SharedLayoutAttr layout = src.getLayout();
+  if (src.getRank() != 2 ||
+      result != SmemType::get(getContext(),
+                              {src.getDimSize(1), src.getDimSize(0)},
+                              src.getElementType(),
+                              SharedLayoutAttr::get(
+                                  getContext(), 1 - layout.getContiguousDim(),
+                                  layout.getSwizzle())))
+    return emitOpError("result must be the transpose of a matrix: shape "
+                       "swapped, the other dimension contiguous");
+  return success();
+}
+
 LogicalResult AsyncCopyOp::verify() {
   auto ptr = cast<RankedTensorType>(getPtr().getType());
   SmemType dst = getDst().getType();

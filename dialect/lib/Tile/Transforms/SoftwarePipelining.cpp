@@ -62,8 +62,11 @@
 // product, followed by a proxy fence and a barrier. The products are
 // synchronous, except the last when the loop only carries its 32-bit
 // result: it stays in flight into the next iteration, whose first product
-// waits for it (D = R - 2), and the accumulator is waited for where the
-// next iteration first uses it.
+// waits for it, and the accumulator is waited for where the next iteration
+// first uses it; the copies then come after the first product and a
+// barrier (D = R - 1 still). The waits of such loops have no proxy fence
+// (wgmma reads what cp.async wrote after the barrier, as Triton's and
+// CUTLASS's loops do); stores before the loop are fenced once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -425,6 +428,8 @@ struct ProductOperand {
   /// Into LoopPlan::plans for a ring, into LoopPlan::buffers for a buffer.
   unsigned index = 0;
   Value value = {};
+  /// A ring operand the product reads transposed (`tl.trans` of the load).
+  bool transposed = false;
 };
 
 struct ProductPlan {
@@ -456,6 +461,9 @@ struct LoopPlan {
   bool inFlight = false;
   /// Whether staged tiles are carried from one iteration to the next.
   bool carryStaged = false;
+  /// With several products: whether the copies follow the first product
+  /// (and a barrier) instead of the wait at the top of the iteration.
+  bool copyAfterFirstProduct = false;
   /// Whether the function should ask for a second program per SM.
   bool askSecondProgram = false;
 };
@@ -511,15 +519,118 @@ static int64_t getSharedBytes(const LoopPlan &plan) {
   return bytes;
 }
 
+/// The load in `dot`'s block whose tile operand `index` of `dot` is,
+/// through layout conversions and a 2-D `tl.trans` (`transposed`), or null.
+static LoadOp traceOperandLoad(DotOp dot, unsigned index, bool &transposed) {
+  Value value = dot->getOperand(index);
+  auto skipConversion = [&] {
+    if (auto convert = value.getDefiningOp<ConvertLayoutOp>())
+      value = convert.getSrc();
+  };
+  skipConversion();
+  transposed = false;
+  if (auto trans = value.getDefiningOp<TransOp>()) {
+    transposed = true;
+    value = trans.getSrc();
+    skipConversion();
+  }
+  auto load = value.getDefiningOp<LoadOp>();
+  if (!load || load->getBlock() != dot->getBlock())
+    return LoadOp();
+  return load;
+}
+
+/// Whether every use of `value` is, through layout conversions and 2-D
+/// transposes, operand a or b of one of `dots`.
+static bool feedsProductsOnly(Value value, ArrayRef<DotOp> dots) {
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (isa<ConvertLayoutOp, TransOp>(user)) {
+      if (!feedsProductsOnly(user->getResult(0), dots))
+        return false;
+      continue;
+    }
+    auto dot = dyn_cast<DotOp>(user);
+    if (!dot || use.getOperandNumber() > 1 || !llvm::is_contained(dots, dot))
+      return false;
+  }
+  return true;
+}
+
+/// The ring plan of `load`, a tile of the loop body that feeds products only
+/// (`uses`: the product, its operand and whether it reads the tile
+/// transposed): copied with the dimension contiguous that AxisInfo allows
+/// the widest copies along, into a layout every use can read (an a with K
+/// contiguous, a b with K or, 16-bit, N contiguous; the swizzle no wider
+/// than an N-major b's instruction N), or std::nullopt.
+static std::optional<OperandPlan>
+planSharedRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses,
+               AxisInfoAnalysis &axisInfo) {
+  if (!padsWithZeros(load) || !getLayout(load.getPtr().getType()))
+    return std::nullopt;
+  auto type = cast<RankedTensorType>(load.getResult().getType());
+  if (type.getRank() != 2)
+    return std::nullopt;
+  int64_t elemBytes = getStorageBytes(type.getElementType());
+  int64_t bytes0 = getCopyBytes(load, 0, axisInfo);
+  int64_t bytes1 = getCopyBytes(load, 1, axisInfo);
+  unsigned dim = bytes1 >= bytes0 ? 1 : 0;
+  int64_t bytes = std::max(bytes0, bytes1);
+  if (bytes == 0)
+    return std::nullopt;
+  int64_t swizzle = std::min<int64_t>(128, type.getDimSize(dim) * elemBytes);
+  for (auto [dot, index, transposed] : uses) {
+    // The contiguous dimension as the product sees its operand.
+    unsigned seen = transposed ? 1 - dim : dim;
+    bool kMajor = seen == (index == 0 ? 1u : 0u);
+    if (kMajor)
+      continue;
+    auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
+    int64_t n = std::min<int64_t>(mma.getInstrShape()[1],
+                                  dot.getType().getDimSize(1));
+    if (index == 0 || elemBytes != 2 || n * elemBytes < 32)
+      return std::nullopt;
+    swizzle = std::min<int64_t>(swizzle, n * elemBytes);
+  }
+  if (swizzle < 32)
+    return std::nullopt;
+  return OperandPlan{
+      load, SharedLayoutAttr::get(load.getContext(), dim, unsigned(swizzle)),
+      TensorMapAttr(), /*staged=*/false, bytes};
+}
+
 /// Plans the products of a loop with several (attention's q @ k^T and
-/// p @ v): each operand the body loads for its product alone gets a ring of
-/// cp.async copies; an a the body computes stays in registers when its
-/// threads hold the fragments wgmma reads; every other operand gets a
-/// buffer the threads store it into (BufferPlan). 16-bit operands into
-/// accumulators that are not transposed only; fails unless some operand
-/// gets a ring.
+/// p @ v, or the products of its backward pass): each tile the body loads
+/// for products only (read as it is or through tl.trans, by one product or
+/// several) gets a ring of cp.async copies; an a the body computes stays in
+/// registers when its threads hold the fragments wgmma reads; every other
+/// operand gets a buffer the threads store it into (BufferPlan). 16-bit
+/// operands into accumulators that are not transposed only; fails unless
+/// some operand gets a ring.
 static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots) {
   AxisInfoAnalysis axisInfo;
+  // The ring of each load that feeds products only, by its first use.
+  llvm::DenseMap<Operation *, std::optional<unsigned>> rings;
+  auto ringOf = [&](LoadOp load) -> std::optional<unsigned> {
+    auto [it, inserted] = rings.try_emplace(load, std::nullopt);
+    if (!inserted)
+      return it->second;
+    if (!feedsProductsOnly(load.getResult(), dots))
+      return std::nullopt;
+    SmallVector<std::tuple<DotOp, unsigned, bool>> uses;
+    for (DotOp dot : dots)
+      for (unsigned i : {0u, 1u}) {
+        bool transposed;
+        if (traceOperandLoad(dot, i, transposed) == load)
+          uses.push_back({dot, i, transposed});
+      }
+    std::optional<OperandPlan> ring = planSharedRing(load, uses, axisInfo);
+    if (!ring)
+      return std::nullopt;
+    it->second = unsigned(plan.plans.size());
+    plan.plans.push_back(*ring);
+    return it->second;
+  };
   for (DotOp dot : dots) {
     auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
     auto aType = cast<RankedTensorType>(dot.getA().getType());
@@ -527,12 +638,13 @@ static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots) {
       return false;
     ProductPlan product{dot, {}};
     for (unsigned i : {0u, 1u}) {
-      std::optional<OperandPlan> ring = planOperand(dot, i, axisInfo);
-      if (ring && !ring->staged) {
-        product.operands[i] = {ProductOperand::Ring,
-                               unsigned(plan.plans.size())};
-        plan.plans.push_back(*ring);
-        continue;
+      bool transposed;
+      if (LoadOp load = traceOperandLoad(dot, i, transposed)) {
+        if (std::optional<unsigned> ring = ringOf(load)) {
+          product.operands[i] = {ProductOperand::Ring, *ring, Value(),
+                                 transposed};
+          continue;
+        }
       }
       // The layout conversion of a stored tile is moot, and one to the
       // layout wgmma's fragments are read from may be.
@@ -581,11 +693,12 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
       return std::nullopt;
     // The last product stays in flight when the loop only carries its
     // 32-bit result to the next iteration (attention's p @ v into the
-    // accumulator): it runs during the next iteration's barrier, copies
-    // and first product, whose wait completes it; the accumulator is then
-    // waited for (at no cost) where the next iteration first uses it. The
-    // copies refill the slots of two iterations before, as with one
-    // product in flight.
+    // accumulator): it runs during the next iteration's wait and first
+    // product, whose wait completes it; the accumulator is then waited for
+    // (at no cost) where the next iteration first uses it. The copies then
+    // follow the first product and a barrier, after which every warp group
+    // has finished the products of the iteration before: they refill its
+    // slots, R - 1 stages ahead.
     DotOp last = dots.back();
     auto yield = cast<scf::YieldOp>(body->getTerminator());
     if (numStages >= 3 && last->hasOneUse() &&
@@ -593,8 +706,9 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
         last.getType().getElementTypeBitWidth() == 32) {
       plan.accArg = last->getUses().begin()->getOperandNumber();
       plan.inFlight = true;
+      plan.copyAfterFirstProduct = true;
     }
-    plan.ahead = plan.inFlight ? numStages - 2 : numStages - 1;
+    plan.ahead = numStages - 1;
     // Two programs share an SM when the accumulators leave a thread 64 of
     // the registers two programs allow (the online softmax's temporaries,
     // p and the copies' addresses; measured: attention with HEAD_DIM 64 and
@@ -765,10 +879,15 @@ LogicalResult LoopPipeliner::allocate(OpBuilder &b) {
         SmemType::get(b.getContext(), type.getShape(), type.getElementType(),
                       buffer.layout),
         IntegerAttr()));
-    // The first iteration's wait makes these stores visible.
     if (buffer.invariant)
       LocalStoreOp::create(b, loc, buffer.value, buffers.back());
   }
+  // The waits of a loop of several products leave out the proxy fence
+  // (their rings are written by cp.async only): stores before the loop get
+  // theirs here.
+  if (llvm::any_of(plan.buffers,
+                   [](const BufferPlan &buffer) { return buffer.invariant; }))
+    CtaBarrierOp::create(b, loc, /*asyncProxy=*/true);
   if (!plan.tma)
     return success();
   for (const OperandPlan &operand : plan.plans) {
@@ -863,21 +982,32 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
   int64_t numStages = plan.numStages;
   unsigned numUsed = plan.usedArgs.size();
   b.setInsertionPointToStart(forOp.getBody());
+  // Several products: cp.async rings only, whose data wgmma reads after the
+  // wait's barrier (stores into buffers fence themselves).
+  bool severalProducts = plan.products.size() > 1;
   if (plan.tma)
     CtaBarrierOp::create(b, loc);
   else
-    AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(plan.ahead - 1));
+    AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(plan.ahead - 1),
+                        severalProducts ? b.getUnitAttr() : UnitAttr());
   Value read = newArgs[numUsed], write = newArgs[numUsed + 1];
   IRMapping mapping;
   for (auto [i, arg] : llvm::enumerate(plan.usedArgs))
     mapping.map(forOp.getRegionIterArgs()[arg], newArgs[i]);
+  if (plan.copyAfterFirstProduct) {
+    for (Value ring : rings)
+      slots.push_back(slotOf(b, ring, read));
+    b.setInsertionPointAfter(plan.products.front().dot);
+    CtaBarrierOp::create(b, loc);
+  }
   SmallVector<Value> next =
       copyStage(b, mapping, ivAhead(b, loc, iv, forOp.getStep(), plan.ahead),
                 write, /*defer=*/true);
   if (plan.tma)
     BarrierWaitOp::create(b, loc, barriers, read, newArgs[numUsed + 2]);
-  for (Value ring : rings)
-    slots.push_back(slotOf(b, ring, read));
+  if (!plan.copyAfterFirstProduct)
+    for (Value ring : rings)
+      slots.push_back(slotOf(b, ring, read));
   // The staged tiles stored this iteration: those loaded in the previous
   // one, of the stage before the one copied now (slot `write` - 1), or
   // those just loaded.
@@ -933,6 +1063,19 @@ void LoopPipeliner::replaceProducts() {
     for (auto [i, operand] : llvm::enumerate(product.operands)) {
       if (operand.kind == ProductOperand::Ring) {
         operands[i] = slots[operand.index];
+        if (operand.transposed) {
+          auto type = cast<SmemType>(operands[i].getType());
+          SharedLayoutAttr layout = type.getLayout();
+          operands[i] = SmemTransOp::create(
+              b, dot.getLoc(),
+              SmemType::get(b.getContext(),
+                            {type.getDimSize(1), type.getDimSize(0)},
+                            type.getElementType(),
+                            SharedLayoutAttr::get(
+                                b.getContext(), 1 - layout.getContiguousDim(),
+                                layout.getSwizzle())),
+              operands[i]);
+        }
         continue;
       }
       if (operand.kind == ProductOperand::Registers) {
@@ -964,11 +1107,15 @@ void LoopPipeliner::replaceProducts() {
     dot.replaceAllUsesWith(result);
     dot.erase();
   }
-  for (OperandPlan &operand : plan.plans) {
-    for (Operation *user : llvm::make_early_inc_range(operand.load->getUsers()))
-      user->erase(); // the conversion the product read through
-    operand.load.erase();
-  }
+  // The loads and the conversions and transposes the products read them
+  // through, users first.
+  std::function<void(Operation *)> eraseWithUsers = [&](Operation *op) {
+    for (Operation *user : llvm::make_early_inc_range(op->getUsers()))
+      eraseWithUsers(user);
+    op->erase();
+  };
+  for (OperandPlan &operand : plan.plans)
+    eraseWithUsers(operand.load);
 }
 
 void LoopPipeliner::waitForCarriedProduct(scf::ForOp newFor) {

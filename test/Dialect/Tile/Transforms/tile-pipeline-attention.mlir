@@ -5,8 +5,9 @@
 // then p @ v. Each operand the body loads for its product alone (k, v)
 // gets a ring of 3 slots filled by cp.async two iterations ahead, both
 // copies of one stage in one group; q, loaded before the loop, is stored
-// once into a buffer of its own before the prologue (the first iteration's
-// wait makes it visible). p, computed by the body:
+// once into a buffer of its own before the prologue, then fenced for the
+// tensor cores and a barrier (the waits in the loop have no proxy fence:
+// their data comes from cp.async only). p, computed by the body:
 // @p_in_registers (128 x 64 blocks, warps along M only): its accumulator
 // layout holds wgmma's A fragments, so the product takes it from registers;
 // no store, no barrier in the loop but the wait at its top. The two
@@ -19,9 +20,10 @@
 // CHECK-NEXT: %[[RV:.*]] = tile.local_alloc : <3x64x64xf16, #[[SV:shared[0-9]*]]>
 // CHECK-NEXT: %[[QB:.*]] = tile.local_alloc : <128x64xf16, #[[SQ:shared[0-9]*]]>
 // CHECK-NEXT: tile.local_store %[[Q]], %[[QB]] :
+// CHECK-NEXT: tile.cta_barrier {asyncProxy}
 // CHECK-COUNT-2: tile.async_commit_group
 // CHECK: scf.for
-// CHECK-NEXT: tile.async_wait {pending = 1 : i32}
+// CHECK-NEXT: tile.async_wait {noProxyFence, pending = 1 : i32}
 // CHECK-NOT: tile.local_store
 // CHECK-NOT: tile.cta_barrier
 // CHECK: tile.async_copy {{.*}} : tensor<64x64x!tile.ptr<f16>, #{{.*}}>, <64x64xf16, #[[SK]]>
@@ -179,7 +181,7 @@ module attributes {tile.num_warps = 8 : i32, tile.target = "sm_90a"} {
 // CHECK-NEXT: tile.local_store %[[Q]], %[[QB]] :
 // CHECK-NEXT: %[[PB:.*]] = tile.local_alloc : <64x32xf16, #[[SP:shared[0-9]*]]>
 // CHECK: scf.for
-// CHECK-NEXT: tile.async_wait {pending = 1 : i32}
+// CHECK-NEXT: tile.async_wait {noProxyFence, pending = 1 : i32}
 // CHECK: tile.warp_group_dot %[[QB]],
 // CHECK: %[[P:.*]] = arith.truncf %{{.*}} : tensor<64x32xf32, #mma> to tensor<64x32xf16, #mma>
 // CHECK-NEXT: tile.local_store %[[P]], %[[PB]] : tensor<64x32xf16, #mma>, <64x32xf16, #[[SP]]>
@@ -322,18 +324,25 @@ module attributes {tile.num_warps = 8 : i32, tile.target = "sm_90a"} {
 // rescaled accumulator, which the loop only carries to the next
 // iteration). p @ v is left in flight (isAsync, no wait after it): the next
 // iteration's q @ k^T, synchronous, completes it, and a wait (free by then)
-// comes right before the accumulator's first use, its rescaling. The copies
-// then refill the slot of two iterations before: one stage ahead (one
-// stage before the loop, slots read 0 and write 1, a wait for every group
-// at the top), and the accumulator enters the loop and leaves it through a
-// wait.
+// comes right before the accumulator's first use, its rescaling. The
+// iteration's copies come after q @ k^T and a barrier, after which no warp
+// group still reads the slots of the iteration before: they refill those,
+// two stages ahead as in the other loops (two stages before the loop, slots
+// read 0 and write 2). The accumulator enters the loop and leaves it
+// through a wait.
 // CHECK-LABEL: func.func @p_v_in_flight
-// CHECK-COUNT-1: tile.async_commit_group
+// CHECK: tile.cta_barrier {asyncProxy}
+// CHECK-COUNT-2: tile.async_commit_group
 // CHECK-NOT: tile.async_commit_group
 // CHECK: %[[INIT:.*]] = tile.warp_group_dot_wait %{{.*}} {pending = 0 : i32} : tensor<128x64xf32, #mma>
-// CHECK-NEXT: %[[LOOP:.*]]:9 = scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[INIT]], {{.*}}, %{{[^ ]*}} = %c0_i32{{[_0-9]*}}, %{{[^ ]*}} = %c1_i32)
-// CHECK-NEXT: tile.async_wait {pending = 0 : i32}
+// CHECK-NEXT: %[[LOOP:.*]]:9 = scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[INIT]], {{.*}}, %{{[^ ]*}} = %c0_i32{{[_0-9]*}}, %{{[^ ]*}} = %c2_i32)
+// CHECK-NEXT: tile.async_wait {noProxyFence, pending = 1 : i32}
+// CHECK-NOT: tile.async_copy
 // CHECK: tile.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x64xf16
+// CHECK-NEXT: tile.cta_barrier{{$}}
+// CHECK: tile.async_copy
+// CHECK: tile.async_copy
+// CHECK-NEXT: tile.async_commit_group
 // CHECK-NOT: %[[ACC]]
 // CHECK: %[[DONE:.*]] = tile.warp_group_dot_wait %[[ACC]] {pending = 0 : i32}
 // CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[DONE]], %{{.*}} : tensor<128x64xf32, #mma>

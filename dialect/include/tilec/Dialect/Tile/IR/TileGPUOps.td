@@ -59,6 +59,25 @@ def Tile_SmemSlotOp : Tile_Op<"smem_slot", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_SmemTransOp : Tile_Op<"smem_trans", [Pure]> {
+  let summary = "A shared-memory matrix seen transposed.";
+  let description = [{
+    The same bytes as `src` seen as its transpose: the shape swapped and
+    the contiguous dimension the other one (what `tl.trans` of a tile
+    loaded into a ring slot gives a product reading it).
+
+    ```mlir
+    %t = tile.smem_trans %slot
+        : !tile.smem<64x128xf16, #tile.shared<contiguousDim = 1, swizzle = 128>>
+        -> !tile.smem<128x64xf16, #tile.shared<contiguousDim = 0, swizzle = 128>>
+    ```
+  }];
+  let arguments = (ins Tile_SmemType:$src);
+  let results = (outs Tile_SmemType:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_AsyncCopyOp : Tile_Op<"async_copy", [
     MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Starts copying a tile from global into shared memory.";
@@ -126,13 +145,18 @@ def Tile_AsyncWaitOp : Tile_Op<"async_wait", [MemoryEffects<[MemRead,
     Waits until at most `pending` of the groups this thread committed are
     still in flight, then makes every thread's completed copies visible to
     the whole program, tensor-core reads included (a proxy fence and a
-    barrier): after it, the matrices of the older groups can be read.
+    barrier): after it, the matrices of the older groups can be read. With
+    `noProxyFence`, only the barrier: enough for wgmma to read what
+    cp.async wrote (as Triton and CUTLASS rely on), not for what threads
+    stored (`tile.local_store`).
 
     ```mlir
     tile.async_wait {pending = 1 : i32}
+    tile.async_wait {noProxyFence, pending = 1 : i32}
     ```
   }];
-  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending);
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$pending,
+                   UnitAttr:$noProxyFence);
   let assemblyFormat = "attr-dict";
 }
 
