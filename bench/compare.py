@@ -413,6 +413,70 @@ def row_flash_attention(h):
     attention_row(h, "flash_attention_bf16_d128", bf16, 16, 4096, 128)
 
 
+def row_attention_bwd(h):
+    """dK/dV and dQ of examples/flash_attention_bwd.tile on 128 heads of
+    4096 x 64 fp16 (M and D from a float64 forward), causal and not. The
+    torch column of both rows is the whole backward of
+    scaled_dot_product_attention (dQ, dK and dV), timed alike: the two
+    kernels together compare with it."""
+    torch = h.torch
+    heads, seq, dim = 128, 4096, 64
+    scale = 1.0 / math.sqrt(dim)
+    q, k, v, do = (randn(torch, (heads, seq, dim), torch.float16)
+                   for _ in range(4))
+    for causal in (False, True):
+        # float64 reference, a few heads at a time.
+        chunk = max(1, 2**26 // (seq * seq))
+        future = torch.triu(torch.ones(seq, seq, device="cuda",
+                                       dtype=torch.bool), diagonal=1)
+        m = torch.empty((heads, seq), device="cuda", dtype=torch.float32)
+        delta = torch.empty_like(m)
+        refs = [torch.empty((heads, seq, dim), device="cuda",
+                            dtype=torch.float64) for _ in range(3)]
+        for h0 in range(0, heads, chunk):
+            sl = slice(h0, h0 + chunk)
+            qd, kd, vd, dod = (t[sl].double() for t in (q, k, v, do))
+            s = qd @ kd.transpose(1, 2) * scale
+            if causal:
+                s.masked_fill_(future, float("-inf"))
+            m[sl] = (torch.logsumexp(s, dim=-1) / math.log(2.0)).float()
+            p = torch.softmax(s, dim=-1)
+            o = (p @ vd).half().double()
+            dl = (o * dod).sum(-1)
+            delta[sl] = dl.float()
+            dp = dod @ vd.transpose(1, 2)
+            ds = p * (dp - dl[..., None])
+            refs[0][sl] = scale * ds @ kd                  # dQ
+            refs[1][sl] = scale * ds.transpose(1, 2) @ qd  # dK
+            refs[2][sl] = p.transpose(1, 2) @ dod           # dV
+            del s, p, dp, ds
+        dq, dk, dv = (torch.empty_like(q) for _ in range(3))
+        q4, k4, v4 = (t.view(1, heads, seq, dim).detach().requires_grad_()
+                      for t in (q, k, v))
+        do4 = do.view(1, heads, seq, dim)
+        out = torch.nn.functional.scaled_dot_product_attention(
+            q4, k4, v4, scale=scale, is_causal=causal)
+
+        def sdpa_backward():
+            torch.autograd.grad(out, (q4, k4, v4), do4, retain_graph=True)
+
+        suffix = "_causal" if causal else ""
+        kind = "causal" if causal else "full"
+        work = (0.5 if causal else 1.0) * heads * seq * seq * dim
+        entry = h.manifest["attn_bwd_dkdv" + suffix]["constexprs"]
+        h.run_row(f"attn_bwd_dkdv {kind} {heads}x{seq}x{dim} "
+                  "(torch: whole backward)", "attn_bwd_dkdv" + suffix,
+                  (h.triton.cdiv(seq, entry["BLOCK_N"]), heads),
+                  (q, k, v, do, dk, dv, m, delta, scale, seq), [dk, dv],
+                  refs[1:], 1e-2, 8 * work, "TFLOP/s", sdpa_backward)
+        entry = h.manifest["attn_bwd_dq" + suffix]["constexprs"]
+        h.run_row(f"attn_bwd_dq {kind} {heads}x{seq}x{dim} "
+                  "(torch: whole backward)", "attn_bwd_dq" + suffix,
+                  (h.triton.cdiv(seq, entry["BLOCK_M"]), heads),
+                  (q, k, v, do, dq, m, delta, scale, seq), [dq], refs[:1],
+                  1e-2, 6 * work, "TFLOP/s", sdpa_backward)
+
+
 ROWS = {
     "vector_add": row_vector_add,
     "softmax": row_softmax,
@@ -430,6 +494,7 @@ ROWS = {
     "attention_fp16_d128": row_attention_fp16_d128,
     "attention_bf16_d128": row_attention_bf16_d128,
     "flash_attention": row_flash_attention,
+    "attention_bwd": row_attention_bwd,
 }
 
 

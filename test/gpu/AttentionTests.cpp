@@ -15,7 +15,9 @@
 // stored and transposed for the product (attention_fwd_kt); and attn_fwd of
 // examples/flash_attention.tile (the same parameters, block pointers, exp2)
 // with the same blocks, causal (the reference's query i sees keys 0 .. i)
-// and not. Q, K, V and O are [Z * H, N_CTX, HEAD_DIM], contiguous; the grid is
+// and not; and the kernels of examples/flash_attention_bwd.tile (D, then
+// dK and dV, and dQ, each checked against float64 on its own, from M and D
+// of the float64 forward), causal and not. Q, K, V and O are [Z * H, N_CTX, HEAD_DIM], contiguous; the grid is
 // (cdiv(N_CTX, BLOCK_M), Z * H) as in Triton's tutorial. Sizes (Z, H, N_CTX)
 // include N_CTX that is not a multiple of either block (the kernel masks the
 // last query and key blocks). Inputs are uniform in [-1, 1) rounded to fp16;
@@ -77,6 +79,131 @@ CaseResult runAttention(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
+/// A [rows, cols] input of \p type holding \p values rounded to it.
+HostMatrix matrixOf(ElemType type, std::uint64_t rows, std::uint64_t cols,
+                    const std::vector<double> &values) {
+  HostMatrix m;
+  m.Type = type;
+  m.Rows = rows;
+  m.Cols = m.Ld = cols;
+  m.Values.resize(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i)
+    m.Values[i] = roundTo(type, static_cast<float>(values[i]));
+  m.Bytes.resize(m.Values.size() * elemSize(type));
+  encodeElements(type, m.Values.data(), m.Values.size(), m.Bytes.data());
+  return m;
+}
+
+/// The inputs every backward kernel of flash_attention_bwd.tile reads, and
+/// the float64 answers, for size (Z, H, N_CTX).
+struct BackwardCase {
+  std::uint64_t Heads, Seq, Dim;
+  HostMatrix Q, K, V, DO, O, Lse2, Delta;
+  AttentionBackward Ref;
+
+  BackwardCase(TestEnv &env, const TestConfig &config, const Shape &shape)
+      : Heads(shape[0] * shape[1]), Seq(shape[2]), Dim(config.HeadDim),
+        Q(HostMatrix::random(env, config.In, Heads * Seq, Dim)),
+        K(HostMatrix::random(env, config.In, Heads * Seq, Dim)),
+        V(HostMatrix::random(env, config.In, Heads * Seq, Dim)),
+        DO(HostMatrix::random(env, config.In, Heads * Seq, Dim)) {
+    attentionForwardStats(Q.Values.data(), K.Values.data(), V.Values.data(),
+                          Heads, Seq, Dim, SmScale, config.Causal, Ref);
+    // The kernels read O as the forward stored it, M and D in fp32.
+    O = matrixOf(config.In, Heads * Seq, Dim, Ref.O);
+    attentionBackwardReference(Q.Values.data(), K.Values.data(),
+                               V.Values.data(), DO.Values.data(),
+                               O.Values.data(), Heads, Seq, Dim, SmScale,
+                               config.Causal, Ref);
+    Lse2 = matrixOf(ElemType::F32, Heads, Seq, Ref.Lse2);
+    Delta = matrixOf(ElemType::F32, Heads, Seq, Ref.Delta);
+  }
+};
+
+/// Reads output \p buffer ([rows, cols] of \p type) and checks it against
+/// \p ref.
+bool checkGradient(CaseResult &result, const char *what,
+                   const DeviceBuffer &buffer, ElemType type,
+                   std::uint64_t rows, std::uint64_t cols,
+                   const std::vector<double> &ref, const Tolerance &tol,
+                   Status &status) {
+  std::vector<float> out;
+  std::uint64_t clobbered = 0;
+  status = readMatrix(buffer, type, rows, cols, cols, out, clobbered);
+  if (!status.ok())
+    return false;
+  return checkOutput(result, what, out, ref, cols, tol) &
+         recordClobbered(result, what, clobbered);
+}
+
+/// attn_bwd_preprocess(O, DO, Delta, N_CTX): Delta = rowsum(O * dO).
+CaseResult runBackwardPreprocess(TestEnv &env, const GpuTest &test,
+                                 const Kernel &kernel, const Shape &shape) {
+  const TestConfig &config = test.Config;
+  BackwardCase c(env, config, shape);
+  CaseResult result;
+  Dim3 grid(cdiv(c.Seq, config.BlockM), c.Heads);
+  result.Grid = gridString(grid);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &o = buffers.input(c.O);
+  DeviceBuffer &dout = buffers.input(c.DO);
+  DeviceBuffer &delta = buffers.output(c.Heads * c.Seq * 4);
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(env, kernel, grid, {o, dout, delta, c.Seq},
+                              buffers, result);
+  if (status.ok())
+    result.Passed = checkGradient(result, "D", delta, ElemType::F32, c.Heads,
+                                  c.Seq, c.Ref.Delta, config.Tol, status);
+  if (!status.ok())
+    return failed(status, result);
+  return result;
+}
+
+/// attn_bwd_dkdv(Q, K, V, DO, DK, DV, M, Delta, sm_scale, N_CTX) or
+/// attn_bwd_dq(Q, K, V, DO, DQ, M, Delta, sm_scale, N_CTX), with M and
+/// Delta from the float64 reference.
+CaseResult runBackwardGradients(TestEnv &env, const GpuTest &test,
+                                const Kernel &kernel, const Shape &shape) {
+  const TestConfig &config = test.Config;
+  bool dq = test.KernelName == "attn_bwd_dq";
+  BackwardCase c(env, config, shape);
+  CaseResult result;
+  Dim3 grid(cdiv(c.Seq, dq ? config.BlockM : config.BlockN), c.Heads);
+  result.Grid = gridString(grid);
+  // dK and dV: two products of p and two of ds, 8 flops a (query, key,
+  // dim) seen; dQ: p, dp and ds @ k, 6.
+  result.Flops = (dq ? 6.0 : 8.0) * c.Heads * c.Seq * c.Seq * c.Dim *
+                 (config.Causal ? 0.5 : 1.0);
+  std::uint64_t bytes = c.Heads * c.Seq * c.Dim * elemSize(config.Out);
+  CaseBuffers buffers(env.Ctx);
+  std::vector<KernelArg> args = {buffers.input(c.Q), buffers.input(c.K),
+                                 buffers.input(c.V), buffers.input(c.DO)};
+  DeviceBuffer &first = buffers.output(bytes);
+  args.push_back(first);
+  DeviceBuffer *dv = dq ? nullptr : &buffers.output(bytes);
+  if (dv)
+    args.push_back(*dv);
+  for (KernelArg arg : {KernelArg(buffers.input(c.Lse2)),
+                        KernelArg(buffers.input(c.Delta)), KernelArg(SmScale),
+                        KernelArg(c.Seq)})
+    args.push_back(arg);
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(env, kernel, grid, args, buffers, result);
+  if (status.ok())
+    result.Passed = checkGradient(result, dq ? "dQ" : "dK", first, config.Out,
+                                  c.Heads * c.Seq, c.Dim,
+                                  dq ? c.Ref.DQ : c.Ref.DK, config.Tol, status);
+  if (status.ok() && dv)
+    result.Passed &= checkGradient(result, "dV", *dv, config.Out,
+                                   c.Heads * c.Seq, c.Dim, c.Ref.DV,
+                                   config.Tol, status);
+  if (!status.ok())
+    return failed(status, result);
+  return result;
+}
+
 } // namespace
 
 void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
@@ -133,6 +260,37 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   }
   config.Causal = false;
   config.HeadDim = 64;
+  config.BlockM = 64;
+  config.BlockN = 32;
+  // flash_attention_bwd.tile in fp16, HEAD_DIM 64, causal and not: D; dK
+  // and dV (programs of 128 keys, 32 queries a step); dQ (programs of 128
+  // queries, 32 keys a step). The p and ds rounded to fp16 before their
+  // products: tolerance 1e-2.
+  const std::vector<Shape> backwardSizes = {
+      {1, 1, 1}, {1, 1, 64}, {1, 2, 100}, {2, 3, 257}, {1, 2, 1000}};
+  config.In = config.Out = ElemType::F16;
+  config.Tol = Tolerance::relative(1e-2);
+  config.BlockM = 128;
+  config.NumWarps = 4;
+  tests.push_back({"attn_bwd_preprocess", "attn_bwd_preprocess.ptx",
+                   "attn_bwd_preprocess", backwardSizes,
+                   runBackwardPreprocess, config});
+  config.NumWarps = 8;
+  for (bool causal : {false, true}) {
+    config.Causal = causal;
+    std::string suffix = causal ? "_causal" : "";
+    config.BlockM = 32;
+    config.BlockN = 128;
+    tests.push_back({"attn_bwd_dkdv" + suffix, "attn_bwd_dkdv" + suffix + ".ptx",
+                     "attn_bwd_dkdv", backwardSizes, runBackwardGradients,
+                     config});
+    config.BlockM = 128;
+    config.BlockN = 32;
+    tests.push_back({"attn_bwd_dq" + suffix, "attn_bwd_dq" + suffix + ".ptx",
+                     "attn_bwd_dq", backwardSizes, runBackwardGradients,
+                     config});
+  }
+  config.Causal = false;
   config.BlockM = 64;
   config.BlockN = 32;
   // fp32 inputs, tf32 products (plain and transposed accumulators).

@@ -179,6 +179,102 @@ inline void attentionReference(const float *q, const float *k, const float *v,
   });
 }
 
+/// What the backward pass of attention needs and gives, in float64, for
+/// \p heads heads of \p seq queries, keys and values of \p dim elements
+/// (all [heads, seq, dim]) and the gradient \p dOut of the output, with P
+/// the softmax of scale * q @ k^T (query i sees keys j <= i when \p causal):
+/// the output O = P V (o), the base-2 log-sum-exp of each query's scores
+/// times scale * log2(e) (lse2), D = rowsum(oRounded * dOut) from the output
+/// as the kernels read it (\p oRounded, [heads, seq, dim]; computed by
+/// attentionForwardStats first), and the gradients dQ, dK, dV.
+struct AttentionBackward {
+  std::vector<double> O, Lse2, Delta, DQ, DK, DV;
+};
+
+/// The forward half of AttentionBackward: O and Lse2.
+inline void attentionForwardStats(const float *q, const float *k,
+                                  const float *v, std::uint64_t heads,
+                                  std::uint64_t seq, std::uint64_t dim,
+                                  double scale, bool causal,
+                                  AttentionBackward &r) {
+  r.O.assign(heads * seq * dim, 0.0);
+  r.Lse2.assign(heads * seq, 0.0);
+  forEachRow(heads * seq, [&](std::uint64_t row) {
+    std::uint64_t head = row / seq, keys = causal ? row % seq + 1 : seq;
+    const float *kh = k + head * seq * dim, *vh = v + head * seq * dim;
+    std::vector<double> t(keys);
+    double max = -std::numeric_limits<double>::infinity();
+    for (std::uint64_t j = 0; j < keys; ++j) {
+      double dot = 0.0;
+      for (std::uint64_t d = 0; d < dim; ++d)
+        dot += static_cast<double>(q[row * dim + d]) * kh[j * dim + d];
+      t[j] = dot * scale * 1.4426950408889634;
+      max = std::max(max, t[j]);
+    }
+    double sum = 0.0;
+    for (double x : t)
+      sum += std::exp2(x - max);
+    r.Lse2[row] = max + std::log2(sum);
+    for (std::uint64_t j = 0; j < keys; ++j) {
+      double p = std::exp2(t[j] - r.Lse2[row]);
+      for (std::uint64_t d = 0; d < dim; ++d)
+        r.O[row * dim + d] += p * vh[j * dim + d];
+    }
+  });
+}
+
+/// The backward half of AttentionBackward: Delta, dQ, dK and dV (Lse2
+/// from attentionForwardStats).
+inline void attentionBackwardReference(const float *q, const float *k,
+                                       const float *v, const float *dOut,
+                                       const float *oRounded,
+                                       std::uint64_t heads, std::uint64_t seq,
+                                       std::uint64_t dim, double scale,
+                                       bool causal, AttentionBackward &r) {
+  r.Delta.assign(heads * seq, 0.0);
+  r.DQ.assign(heads * seq * dim, 0.0);
+  r.DK.assign(heads * seq * dim, 0.0);
+  r.DV.assign(heads * seq * dim, 0.0);
+  forEachRow(heads * seq, [&](std::uint64_t row) {
+    double delta = 0.0;
+    for (std::uint64_t d = 0; d < dim; ++d)
+      delta += static_cast<double>(oRounded[row * dim + d]) * dOut[row * dim + d];
+    r.Delta[row] = delta;
+  });
+  // dS[i, j] = P[i, j] (dO_i . v_j - D_i), one head at a time: dQ by
+  // query rows, dK and dV by key rows.
+  auto dS = [&](std::uint64_t head, std::uint64_t i, std::uint64_t j,
+                double &p) {
+    std::uint64_t qi = head * seq + i, kj = head * seq + j;
+    double dot = 0.0, dp = 0.0;
+    for (std::uint64_t d = 0; d < dim; ++d) {
+      dot += static_cast<double>(q[qi * dim + d]) * k[kj * dim + d];
+      dp += static_cast<double>(dOut[qi * dim + d]) * v[kj * dim + d];
+    }
+    p = std::exp2(dot * scale * 1.4426950408889634 - r.Lse2[qi]);
+    return p * (dp - r.Delta[qi]);
+  };
+  forEachRow(heads * seq, [&](std::uint64_t row) {
+    std::uint64_t head = row / seq, i = row % seq;
+    for (std::uint64_t j = 0; j < (causal ? i + 1 : seq); ++j) {
+      double p, ds = dS(head, i, j, p);
+      for (std::uint64_t d = 0; d < dim; ++d)
+        r.DQ[row * dim + d] += scale * ds * k[(head * seq + j) * dim + d];
+    }
+  });
+  forEachRow(heads * seq, [&](std::uint64_t row) {
+    std::uint64_t head = row / seq, j = row % seq;
+    for (std::uint64_t i = causal ? j : 0; i < seq; ++i) {
+      double p, ds = dS(head, i, j, p);
+      std::uint64_t qi = head * seq + i;
+      for (std::uint64_t d = 0; d < dim; ++d) {
+        r.DK[row * dim + d] += scale * ds * q[qi * dim + d];
+        r.DV[row * dim + d] += p * dOut[qi * dim + d];
+      }
+    }
+  });
+}
+
 /// One output row of examples/math_functions.tile: its name and the float64
 /// value of the function at x, the derived arguments computed in fp32 as the
 /// kernel computes them.

@@ -551,6 +551,54 @@ std::function<void()> attention(Case &c) {
   };
 }
 
+/// attn_bwd_dkdv (Q, K, V, DO, DK, DV, M, Delta, sm_scale, N_CTX) or, with
+/// `dq`, attn_bwd_dq (Q, K, V, DO, DQ, M, Delta, sm_scale, N_CTX) of
+/// flash_attention_bwd.tile, causal when CAUSAL is 1, M and Delta from the
+/// float64 forward; size (heads, N_CTX).
+std::function<void()> attentionBackward(Case &c, bool dq) {
+  uint64_t heads = c.size[0], seq = c.size[1], dim = c.constant("HEAD_DIM");
+  bool causal = c.constant("CAUSAL") != 0;
+  const double scale = 0.5;
+  Buffer &q = c.input(ScalarType::FP16, heads * seq, dim);
+  Buffer &k = c.input(ScalarType::FP16, heads * seq, dim);
+  Buffer &v = c.input(ScalarType::FP16, heads * seq, dim);
+  Buffer &dout = c.input(ScalarType::FP16, heads * seq, dim);
+  Buffer *outs[2] = {&c.output(ScalarType::FP16, heads * seq * dim),
+                     dq ? nullptr : &c.output(ScalarType::FP16, heads * seq * dim)};
+  Buffer &m = c.input(ScalarType::FP32, heads, seq);
+  Buffer &delta = c.input(ScalarType::FP32, heads, seq);
+  c.args.push_back(Argument::ofFloat(scale));
+  c.args.push_back(Argument::ofInt(seq));
+  uint64_t block = c.constant(dq ? "BLOCK_M" : "BLOCK_N");
+  c.grid = {static_cast<unsigned>(cdiv(seq, block)),
+            static_cast<unsigned>(heads), 1};
+  auto ref = std::make_shared<gpu::AttentionBackward>();
+  std::vector<float> qv = Case::values(q, heads * seq, dim);
+  std::vector<float> kv = Case::values(k, heads * seq, dim);
+  std::vector<float> vv = Case::values(v, heads * seq, dim);
+  std::vector<float> dov = Case::values(dout, heads * seq, dim);
+  gpu::attentionForwardStats(qv.data(), kv.data(), vv.data(), heads, seq, dim,
+                             scale, causal, *ref);
+  std::vector<float> o(ref->O.size());
+  for (size_t i = 0; i < o.size(); ++i)
+    o[i] = gpu::roundTo(gpu::ElemType::F16, static_cast<float>(ref->O[i]));
+  gpu::attentionBackwardReference(qv.data(), kv.data(), vv.data(), dov.data(),
+                                  o.data(), heads, seq, dim, scale, causal,
+                                  *ref);
+  for (uint64_t i = 0; i < heads * seq; ++i) {
+    m.set(i, static_cast<float>(ref->Lse2[i]));
+    delta.set(i, static_cast<float>(ref->Delta[i]));
+  }
+  return [&c, outs, ref, heads, seq, dim, dq] {
+    if (dq) {
+      c.check("dQ", *outs[0], heads * seq, dim, dim, ref->DQ, c.config.tol);
+      return;
+    }
+    c.check("dK", *outs[0], heads * seq, dim, dim, ref->DK, c.config.tol);
+    c.check("dV", *outs[1], heads * seq, dim, dim, ref->DV, c.config.tol);
+  };
+}
+
 /// The configurations of examples/CMakeLists.txt, with sizes small enough
 /// for the interpreter and ragged where the kernel allows it.
 std::vector<Config> configurations() {
@@ -959,6 +1007,42 @@ std::vector<Config> configurations() {
        attention,
        {{1, 1}, {2, 100}, {1, 257}},
        2e-3},
+      {"attn_bwd_dkdv_causal",
+       "flash_attention_bwd.tile",
+       "attn_bwd_dkdv",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp16:16, "
+       "*fp32:16, *fp32:16, fp32, i32",
+       {"HEAD_DIM=64", "BLOCK_M=32", "BLOCK_N=64", "CAUSAL=1"},
+       [](Case &c) { return attentionBackward(c, /*dq=*/false); },
+       {{1, 1}, {2, 100}, {1, 257}},
+       1e-2},
+      {"attn_bwd_dq_causal",
+       "flash_attention_bwd.tile",
+       "attn_bwd_dq",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp32:16, "
+       "*fp32:16, fp32, i32",
+       {"HEAD_DIM=64", "BLOCK_M=64", "BLOCK_N=32", "CAUSAL=1"},
+       [](Case &c) { return attentionBackward(c, /*dq=*/true); },
+       {{1, 1}, {2, 100}, {1, 257}},
+       1e-2},
+      {"attn_bwd_dkdv",
+       "flash_attention_bwd.tile",
+       "attn_bwd_dkdv",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp16:16, "
+       "*fp32:16, *fp32:16, fp32, i32",
+       {"HEAD_DIM=64", "BLOCK_M=32", "BLOCK_N=64", "CAUSAL=0"},
+       [](Case &c) { return attentionBackward(c, /*dq=*/false); },
+       {{2, 100}},
+       1e-2},
+      {"attn_bwd_dq",
+       "flash_attention_bwd.tile",
+       "attn_bwd_dq",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp16:16, *fp32:16, "
+       "*fp32:16, fp32, i32",
+       {"HEAD_DIM=64", "BLOCK_M=64", "BLOCK_N=32", "CAUSAL=0"},
+       [](Case &c) { return attentionBackward(c, /*dq=*/true); },
+       {{2, 100}},
+       1e-2},
       {"flash_attention_fp16_causal",
        "flash_attention.tile",
        "attn_fwd",

@@ -709,11 +709,12 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
       plan.copyAfterFirstProduct = true;
     }
     plan.ahead = numStages - 1;
-    // Two programs share an SM when the accumulators leave a thread 64 of
-    // the registers two programs allow (the online softmax's temporaries,
-    // p and the copies' addresses; measured: attention with HEAD_DIM 64 and
-    // 128 x 64 blocks over 8 warps) and the rings and buffers half the
-    // shared memory.
+    // Two programs share an SM when the accumulators leave a thread 32 of
+    // the registers two programs allow per product (the online softmax's
+    // temporaries, p and the copies' addresses; measured: attention with
+    // HEAD_DIM 64 and 128 x 64 blocks over 8 warps fits in 126, the dQ
+    // loop of its backward pass, three products, would spill) and the
+    // rings and buffers half the shared memory.
     TargetInfo target = TargetInfo::get(forOp);
     int64_t threads = 32 * getLayout(dots.front().getType()).getNumWarps();
     int64_t tileRegs = 0;
@@ -726,7 +727,7 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
                      [](const OperandPlan &operand) {
                        return operand.copyBytes == 16;
                      }) &&
-        tileRegs + 64 <= regsWithTwo &&
+        tileRegs + 32 * int64_t(dots.size()) <= regsWithTwo &&
         getSharedBytes(plan) <= target.getMaxSharedMemoryBytes() / 2;
     return plan;
   }
