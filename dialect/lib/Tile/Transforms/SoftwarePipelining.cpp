@@ -54,10 +54,11 @@
 // landing in memory the code after the loop reuses.
 //
 // A loop of several products with 16-bit operands (attention's q @ k^T and
-// p @ v) is pipelined with cp.async: each operand the body loads for its
-// product alone gets a ring (one commit group a stage for all of them); an
-// A the body computes whose threads hold wgmma's register fragments (p)
-// stays in registers; every other operand gets a buffer, stored once
+// p @ v) is pipelined with cp.async: each tile the body loads for products
+// only, read by one or several, as it is or through tl.trans, gets a ring
+// (one commit group a stage for all of them; tile.smem_trans views a slot
+// transposed); an A the body computes whose threads hold wgmma's register
+// fragments (p) stays in registers; every other operand gets a buffer, stored once
 // before the loop if the loop does not change it (q), else before its
 // product, followed by a proxy fence and a barrier. The products are
 // synchronous, except the last when the loop only carries its 32-bit
@@ -529,7 +530,8 @@ static LoadOp traceOperandLoad(DotOp dot, unsigned index, bool &transposed) {
   };
   skipConversion();
   transposed = false;
-  if (auto trans = value.getDefiningOp<TransOp>()) {
+  if (auto trans = value.getDefiningOp<TransOp>();
+      trans && trans.getOrder() == ArrayRef<int32_t>{1, 0}) {
     transposed = true;
     value = trans.getSrc();
     skipConversion();
@@ -540,19 +542,21 @@ static LoadOp traceOperandLoad(DotOp dot, unsigned index, bool &transposed) {
   return load;
 }
 
-/// Whether every use of `value` is, through layout conversions and 2-D
-/// transposes, operand a or b of one of `dots`.
-static bool feedsProductsOnly(Value value, ArrayRef<DotOp> dots) {
+/// Whether every use of `value` is, through layout conversions and
+/// transposes, operand a or b of one of `dots` (each added to `uses`).
+static bool feedsProductsOnly(Value value, ArrayRef<DotOp> dots,
+                              SmallVectorImpl<OpOperand *> &uses) {
   for (OpOperand &use : value.getUses()) {
     Operation *user = use.getOwner();
     if (isa<ConvertLayoutOp, TransOp>(user)) {
-      if (!feedsProductsOnly(user->getResult(0), dots))
+      if (!feedsProductsOnly(user->getResult(0), dots, uses))
         return false;
       continue;
     }
     auto dot = dyn_cast<DotOp>(user);
     if (!dot || use.getOperandNumber() > 1 || !llvm::is_contained(dots, dot))
       return false;
+    uses.push_back(&use);
   }
   return true;
 }
@@ -615,15 +619,20 @@ static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots) {
     auto [it, inserted] = rings.try_emplace(load, std::nullopt);
     if (!inserted)
       return it->second;
-    if (!feedsProductsOnly(load.getResult(), dots))
+    // Every product operand the tile reaches must trace back to it (the
+    // load and what the products read it through are erased).
+    SmallVector<OpOperand *> operands;
+    if (!feedsProductsOnly(load.getResult(), dots, operands))
       return std::nullopt;
     SmallVector<std::tuple<DotOp, unsigned, bool>> uses;
-    for (DotOp dot : dots)
-      for (unsigned i : {0u, 1u}) {
-        bool transposed;
-        if (traceOperandLoad(dot, i, transposed) == load)
-          uses.push_back({dot, i, transposed});
-      }
+    for (OpOperand *operand : operands) {
+      auto dot = cast<DotOp>(operand->getOwner());
+      unsigned i = operand->getOperandNumber();
+      bool transposed;
+      if (traceOperandLoad(dot, i, transposed) != load)
+        return std::nullopt;
+      uses.push_back({dot, i, transposed});
+    }
     std::optional<OperandPlan> ring = planSharedRing(load, uses, axisInfo);
     if (!ring)
       return std::nullopt;
