@@ -80,6 +80,14 @@ struct WgmmaOperand {
   SmallVector<Value> fragments = {};
 };
 
+/// Two 16-bit values in one i32 register, `lo` in its low half.
+static Value packPair(OpBuilder &b, Location loc, Value lo, Value hi) {
+  Value v = LLVM::UndefOp::create(b, loc, VectorType::get({2}, lo.getType()));
+  v = LLVM::InsertElementOp::create(b, loc, v, lo, i32Constant(b, loc, 0));
+  v = LLVM::InsertElementOp::create(b, loc, v, hi, i32Constant(b, loc, 1));
+  return LLVM::BitcastOp::create(b, loc, b.getI32Type(), v);
+}
+
 /// Loads the A fragments of the instructions of a product from an A stored
 /// M-major (32-bit elements): for each K step `s`, M repetition `rm` and
 /// register `j` of the m64k8 fragment, lane `l` of warp `w` holds element
@@ -150,7 +158,7 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
   int64_t repM = mma.getRepetitions(shape, 0);
   int64_t repN = mma.getRepetitions(shape, 1);
   bool bMNMajor = !b.kMajor;
-  Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+  Type i64 = rewriter.getI64Type();
 
   // The warp group's place: rows 64 * gm of each M repetition, columns
   // n * gn of each N repetition.
@@ -213,15 +221,8 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
     if (!packed)
       return SmallVector<Value>(regs);
     SmallVector<Value> out;
-    auto pair = VectorType::get({2}, regs.front().getType());
-    for (size_t i = 0; i < regs.size(); i += 2) {
-      Value v = LLVM::UndefOp::create(rewriter, loc, pair);
-      v = LLVM::InsertElementOp::create(rewriter, loc, v, regs[i],
-                                        i32Constant(rewriter, loc, 0));
-      v = LLVM::InsertElementOp::create(rewriter, loc, v, regs[i + 1],
-                                        i32Constant(rewriter, loc, 1));
-      out.push_back(LLVM::BitcastOp::create(rewriter, loc, i32, v));
-    }
+    for (size_t i = 0; i < regs.size(); i += 2)
+      out.push_back(packPair(rewriter, loc, regs[i], regs[i + 1]));
     return out;
   };
   SmallVector<Value> regs = pack(acc);
@@ -445,19 +446,13 @@ static SmallVector<Value> packAFragments(OpBuilder &b, Location loc, Value a,
   auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
   int64_t repM = mma.getRepetitions(cType.getShape(), 0);
   int64_t steps = aType.getDimSize(1) / 16;
-  auto pair = VectorType::get({2}, aType.getElementType());
-  Type i32 = b.getI32Type();
   SmallVector<Value> fragments;
   for (int64_t s = 0; s < steps; ++s)
     for (int64_t rm = 0; rm < repM; ++rm)
       for (int64_t j = 0; j < 8; j += 2) {
         int64_t first = (rm * steps + s) * 8 + j;
-        Value v = LLVM::UndefOp::create(b, loc, pair);
-        for (int64_t e = 0; e < 2; ++e)
-          v = LLVM::InsertElementOp::create(b, loc, v,
-                                            regs[remap[first + e]],
-                                            i32Constant(b, loc, e));
-        fragments.push_back(LLVM::BitcastOp::create(b, loc, i32, v));
+        fragments.push_back(packPair(b, loc, regs[remap[first]],
+                                     regs[remap[first + 1]]));
       }
   return fragments;
 }

@@ -510,6 +510,20 @@ static SharedLayoutAttr getBufferLayout(DotOp dot, unsigned index) {
                                unsigned(swizzle));
 }
 
+/// Registers a thread of `dot`'s program has when two programs share an
+/// SM (at most 255), and whether every copy of `plans` moves 16 bytes (few
+/// addresses to keep): what asking for a second program depends on.
+static int64_t getRegistersWithTwoPrograms(DotOp dot) {
+  int64_t threads = 32 * getLayout(dot.getType()).getNumWarps();
+  return std::min<int64_t>(
+      255, TargetInfo::get(dot).getRegistersPerSM() / (2 * threads));
+}
+static bool hasWideCopies(ArrayRef<OperandPlan> plans) {
+  return llvm::all_of(plans, [](const OperandPlan &operand) {
+    return operand.copyBytes == 16;
+  });
+}
+
 /// The bytes of shared memory the rings and buffers of `plan` take.
 static int64_t getSharedBytes(const LoopPlan &plan) {
   int64_t bytes = getRingBytes(plan.plans, plan.numStages);
@@ -724,20 +738,16 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
     // HEAD_DIM 64 and 128 x 64 blocks over 8 warps fits in 126, the dQ
     // loop of its backward pass, three products, would spill) and the
     // rings and buffers half the shared memory.
-    TargetInfo target = TargetInfo::get(forOp);
     int64_t threads = 32 * getLayout(dots.front().getType()).getNumWarps();
     int64_t tileRegs = 0;
     for (DotOp dot : dots)
       tileRegs += dot.getType().getNumElements() / threads;
-    int64_t regsWithTwo = std::min<int64_t>(
-        255, target.getRegistersPerSM() / (2 * threads));
     plan.askSecondProgram =
-        llvm::all_of(plan.plans,
-                     [](const OperandPlan &operand) {
-                       return operand.copyBytes == 16;
-                     }) &&
-        tileRegs + 32 * int64_t(dots.size()) <= regsWithTwo &&
-        getSharedBytes(plan) <= target.getMaxSharedMemoryBytes() / 2;
+        hasWideCopies(plan.plans) &&
+        tileRegs + 32 * int64_t(dots.size()) <=
+            getRegistersWithTwoPrograms(dots.front()) &&
+        getSharedBytes(plan) <=
+            TargetInfo::get(forOp).getMaxSharedMemoryBytes() / 2;
     return plan;
   }
   DotOp dot = dots.front();
@@ -784,20 +794,16 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   // tf32 128x128x32 kernel fits without spills, docs/performance.md).
   int64_t threads = 32 * getLayout(dot.getType()).getNumWarps();
   int64_t tileRegs = dot.getType().getNumElements() / threads;
-  bool wideCopies = true;
-  for (const OperandPlan &operand : plan.plans) {
-    wideCopies &= operand.copyBytes == 16;
+  for (const OperandPlan &operand : plan.plans)
     if (operand.staged)
       tileRegs += cast<RankedTensorType>(operand.load->getResult(0).getType())
                       .getNumElements() /
                   threads;
-  }
   // Two programs of 16 or 32 warps leave a thread 64 or 32 registers:
   // those tiles and 32 more must fit.
-  int64_t regsWithTwo = std::min<int64_t>(
-      255, TargetInfo::get(dot).getRegistersPerSM() / (2 * threads));
-  plan.askSecondProgram =
-      !alone && wideCopies && tileRegs <= 96 && tileRegs + 32 <= regsWithTwo;
+  plan.askSecondProgram = !alone && hasWideCopies(plan.plans) &&
+                          tileRegs <= 96 &&
+                          tileRegs + 32 <= getRegistersWithTwoPrograms(dot);
   plan.ahead = plan.inFlight ? numStages - 2 : numStages - 1;
   // Staged tiles are loaded one iteration before they are stored when the
   // stage they belong to is then still at least one iteration away: the
