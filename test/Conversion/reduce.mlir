@@ -117,3 +117,47 @@ module attributes {tile.num_warps = 1 : i32} {
     return
   }
 }
+
+// -----
+
+// A combine_reduce of (value, index) pairs over 2 warps: the region is
+// inlined at every combination (the compare and two selects), both values
+// of a partial take each shuffle, and across warps each has its own
+// 16-byte-aligned buffer (values at 0, indices at 16).
+#d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]>
+module attributes {tile.num_warps = 2 : i32, tile.shared = 32 : i32} {
+  // CHECK-LABEL: llvm.func @first_max
+  // CHECK-DAG: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
+  // CHECK-COUNT-3: llvm.fcmp "ogt"
+  // CHECK: %[[V:.*]] = nvvm.shfl.sync bfly %{{.*}} : f32 -> f32
+  // CHECK-NEXT: %[[I:.*]] = nvvm.shfl.sync bfly %{{.*}} : i32 -> i32
+  // CHECK-NEXT: %[[GT:.*]] = llvm.fcmp "ogt" %{{.*}}, %[[V]] : f32
+  // CHECK-NEXT: llvm.select %[[GT]], %{{.*}}, %[[V]] : i1, f32
+  // CHECK-NEXT: llvm.select %[[GT]], %{{.*}}, %[[I]] : i1, i32
+  // CHECK-COUNT-4: nvvm.shfl.sync bfly %{{.*}} : i32 -> i32
+  // CHECK: %[[IDX:.*]] = llvm.getelementptr %[[SMEM]][16] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+  // CHECK: nvvm.barrier0
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+  // CHECK: llvm.getelementptr %[[IDX]][
+  // CHECK-NEXT: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+  // CHECK-NEXT: llvm.getelementptr %[[IDX]][
+  // CHECK-NEXT: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  // CHECK: llvm.fcmp "ogt"
+  func.func @first_max(%p: !tile.ptr<f32>, %q: !tile.ptr<i32>) {
+    %ps = tile.splat %p : tensor<256x!tile.ptr<f32>, #d1>
+    %x = tile.load %ps : (tensor<256x!tile.ptr<f32>, #d1>) -> tensor<256xf32, #d1>
+    %i = tile.make_range {start = 0 : i32, end = 256 : i32} : tensor<256xi32, #d1>
+    %v, %k = tile.combine_reduce %x, %i {axis = 0 : i32} : (tensor<256xf32, #d1>, tensor<256xi32, #d1>) -> (f32, i32) {
+    ^bb0(%v0: f32, %i0: i32, %v1: f32, %i1: i32):
+      %gt = arith.cmpf ogt, %v0, %v1 : f32
+      %vm = arith.select %gt, %v0, %v1 : f32
+      %im = arith.select %gt, %i0, %i1 : i32
+      tile.combine_yield %vm, %im : f32, i32
+    }
+    tile.store %p, %v : !tile.ptr<f32>, f32
+    tile.store %q, %k : !tile.ptr<i32>, i32
+    return
+  }
+}

@@ -70,3 +70,42 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// A combine_scan of (a, b) steps, which do not commute: in registers the
+// earlier position's total is the region's first operand; across lanes the
+// partner's total goes first where the lane bit is set (selects order the
+// operands of the totals, and pick the combined prefix).
+#d1 = #tile.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  // CHECK-LABEL: llvm.func @recurrence
+  // Register step: position 1 becomes (a0 * a1, b0 * a1 + b1).
+  // CHECK: %[[A:.*]] = llvm.fmul %[[A0:.*]], %[[A1:.*]] : f32
+  // CHECK-NEXT: %[[M:.*]] = llvm.fmul %{{.*}}, %[[A1]] : f32
+  // CHECK-NEXT: %[[B:.*]] = llvm.fadd %[[M]], %{{.*}} : f32
+  // Lane step: both totals shuffled; where the lane bit is set the
+  // partner's comes first, in the prefix and in the new total.
+  // CHECK-NEXT: %[[SA:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[A]], %{{.*}}, %{{.*}} : f32 -> f32
+  // CHECK-NEXT: %[[SB:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[B]], %{{.*}}, %{{.*}} : f32 -> f32
+  // CHECK: %[[FIRST:.*]] = llvm.icmp "ne"
+  // CHECK-NEXT: %[[PA:.*]] = llvm.fmul %[[SA]], %[[A0]] : f32
+  // CHECK: llvm.select %[[FIRST]], %[[PA]], %[[A0]] : i1, f32
+  // CHECK: %[[LA:.*]] = llvm.select %[[FIRST]], %[[A]], %[[SA]] : i1, f32
+  // CHECK: %[[EA:.*]] = llvm.select %[[FIRST]], %[[SA]], %[[A]] : i1, f32
+  // CHECK: llvm.fmul %[[EA]], %[[LA]] : f32
+  func.func @recurrence(%p: !tile.ptr<f32>) {
+    %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>
+    %a = tile.load %ps : (tensor<64x!tile.ptr<f32>, #d1>) -> tensor<64xf32, #d1>
+    %b = tile.load %ps : (tensor<64x!tile.ptr<f32>, #d1>) -> tensor<64xf32, #d1>
+    %ra, %rb = tile.combine_scan %a, %b {axis = 0 : i32, reverse = false} : (tensor<64xf32, #d1>, tensor<64xf32, #d1>) -> (tensor<64xf32, #d1>, tensor<64xf32, #d1>) {
+    ^bb0(%a1: f32, %b1: f32, %a2: f32, %b2: f32):
+      %aa = arith.mulf %a1, %a2 : f32
+      %m = arith.mulf %b1, %a2 : f32
+      %bb = arith.addf %m, %b2 : f32
+      tile.combine_yield %aa, %bb : f32, f32
+    }
+    tile.store %ps, %rb : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xf32, #d1>
+    return
+  }
+}

@@ -17,6 +17,10 @@
 //    '/' is div.full.f32, as in Triton);
 //  - complex_square: tl.split, tl.join and tl.interleave on (re, im) pairs;
 //  - row_scans: tl.cumsum and a reversed tl.cumprod along rows;
+//  - linear_recurrence: tl.associative_scan of a non-commutative combine
+//    function (h = a h + b) forward and reversed;
+//  - row_combines: tl.reduce of (level, index) pairs with ties (the first
+//    index must win), tl.xor_sum and tl.reduce_or of the rows' bits;
 //  - cross_entropy: the fused loss and gradient of examples/cross_entropy.tile,
 //    a row in eight with the ignore index (early return);
 //  - grouped_sum: partial row sums under per-group spin locks
@@ -351,6 +355,110 @@ CaseResult runRowScans(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
+/// linear_recurrence_kernel(x, fwd, bwd, n_cols, stride); size (rows, cols).
+CaseResult runLinearRecurrence(TestEnv &env, const GpuTest &test,
+                               const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t rows = shape[0], cols = shape[1];
+  if (cols > test.Config.Block)
+    return badSize(test, shape, "n_cols exceeds BLOCK");
+  const std::uint64_t stride = cols + 5;
+  CaseResult result;
+  Dim3 grid(rows);
+  result.Grid = gridString(grid);
+  result.Bytes = 3.0 * rows * cols * sizeof(float);
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &dfwd = buffers.output(rows * stride * sizeof(float));
+  DeviceBuffer &dbwd = buffers.output(rows * stride * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(env, kernel, grid, {dx, dfwd, dbwd, cols, stride},
+                              buffers, result);
+  std::vector<float> fwd, bwd;
+  std::uint64_t clobberedFwd = 0, clobberedBwd = 0;
+  if (status.ok())
+    status =
+        readMatrix(dfwd, ElemType::F32, rows, cols, stride, fwd, clobberedFwd);
+  if (status.ok())
+    status =
+        readMatrix(dbwd, ElemType::F32, rows, cols, stride, bwd, clobberedBwd);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> fwdRef(rows * cols), bwdRef(rows * cols);
+  linearRecurrenceReference(x.Values.data(), rows, cols, stride, fwdRef.data(),
+                            bwdRef.data());
+  bool ok = checkOutput(result, "fwd", fwd, fwdRef, cols, test.Config.Tol);
+  ok &= checkOutput(result, "bwd", bwd, bwdRef, cols, test.Config.Tol);
+  ok &= recordClobbered(result, "fwd", clobberedFwd);
+  ok &= recordClobbered(result, "bwd", clobberedBwd);
+  result.Passed = ok;
+  return result;
+}
+
+/// row_combines_kernel(x, max, index, xor, or, n_rows, n_cols, stride);
+/// size (rows, cols).
+CaseResult runRowCombines(TestEnv &env, const GpuTest &test,
+                          const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t rows = shape[0], cols = shape[1];
+  if (cols > test.Config.Block)
+    return badSize(test, shape, "n_cols exceeds BLOCK");
+  const std::uint64_t stride = cols + 3;
+  CaseResult result;
+  Dim3 grid(cdiv(rows, test.Config.BlockM));
+  result.Grid = gridString(grid);
+  result.Bytes = (rows * cols + 4.0 * rows) * sizeof(float);
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer *outs[4];
+  for (DeviceBuffer *&out : outs)
+    out = &buffers.output(rows * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(
+      env, kernel, grid,
+      {dx, *outs[0], *outs[1], *outs[2], *outs[3], rows, cols, stride}, buffers,
+      result);
+  std::vector<double> refs[4];
+  for (std::vector<double> &ref : refs)
+    ref.resize(rows);
+  rowCombinesReference(x.Values.data(), rows, cols, stride, refs[0].data(),
+                       refs[1].data(), refs[2].data(), refs[3].data());
+  const char *names[4] = {"max", "index", "xor", "or"};
+  bool ok = true;
+  for (int k = 0; k < 4 && status.ok(); ++k) {
+    // Indices and bits are compared as integers (they do not fit floats);
+    // readMatrix checks the guard region.
+    std::vector<float> values;
+    std::vector<std::int32_t> bits(rows);
+    std::uint64_t clobbered = 0;
+    status = readMatrix(*outs[k], k == 0 ? ElemType::F32 : ElemType::I32, 1,
+                        rows, rows, values, clobbered);
+    if (status.ok() && k > 0)
+      status = outs[k]->copyToHost(bits);
+    if (!status.ok())
+      break;
+    ok &= recordClobbered(result, names[k], clobbered);
+    if (k == 0) {
+      ok &= checkOutput(result, names[k], values, refs[k], rows,
+                        Tolerance::exact());
+      continue;
+    }
+    for (std::uint64_t r = 0; r < rows; ++r)
+      if (bits[r] != std::int32_t(refs[k][r]) && result.Mismatches++ == 0) {
+        result.Note = std::string(names[k]) + "[" + std::to_string(r) +
+                      "] = " + std::to_string(bits[r]) + ", expected " +
+                      std::to_string(std::int32_t(refs[k][r]));
+        ok = false;
+      }
+  }
+  if (!status.ok())
+    return failed(status, result);
+  result.Passed = ok;
+  return result;
+}
+
 /// cross_entropy_kernel(logits, grad, labels, loss, n_cols, stride,
 /// ignore_index); size (rows, cols).
 CaseResult runCrossEntropy(TestEnv &env, const GpuTest &test,
@@ -498,6 +606,21 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1, 1}, {7, 1000}, {300, 513}, {4096, 1000}},
                    runRowScans,
                    scans});
+  tests.push_back({"linear_recurrence",
+                   "linear_recurrence.ptx",
+                   "linear_recurrence_kernel",
+                   {{1, 1}, {7, 1000}, {300, 513}, {4096, 1000}},
+                   runLinearRecurrence,
+                   scans});
+  TestConfig combines;
+  combines.Block = 256;
+  combines.BlockM = 4;
+  tests.push_back({"row_combines",
+                   "row_combines.ptx",
+                   "row_combines_kernel",
+                   {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
+                   runRowCombines,
+                   combines});
   TestConfig ce;
   ce.Block = 1024;
   ce.Tol = Tolerance::relative(1e-5);

@@ -25,6 +25,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -238,7 +239,8 @@ inline void attentionBackwardReference(const float *q, const float *k,
   forEachRow(heads * seq, [&](std::uint64_t row) {
     double delta = 0.0;
     for (std::uint64_t d = 0; d < dim; ++d)
-      delta += static_cast<double>(oRounded[row * dim + d]) * dOut[row * dim + d];
+      delta +=
+          static_cast<double>(oRounded[row * dim + d]) * dOut[row * dim + d];
     r.Delta[row] = delta;
   });
   // dS[i, j] = P[i, j] (dO_i . v_j - D_i), one head at a time: dQ by
@@ -442,6 +444,52 @@ inline void rowScansReference(const float *x, std::uint64_t rows,
       prod *= double(1.0f + 0.01f * row[c]);
       prods[r * cols + c] = prod;
     }
+  }
+}
+
+/// linear_recurrence_kernel: per row (stride `stride`), h[t] = a[t] h[t - 1]
+/// + x[t] from the start (`fwd`) and g[t] = a[t] g[t + 1] + x[t] from the end
+/// (`bwd`), with a[t] = 0.9 + 0.1 x[t] computed in fp32 as the kernel does.
+/// `fwd` and `bwd` are dense.
+inline void linearRecurrenceReference(const float *x, std::uint64_t rows,
+                                      std::uint64_t cols, std::uint64_t stride,
+                                      double *fwd, double *bwd) {
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    const float *row = x + r * stride;
+    auto decay = [&](std::uint64_t c) { return double(0.9f + 0.1f * row[c]); };
+    double h = 0.0;
+    for (std::uint64_t c = 0; c < cols; ++c)
+      fwd[r * cols + c] = h = decay(c) * h + row[c];
+    h = 0.0;
+    for (std::uint64_t c = cols; c-- > 0;)
+      bwd[r * cols + c] = h = decay(c) * h + row[c];
+  }
+}
+
+/// row_combines_kernel: per row (stride `stride`), the largest level
+/// floor(4 x), the first column holding it, and the xor and the or of the
+/// elements' fp32 bits (as int32).
+inline void rowCombinesReference(const float *x, std::uint64_t rows,
+                                 std::uint64_t cols, std::uint64_t stride,
+                                 double *maxes, double *indices, double *xors,
+                                 double *ors) {
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    const float *row = x + r * stride;
+    auto level = [&](std::uint64_t c) { return std::floor(row[c] * 4.0f); };
+    std::uint64_t best = 0;
+    std::uint32_t xorBits = 0, orBits = 0;
+    for (std::uint64_t c = 0; c < cols; ++c) {
+      if (level(c) > level(best))
+        best = c;
+      std::uint32_t bits;
+      std::memcpy(&bits, &row[c], sizeof(bits));
+      xorBits ^= bits;
+      orBits |= bits;
+    }
+    maxes[r] = level(best);
+    indices[r] = double(best);
+    xors[r] = double(std::int32_t(xorBits));
+    ors[r] = double(std::int32_t(orBits));
   }
 }
 

@@ -319,6 +319,56 @@ std::function<void()> rowScans(Case &c) {
   };
 }
 
+/// linear_recurrence_kernel(x, fwd, bwd, n_cols, stride); size (rows, cols).
+std::function<void()> linearRecurrence(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 5;
+  Buffer &x = c.input(ScalarType::FP32, rows, cols, ld);
+  Buffer &fwd = c.output(ScalarType::FP32, rows * ld);
+  Buffer &bwd = c.output(ScalarType::FP32, rows * ld);
+  c.args.push_back(Argument::ofInt(cols));
+  c.args.push_back(Argument::ofInt(ld));
+  c.grid[0] = rows;
+  return [&c, &x, &fwd, &bwd, rows, cols, ld] {
+    std::vector<float> xv = Case::values(x, rows, cols, ld);
+    std::vector<double> fwdRef(rows * cols), bwdRef(rows * cols);
+    gpu::linearRecurrenceReference(xv.data(), rows, cols, cols, fwdRef.data(),
+                                   bwdRef.data());
+    c.check("fwd", fwd, rows, cols, ld, fwdRef, c.config.tol);
+    c.check("bwd", bwd, rows, cols, ld, bwdRef, c.config.tol);
+  };
+}
+
+/// row_combines_kernel(x, max, index, xor, or, n_rows, n_cols, stride);
+/// size (rows, cols).
+std::function<void()> rowCombines(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 3;
+  uint64_t perProgram = c.constant("ROWS");
+  Buffer &x = c.input(ScalarType::FP32, rows, cols, ld);
+  Buffer &maxes = c.output(ScalarType::FP32, rows);
+  Buffer &indices = c.output(ScalarType::I32, rows);
+  Buffer &xors = c.output(ScalarType::I32, rows);
+  Buffer &ors = c.output(ScalarType::I32, rows);
+  for (uint64_t v : {rows, cols, ld})
+    c.args.push_back(Argument::ofInt(int64_t(v)));
+  c.grid[0] = (rows + perProgram - 1) / perProgram;
+  return [&c, &x, &maxes, &indices, &xors, &ors, rows, cols, ld] {
+    std::vector<float> xv = Case::values(x, rows, cols, ld);
+    std::vector<double> maxRef(rows), indexRef(rows), xorRef(rows), orRef(rows);
+    gpu::rowCombinesReference(xv.data(), rows, cols, cols, maxRef.data(),
+                              indexRef.data(), xorRef.data(), orRef.data());
+    c.check("max", maxes, 1, rows, rows, maxRef, 0);
+    // Bits do not fit floats: compared as integers.
+    for (auto [what, buffer, ref] :
+         {std::tuple("index", &indices, &indexRef),
+          std::tuple("xor", &xors, &xorRef), std::tuple("or", &ors, &orRef)})
+      for (uint64_t r = 0; r < rows && c.failure.empty(); ++r)
+        if (buffer->get(r) != (*ref)[r])
+          c.failure = formatv("{0}[{1}] = {2}, expected {3}", what, r,
+                              int64_t(buffer->get(r)), int64_t((*ref)[r]))
+                          .str();
+  };
+}
+
 /// cross_entropy_kernel(logits, grad, labels, loss, n_cols, stride,
 /// ignore_index); size (rows, cols); every third row ignored.
 std::function<void()> crossEntropy(Case &c) {
@@ -564,7 +614,8 @@ std::function<void()> attentionBackward(Case &c, bool dq) {
   Buffer &v = c.input(ScalarType::FP16, heads * seq, dim);
   Buffer &dout = c.input(ScalarType::FP16, heads * seq, dim);
   Buffer *outs[2] = {&c.output(ScalarType::FP16, heads * seq * dim),
-                     dq ? nullptr : &c.output(ScalarType::FP16, heads * seq * dim)};
+                     dq ? nullptr
+                        : &c.output(ScalarType::FP16, heads * seq * dim)};
   Buffer &m = c.input(ScalarType::FP32, heads, seq);
   Buffer &delta = c.input(ScalarType::FP32, heads, seq);
   c.args.push_back(Argument::ofFloat(scale));
@@ -1090,6 +1141,22 @@ std::vector<Config> configurations() {
        {"BLOCK=1024"},
        rowScans,
        {{1, 1}, {3, 1000}, {5, 513}},
+       ExactTol},
+      {"linear_recurrence",
+       "scans.tile",
+       "linear_recurrence_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, i32, i32",
+       {"BLOCK=1024"},
+       linearRecurrence,
+       {{1, 1}, {3, 1000}, {2, 513}},
+       1e-5},
+      {"row_combines",
+       "scans.tile",
+       "row_combines_kernel",
+       "*fp32:16, *fp32:16, *i32:16, *i32:16, *i32:16, i32, i32, i32",
+       {"ROWS=4", "BLOCK=256"},
+       rowCombines,
+       {{1, 1}, {7, 200}, {9, 256}},
        ExactTol},
       {"cross_entropy",
        "cross_entropy.tile",

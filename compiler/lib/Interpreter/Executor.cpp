@@ -105,6 +105,8 @@ LogicalResult Executor::run(Operation *op) {
     return success();
   if (isa<tile::PrintOp, tile::AssertOp>(op))
     return runDebugOp(op);
+  if (isa<tile::CombineReduceOp, tile::CombineScanOp>(op))
+    return runCombine(op);
   if (isa_and_nonnull<tile::TileDialect>(dialect))
     return runTileOp(op);
   if (isa<scf::ForOp>(op))

@@ -146,6 +146,9 @@ private:
   mlir::LogicalResult runDot(mlir::Operation *op);
   mlir::LogicalResult runExternElementwise(mlir::Operation *op);
   mlir::LogicalResult runDebugOp(mlir::Operation *op);
+  /// tile.combine_reduce and tile.combine_scan: the combine region runs on
+  /// scalars, folding each row in order along the axis.
+  mlir::LogicalResult runCombine(mlir::Operation *op);
 
   mlir::Block &body;
   const Launch &launch;

@@ -7,7 +7,8 @@
 // The tile ops that do not touch memory: program ids, ranges, splats, the
 // shape ops, reductions and scans. Sums and scans accumulate in order along
 // the axis, rounding to the element type after every addition (the GPU adds
-// in a tree, so float sums differ from these by rounding only).
+// in a tree, so float sums differ from these by rounding only); so do the
+// reductions and scans with a combine region, which runs on scalars.
 //
 //===----------------------------------------------------------------------===//
 
@@ -220,4 +221,57 @@ LogicalResult Executor::runTileOp(Operation *op) {
         return op->emitError()
                << "the interpreter does not support '" << op->getName() << "'";
       });
+}
+
+LogicalResult Executor::runCombine(Operation *op) {
+  auto reduce = dyn_cast<tile::CombineReduceOp>(op);
+  auto scan = dyn_cast<tile::CombineScanOp>(op);
+  Block &block = (reduce ? reduce.getCombine() : scan.getCombine()).front();
+  unsigned axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+  bool reverse = scan && scan.getReverse();
+  SmallVector<const Tile *> srcs;
+  for (Value src : op->getOperands())
+    srcs.push_back(&get(src));
+  size_t n = srcs.size();
+  AxisView view(srcs[0]->shape, axis);
+  SmallVector<Tile> results(n);
+  for (auto [tile, result] : llvm::zip(results, op->getResults())) {
+    tile.shape = getShape(result.getType());
+    if (scan)
+      tile.elems.resize(srcs[0]->elems.size());
+  }
+  auto scalarTile = [](Element e) {
+    Tile t;
+    t.elems.push_back(e);
+    return t;
+  };
+  SmallVector<Tile> args(2 * n), combined;
+  for (int64_t o = 0; o < view.outer; ++o) {
+    for (int64_t i = 0; i < view.inner; ++i) {
+      for (int64_t step = 0; step < view.size; ++step) {
+        int64_t k = reverse ? view.size - 1 - step : step;
+        size_t at = (o * view.size + k) * view.inner + i;
+        for (size_t j = 0; j < n; ++j)
+          args[n + j] = scalarTile(srcs[j]->elems[at]);
+        if (step == 0) {
+          for (size_t j = 0; j < n; ++j)
+            args[j] = args[n + j];
+        } else {
+          if (failed(runBlock(block, args, combined)))
+            return failure();
+          for (size_t j = 0; j < n; ++j)
+            args[j] = combined[j];
+        }
+        if (scan)
+          for (size_t j = 0; j < n; ++j)
+            results[j].elems[at] = args[j].elems[0];
+      }
+      if (reduce)
+        for (size_t j = 0; j < n; ++j)
+          results[j].elems.push_back(args[j].elems[0]);
+    }
+  }
+  for (auto [result, tile] : llvm::zip(op->getResults(), results))
+    set(result, std::move(tile));
+  return success();
 }

@@ -5,7 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // tl.sum, tl.max, tl.min, tl.argmax, tl.argmin (and their method spellings)
-// on tile.reduce, tl.cumsum on tile.scan, and tl.dot on tile.dot. The element
+// on tile.reduce, tl.cumsum on tile.scan, tl.reduce, tl.xor_sum and
+// tl.reduce_or on tile.combine_reduce, tl.associative_scan on
+// tile.combine_scan (the @triton.jit combine function inlined into the
+// region on scalars), and tl.dot on tile.dot. The element
 // types follow Triton: sums of integers narrower than 32 bits accumulate in
 // int32, max/min of 16-bit floats and narrow integers are computed in fp32 and
 // int32, arg-reductions give int32 indices; tl.dot takes [M, K] and [K, N]
@@ -229,6 +232,249 @@ FailureOr<TValue> Generator::builtinCumsum(BuiltinCall &call) {
       builder, l, v.getType(), v, builder.getI32IntegerAttr(axis),
       builder.getBoolAttr(*reverse),
       tile::ScanKindAttr::get(builder.getContext(), kind)));
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and scans with a combine function
+//===----------------------------------------------------------------------===//
+
+FailureOr<TValue> Generator::combine(bool isScan, ArrayRef<Value> inputs,
+                                     std::optional<int64_t> axis, bool keepDims,
+                                     bool reverse, CombineBodyFn body,
+                                     llvm::SMLoc l) {
+  Location location = loc(l);
+  SmallVector<Value> xs(inputs);
+  auto first = llvm::cast<RankedTensorType>(xs[0].getType());
+  int64_t rank = first.getRank();
+  int64_t a = axis.value_or(0);
+  if (!axis && rank > 1)
+    for (Value &x : xs)
+      x = reshape(x, {first.getNumElements()}, location);
+  auto operand = llvm::cast<RankedTensorType>(xs[0].getType());
+  SmallVector<Type> elems, resultTypes;
+  SmallVector<int64_t> shape(operand.getShape());
+  shape.erase(shape.begin() + a);
+  for (Value x : xs) {
+    Type elem = getElementTypeOrSelf(x.getType());
+    elems.push_back(elem);
+    if (isScan)
+      resultTypes.push_back(x.getType());
+    else
+      resultTypes.push_back(
+          shape.empty() ? elem : Type(RankedTensorType::get(shape, elem)));
+  }
+  Operation *op;
+  if (isScan)
+    op = tile::CombineScanOp::create(builder, location, resultTypes, xs,
+                                     builder.getI32IntegerAttr(a),
+                                     builder.getBoolAttr(reverse));
+  else
+    op = tile::CombineReduceOp::create(builder, location, resultTypes, xs,
+                                       builder.getI32IntegerAttr(a));
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    SmallVector<Type> argTypes(elems);
+    argTypes.append(elems.begin(), elems.end());
+    Block *block =
+        builder.createBlock(&op->getRegion(0), {}, argTypes,
+                            SmallVector<Location>(argTypes.size(), location));
+    FailureOr<SmallVector<Value>> yielded = body(block->getArguments());
+    if (failed(yielded))
+      return failure();
+    tile::CombineYieldOp::create(builder, location, *yielded);
+    for (Operation &inner : block->without_terminator())
+      if (inner.getNumRegions() || !isMemoryEffectFree(&inner))
+        return error(l) << "the combine function must be straight-line code "
+                           "on its arguments: no loads, stores, atomics or "
+                           "run-time control flow (use tl.where)";
+  }
+  std::vector<TValue> results;
+  for (Value result : op->getResults()) {
+    Value r = result;
+    if (!isScan && keepDims)
+      r = axis ? expandDims(r, a, location)
+               : reshape(r, SmallVector<int64_t>(rank, 1), location);
+    results.push_back(TValue::of(r));
+  }
+  if (results.size() == 1)
+    return results[0];
+  return TValue::ofTuple(std::move(results));
+}
+
+/// The tiles of a reduction or scan with a combine function: parameter 0, a
+/// tile or a tuple of tiles of one shape.
+static FailureOr<SmallVector<Value>> combineInputs(Binder &bind,
+                                                   llvm::StringRef qualified) {
+  const TValue &input = bind.get(0);
+  std::vector<TValue> parts = input.kind == TValue::Kind::Tuple
+                                  ? input.elements
+                                  : std::vector<TValue>{input};
+  SmallVector<Value> xs;
+  for (const TValue &part : parts) {
+    RankedTensorType type = part.tileType();
+    if (!type || isa<tile::PtrType>(type.getElementType()))
+      return bind.gen.error(bind.locs[0])
+             << "'" << qualified << "' expects tiles of numbers"
+             << (parts.size() > 1 ? " in its tuple" : "") << ", not "
+             << part.describe();
+    if (!xs.empty() &&
+        llvm::cast<RankedTensorType>(xs[0].getType()).getShape() !=
+            type.getShape())
+      return bind.gen.error(bind.locs[0])
+             << "the tiles of '" << qualified << "' must have one shape, not "
+             << shapeString(
+                    llvm::cast<RankedTensorType>(xs[0].getType()).getShape())
+             << " and " << shapeString(type.getShape());
+    xs.push_back(part.value);
+  }
+  if (xs.empty())
+    return bind.gen.error(bind.locs[0])
+           << "'" << qualified << "' needs at least one tile";
+  return xs;
+}
+
+/// A combine region's body: the @triton.jit function `fn` called on the
+/// region's arguments, which must return one scalar of each operand's
+/// element type.
+static FailureOr<SmallVector<Value>>
+callCombineFunction(Generator &gen, const TValue &fn, ValueRange args,
+                    llvm::SMLoc fnLoc, llvm::SMLoc callLoc) {
+  size_t n = args.size() / 2;
+  std::string name = fn.function->getName().str();
+  size_t required = 0, total = 0;
+  bool variadic = false;
+  for (const ParamAST &param : fn.function->getParams()) {
+    variadic |= param.kind == ParamKind::VarArgs;
+    if (param.kind != ParamKind::Normal)
+      continue;
+    ++total;
+    required += !param.defaultValue;
+  }
+  if (required > 2 * n || (!variadic && total < 2 * n))
+    return gen.error(fnLoc)
+           << "the combine function '" << name << "' takes " << required
+           << " argument" << (required == 1 ? "" : "s") << ", but "
+           << "combining " << n << " tile" << (n == 1 ? "" : "s") << " passes "
+           << 2 * n << " (two partial results of " << n << " value"
+           << (n == 1 ? "" : "s") << ")";
+  CallArgs callArgs;
+  for (Value arg : args) {
+    callArgs.positional.push_back(TValue::of(arg));
+    callArgs.positionalRanges.push_back(llvm::SMRange(callLoc, callLoc));
+  }
+  FailureOr<TValue> returned = gen.callFunction(*fn.function, callArgs, fnLoc);
+  if (failed(returned))
+    return failure();
+  std::vector<TValue> parts = returned->kind == TValue::Kind::Tuple
+                                  ? returned->elements
+                                  : std::vector<TValue>{*returned};
+  if (returned->kind == TValue::Kind::None || parts.size() != n)
+    return gen.error(fnLoc)
+           << "the combine function '" << name << "' must return " << n
+           << " value" << (n == 1 ? "" : "s") << " (one per input tile), not "
+           << returned->describe();
+  SmallVector<Value> values;
+  for (auto [i, part] : llvm::enumerate(parts)) {
+    Type elem = args[i].getType();
+    if (part.isValue() && part.value.getType() != elem)
+      return gen.error(fnLoc)
+             << "the combine function '" << name << "' returns "
+             << part.describe() << " for an input of " << typeName(elem)
+             << "; it must return the input's type";
+    FailureOr<Value> v = gen.toValueOfType(part, elem, elem, fnLoc);
+    if (failed(v))
+      return failure();
+    values.push_back(*v);
+  }
+  return values;
+}
+
+FailureOr<TValue> Generator::builtinCombineReduce(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<SmallVector<Value>> xs = combineInputs(bind, qualified);
+  if (failed(xs))
+    return failure();
+  std::optional<int64_t> axis;
+  if (bind.has(1)) {
+    FailureOr<int64_t> a = bind.axis(
+        1, llvm::cast<RankedTensorType>((*xs)[0].getType()).getRank());
+    if (failed(a))
+      return failure();
+    axis = *a;
+  }
+  const TValue &fn = bind.get(2);
+  if (fn.kind != TValue::Kind::Function)
+    return error(bind.locs[2])
+           << "the combine function of '" << qualified
+           << "' must be a @triton.jit function, not " << fn.describe();
+  FailureOr<bool> keep = bind.has(3) ? bind.constBool(3) : false;
+  if (failed(keep))
+    return failure();
+  return combine(
+      /*isScan=*/false, *xs, axis, *keep, /*reverse=*/false,
+      [&](ValueRange regionArgs) {
+        return callCombineFunction(*this, fn, regionArgs, bind.locs[2],
+                                   callLoc);
+      },
+      callLoc);
+}
+
+FailureOr<TValue> Generator::builtinAssociativeScan(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<SmallVector<Value>> xs = combineInputs(bind, qualified);
+  if (failed(xs))
+    return failure();
+  if (!bind.has(1))
+    return error(bind.locs[1]) << "'" << qualified << "' needs an axis";
+  FailureOr<int64_t> axis =
+      bind.axis(1, llvm::cast<RankedTensorType>((*xs)[0].getType()).getRank());
+  if (failed(axis))
+    return failure();
+  const TValue &fn = bind.get(2);
+  if (fn.kind != TValue::Kind::Function)
+    return error(bind.locs[2])
+           << "the combine function of '" << qualified
+           << "' must be a @triton.jit function, not " << fn.describe();
+  FailureOr<bool> reverse = bind.has(3) ? bind.constBool(3) : false;
+  if (failed(reverse))
+    return failure();
+  return combine(
+      /*isScan=*/true, *xs, *axis, /*keepDims=*/false, *reverse,
+      [&](ValueRange regionArgs) {
+        return callCombineFunction(*this, fn, regionArgs, bind.locs[2],
+                                   callLoc);
+      },
+      callLoc);
+}
+
+FailureOr<TValue> Generator::builtinBitwiseReduce(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> x = reduceInput(bind, qualified);
+  if (failed(x))
+    return failure();
+  auto tensor = dyn_cast<RankedTensorType>(x->getType());
+  if (!tensor || !tensor.getElementType().isInteger())
+    return error(bind.locs[0])
+           << "'" << qualified << "' expects a tile of integers, not "
+           << bind.get(0).describe();
+  FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
+  FailureOr<bool> keep = bind.has(2) ? bind.constBool(2) : false;
+  if (failed(axis) || failed(keep))
+    return failure();
+  bool isXor = name == "xor_sum";
+  return combine(
+      /*isScan=*/false, {*x}, *axis, *keep, /*reverse=*/false,
+      [&](ValueRange regionArgs) -> FailureOr<SmallVector<Value>> {
+        Value v = isXor ? Value(arith::XOrIOp::create(builder, l, regionArgs[0],
+                                                      regionArgs[1]))
+                        : Value(arith::OrIOp::create(builder, l, regionArgs[0],
+                                                     regionArgs[1]));
+        return SmallVector<Value>{v};
+      },
+      callLoc);
 }
 
 //===----------------------------------------------------------------------===//

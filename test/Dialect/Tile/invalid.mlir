@@ -648,3 +648,82 @@ func.func @cas_i8(%p: !tile.ptr<i8>, %c: i8) {
   %o = tile.atomic_cas %p, %c, %c : (!tile.ptr<i8>, i8, i8) -> i8
   return
 }
+
+// -----
+
+func.func @combine_shapes(%x: tensor<16xf32>, %y: tensor<32xf32>) {
+  // expected-error @+1 {{operands must have one shape, not [16] and [32]}}
+  %r:2 = tile.combine_reduce %x, %y {axis = 0 : i32} : (tensor<16xf32>, tensor<32xf32>) -> (f32, f32) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %d: f32):
+    tile.combine_yield %a, %b : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @combine_result(%x: tensor<16x8xf32>) {
+  // expected-error @+1 {{result 0 must be 'tensor<8xf32>'}}
+  %r = tile.combine_reduce %x {axis = 0 : i32} : (tensor<16x8xf32>) -> (tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    tile.combine_yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @combine_arguments(%x: tensor<16xf32>) {
+  // expected-error @+1 {{combine region must take two partial results (2 scalars of the operands' element types)}}
+  %r = tile.combine_reduce %x {axis = 0 : i32} : (tensor<16xf32>) -> (f32) {
+  ^bb0(%a: f32, %b: i32):
+    tile.combine_yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @combine_yield(%x: tensor<16xi32>) {
+  %r = tile.combine_scan %x {axis = 0 : i32, reverse = false} : (tensor<16xi32>) -> (tensor<16xi32>) {
+  ^bb0(%a: i32, %b: i32):
+    %f = arith.sitofp %a : i32 to f32
+    // expected-error @+1 {{must yield one scalar of each operand's element type}}
+    tile.combine_yield %f : f32
+  }
+  return
+}
+
+// -----
+
+func.func @combine_memory(%x: tensor<16xi32>, %p: !tile.ptr<i32>) {
+  %r = tile.combine_reduce %x {axis = 0 : i32} : (tensor<16xi32>) -> (i32) {
+  ^bb0(%a: i32, %b: i32):
+    // expected-error @+1 {{is not allowed in a combine region (only straight-line code without memory effects)}}
+    %v = tile.load %p : (!tile.ptr<i32>) -> i32
+    tile.combine_yield %v : i32
+  }
+  return
+}
+
+// -----
+
+func.func @combine_scan_types(%x: tensor<16xi32>) {
+  // expected-error @+1 {{results must have the operands' types}}
+  %r = tile.combine_scan %x {axis = 0 : i32, reverse = false} : (tensor<16xi32>) -> (tensor<16xf32>) {
+  ^bb0(%a: i32, %b: i32):
+    tile.combine_yield %a : i32
+  }
+  return
+}
+
+// -----
+
+func.func @combine_axis(%x: tensor<16xi32>) {
+  // expected-error @+1 {{axis 1 is out of range for rank 1}}
+  %r = tile.combine_reduce %x {axis = 1 : i32} : (tensor<16xi32>) -> (i32) {
+  ^bb0(%a: i32, %b: i32):
+    tile.combine_yield %a : i32
+  }
+  return
+}

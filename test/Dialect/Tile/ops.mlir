@@ -56,6 +56,21 @@ func.func @shapes_and_reductions(%x: tensor<16x64xf32>, %a: tensor<16x32xf16>, %
   %am = tile.reduce %m {axis = 0 : i32, kind = #tile<reduce_kind argmax>} : tensor<16xf32> -> i32
   // CHECK: tile.scan %{{.*}} {axis = 0 : i32, reverse = false} : tensor<64xi32>
   %cs = tile.scan %r {axis = 0 : i32, reverse = false} : tensor<64xi32>
+  // CHECK: %{{.*}}:2 = tile.combine_reduce %{{.*}}, %{{.*}} {axis = 1 : i32} : (tensor<16x64xf32>, tensor<16x64xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  // CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
+  // CHECK: tile.combine_yield %{{.*}}, %{{.*}} : f32, f32
+  %pr:2 = tile.combine_reduce %x, %x {axis = 1 : i32} : (tensor<16x64xf32>, tensor<16x64xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  ^bb0(%a0: f32, %b0: f32, %a1: f32, %b1: f32):
+    %s = arith.addf %a0, %a1 : f32
+    %mx = arith.maximumf %b0, %b1 : f32
+    tile.combine_yield %s, %mx : f32, f32
+  }
+  // CHECK: tile.combine_scan %{{.*}} {axis = 0 : i32, reverse = true} : (tensor<64xi32>) -> (tensor<64xi32>) {
+  %xs = tile.combine_scan %r {axis = 0 : i32, reverse = true} : (tensor<64xi32>) -> (tensor<64xi32>) {
+  ^bb0(%u: i32, %v: i32):
+    %w = arith.xori %u, %v : i32
+    tile.combine_yield %w : i32
+  }
   %c = arith.constant dense<0.0> : tensor<16x64xf32>
   // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = #tile<input_precision tf32>} : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
   %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>

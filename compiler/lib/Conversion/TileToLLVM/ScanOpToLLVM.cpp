@@ -5,20 +5,24 @@
 //===----------------------------------------------------------------------===//
 //
 // Lowers tile.scan (inclusive cumsum or cumprod along an axis, optionally
-// reversed)
-// with a bit-serial butterfly that works for any layout whose bases move
-// each bit of the axis coordinate with exactly one register, lane or warp
-// bit. Every element keeps two values: `prefix`, its inclusive prefix sum
-// within its aligned block of 2^i positions, and `total`, the sum of that
-// block. Step i pairs each element with the one whose axis coordinate
-// differs in bit i (its partner block) and sets
+// reversed) and tile.combine_scan (the same with a combine region over one
+// or more tiles) with a bit-serial butterfly that works for any layout whose
+// bases move each bit of the axis coordinate with exactly one register, lane
+// or warp bit. Every element keeps two partials (one value per operand):
+// `prefix`, the combination of its aligned block of 2^i positions up to
+// itself in scan order, and `total`, that of the whole block. Step i pairs
+// each element with the one whose axis coordinate differs in bit i (its
+// partner block) and sets
 //
-//   total  = total + partner total
-//   prefix = prefix + partner total   if bit i of the position is set
+//   total  = earlier total (+) later total
+//   prefix = partner total (+) prefix   if the partner block comes first
 //
-// where the position is the axis coordinate (for a reverse scan, its
-// complement, so bit i must be clear). The partner lives in another register
-// of the same thread, in lane `lane ^ (1 << b)` (one `shfl.sync.bfly`), or in
+// where (+) is the combination, whose left operand is always the earlier in
+// scan order (a combine region need not be commutative; sums and products
+// are, and skip the selects that order their operands). The partner block
+// comes first when bit i of the position is set (clear for a reverse scan,
+// which runs from the end). The partner lives in another register of the
+// same thread, in lane `lane ^ (1 << b)` (one `shfl.sync.bfly`), or in
 // another warp (through shared memory: barrier; store totals at their
 // row-major index; barrier; load the partner's), depending on which bit moves
 // the coordinate. Copies of elements compute the same values side by side.
@@ -45,15 +49,200 @@ struct AxisBitSource {
   unsigned bit;
 };
 
+/// A partial scan: one value per operand.
+using Partial = SmallVector<Value, 2>;
+
 /// `a + b` (or `a * b` for a product scan) for the scan's element type.
-static Value combine(OpBuilder &b, Location loc, ScanKind kind, Value x,
-                     Value y) {
-  bool isFloat = isa<FloatType>(x.getType());
+static Partial combine(OpBuilder &b, Location loc, ScanKind kind, ValueRange x,
+                       ValueRange y) {
+  bool isFloat = isa<FloatType>(x[0].getType());
   if (kind == ScanKind::Prod)
-    return isFloat ? Value(LLVM::FMulOp::create(b, loc, x, y))
-                   : Value(LLVM::MulOp::create(b, loc, x, y));
-  return isFloat ? Value(LLVM::FAddOp::create(b, loc, x, y))
-                 : Value(LLVM::AddOp::create(b, loc, x, y));
+    return {isFloat ? Value(LLVM::FMulOp::create(b, loc, x[0], y[0]))
+                    : Value(LLVM::MulOp::create(b, loc, x[0], y[0]))};
+  return {isFloat ? Value(LLVM::FAddOp::create(b, loc, x[0], y[0]))
+                  : Value(LLVM::AddOp::create(b, loc, x[0], y[0]))};
+}
+
+/// How a scan combines its partials.
+struct ScanSpec {
+  /// The operand type (every operand has its layout) and the axis.
+  RankedTensorType type;
+  unsigned axis;
+  bool reverse;
+  /// The converted element types of the operands.
+  SmallVector<Type> types;
+  /// The combination of two partials, `x` earlier in scan order.
+  llvm::function_ref<Partial(ValueRange x, ValueRange y)> combine;
+  /// Whether the combination may take its operands in either order.
+  bool commutative;
+};
+
+/// Emits the scan of `op` (tile.scan or tile.combine_scan) over the
+/// registers `operands` (one list per operand) and returns the registers of
+/// each result.
+static FailureOr<SmallVector<SmallVector<Value>>>
+emitScan(Operation *op, ConversionPatternRewriter &rewriter,
+         const ScanSpec &spec, ArrayRef<SmallVector<Value>> operands) {
+  Location loc = op->getLoc();
+  RankedTensorType type = spec.type;
+  unsigned axis = spec.axis;
+  bool reverse = spec.reverse;
+  std::optional<TileDistribution> dist = TileDistribution::get(type);
+  if (!dist ||
+      !llvm::all_of(spec.types, [](Type t) { return t && t.isIntOrFloat(); })) {
+    op->emitOpError("layout or element type is not supported");
+    return failure();
+  }
+
+  // Find the source of each bit of the axis coordinate.
+  int64_t size = type.getDimSize(axis);
+  unsigned axisBits = llvm::Log2_64(size);
+  SmallVector<std::optional<AxisBitSource>> sources(axisBits);
+  bool supported = true;
+  auto record = [&](ArrayRef<int64_t> basis, AxisBitSource source) {
+    BitKind k = classifyBasis(basis, axis);
+    if (k == BitKind::Mixed ||
+        (k == BitKind::Axis && !llvm::isPowerOf2_64(basis[axis]))) {
+      supported = false;
+      return;
+    }
+    if (k != BitKind::Axis)
+      return;
+    unsigned i = llvm::Log2_64(basis[axis]);
+    if (sources[i])
+      supported = false;
+    sources[i] = source;
+  };
+  for (unsigned b = 0; b < dist->getNumRegisterBits(); ++b)
+    record(dist->getRegisterBasis(b), {AxisBitSource::Register, b});
+  for (unsigned b = 0; b < TileDistribution::getNumLaneBits(); ++b)
+    record(dist->getLaneBasis(b), {AxisBitSource::Lane, b});
+  for (unsigned b = 0; b < dist->getNumWarpBits(); ++b)
+    record(dist->getWarpBasis(b), {AxisBitSource::Warp, b});
+  if (!supported || llvm::any_of(sources, [](auto &s) { return !s; })) {
+    op->emitOpError("layout is not supported by the scan lowering");
+    return failure();
+  }
+  bool usesWarps = llvm::any_of(
+      sources, [](auto &s) { return s->kind == AxisBitSource::Warp; });
+  if (usesWarps && failed(checkSharedMemory(op, getScratchBytes(op))))
+    return failure();
+
+  int64_t numRegs = dist->getNumRegisters();
+  SmallVector<Partial> prefix(numRegs);
+  for (int64_t r = 0; r < numRegs; ++r)
+    for (const SmallVector<Value> &operand : operands)
+      prefix[r].push_back(operand[r]);
+  SmallVector<Partial> total = prefix;
+  SmallVector<SmallVector<Value>> indices;
+  if (usesWarps)
+    indices = emitIndices(rewriter, loc, type);
+  Value lane = getLaneId(rewriter, loc);
+  Value warp = getWarpId(rewriter, loc);
+  SmallVector<Value> bases;
+  if (usesWarps) {
+    SmallVector<int64_t> offsets = getCombineScratchOffsets(op);
+    for (size_t k = 0; k < spec.types.size(); ++k)
+      bases.push_back(getScratchBase(rewriter, loc, op, offsets[k]));
+  }
+  // Totals are often shared by registers (after register steps): combine
+  // each distinct pair once.
+  using Key = std::vector<const void *>;
+  auto keyOf = [](ValueRange x, ValueRange y) {
+    Key key;
+    for (Value v : llvm::concat<const Value>(x, y))
+      key.push_back(v.getAsOpaquePointer());
+    return key;
+  };
+  auto select = [&](Value condition, ValueRange x, ValueRange y) {
+    Partial p;
+    for (auto [a, b] : llvm::zip(x, y))
+      p.push_back(LLVM::SelectOp::create(rewriter, loc, condition, a, b));
+    return p;
+  };
+
+  // Whether the running thread's position has bit `bit` of `id` set
+  // (clear for a reverse scan): its partner block comes first.
+  auto partnerFirst = [&](Value id, unsigned bit) -> Value {
+    Value set = LLVM::AndOp::create(
+        rewriter, loc,
+        LLVM::LShrOp::create(rewriter, loc, id,
+                             i32Constant(rewriter, loc, bit)),
+        i32Constant(rewriter, loc, 1));
+    return LLVM::ICmpOp::create(rewriter, loc,
+                                reverse ? LLVM::ICmpPredicate::eq
+                                        : LLVM::ICmpPredicate::ne,
+                                set, i32Constant(rewriter, loc, 0));
+  };
+
+  for (unsigned i = 0; i < axisBits; ++i) {
+    const AxisBitSource &source = *sources[i];
+    if (source.kind == AxisBitSource::Register) {
+      int64_t mask = int64_t(1) << source.bit;
+      std::map<Key, Partial> totals;
+      for (int64_t lo = 0; lo < numRegs; ++lo) {
+        if (lo & mask)
+          continue;
+        int64_t hi = lo | mask; // holds the position with bit i set
+        int64_t first = reverse ? hi : lo, second = reverse ? lo : hi;
+        Partial &sum = totals[keyOf(total[first], total[second])];
+        if (sum.empty())
+          sum = spec.combine(total[first], total[second]);
+        prefix[second] = spec.combine(total[first], prefix[second]);
+        total[lo] = total[hi] = sum;
+      }
+      continue;
+    }
+    SmallVector<Partial> partner(numRegs);
+    Value first;
+    if (source.kind == AxisBitSource::Lane) {
+      std::map<Key, Partial> shuffled;
+      for (int64_t r = 0; r < numRegs; ++r) {
+        Partial &s = shuffled[keyOf(total[r], {})];
+        if (s.empty())
+          for (Value v : total[r])
+            s.push_back(shuffleXor(rewriter, loc, v, 1u << source.bit));
+        partner[r] = s;
+      }
+      first = partnerFirst(lane, source.bit);
+    } else {
+      emitBarrier(rewriter, loc);
+      for (int64_t r = 0; r < numRegs; ++r) {
+        if (dist->isDuplicateRegister(r))
+          continue;
+        Value at = linearizeIndex(rewriter, loc, indices[r], type.getShape());
+        for (auto [base, value] : llvm::zip(bases, total[r]))
+          storeShared(rewriter, loc, base, at, value);
+      }
+      emitBarrier(rewriter, loc);
+      for (int64_t r = 0; r < numRegs; ++r) {
+        SmallVector<Value> coords = indices[r];
+        coords[axis] =
+            LLVM::XOrOp::create(rewriter, loc, coords[axis],
+                                i32Constant(rewriter, loc, int64_t(1) << i));
+        Value at = linearizeIndex(rewriter, loc, coords, type.getShape());
+        for (auto [base, elemType] : llvm::zip(bases, spec.types))
+          partner[r].push_back(loadShared(rewriter, loc, base, at, elemType));
+      }
+      first = partnerFirst(warp, source.bit);
+    }
+    std::map<Key, Partial> totals;
+    for (int64_t r = 0; r < numRegs; ++r) {
+      prefix[r] = select(first, spec.combine(partner[r], prefix[r]), prefix[r]);
+      Partial &sum = totals[keyOf(total[r], partner[r])];
+      if (sum.empty())
+        sum = spec.commutative
+                  ? spec.combine(total[r], partner[r])
+                  : spec.combine(select(first, partner[r], total[r]),
+                                 select(first, total[r], partner[r]));
+      total[r] = sum;
+    }
+  }
+  SmallVector<SmallVector<Value>> results(operands.size());
+  for (const Partial &p : prefix)
+    for (auto [k, v] : llvm::enumerate(p))
+      results[k].push_back(v);
+  return results;
 }
 
 struct ScanOpLowering : public OpConversionPattern<ScanOp> {
@@ -63,140 +252,63 @@ struct ScanOpLowering : public OpConversionPattern<ScanOp> {
   matchAndRewrite(ScanOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    RankedTensorType type = op.getType();
-    unsigned axis = op.getAxis();
-    bool reverse = op.getReverse();
     ScanKind kind = op.getKind();
-    auto add = [kind](OpBuilder &b, Location loc, Value x, Value y) {
-      return combine(b, loc, kind, x, y);
+    Type llvmType = getTypeConverter()->convertType(op.getType());
+    auto combineKind = [&](ValueRange x, ValueRange y) {
+      return combine(rewriter, loc, kind, x, y);
     };
-    Type llvmType = getTypeConverter()->convertType(type);
-    Type elemType = getTypeConverter()->convertType(type.getElementType());
-    std::optional<TileDistribution> dist = TileDistribution::get(type);
-    if (!dist || !llvmType || !elemType || !elemType.isIntOrFloat())
-      return op.emitOpError("layout or element type is not supported");
-
-    // Find the source of each bit of the axis coordinate.
-    int64_t size = type.getDimSize(axis);
-    unsigned axisBits = llvm::Log2_64(size);
-    SmallVector<std::optional<AxisBitSource>> sources(axisBits);
-    bool supported = true;
-    auto record = [&](ArrayRef<int64_t> basis, AxisBitSource source) {
-      BitKind k = classifyBasis(basis, axis);
-      if (k == BitKind::Mixed ||
-          (k == BitKind::Axis && !llvm::isPowerOf2_64(basis[axis]))) {
-        supported = false;
-        return;
-      }
-      if (k != BitKind::Axis)
-        return;
-      unsigned i = llvm::Log2_64(basis[axis]);
-      if (sources[i])
-        supported = false;
-      sources[i] = source;
-    };
-    for (unsigned b = 0; b < dist->getNumRegisterBits(); ++b)
-      record(dist->getRegisterBasis(b), {AxisBitSource::Register, b});
-    for (unsigned b = 0; b < TileDistribution::getNumLaneBits(); ++b)
-      record(dist->getLaneBasis(b), {AxisBitSource::Lane, b});
-    for (unsigned b = 0; b < dist->getNumWarpBits(); ++b)
-      record(dist->getWarpBasis(b), {AxisBitSource::Warp, b});
-    if (!supported || llvm::any_of(sources, [](auto &s) { return !s; }))
-      return op.emitOpError("layout is not supported by the scan lowering");
-    bool usesWarps = llvm::any_of(
-        sources, [](auto &s) { return s->kind == AxisBitSource::Warp; });
-    if (usesWarps && failed(checkSharedMemory(op, getScratchBytes(op))))
+    ScanSpec spec{
+        op.getType(),
+        static_cast<unsigned>(op.getAxis()),
+        op.getReverse(),
+        {getTypeConverter()->convertType(op.getType().getElementType())},
+        combineKind,
+        /*commutative=*/true};
+    SmallVector<SmallVector<Value>> operands = {
+        unpackRegisters(rewriter, loc, adaptor.getSrc())};
+    FailureOr<SmallVector<SmallVector<Value>>> results =
+        emitScan(op, rewriter, spec, operands);
+    if (!llvmType || failed(results))
       return failure();
+    rewriter.replaceOp(op,
+                       packRegisters(rewriter, loc, llvmType, (*results)[0]));
+    return success();
+  }
+};
 
-    SmallVector<Value> prefix =
-        unpackRegisters(rewriter, loc, adaptor.getSrc());
-    SmallVector<Value> total = prefix;
-    int64_t numRegs = dist->getNumRegisters();
-    SmallVector<SmallVector<Value>> indices;
-    if (usesWarps)
-      indices = emitIndices(rewriter, loc, type);
-    Value lane = getLaneId(rewriter, loc);
-    Value warp = getWarpId(rewriter, loc);
-    Value base = usesWarps ? getScratchBase(rewriter, loc, op) : Value();
+struct CombineScanOpLowering : public OpConversionPattern<CombineScanOp> {
+  using OpConversionPattern::OpConversionPattern;
 
-    // Whether the running thread's position has bit `bit` of `id` set
-    // (clear for a reverse scan): the condition to add the partner total.
-    auto takesPartner = [&](Value id, unsigned bit) -> Value {
-      Value set = LLVM::AndOp::create(
-          rewriter, loc,
-          LLVM::LShrOp::create(rewriter, loc, id,
-                               i32Constant(rewriter, loc, bit)),
-          i32Constant(rewriter, loc, 1));
-      return LLVM::ICmpOp::create(rewriter, loc,
-                                  reverse ? LLVM::ICmpPredicate::eq
-                                          : LLVM::ICmpPredicate::ne,
-                                  set, i32Constant(rewriter, loc, 0));
-    };
-
-    for (unsigned i = 0; i < axisBits; ++i) {
-      const AxisBitSource &source = *sources[i];
-      if (source.kind == AxisBitSource::Register) {
-        int64_t mask = int64_t(1) << source.bit;
-        DenseMap<std::pair<Value, Value>, Value> sums;
-        for (int64_t lo = 0; lo < numRegs; ++lo) {
-          if (lo & mask)
-            continue;
-          int64_t hi = lo | mask; // holds the position with bit i set
-          Value &sum = sums[{total[lo], total[hi]}];
-          if (!sum)
-            sum = add(rewriter, loc, total[lo], total[hi]);
-          if (reverse)
-            prefix[lo] = add(rewriter, loc, prefix[lo], total[hi]);
-          else
-            prefix[hi] = add(rewriter, loc, prefix[hi], total[lo]);
-          total[lo] = total[hi] = sum;
-        }
-        continue;
-      }
-      SmallVector<Value> partner(numRegs);
-      Value take;
-      if (source.kind == AxisBitSource::Lane) {
-        // Registers often share one total (after register steps): shuffle
-        // each distinct value once.
-        DenseMap<Value, Value> shuffled;
-        for (int64_t r = 0; r < numRegs; ++r) {
-          Value &s = shuffled[total[r]];
-          if (!s)
-            s = shuffleXor(rewriter, loc, total[r], 1u << source.bit);
-          partner[r] = s;
-        }
-        take = takesPartner(lane, source.bit);
-      } else {
-        emitBarrier(rewriter, loc);
-        for (int64_t r = 0; r < numRegs; ++r) {
-          if (dist->isDuplicateRegister(r))
-            continue;
-          Value at = linearizeIndex(rewriter, loc, indices[r], type.getShape());
-          storeShared(rewriter, loc, base, at, total[r]);
-        }
-        emitBarrier(rewriter, loc);
-        for (int64_t r = 0; r < numRegs; ++r) {
-          SmallVector<Value> coords = indices[r];
-          coords[axis] =
-              LLVM::XOrOp::create(rewriter, loc, coords[axis],
-                                  i32Constant(rewriter, loc, int64_t(1) << i));
-          Value at = linearizeIndex(rewriter, loc, coords, type.getShape());
-          partner[r] = loadShared(rewriter, loc, base, at, elemType);
-        }
-        take = takesPartner(warp, source.bit);
-      }
-      DenseMap<std::pair<Value, Value>, Value> sums;
-      for (int64_t r = 0; r < numRegs; ++r) {
-        prefix[r] = LLVM::SelectOp::create(
-            rewriter, loc, take, add(rewriter, loc, prefix[r], partner[r]),
-            prefix[r]);
-        Value &sum = sums[{total[r], partner[r]}];
-        if (!sum)
-          sum = add(rewriter, loc, total[r], partner[r]);
-        total[r] = sum;
-      }
+  LogicalResult
+  matchAndRewrite(CombineScanOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<SmallVector<Value>> operands;
+    SmallVector<Type> types;
+    for (auto [src, converted] : llvm::zip(op.getSrcs(), adaptor.getSrcs())) {
+      operands.push_back(unpackRegisters(rewriter, loc, converted));
+      types.push_back(
+          getTypeConverter()->convertType(getElementTypeOrSelf(src.getType())));
     }
-    rewriter.replaceOp(op, packRegisters(rewriter, loc, llvmType, prefix));
+    auto combineRegion = [&](ValueRange x, ValueRange y) {
+      return Partial(inlineCombineRegion(rewriter, op.getCombine(), x, y));
+    };
+    ScanSpec spec{cast<RankedTensorType>(op.getSrcs()[0].getType()),
+                  static_cast<unsigned>(op.getAxis()),
+                  op.getReverse(),
+                  types,
+                  combineRegion,
+                  /*commutative=*/false};
+    FailureOr<SmallVector<SmallVector<Value>>> results =
+        emitScan(op, rewriter, spec, operands);
+    if (failed(results))
+      return failure();
+    SmallVector<Value> packed;
+    for (auto [result, registers] : llvm::zip(op.getResults(), *results))
+      packed.push_back(packRegisters(
+          rewriter, loc, getTypeConverter()->convertType(result.getType()),
+          registers));
+    rewriter.replaceOp(op, packed);
     return success();
   }
 };
@@ -205,5 +317,6 @@ struct ScanOpLowering : public OpConversionPattern<ScanOp> {
 
 void tilec::populateScanOpToLLVMPatterns(TileTypeConverter &converter,
                                          RewritePatternSet &patterns) {
-  patterns.add<ScanOpLowering>(converter, patterns.getContext());
+  patterns.add<ScanOpLowering, CombineScanOpLowering>(converter,
+                                                      patterns.getContext());
 }

@@ -124,6 +124,15 @@ void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value value, unsigned laneMask);
 
+/// Inlines the combine region of a tile.combine_reduce or tile.combine_scan
+/// at `b`'s insertion point with its arguments bound to the partials `x`
+/// (earlier) and `y` (later), and returns the values it yields. The clones
+/// are converted with the rest of the kernel.
+llvm::SmallVector<mlir::Value> inlineCombineRegion(mlir::OpBuilder &b,
+                                                   mlir::Region &region,
+                                                   mlir::ValueRange x,
+                                                   mlir::ValueRange y);
+
 /// Converts `value` between integer and float types of any width (sign
 /// extension or truncation for integers, `sitofp` for int to float).
 mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc,

@@ -80,34 +80,67 @@ tilec::tile::getDataMovementRemap(Operation *op) {
       *src, *dst, [&](ArrayRef<int64_t> c) { return getOperandCoords(op, c); });
 }
 
-int64_t tilec::tile::getReduceWarpsAlongAxis(ReduceOp op) {
+SmallVector<Type> tilec::tile::getCombinedTypes(Operation *op) {
+  SmallVector<Type> types;
+  for (Value src : op->getOperands())
+    types.push_back(getElementTypeOrSelf(src.getType()));
+  if (auto reduce = dyn_cast<ReduceOp>(op))
+    if (reduce.getKind() == ReduceKind::ArgMax ||
+        reduce.getKind() == ReduceKind::ArgMin)
+      types.push_back(IntegerType::get(op->getContext(), 32));
+  return types;
+}
+
+/// The axis of a reduction or scan.
+static unsigned getCombineAxis(Operation *op) {
+  return op->getAttrOfType<IntegerAttr>("axis").getInt();
+}
+
+int64_t tilec::tile::getReduceWarpsAlongAxis(Operation *op) {
+  assert((isa<ReduceOp, CombineReduceOp>(op)) && "not a reduction");
   std::optional<TileDistribution> src =
-      TileDistribution::get(op.getSrc().getType());
+      TileDistribution::get(op->getOperand(0).getType());
   if (!src)
     return 1;
   int64_t warps = 1;
   for (unsigned b = 0; b < src->getNumWarpBits(); ++b)
-    if (classifyBasis(src->getWarpBasis(b), op.getAxis()) == BitKind::Axis)
+    if (classifyBasis(src->getWarpBasis(b), getCombineAxis(op)) ==
+        BitKind::Axis)
       warps *= 2;
   return warps;
 }
 
-/// Number of elements of a reduction's result (1 for a scalar).
-static int64_t getResultElements(ReduceOp op) {
-  auto tensor = dyn_cast<RankedTensorType>(op.getType());
-  return tensor ? tensor.getNumElements() : 1;
+/// Whether warps split the axis of a scan (its operands go through shared
+/// memory).
+static bool scanCrossesWarps(Operation *op) {
+  std::optional<TileDistribution> dist =
+      TileDistribution::get(op->getOperand(0).getType());
+  if (!dist)
+    return false;
+  for (unsigned b = 0; b < dist->getNumWarpBits(); ++b)
+    if (classifyBasis(dist->getWarpBasis(b), getCombineAxis(op)) ==
+        BitKind::Axis)
+      return true;
+  return false;
 }
 
-/// Whether `op` reduces to the position of its extreme element.
-static bool isArgReduce(ReduceOp op) {
-  return op.getKind() == ReduceKind::ArgMax ||
-         op.getKind() == ReduceKind::ArgMin;
-}
-
-int64_t tilec::tile::getReduceIndexOffset(ReduceOp op) {
-  Type elem = cast<RankedTensorType>(op.getSrc().getType()).getElementType();
-  return alignTo16(getResultElements(op) * getReduceWarpsAlongAxis(op) *
-                   getStorageBytes(elem));
+SmallVector<int64_t> tilec::tile::getCombineScratchOffsets(Operation *op) {
+  // A reduction stores one slot per result element and warp along the axis;
+  // a scan stores every element of the tile.
+  int64_t slots = 0;
+  if (isa<ReduceOp, CombineReduceOp>(op)) {
+    int64_t warps = getReduceWarpsAlongAxis(op);
+    auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    slots = warps == 1 ? 0 : (result ? result.getNumElements() : 1) * warps;
+  } else if (scanCrossesWarps(op)) {
+    slots =
+        cast<RankedTensorType>(op->getOperand(0).getType()).getNumElements();
+  }
+  SmallVector<int64_t> offsets = {0};
+  for (Type type : getCombinedTypes(op))
+    offsets.push_back(
+        alignTo16(offsets.back() + slots * getStorageBytes(type)));
+  return offsets;
 }
 
 int64_t tilec::tile::getDotOperandBOffset(DotOp op) {
@@ -140,28 +173,8 @@ int64_t tilec::tile::getScratchBytes(Operation *op) {
       return 0;
     return src.getNumElements() * getStorageBytes(src.getElementType());
   }
-  if (auto reduce = dyn_cast<ReduceOp>(op)) {
-    int64_t warps = getReduceWarpsAlongAxis(reduce);
-    if (warps == 1)
-      return 0;
-    int64_t slots = getResultElements(reduce) * warps;
-    if (isArgReduce(reduce))
-      return getReduceIndexOffset(reduce) + slots * 4;
-    Type elem =
-        cast<RankedTensorType>(reduce.getSrc().getType()).getElementType();
-    return slots * getStorageBytes(elem);
-  }
-  if (auto scan = dyn_cast<ScanOp>(op)) {
-    std::optional<TileDistribution> dist =
-        TileDistribution::get(scan.getType());
-    if (!dist)
-      return 0;
-    for (unsigned b = 0; b < dist->getNumWarpBits(); ++b)
-      if (classifyBasis(dist->getWarpBasis(b), scan.getAxis()) == BitKind::Axis)
-        return dist->getNumElements() *
-               getStorageBytes(scan.getType().getElementType());
-    return 0;
-  }
+  if (isa<ReduceOp, CombineReduceOp, ScanOp, CombineScanOp>(op))
+    return getCombineScratchOffsets(op).back();
   if (auto dot = dyn_cast<DotOp>(op)) {
     auto b = cast<RankedTensorType>(dot.getB().getType());
     return getDotOperandBOffset(dot) +

@@ -383,6 +383,100 @@ LogicalResult ScanOp::verify() {
   return success();
 }
 
+/// Checks the operands of a combine_reduce or combine_scan: one or more
+/// tiles of one shape, of integers or floats, with `axis` in range.
+static LogicalResult verifyCombineOperands(Operation *op, ValueRange srcs,
+                                           int64_t axis) {
+  if (srcs.empty())
+    return op->emitOpError("needs at least one operand");
+  auto first = cast<RankedTensorType>(srcs[0].getType());
+  if (axis < 0 || axis >= first.getRank())
+    return op->emitOpError("axis ")
+           << axis << " is out of range for rank " << first.getRank();
+  for (Value src : srcs) {
+    auto type = cast<RankedTensorType>(src.getType());
+    if (type.getShape() != first.getShape())
+      return printShape(printShape(op->emitOpError("operands must have one "
+                                                   "shape, not "),
+                                   first.getShape())
+                            << " and ",
+                        type.getShape());
+    if (!type.getElementType().isIntOrFloat())
+      return op->emitOpError("can only combine integers and floats, not ")
+             << type.getElementType();
+  }
+  return success();
+}
+
+/// Checks the combine region of `op` over operands of element types
+/// `elems`: 2N scalar arguments (two partial results), a yield of N values
+/// of those types, and nothing but straight-line code without memory
+/// effects in between.
+static LogicalResult verifyCombineRegion(Operation *op, Region &region,
+                                         TypeRange elems) {
+  Block &block = region.front();
+  SmallVector<Type> expected(elems);
+  expected.append(elems.begin(), elems.end());
+  if (block.getArgumentTypes() != TypeRange(expected))
+    return op->emitOpError("combine region must take two partial results (")
+           << expected.size() << " scalars of the operands' element types)";
+  auto yield = dyn_cast<CombineYieldOp>(block.getTerminator());
+  if (!yield)
+    return op->emitOpError("combine region must end with "
+                           "tile.combine_yield");
+  if (yield.getValues().getTypes() != elems)
+    return yield.emitOpError("must yield one scalar of each operand's "
+                             "element type");
+  for (Operation &inner : block.without_terminator())
+    if (inner.getNumRegions() || !isMemoryEffectFree(&inner))
+      return inner.emitOpError("is not allowed in a combine region (only "
+                               "straight-line code without memory effects)");
+  return success();
+}
+
+static SmallVector<Type> getElementTypes(ValueRange values) {
+  return llvm::map_to_vector(
+      values, [](Value v) { return getElementTypeOrSelf(v.getType()); });
+}
+
+LogicalResult CombineReduceOp::verify() {
+  if (failed(verifyCombineOperands(*this, getSrcs(), getAxis())))
+    return failure();
+  if (getResults().size() != getSrcs().size())
+    return emitOpError("must have one result per operand");
+  auto src = cast<RankedTensorType>(getSrcs()[0].getType());
+  SmallVector<int64_t> shape(src.getShape());
+  shape.erase(shape.begin() + getAxis());
+  for (auto [operand, result] : llvm::zip(getSrcs(), getResults())) {
+    Type elem = getElementTypeOrSelf(operand.getType());
+    Type expected =
+        shape.empty() ? elem : Type(RankedTensorType::get(shape, elem));
+    auto tensor = dyn_cast<RankedTensorType>(result.getType());
+    if (tensor ? tensor.getShape() != ArrayRef<int64_t>(shape) ||
+                     tensor.getElementType() != elem
+               : result.getType() != expected)
+      return emitOpError("result ")
+             << result.getResultNumber() << " must be " << expected;
+  }
+  return success();
+}
+
+LogicalResult CombineReduceOp::verifyRegions() {
+  return verifyCombineRegion(*this, getCombine(), getElementTypes(getSrcs()));
+}
+
+LogicalResult CombineScanOp::verify() {
+  if (failed(verifyCombineOperands(*this, getSrcs(), getAxis())))
+    return failure();
+  if (getResults().getTypes() != getSrcs().getTypes())
+    return emitOpError("results must have the operands' types");
+  return success();
+}
+
+LogicalResult CombineScanOp::verifyRegions() {
+  return verifyCombineRegion(*this, getCombine(), getElementTypes(getSrcs()));
+}
+
 /// Checks that `a` @ `b` + `c` are matrices of matching shapes (with
 /// `rankMessage` when one is not a matrix).
 LogicalResult tilec::tile::verifyProductShapes(Operation *op, ShapedType a,

@@ -54,9 +54,9 @@ static bool isLive(Operation *alloc, Operation *op) {
 static StringRef describeSharedUse(Operation *op) {
   if (isa<LocalAllocOp, BarrierAllocOp>(op))
     return "the operand tiles of a pipelined tl.dot loop";
-  if (isa<ReduceOp>(op))
+  if (isa<ReduceOp, CombineReduceOp>(op))
     return "a reduction across warps";
-  if (isa<ScanOp>(op))
+  if (isa<ScanOp, CombineScanOp>(op))
     return "a scan across warps";
   if (isa<DotOp>(op))
     return "the operands of a tl.dot";

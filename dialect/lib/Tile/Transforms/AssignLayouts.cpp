@@ -343,6 +343,24 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
               cast<RankedTensorType>(scan.getSrc().getType()).getEncoding());
     return success();
   }
+  if (isa<CombineReduceOp, CombineScanOp>(op)) {
+    // Every operand takes the first one's layout; results are its slice
+    // along the axis (a reduction) or that layout (a scan).
+    Attribute layout =
+        cast<RankedTensorType>(op->getOperand(0).getType()).getEncoding();
+    for (OpOperand &operand : llvm::drop_begin(op->getOpOperands()))
+      convertOperand(operand, layout);
+    unsigned axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
+    for (Value result : op->getResults()) {
+      if (!isa<RankedTensorType>(result.getType()))
+        continue;
+      if (isa<CombineScanOp>(op))
+        setLayout(result, layout);
+      else if (auto src = dyn_cast_or_null<LayoutAttrInterface>(layout))
+        setLayout(result, SliceLayoutAttr::get(ctx, axis, src));
+    }
+    return success();
+  }
   if (auto dot = dyn_cast<DotOp>(op)) {
     if (LayoutAttrInterface layout = chooseDotLayout(dot)) {
       setLayout(dot.getResult(), layout);

@@ -164,3 +164,51 @@ func.func @dot(%pa: !tile.ptr<f16>, %pc: !tile.ptr<f32>) {
   tile.store %c, %d : tensor<32x32x!tile.ptr<f32>>, tensor<32x32xf32>
   return
 }
+
+// -----
+
+// A combine_reduce takes every operand in the first one's layout and yields
+// the slice of it; a combine_scan yields that layout.
+// CHECK-LABEL: func.func @combine
+// CHECK: %[[X:.*]] = tile.load {{.*}} -> tensor<64x64xf32, #[[L:blocked[0-9]*]]>
+// CHECK: tile.combine_reduce %[[X]], %{{.*}} {axis = 1 : i32} : (tensor<64x64xf32, #[[L]]>, tensor<64x64xi32, #[[L]]>) -> (tensor<64xf32, #tile.slice<dim = 1, parent = #[[L]]>>, tensor<64xi32, #tile.slice<dim = 1, parent = #[[L]]>>)
+// CHECK: tile.combine_scan %[[X]] {axis = 1 : i32, reverse = false} : (tensor<64x64xf32, #[[L]]>) -> (tensor<64x64xf32, #[[L]]>)
+// A second operand in another layout (a row maximum, sliced) is converted to
+// the first's (the range's).
+// CHECK: %[[M:.*]] = tile.reduce
+// CHECK: %[[MC:.*]] = tile.convert_layout %[[M]] : tensor<64xf32, #tile.slice<dim = 1, parent = #[[L]]>> -> tensor<64xf32, #[[R:blocked[0-9]*]]>
+// CHECK: tile.combine_reduce %{{.*}}, %[[MC]] {axis = 0 : i32} : (tensor<64xi32, #[[R]]>, tensor<64xf32, #[[R]]>) -> (i32, f32)
+func.func @combine(%p: !tile.ptr<f32>) {
+  %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %e = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %b = tile.broadcast %e : tensor<1x64xi32> -> tensor<64x64xi32>
+  %ps = tile.splat %p : tensor<64x64x!tile.ptr<f32>>
+  %pp = tile.addptr %ps, %b : tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi32>
+  %x = tile.load %pp : (tensor<64x64x!tile.ptr<f32>>) -> tensor<64x64xf32>
+  %v, %i = tile.combine_reduce %x, %b {axis = 1 : i32} : (tensor<64x64xf32>, tensor<64x64xi32>) -> (tensor<64xf32>, tensor<64xi32>) {
+  ^bb0(%v0: f32, %i0: i32, %v1: f32, %i1: i32):
+    %gt = arith.cmpf ogt, %v0, %v1 : f32
+    %vm = arith.select %gt, %v0, %v1 : f32
+    %im = arith.select %gt, %i0, %i1 : i32
+    tile.combine_yield %vm, %im : f32, i32
+  }
+  %s = tile.combine_scan %x {axis = 1 : i32, reverse = false} : (tensor<64x64xf32>) -> (tensor<64x64xf32>) {
+  ^bb0(%a: f32, %c: f32):
+    %sum = arith.addf %a, %c : f32
+    tile.combine_yield %sum : f32
+  }
+  tile.store %pp, %s : tensor<64x64x!tile.ptr<f32>>, tensor<64x64xf32>
+  %q = tile.splat %p : tensor<64x!tile.ptr<f32>>
+  %qp = tile.addptr %q, %r : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+  tile.store %qp, %v : tensor<64x!tile.ptr<f32>>, tensor<64xf32>
+  %m = tile.reduce %x {axis = 1 : i32, kind = #tile<reduce_kind max>} : tensor<64x64xf32> -> tensor<64xf32>
+  %ri, %rm = tile.combine_reduce %r, %m {axis = 0 : i32} : (tensor<64xi32>, tensor<64xf32>) -> (i32, f32) {
+  ^bb0(%i0: i32, %m0: f32, %i1: i32, %m1: f32):
+    %gt = arith.cmpf ogt, %m0, %m1 : f32
+    %mm = arith.select %gt, %m0, %m1 : f32
+    %ii = arith.select %gt, %i0, %i1 : i32
+    tile.combine_yield %ii, %mm : i32, f32
+  }
+  tile.store %p, %rm : !tile.ptr<f32>, f32
+  return
+}

@@ -45,12 +45,20 @@ bool isDataMovementOp(mlir::Operation *op);
 std::optional<llvm::SmallVector<int64_t>>
 getDataMovementRemap(mlir::Operation *op);
 
-/// Number of warps that hold different parts of one reduced row: 2 to the
-/// number of warp bits along the reduction axis (1: no shared memory).
-int64_t getReduceWarpsAlongAxis(ReduceOp op);
+/// The element types a reduction or scan (tile.reduce, tile.scan,
+/// tile.combine_reduce, tile.combine_scan) carries from step to step: its
+/// operands' element types, and i32 indices for argmax/argmin.
+llvm::SmallVector<mlir::Type> getCombinedTypes(mlir::Operation *op);
 
-/// Byte offset of the index buffer of an argmax/argmin reduction.
-int64_t getReduceIndexOffset(ReduceOp op);
+/// Number of warps that hold different parts of one reduced row of a
+/// tile.reduce or tile.combine_reduce: 2 to the number of warp bits along the
+/// reduction axis (1: no shared memory).
+int64_t getReduceWarpsAlongAxis(mlir::Operation *op);
+
+/// Byte offsets of the scratch buffers of a reduction or scan across warps:
+/// one per carried type (getCombinedTypes), each 16-byte aligned, and last
+/// the end of the scratch.
+llvm::SmallVector<int64_t> getCombineScratchOffsets(mlir::Operation *op);
 
 /// Byte offset of the B operand buffer of a dot (A sits at 0).
 int64_t getDotOperandBOffset(DotOp op);

@@ -400,6 +400,87 @@ def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
+def Tile_CombineReduceOp : Tile_Op<"combine_reduce", [Pure,
+    SingleBlock]> {
+  let summary = "Reduces tiles along one dimension with a combine region.";
+  let description = [{
+    `tl.reduce(input, axis, combine_fn)` (and `tl.xor_sum`, `tl.reduce_or`):
+    the tiles `srcs` (one shape, any element types) are reduced together
+    along `axis`, each row folded by the `combine` region. The region takes
+    two partial results, each one scalar per operand (the first N arguments
+    the earlier one along the axis, the next N the later one), and yields
+    their combination. As in Triton the function is assumed associative and
+    commutative: rows are combined as a tree. Each result drops dimension
+    `axis` (a scalar for 1-D tiles). The region holds straight-line code
+    without memory effects.
+
+    ```mlir
+    %v, %i = tile.combine_reduce %x, %idx {axis = 0 : i32}
+        : (tensor<128xf32>, tensor<128xi32>) -> (f32, i32) {
+    ^bb0(%v0: f32, %i0: i32, %v1: f32, %i1: i32):
+      %gt = arith.cmpf ogt, %v0, %v1 : f32
+      %v = arith.select %gt, %v0, %v1 : f32
+      %i = arith.select %gt, %i0, %i1 : i32
+      tile.combine_yield %v, %i : f32, i32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis);
+  let results = (outs Variadic<Tile_Value>:$results);
+  let regions = (region SizedRegion<1>:$combine);
+  let assemblyFormat = [{
+    $srcs attr-dict `:` `(` type($srcs) `)` `->` `(` type($results) `)`
+    $combine
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_CombineScanOp : Tile_Op<"combine_scan", [Pure,
+    SingleBlock]> {
+  let summary = "Inclusive scan of tiles along one dimension with a combine "
+                "region.";
+  let description = [{
+    `tl.associative_scan(input, axis, combine_fn, reverse)`: element i of
+    each result combines elements 0..i of the operands along `axis` (i..n-1
+    for `reverse`, scanning from the end) with the `combine` region, which
+    takes the partial result of the earlier elements in scan order (first N
+    arguments) and that of the later ones (next N). The function must be
+    associative; it need not be commutative (a linear recurrence's combine
+    is not). Results have the operands' types.
+
+    ```mlir
+    %c = tile.combine_scan %x {axis = 0 : i32, reverse = false}
+        : (tensor<128xi32>) -> (tensor<128xi32>) {
+    ^bb0(%a: i32, %b: i32):
+      %s = arith.addi %a, %b : i32
+      tile.combine_yield %s : i32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis,
+                   BoolAttr:$reverse);
+  let results = (outs Variadic<Tile_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$combine);
+  let assemblyFormat = [{
+    $srcs attr-dict `:` `(` type($srcs) `)` `->` `(` type($results) `)`
+    $combine
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_CombineYieldOp : Tile_Op<"combine_yield", [Pure, Terminator,
+    HasParent<"CombineReduceOp, CombineScanOp">]> {
+  let summary = "The combination a combine region yields.";
+  let description = [{
+    Ends the `combine` region of `tile.combine_reduce` and
+    `tile.combine_scan` with one scalar per operand of the parent.
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
 def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
   let summary = "Matrix product with accumulation: a @ b + c.";
   let description = [{
