@@ -293,6 +293,63 @@ def row_cross_entropy(h):
                   logits, labels_long, ignore_index=ignore, reduction="none"))
 
 
+def row_linear_recurrence(h):
+    """examples/scans.tile's linear_recurrence_kernel (tl.associative_scan
+    of a non-commutative combine function, forward and reversed) on 4096
+    rows of 1000. torch has no such scan: its row is the closed form
+    cumprod/cumsum (timed, not checked: it over- and underflows)."""
+    torch = h.torch
+    rows, cols = 4096, 1000
+    x = torch.rand((rows, cols), device="cuda") * 2 - 1
+    fwd, bwd = torch.empty_like(x), torch.empty_like(x)
+    a = (0.9 + 0.1 * x).double()
+    xd = x.double()
+    ref_fwd, ref_bwd = torch.empty_like(xd), torch.empty_like(xd)
+    state = torch.zeros(rows, device="cuda", dtype=torch.float64)
+    for c in range(cols):
+        state = a[:, c] * state + xd[:, c]
+        ref_fwd[:, c] = state
+    state = torch.zeros_like(state)
+    for c in reversed(range(cols)):
+        state = a[:, c] * state + xd[:, c]
+        ref_bwd[:, c] = state
+
+    def closed_form():
+        p = torch.cumprod(0.9 + 0.1 * x, dim=1)
+        return p * torch.cumsum(x / p, dim=1)
+
+    h.run_row(f"linear_recurrence fp32 {rows}x{cols} (torch: cumprod/cumsum "
+              "closed form, unchecked)", "linear_recurrence", (rows,),
+              (x, fwd, bwd, cols, x.stride(0)), [fwd, bwd],
+              [ref_fwd, ref_bwd], 1e-5, 12 * rows * cols, "GB/s", closed_form)
+
+
+def row_row_combines(h):
+    """examples/scans.tile's row_combines_kernel (tl.reduce of (level,
+    index) pairs, tl.xor_sum, tl.reduce_or) on 16384 rows of 256. torch's
+    row: torch.max with indices (no xor/or reductions)."""
+    torch = h.torch
+    rows, cols = 16384, 256
+    x = torch.rand((rows, cols), device="cuda") * 2 - 1
+    outs = [torch.empty(rows, device="cuda", dtype=torch.float32)] + [
+        torch.empty(rows, device="cuda", dtype=torch.int32) for _ in range(3)]
+    level = torch.floor(x * 4.0)
+    biggest = level.max(dim=1).values
+    first = (level == biggest[:, None]).int().argmax(dim=1)
+    bits = x.view(torch.int32).long()
+    xors, ors = bits[:, 0].clone(), bits[:, 0].clone()
+    for c in range(1, cols):
+        xors ^= bits[:, c]
+        ors |= bits[:, c]
+    refs = [biggest.double(), first.double(), xors.double(), ors.double()]
+    entry = h.manifest["row_combines"]["constexprs"]
+    h.run_row(f"row_combines fp32 {rows}x{cols} (torch: max with indices)",
+              "row_combines", (h.triton.cdiv(rows, entry["ROWS"]),),
+              (x, *outs, rows, cols, x.stride(0)), outs, refs, 0.0,
+              4 * rows * cols, "GB/s",
+              lambda: torch.max(torch.floor(x * 4.0), dim=1))
+
+
 def matmul_row(h, name, dtype, m, n, k, blocks, kind="ptr"):
     torch = h.torch
     a = randn(torch, (m, k), dtype)
@@ -485,6 +542,8 @@ ROWS = {
     "swiglu": row_swiglu,
     "geglu": row_geglu,
     "cross_entropy": row_cross_entropy,
+    "linear_recurrence": row_linear_recurrence,
+    "row_combines": row_row_combines,
     "matmul_fp16": row_matmul_fp16,
     "matmul_bf16": row_matmul_bf16,
     "matmul_fp16_ragged": row_matmul_fp16_ragged,
