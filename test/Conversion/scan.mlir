@@ -1,25 +1,34 @@
 // RUN: tilec-opt %s -split-input-file -convert-tile-to-llvm -canonicalize -cse | FileCheck %s
 
-// An inclusive cumsum over 4 registers, 32 lanes and 2 warps: register
-// steps, one shuffle per lane bit (positions with the bit set add the
-// partner's total), then the warp bit through shared memory.
+// An inclusive cumsum over 4 registers, 32 lanes and 2 warps: each thread
+// sums its run of 4 in order; only the run totals cross the lane bits (one
+// shuffle each, gathering the sum of the runs before) and the warp bit (one
+// store a thread through shared memory); then that sum goes in front of
+// every element of the run.
 #d1 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]>
 module attributes {tile.num_warps = 2 : i32, tile.shared = 1024 : i32} {
   // CHECK-LABEL: llvm.func @cumsum
   // CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
   // CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
   // CHECK-DAG: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
-  // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[C1]], %{{.*}} : i32 -> i32
-  // CHECK: llvm.icmp "ne"
-  // CHECK: llvm.select
+  // CHECK: %[[X0:.*]] = llvm.extractelement %{{.*}} : vector<1xi32>
+  // CHECK: %[[S1:.*]] = llvm.add %[[X0]], %{{.*}} : i32
+  // CHECK-NEXT: %[[S2:.*]] = llvm.add %[[S1]], %{{.*}} : i32
+  // CHECK-NEXT: %[[T:.*]] = llvm.add %[[S2]], %{{.*}} : i32
+  // CHECK-NEXT: nvvm.shfl.sync bfly %{{.*}}, %[[T]], %[[C1]], %{{.*}} : i32 -> i32
   // CHECK-COUNT-3: nvvm.shfl.sync bfly
   // CHECK: nvvm.shfl.sync bfly %{{.*}}, %{{.*}}, %[[C16]], %{{.*}} : i32 -> i32
   // CHECK-NOT: nvvm.shfl.sync
   // CHECK: nvvm.barrier0
-  // CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
-  // CHECK: nvvm.barrier0
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.barrier0
   // CHECK: llvm.xor %{{.*}}, %[[C128]] : i32
   // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  // CHECK: %[[VALID:.*]] = llvm.or
+  // CHECK-NEXT: %[[Y0:.*]] = llvm.add %[[BEFORE:.*]], %[[X0]] : i32
+  // CHECK-NEXT: llvm.select %[[VALID]], %[[Y0]], %[[X0]] : i1, i32
+  // CHECK-NEXT: %[[Y1:.*]] = llvm.add %[[BEFORE]], %[[S1]] : i32
+  // CHECK-NEXT: llvm.select %[[VALID]], %[[Y1]], %[[S1]] : i1, i32
   func.func @cumsum(%p: !tile.ptr<i32>) {
     %ps = tile.splat %p : tensor<256x!tile.ptr<i32>, #d1>
     %x = tile.load %ps : (tensor<256x!tile.ptr<i32>, #d1>) -> tensor<256xi32, #d1>
@@ -73,26 +82,22 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // -----
 
-// A combine_scan of (a, b) steps, which do not commute: in registers the
-// earlier position's total is the region's first operand; across lanes the
+// A combine_scan of (a, b) steps, which do not commute, on a layout whose
+// register bit is the axis' highest (threads do not hold runs): every
+// element keeps its prefix and its block's total. Across lanes the
 // partner's total goes first where the lane bit is set (selects order the
-// operands of the totals, and pick the combined prefix).
-#d1 = #tile.blocked<sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+// operands of the totals, and pick the combined prefix); in registers the
+// lower position's total is the region's first operand.
+#d1 = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
 module attributes {tile.num_warps = 1 : i32} {
   // CHECK-LABEL: llvm.func @recurrence
-  // Register step: position 1 becomes (a0 * a1, b0 * a1 + b1).
-  // CHECK: %[[A:.*]] = llvm.fmul %[[A0:.*]], %[[A1:.*]] : f32
-  // CHECK-NEXT: %[[M:.*]] = llvm.fmul %{{.*}}, %[[A1]] : f32
-  // CHECK-NEXT: %[[B:.*]] = llvm.fadd %[[M]], %{{.*}} : f32
-  // Lane step: both totals shuffled; where the lane bit is set the
-  // partner's comes first, in the prefix and in the new total.
-  // CHECK-NEXT: %[[SA:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[A]], %{{.*}}, %{{.*}} : f32 -> f32
-  // CHECK-NEXT: %[[SB:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[B]], %{{.*}}, %{{.*}} : f32 -> f32
+  // CHECK: %[[SA:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[A0:.*]], %{{.*}}, %{{.*}} : f32 -> f32
+  // CHECK-NEXT: %[[SB:.*]] = nvvm.shfl.sync bfly %{{.*}} : f32 -> f32
   // CHECK: %[[FIRST:.*]] = llvm.icmp "ne"
   // CHECK-NEXT: %[[PA:.*]] = llvm.fmul %[[SA]], %[[A0]] : f32
   // CHECK: llvm.select %[[FIRST]], %[[PA]], %[[A0]] : i1, f32
-  // CHECK: %[[LA:.*]] = llvm.select %[[FIRST]], %[[A]], %[[SA]] : i1, f32
-  // CHECK: %[[EA:.*]] = llvm.select %[[FIRST]], %[[SA]], %[[A]] : i1, f32
+  // CHECK: %[[LA:.*]] = llvm.select %[[FIRST]], %[[A0]], %[[SA]] : i1, f32
+  // CHECK: %[[EA:.*]] = llvm.select %[[FIRST]], %[[SA]], %[[A0]] : i1, f32
   // CHECK: llvm.fmul %[[EA]], %[[LA]] : f32
   func.func @recurrence(%p: !tile.ptr<f32>) {
     %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>

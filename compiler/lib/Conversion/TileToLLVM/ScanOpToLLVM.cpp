@@ -175,67 +175,156 @@ emitScan(Operation *op, ConversionPatternRewriter &rewriter,
                                 set, i32Constant(rewriter, loc, 0));
   };
 
-  for (unsigned i = 0; i < axisBits; ++i) {
+  // The totals of the partner blocks across lane or warp bit `i` (one per
+  // register), and whether the partner block comes first. Registers whose
+  // `shared` bits are set hold the total of the register without them, which
+  // alone goes through shared memory.
+  auto exchange = [&](unsigned i, ArrayRef<Partial> totals,
+                      SmallVectorImpl<Partial> &partner,
+                      int64_t shared) -> Value {
     const AxisBitSource &source = *sources[i];
-    if (source.kind == AxisBitSource::Register) {
-      int64_t mask = int64_t(1) << source.bit;
-      std::map<Key, Partial> totals;
-      for (int64_t lo = 0; lo < numRegs; ++lo) {
-        if (lo & mask)
-          continue;
-        int64_t hi = lo | mask; // holds the position with bit i set
-        int64_t first = reverse ? hi : lo, second = reverse ? lo : hi;
-        Partial &sum = totals[keyOf(total[first], total[second])];
-        if (sum.empty())
-          sum = spec.combine(total[first], total[second]);
-        prefix[second] = spec.combine(total[first], prefix[second]);
-        total[lo] = total[hi] = sum;
-      }
-      continue;
-    }
-    SmallVector<Partial> partner(numRegs);
-    Value first;
+    partner.assign(numRegs, Partial());
     if (source.kind == AxisBitSource::Lane) {
       std::map<Key, Partial> shuffled;
       for (int64_t r = 0; r < numRegs; ++r) {
-        Partial &s = shuffled[keyOf(total[r], {})];
+        Partial &s = shuffled[keyOf(totals[r], {})];
         if (s.empty())
-          for (Value v : total[r])
+          for (Value v : totals[r])
             s.push_back(shuffleXor(rewriter, loc, v, 1u << source.bit));
         partner[r] = s;
       }
-      first = partnerFirst(lane, source.bit);
-    } else {
-      emitBarrier(rewriter, loc);
-      for (int64_t r = 0; r < numRegs; ++r) {
-        if (dist->isDuplicateRegister(r))
-          continue;
-        Value at = linearizeIndex(rewriter, loc, indices[r], type.getShape());
-        for (auto [base, value] : llvm::zip(bases, total[r]))
-          storeShared(rewriter, loc, base, at, value);
-      }
-      emitBarrier(rewriter, loc);
-      for (int64_t r = 0; r < numRegs; ++r) {
+      return partnerFirst(lane, source.bit);
+    }
+    emitBarrier(rewriter, loc);
+    for (int64_t r = 0; r < numRegs; ++r) {
+      if (dist->isDuplicateRegister(r) || (r & shared))
+        continue;
+      Value at = linearizeIndex(rewriter, loc, indices[r], type.getShape());
+      for (auto [base, value] : llvm::zip(bases, totals[r]))
+        storeShared(rewriter, loc, base, at, value);
+    }
+    emitBarrier(rewriter, loc);
+    std::map<Key, Partial> loaded;
+    for (int64_t r = 0; r < numRegs; ++r) {
+      Partial &p = loaded[keyOf(totals[r], {})];
+      if (p.empty()) {
         SmallVector<Value> coords = indices[r];
         coords[axis] =
             LLVM::XOrOp::create(rewriter, loc, coords[axis],
                                 i32Constant(rewriter, loc, int64_t(1) << i));
         Value at = linearizeIndex(rewriter, loc, coords, type.getShape());
         for (auto [base, elemType] : llvm::zip(bases, spec.types))
-          partner[r].push_back(loadShared(rewriter, loc, base, at, elemType));
+          p.push_back(loadShared(rewriter, loc, base, at, elemType));
       }
-      first = partnerFirst(warp, source.bit);
+      partner[r] = p;
     }
-    std::map<Key, Partial> totals;
-    for (int64_t r = 0; r < numRegs; ++r) {
-      prefix[r] = select(first, spec.combine(partner[r], prefix[r]), prefix[r]);
-      Partial &sum = totals[keyOf(total[r], partner[r])];
-      if (sum.empty())
-        sum = spec.commutative
-                  ? spec.combine(total[r], partner[r])
-                  : spec.combine(select(first, partner[r], total[r]),
-                                 select(first, total[r], partner[r]));
-      total[r] = sum;
+    return partnerFirst(warp, source.bit);
+  };
+  // The combination of the totals of two partner blocks.
+  auto combineTotals = [&](Value first, const Partial &total,
+                           const Partial &partner) {
+    return spec.commutative ? spec.combine(total, partner)
+                            : spec.combine(select(first, partner, total),
+                                           select(first, total, partner));
+  };
+
+  // The low bits of the axis coordinate come from registers (a thread holds
+  // runs of consecutive elements): each run is scanned in order within the
+  // thread, and only the runs' totals cross lanes and warps, gathering the
+  // combination of the runs before (`before`, valid once a partner block came
+  // first), which then goes in front of every element of the run.
+  unsigned runBits = 0;
+  while (runBits < axisBits &&
+         sources[runBits]->kind == AxisBitSource::Register)
+    ++runBits;
+  bool contiguousRuns =
+      llvm::all_of(ArrayRef(sources).drop_front(runBits),
+                   [](auto &s) { return s->kind != AxisBitSource::Register; });
+  if (runBits > 0 && contiguousRuns) {
+    int64_t runMask = 0;
+    for (unsigned i = 0; i < runBits; ++i)
+      runMask |= int64_t(1) << sources[i]->bit;
+    // The register of position k of the run starting at register `base`.
+    auto registerAt = [&](int64_t base, int64_t k) {
+      int64_t r = base;
+      for (unsigned i = 0; i < runBits; ++i)
+        if (k & (int64_t(1) << i))
+          r |= int64_t(1) << sources[i]->bit;
+      return r;
+    };
+    int64_t runLength = int64_t(1) << runBits;
+    SmallVector<Partial> runTotal(numRegs);
+    for (int64_t base = 0; base < numRegs; ++base) {
+      if (base & runMask)
+        continue;
+      for (int64_t step = 1; step < runLength; ++step) {
+        int64_t k = reverse ? runLength - 1 - step : step;
+        int64_t previous = reverse ? k + 1 : k - 1;
+        prefix[registerAt(base, k)] = spec.combine(
+            prefix[registerAt(base, previous)], prefix[registerAt(base, k)]);
+      }
+      Partial last = prefix[registerAt(base, reverse ? 0 : runLength - 1)];
+      for (int64_t k = 0; k < runLength; ++k)
+        runTotal[registerAt(base, k)] = last;
+    }
+    SmallVector<Partial> before(numRegs);
+    Value valid;
+    for (unsigned i = runBits; i < axisBits; ++i) {
+      SmallVector<Partial> partner;
+      Value first = exchange(i, runTotal, partner, runMask);
+      std::map<Key, std::pair<Partial, Partial>> updated;
+      for (int64_t r = 0; r < numRegs; ++r) {
+        auto &[newBefore, newTotal] = updated[keyOf(runTotal[r], before[r])];
+        if (newTotal.empty()) {
+          Partial joined =
+              valid ? select(valid, spec.combine(partner[r], before[r]),
+                             partner[r])
+                    : partner[r];
+          newBefore = valid ? select(first, joined, before[r]) : joined;
+          newTotal = combineTotals(first, runTotal[r], partner[r]);
+        }
+        before[r] = newBefore;
+        runTotal[r] = newTotal;
+      }
+      valid = valid ? Value(LLVM::OrOp::create(rewriter, loc, valid, first))
+                    : first;
+    }
+    if (valid)
+      for (int64_t r = 0; r < numRegs; ++r)
+        prefix[r] =
+            select(valid, spec.combine(before[r], prefix[r]), prefix[r]);
+  } else {
+    // Any layout: every element keeps its prefix and its block's total
+    // through every bit.
+    for (unsigned i = 0; i < axisBits; ++i) {
+      const AxisBitSource &source = *sources[i];
+      if (source.kind == AxisBitSource::Register) {
+        int64_t mask = int64_t(1) << source.bit;
+        std::map<Key, Partial> totals;
+        for (int64_t lo = 0; lo < numRegs; ++lo) {
+          if (lo & mask)
+            continue;
+          int64_t hi = lo | mask; // holds the position with bit i set
+          int64_t first = reverse ? hi : lo, second = reverse ? lo : hi;
+          Partial &sum = totals[keyOf(total[first], total[second])];
+          if (sum.empty())
+            sum = spec.combine(total[first], total[second]);
+          prefix[second] = spec.combine(total[first], prefix[second]);
+          total[lo] = total[hi] = sum;
+        }
+        continue;
+      }
+      SmallVector<Partial> partner;
+      Value first = exchange(i, total, partner, /*shared=*/0);
+      std::map<Key, Partial> totals;
+      for (int64_t r = 0; r < numRegs; ++r) {
+        prefix[r] =
+            select(first, spec.combine(partner[r], prefix[r]), prefix[r]);
+        Partial &sum = totals[keyOf(total[r], partner[r])];
+        if (sum.empty())
+          sum = combineTotals(first, total[r], partner[r]);
+        total[r] = sum;
+      }
     }
   }
   SmallVector<SmallVector<Value>> results(operands.size());
