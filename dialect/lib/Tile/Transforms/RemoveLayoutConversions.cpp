@@ -7,7 +7,8 @@
 // Implements the tile-remove-layout-conversions pass. A conversion costs a
 // round trip through shared memory and two barriers, while the ops that
 // usually feed one (ranges, splats, index arithmetic, expand_dims and
-// broadcast of those) cost a few integer instructions per register. So the
+// broadcast of those, and loads of fewer elements than threads) cost a few
+// instructions per register. So the
 // pass recomputes such producers directly in the wanted layout
 // ("rematerialisation", bounded by a budget of cloned ops), folds chains of
 // conversions, and re-types loop-carried values that the loop body keeps
@@ -21,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
@@ -71,6 +73,16 @@ static bool isRegisterConversion(RankedTensorType type, Attribute layout) {
   return src && dst && getRegisterRemap(*src, *dst, identityCoords);
 }
 
+/// Whether `load` reads fewer elements than the program has threads: loading
+/// them again in another layout (threads that want the same element read it
+/// from the cache) costs less than a round trip through shared memory, as in
+/// Triton (attention backward's rows of m and D, broadcast over a product).
+static bool isSmallLoad(LoadOp load) {
+  auto tensor = dyn_cast<RankedTensorType>(load.getType());
+  std::optional<int64_t> warps = getNumWarps(load);
+  return tensor && warps && tensor.getNumElements() < *warps * 32;
+}
+
 /// Rematerialises values in other layouts, one conversion at a time.
 class Rematerializer {
 public:
@@ -107,6 +119,10 @@ bool Rematerializer::canRematerialize(Value value, Attribute layout,
     return false;
   if (isa<MakeRangeOp, SplatOp>(op))
     return true;
+  if (auto load = dyn_cast<LoadOp>(op))
+    return isSmallLoad(load) && llvm::all_of(op->getOperands(), [&](Value v) {
+             return canRematerialize(v, layout, budget);
+           });
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
     return isa<SplatElementsAttr>(constant.getValue());
   if (auto expand = dyn_cast<ExpandDimsOp>(op)) {

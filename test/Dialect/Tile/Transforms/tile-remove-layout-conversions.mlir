@@ -291,3 +291,40 @@ func.func @advanced_other_use(%p: !tile.ptr<f32>, %s: i32, %n: i32, %out: !tile.
   }
   return %res#1 : tensor<32x128xf32, #st>
 }
+
+// -----
+
+#d1 = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+// A load of fewer elements than the program's threads (64 < 128) is loaded
+// again in the layout its broadcast wants (attention backward's row of m);
+// a load of as many (128) stays converted.
+// CHECK-LABEL: func.func @small_loads
+// CHECK: %[[R:.*]] = tile.make_range {{.*}} : tensor<64xi32, #tile.slice<dim = 0, parent = #[[D2:blocked[0-9]*]]>>
+// CHECK: %[[P:.*]] = tile.addptr {{.*}}, %[[R]] : tensor<64x!tile.ptr<f32>, #tile.slice<dim = 0, parent = #[[D2]]>>
+// CHECK: %[[M:.*]] = tile.load %[[P]] : {{.*}} -> tensor<64xf32, #tile.slice<dim = 0, parent = #[[D2]]>>
+// CHECK: tile.expand_dims %[[M]]
+// CHECK: %[[BIG:.*]] = tile.load {{.*}} -> tensor<128xf32, #{{blocked[0-9]*}}>
+// CHECK: tile.convert_layout %[[BIG]]
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @small_loads(%p: !tile.ptr<f32>) {
+    %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+    %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>
+    %pp = tile.addptr %ps, %r : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xi32, #d1>
+    %m = tile.load %pp : (tensor<64x!tile.ptr<f32>, #d1>) -> tensor<64xf32, #d1>
+    %c = tile.convert_layout %m : tensor<64xf32, #d1> -> tensor<64xf32, #tile.slice<dim = 0, parent = #d2>>
+    %e = tile.expand_dims %c {axis = 0 : i32} : tensor<64xf32, #tile.slice<dim = 0, parent = #d2>> -> tensor<1x64xf32, #d2>
+    %b = tile.broadcast %e : tensor<1x64xf32, #d2> -> tensor<16x64xf32, #d2>
+    %s = tile.reduce %b {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<16x64xf32, #d2> -> tensor<64xf32, #tile.slice<dim = 0, parent = #d2>>
+    %r2 = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #d1>
+    %ps2 = tile.splat %p : tensor<128x!tile.ptr<f32>, #d1>
+    %pp2 = tile.addptr %ps2, %r2 : tensor<128x!tile.ptr<f32>, #d1>, tensor<128xi32, #d1>
+    %big = tile.load %pp2 : (tensor<128x!tile.ptr<f32>, #d1>) -> tensor<128xf32, #d1>
+    %bc = tile.convert_layout %big : tensor<128xf32, #d1> -> tensor<128xf32, #tile.slice<dim = 0, parent = #d2>>
+    %t = tile.reduce %bc {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<128xf32, #tile.slice<dim = 0, parent = #d2>> -> f32
+    %u = tile.reduce %s {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<64xf32, #tile.slice<dim = 0, parent = #d2>> -> f32
+    %v = arith.addf %t, %u : f32
+    tile.store %p, %v : !tile.ptr<f32>, f32
+    return
+  }
+}
