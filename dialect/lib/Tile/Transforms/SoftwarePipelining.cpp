@@ -58,8 +58,8 @@
 // only, read by one or several, as it is or through tl.trans, gets a ring
 // (one commit group a stage for all of them; tile.smem_trans views a slot
 // transposed); an A the body computes whose threads hold wgmma's register
-// fragments (p) stays in registers; every other operand gets a buffer, stored once
-// before the loop if the loop does not change it (q), else before its
+// fragments (p) stays in registers; every other operand gets a buffer, stored
+// once before the loop if the loop does not change it (q), else before its
 // product, followed by a proxy fence and a barrier. The products are
 // synchronous, except the last when the loop only carries its 32-bit
 // result: it stays in flight into the next iteration, whose first product
@@ -436,6 +436,10 @@ struct ProductOperand {
 struct ProductPlan {
   DotOp dot;
   ProductOperand operands[2];
+  /// With several products, one before the last that only carries its
+  /// result to the next iteration: it stays in flight until the next wait
+  /// (a later product's, or the one before its next use).
+  bool inFlight = false;
 };
 
 /// What pipelining one loop needs to know, decided before any IR changes.
@@ -515,8 +519,8 @@ static SharedLayoutAttr getBufferLayout(DotOp dot, unsigned index) {
 /// addresses to keep): what asking for a second program depends on.
 static int64_t getRegistersWithTwoPrograms(DotOp dot) {
   int64_t threads = 32 * getLayout(dot.getType()).getNumWarps();
-  return std::min<int64_t>(
-      255, TargetInfo::get(dot).getRegistersPerSM() / (2 * threads));
+  return std::min<int64_t>(255, TargetInfo::get(dot).getRegistersPerSM() /
+                                    (2 * threads));
 }
 static bool hasWideCopies(ArrayRef<OperandPlan> plans) {
   return llvm::all_of(plans, [](const OperandPlan &operand) {
@@ -604,8 +608,8 @@ planSharedRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses,
     if (kMajor)
       continue;
     auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
-    int64_t n = std::min<int64_t>(mma.getInstrShape()[1],
-                                  dot.getType().getDimSize(1));
+    int64_t n =
+        std::min<int64_t>(mma.getInstrShape()[1], dot.getType().getDimSize(1));
     if (index == 0 || elemBytes != 2 || n * elemBytes < 32)
       return std::nullopt;
     swizzle = std::min<int64_t>(swizzle, n * elemBytes);
@@ -724,13 +728,21 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
     // slots, R - 1 stages ahead.
     DotOp last = dots.back();
     auto yield = cast<scf::YieldOp>(body->getTerminator());
-    if (numStages >= 3 && last->hasOneUse() &&
-        *last->getUsers().begin() == yield &&
-        last.getType().getElementTypeBitWidth() == 32) {
+    auto onlyCarried = [&](DotOp dot) {
+      return numStages >= 3 && dot->hasOneUse() &&
+             *dot->getUsers().begin() == yield &&
+             dot.getType().getElementTypeBitWidth() == 32;
+    };
+    if (onlyCarried(last)) {
       plan.accArg = last->getUses().begin()->getOperandNumber();
       plan.inFlight = true;
       plan.copyAfterFirstProduct = true;
     }
+    // Earlier products that only carry their result (the backward's dV
+    // before dP) are not waited for either: the next product's wait
+    // completes them with it.
+    for (ProductPlan &product : llvm::drop_end(plan.products))
+      product.inFlight = onlyCarried(product.dot);
     plan.ahead = numStages - 1;
     // Two programs share an SM when the accumulators leave a thread 32 of
     // the registers two programs allow per product (the online softmax's
@@ -852,11 +864,16 @@ private:
   /// the buffers (storing those the body computes first), and erases the
   /// loads.
   void replaceProducts();
-  /// With several products, the last one left in flight: the wait before
-  /// the first use of the accumulator `newFor` carries it in.
-  void waitForCarriedProduct(scf::ForOp newFor);
-  /// The waits and barrier invalidation after `newFor`.
-  void emitEpilogue(scf::ForOp newFor);
+  /// The iteration arguments of the products left in flight (before the
+  /// loop is rebuilt).
+  SmallVector<int64_t> getInFlightArgs();
+  /// With several products, those left in flight: the wait before the
+  /// first use of each accumulator (iteration argument of `args`) `newFor`
+  /// carries in.
+  void waitForCarriedProducts(scf::ForOp newFor, ArrayRef<int64_t> args);
+  /// The waits after `newFor` (and on the initial values) of the
+  /// accumulators of `inFlightArgs`, and the barrier invalidation.
+  void emitEpilogue(scf::ForOp newFor, ArrayRef<int64_t> inFlightArgs);
 
   LoopPlan &plan;
   scf::ForOp forOp;
@@ -907,8 +924,8 @@ LogicalResult LoopPipeliner::allocate(OpBuilder &b) {
   if (!plan.tma)
     return success();
   for (const OperandPlan &operand : plan.plans) {
-    maps.push_back(addTensorMapParameter(
-        forOp->getParentOfType<func::FuncOp>(), operand.tensorMap));
+    maps.push_back(addTensorMapParameter(forOp->getParentOfType<func::FuncOp>(),
+                                         operand.tensorMap));
     if (!maps.back())
       return failure();
     auto type = cast<RankedTensorType>(operand.load->getResult(0).getType());
@@ -1087,9 +1104,9 @@ void LoopPipeliner::replaceProducts() {
               SmemType::get(b.getContext(),
                             {type.getDimSize(1), type.getDimSize(0)},
                             type.getElementType(),
-                            SharedLayoutAttr::get(
-                                b.getContext(), 1 - layout.getContiguousDim(),
-                                layout.getSwizzle())),
+                            SharedLayoutAttr::get(b.getContext(),
+                                                  1 - layout.getContiguousDim(),
+                                                  layout.getSwizzle())),
               operands[i]);
         }
         continue;
@@ -1109,12 +1126,14 @@ void LoopPipeliner::replaceProducts() {
       CtaBarrierOp::create(b, dot.getLoc(), /*asyncProxy=*/true);
     // Staged tiles are stored while the product runs (then waited for,
     // unless it stays in flight). Of several products, the last one may
-    // stay in flight into the next iteration (waitForCarriedProduct).
-    bool inFlight = plan.inFlight && &product == &plan.products.back();
+    // stay in flight into the next iteration (waitForCarriedProducts), as
+    // may earlier ones that only carry their result.
+    bool inFlight = product.inFlight ||
+                    (plan.inFlight && &product == &plan.products.back());
     bool async = inFlight || !pendingStores.empty();
-    Value result = WarpGroupDotOp::create(
-        b, dot.getLoc(), dot.getType(), operands[0], operands[1], dot.getC(),
-        dot.getInputPrecision(), async);
+    Value result = WarpGroupDotOp::create(b, dot.getLoc(), dot.getType(),
+                                          operands[0], operands[1], dot.getC(),
+                                          dot.getInputPrecision(), async);
     for (auto [tile, slot] : pendingStores)
       LocalStoreOp::create(b, dot.getLoc(), tile, slot);
     if (async && plan.products.size() == 1)
@@ -1134,37 +1153,54 @@ void LoopPipeliner::replaceProducts() {
     eraseWithUsers(operand.load);
 }
 
-void LoopPipeliner::waitForCarriedProduct(scf::ForOp newFor) {
-  BlockArgument acc = newFor.getRegionIterArg(plan.accArg);
-  Block *body = newFor.getBody();
-  Operation *first = nullptr;
-  for (Operation *user : acc.getUsers()) {
-    Operation *at = body->findAncestorOpInBlock(*user);
-    if (!first || at->isBeforeInBlock(first))
-      first = at;
-  }
-  if (!first)
-    return;
-  OpBuilder b(first);
-  auto done = WarpGroupDotWaitOp::create(b, loc, acc, b.getI32IntegerAttr(0));
-  acc.replaceAllUsesExcept(done, done);
+SmallVector<int64_t> LoopPipeliner::getInFlightArgs() {
+  SmallVector<int64_t> args;
+  auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
+  for (const ProductPlan &product : plan.products)
+    if (product.inFlight)
+      for (OpOperand &use : product.dot->getUses())
+        if (use.getOwner() == yield)
+          args.push_back(use.getOperandNumber());
+  if (plan.inFlight)
+    args.push_back(plan.accArg);
+  return args;
 }
 
-void LoopPipeliner::emitEpilogue(scf::ForOp newFor) {
+void LoopPipeliner::waitForCarriedProducts(scf::ForOp newFor,
+                                           ArrayRef<int64_t> args) {
+  Block *body = newFor.getBody();
+  for (int64_t arg : args) {
+    BlockArgument acc = newFor.getRegionIterArg(arg);
+    Operation *first = nullptr;
+    for (Operation *user : acc.getUsers()) {
+      Operation *at = body->findAncestorOpInBlock(*user);
+      if (!first || at->isBeforeInBlock(first))
+        first = at;
+    }
+    if (!first)
+      continue;
+    OpBuilder b(first);
+    auto done = WarpGroupDotWaitOp::create(b, loc, acc, b.getI32IntegerAttr(0));
+    acc.replaceAllUsesExcept(done, done);
+  }
+}
+
+void LoopPipeliner::emitEpilogue(scf::ForOp newFor,
+                                 ArrayRef<int64_t> inFlightArgs) {
   OpBuilder b(newFor->getContext());
   b.setInsertionPointAfter(newFor);
-  if (plan.inFlight) {
+  for (int64_t arg : inFlightArgs) {
     // The accumulator enters the loop through a wait too (nothing is in
     // flight yet; the instruction costs nothing): the backend then cannot
     // rematerialize its initial value (zeros) in a block of its own for
     // the path that skips the loop, which it may place between the loop
     // and the wait after it, where ptxas takes those copies for writes
     // into a product in flight and serializes every product (C7515).
-    OpOperand &init = newFor.getInitsMutable()[plan.accArg];
+    OpOperand &init = newFor.getInitsMutable()[arg];
     OpBuilder ib(newFor);
     init.set(WarpGroupDotWaitOp::create(ib, loc, init.get(),
                                         ib.getI32IntegerAttr(0)));
-    Value acc = newFor.getResult(plan.accArg);
+    Value acc = newFor.getResult(arg);
     auto done = WarpGroupDotWaitOp::create(b, loc, acc, b.getI32IntegerAttr(0));
     acc.replaceAllUsesExcept(done, done);
   }
@@ -1193,10 +1229,11 @@ void LoopPipeliner::run() {
   if (failed(replaced))
     return;
   auto newFor = cast<scf::ForOp>(replaced->getOperation());
+  SmallVector<int64_t> inFlightArgs = getInFlightArgs();
   replaceProducts();
-  if (plan.inFlight && plan.products.size() > 1)
-    waitForCarriedProduct(newFor);
-  emitEpilogue(newFor);
+  if (plan.products.size() > 1)
+    waitForCarriedProducts(newFor, inFlightArgs);
+  emitEpilogue(newFor, inFlightArgs);
   forgetDeadIterArgs(newFor);
   if (plan.askSecondProgram)
     setProgramsPerSM(newFor->getParentOfType<func::FuncOp>(), 2);
