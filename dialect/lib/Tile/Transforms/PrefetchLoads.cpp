@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Implements tile-prefetch-loads. In a loop that multiplies tiles, each
-// iteration's loads are issued one iteration ahead, so that their latency
-// overlaps the previous iteration's product:
+// Implements tile-prefetch-loads. In a loop that multiplies tiles (before
+// or after tile-pipeline) and writes no global memory, each iteration's
+// loads are issued one iteration ahead, so that their latency overlaps the
+// previous iteration's product:
 //
 //   x0 = load(p(init), mask(init) & lb < ub)
 //   for i, args, x = x0:
@@ -49,7 +50,18 @@ namespace {
 static void prefetch(scf::ForOp forOp) {
   Block *body = forOp.getBody();
   auto yield = cast<scf::YieldOp>(body->getTerminator());
-  if (!llvm::any_of(body->getOperations(), llvm::IsaPred<DotOp>))
+  if (!llvm::any_of(body->getOperations(),
+                    llvm::IsaPred<DotOp, WarpGroupDotOp>))
+    return;
+  // A load issued an iteration early must not miss a write of the
+  // iteration before it: loops that write global memory are left alone.
+  if (forOp
+          .walk([](Operation *op) {
+            return isa<StoreOp, AtomicRMWOp, AtomicCASOp, AsyncTmaStoreOp>(op)
+                       ? WalkResult::interrupt()
+                       : WalkResult::advance();
+          })
+          .wasInterrupted())
     return;
 
   SmallVector<LoadOp> loads;
@@ -57,6 +69,11 @@ static void prefetch(scf::ForOp forOp) {
   llvm::SetVector<unsigned> usedArgs;
   for (auto load : body->getOps<LoadOp>()) {
     if (!isa<RankedTensorType>(load.getType()))
+      continue;
+    // Tiles tile-pipeline stages through registers are loaded an iteration
+    // ahead already (carried to the iteration that stores them).
+    if (llvm::any_of(load->getUsers(),
+                     llvm::IsaPred<scf::YieldOp, LocalStoreOp>))
       continue;
     llvm::SetVector<Operation *> slice = loadSlice;
     if (failed(collectSlice(body, load->getOperands(), slice)))
