@@ -21,6 +21,7 @@
 //    function (h = a h + b) forward and reversed;
 //  - row_combines: tl.reduce of (level, index) pairs with ties (the first
 //    index must win), tl.xor_sum and tl.reduce_or of the rows' bits;
+//  - flip_rows: tl.flip along a row and along dim 0 of a 2-D tile, tl.cat;
 //  - cross_entropy: the fused loss and gradient of examples/cross_entropy.tile,
 //    a row in eight with the ignore index (early return);
 //  - grouped_sum: partial row sums under per-group spin locks
@@ -396,6 +397,57 @@ CaseResult runLinearRecurrence(TestEnv &env, const GpuTest &test,
   return result;
 }
 
+/// flip_rows_kernel(x, rev, chunks, cat, n_cols, stride); size (rows, cols).
+CaseResult runFlipRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                       const Shape &shape) {
+  const std::uint64_t rows = shape[0], cols = shape[1],
+                      block = test.Config.Block;
+  if (cols > block)
+    return badSize(test, shape, "n_cols exceeds BLOCK");
+  const std::uint64_t stride = cols + 5;
+  CaseResult result;
+  Dim3 grid(rows);
+  result.Grid = gridString(grid);
+  result.Bytes = (rows * cols + rows * cols + 3.0 * rows * block) * 4;
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &drev = buffers.output(rows * stride * sizeof(float));
+  DeviceBuffer &dchunks = buffers.output(rows * block * sizeof(float));
+  DeviceBuffer &dcat = buffers.output(rows * 2 * block * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dx, drev, dchunks, dcat, cols, stride},
+                  buffers, result);
+  std::vector<float> rev, chunks, cat;
+  std::uint64_t clobbered[3] = {0, 0, 0};
+  if (status.ok())
+    status = readMatrix(drev, ElemType::F32, rows, cols, stride, rev,
+                        clobbered[0]);
+  if (status.ok())
+    status = readMatrix(dchunks, ElemType::F32, rows, block, block, chunks,
+                        clobbered[1]);
+  if (status.ok())
+    status = readMatrix(dcat, ElemType::F32, rows, 2 * block, 2 * block, cat,
+                        clobbered[2]);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> revRef(rows * cols), chunksRef(rows * block),
+      catRef(rows * 2 * block);
+  flipRowsReference(x.Values.data(), rows, cols, stride, block, revRef.data(),
+                    chunksRef.data(), catRef.data());
+  bool ok = checkOutput(result, "rev", rev, revRef, cols, Tolerance::exact());
+  ok &= checkOutput(result, "chunks", chunks, chunksRef, block,
+                    Tolerance::exact());
+  ok &= checkOutput(result, "cat", cat, catRef, 2 * block, Tolerance::exact());
+  ok &= recordClobbered(result, "rev", clobbered[0]);
+  ok &= recordClobbered(result, "chunks", clobbered[1]);
+  ok &= recordClobbered(result, "cat", clobbered[2]);
+  result.Passed = ok;
+  return result;
+}
+
 /// row_combines_kernel(x, max, index, xor, or, n_rows, n_cols, stride);
 /// size (rows, cols).
 CaseResult runRowCombines(TestEnv &env, const GpuTest &test,
@@ -612,6 +664,14 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1, 1}, {7, 1000}, {300, 513}, {4096, 1000}},
                    runLinearRecurrence,
                    scans});
+  TestConfig flips;
+  flips.Block = 256;
+  tests.push_back({"flip_rows",
+                   "flip_rows.ptx",
+                   "flip_rows_kernel",
+                   {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
+                   runFlipRows,
+                   flips});
   TestConfig combines;
   combines.Block = 256;
   combines.BlockM = 4;

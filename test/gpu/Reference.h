@@ -466,6 +466,28 @@ inline void linearRecurrenceReference(const float *x, std::uint64_t rows,
   }
 }
 
+/// flip_rows_kernel: per row (stride `stride`, `cols` of a `block`-wide
+/// block, zeros past them): the row reversed (`rev`, rows x cols), the
+/// block's chunks of 32 in reverse order (`chunks`, rows x block) and the
+/// block followed by its reversal (`cat`, rows x 2 block). Exact.
+inline void flipRowsReference(const float *x, std::uint64_t rows,
+                              std::uint64_t cols, std::uint64_t stride,
+                              std::uint64_t block, double *rev, double *chunks,
+                              double *cat) {
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    auto at = [&](std::uint64_t c) {
+      return c < cols ? double(x[r * stride + c]) : 0.0;
+    };
+    for (std::uint64_t c = 0; c < cols; ++c)
+      rev[r * cols + c] = at(cols - 1 - c);
+    for (std::uint64_t c = 0; c < block; ++c) {
+      chunks[r * block + c] = at((block / 32 - 1 - c / 32) * 32 + c % 32);
+      cat[r * 2 * block + c] = at(c);
+      cat[r * 2 * block + block + c] = at(block - 1 - c);
+    }
+  }
+}
+
 /// row_combines_kernel: per row (stride `stride`), the largest level
 /// floor(4 x), the first column holding it, and the xor and the or of the
 /// elements' fp32 bits (as int32).

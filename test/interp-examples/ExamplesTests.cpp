@@ -338,6 +338,29 @@ std::function<void()> linearRecurrence(Case &c) {
   };
 }
 
+/// flip_rows_kernel(x, rev, chunks, cat, n_cols, stride); size (rows, cols).
+std::function<void()> flipRows(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 3;
+  uint64_t block = c.constant("BLOCK");
+  Buffer &x = c.input(ScalarType::FP32, rows, cols, ld);
+  Buffer &rev = c.output(ScalarType::FP32, rows * ld);
+  Buffer &chunks = c.output(ScalarType::FP32, rows * block);
+  Buffer &cat = c.output(ScalarType::FP32, rows * 2 * block);
+  c.args.push_back(Argument::ofInt(int64_t(cols)));
+  c.args.push_back(Argument::ofInt(int64_t(ld)));
+  c.grid[0] = rows;
+  return [&c, &x, &rev, &chunks, &cat, rows, cols, ld, block] {
+    std::vector<float> xv = Case::values(x, rows, cols, ld);
+    std::vector<double> revRef(rows * cols), chunksRef(rows * block),
+        catRef(rows * 2 * block);
+    gpu::flipRowsReference(xv.data(), rows, cols, cols, block, revRef.data(),
+                           chunksRef.data(), catRef.data());
+    c.check("rev", rev, rows, cols, ld, revRef, 0);
+    c.check("chunks", chunks, rows, block, block, chunksRef, 0);
+    c.check("cat", cat, rows, 2 * block, 2 * block, catRef, 0);
+  };
+}
+
 /// row_combines_kernel(x, max, index, xor, or, n_rows, n_cols, stride);
 /// size (rows, cols).
 std::function<void()> rowCombines(Case &c) {
@@ -1150,6 +1173,14 @@ std::vector<Config> configurations() {
        linearRecurrence,
        {{1, 1}, {3, 1000}, {2, 513}},
        1e-5},
+      {"flip_rows",
+       "flip_cat.tile",
+       "flip_rows_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, *fp32:16, i32, i32",
+       {"BLOCK=256"},
+       flipRows,
+       {{1, 1}, {3, 200}, {2, 256}},
+       ExactTol},
       {"row_combines",
        "scans.tile",
        "row_combines_kernel",

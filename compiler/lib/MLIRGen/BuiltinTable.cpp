@@ -82,6 +82,8 @@ const BuiltinSpec Builtins[] = {
     {"join", &G::builtinJoin, "a,b", 2, 0},
     {"interleave", &G::builtinJoin, "a,b", 2, 0},
     {"split", &G::builtinSplit, "a", 1, M},
+    {"flip", &G::builtinFlip, "x,dim", 1, M},
+    {"cat", &G::builtinCat, "input,other,can_reorder", 2, 0},
     // Memory.
     {"load", &G::builtinLoad, "pointer,mask,other,boundary_check,padding_option,cache_modifier,eviction_policy,volatile", 1, 0},
     {"store", &G::builtinStore, "pointer,value,mask,boundary_check,cache_modifier,eviction_policy", 2, M},
@@ -171,9 +173,7 @@ const BuiltinSpec Builtins[] = {
     {"max_constancy", &G::builtinMultipleOf, "input,values", 2, 0},
     {"pointer_type", &G::builtinPointerType, "element_ty,address_space,const", 1, 0},
     // Triton builtins tilec does not support yet.
-    {"cat", nullptr, "", 0, 0},
     {"dot_scaled", nullptr, "", 0, 0},
-    {"flip", nullptr, "", 0, M},
     {"gather", nullptr, "", 0, M},
     {"histogram", nullptr, "", 0, M},
     {"inline_asm_elementwise", nullptr, "", 0, 0},

@@ -494,6 +494,10 @@ public:
                                     llvm::SMLoc l, llvm::StringRef what);
   mlir::FailureOr<TValue> builtinJoin(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinSplit(BuiltinCall &call);
+  /// tl.flip: the dimension reshaped to [2, ..., 2] and each pair swapped
+  /// by xor (exact for every type); tl.cat of two 1-D tiles, in order.
+  mlir::FailureOr<TValue> builtinFlip(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinCat(BuiltinCall &call);
 
   // tl.* builtins (Builtins.cpp).
   /// Calls `tl.<name>` through the builtin table (BuiltinTable.cpp).

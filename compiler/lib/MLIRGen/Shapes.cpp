@@ -654,3 +654,75 @@ FailureOr<TValue> Generator::builtinSplit(BuiltinCall &call) {
   }
   return TValue::ofTuple(std::move(halves));
 }
+
+FailureOr<TValue> Generator::builtinFlip(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> x = bind.tile(0);
+  if (failed(x))
+    return failure();
+  auto type = llvm::cast<RankedTensorType>(x->getType());
+  int64_t dim = type.getRank() - 1;
+  if (bind.has(1)) {
+    FailureOr<int64_t> d = bind.axis(1, type.getRank());
+    if (failed(d))
+      return failure();
+    dim = *d;
+  }
+  Type elem = type.getElementType();
+  Type bits = bitsType(builder, elem);
+  if (!bits)
+    return error(bind.locs[0]) << qualified << " does not flip pointers";
+  int64_t steps = llvm::Log2_64(type.getDimSize(dim));
+  // Position k along `dim` goes to n - 1 - k: its bits complemented. With
+  // the dimension reshaped to [2, ..., 2], each size-2 axis swaps its pair:
+  // y ^ (y0 ^ y1) is the other element of the pair, exactly.
+  SmallVector<int64_t> split(type.getShape().take_front(dim));
+  split.append(steps, 2);
+  llvm::append_range(split, type.getShape().drop_front(dim + 1));
+  Value y = reshape(toBits(builder, l, *x, bits), split, l);
+  auto xorBody = [&](ValueRange pair) -> FailureOr<SmallVector<Value>> {
+    return SmallVector<Value>{
+        arith::XOrIOp::create(builder, l, pair[0], pair[1])};
+  };
+  for (int64_t i = 0; i < steps; ++i) {
+    FailureOr<TValue> pairXor = combine(/*isScan=*/false, {y}, dim + i,
+                                        /*keepDims=*/true, /*reverse=*/false,
+                                        xorBody, callLoc);
+    if (failed(pairXor))
+      return failure();
+    Value spread =
+        tile::BroadcastOp::create(builder, l, y.getType(), pairXor->value);
+    y = arith::XOrIOp::create(builder, l, y, spread);
+  }
+  y = reshape(y, type.getShape(), l);
+  return TValue::of(toBits(builder, l, y, bits, /*inverse=*/true, elem));
+}
+
+FailureOr<TValue> Generator::builtinCat(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> a = bind.tile(0), b = bind.tile(1);
+  if (failed(a) || failed(b))
+    return failure();
+  if (bind.has(2) && failed(bind.constBool(2)))
+    return failure();
+  auto at = llvm::cast<RankedTensorType>(a->getType());
+  auto bt = llvm::cast<RankedTensorType>(b->getType());
+  if (at.getRank() != 1 || at != bt)
+    return error(callLoc) << qualified
+                          << " concatenates two 1-D tiles of one shape and "
+                             "type (as Triton), not "
+                          << bind.get(0).describe() << " and "
+                          << bind.get(1).describe();
+  // In order (Triton may reorder; tilec never does): the pairs [n, 2]
+  // transposed to [2, n], read row by row.
+  FailureOr<Value> pairs = join(bind.get(0), bind.get(1), callLoc, qualified);
+  if (failed(pairs))
+    return failure();
+  int64_t n = at.getDimSize(0);
+  Value rows = tile::TransOp::create(
+      builder, l, RankedTensorType::get({2, n}, at.getElementType()), *pairs,
+      builder.getDenseI32ArrayAttr({1, 0}));
+  return TValue::of(reshape(rows, {2 * n}, l));
+}
