@@ -350,6 +350,43 @@ def row_row_combines(h):
               lambda: torch.max(torch.floor(x * 4.0), dim=1))
 
 
+def row_flip_rows(h):
+    """examples/flip_cat.tile's flip_rows_kernel (tl.flip of rows and of
+    chunks, tl.cat) on 16384 rows of 256; tl.cat's output is not checked
+    (Triton may reorder it). torch: torch.flip of the rows."""
+    torch = h.torch
+    rows, cols, block = 16384, 256, 256
+    x = torch.rand((rows, cols), device="cuda") * 2 - 1
+    rev, chunks = torch.empty_like(x), torch.empty_like(x)
+    cat = torch.empty((rows, 2 * block), device="cuda")
+    ref_rev = x.double().flip(1)
+    ref_chunks = x.double().view(rows, block // 32, 32).flip(1).reshape(
+        rows, block)
+    h.run_row(f"flip_rows fp32 {rows}x{cols} (torch: flip)", "flip_rows",
+              (rows,), (x, rev, chunks, cat, cols, x.stride(0)),
+              [rev, chunks], [ref_rev, ref_chunks], 0.0,
+              (1 + 2 + 2) * 4 * rows * cols, "GB/s",
+              lambda: torch.flip(x, dims=(1,)))
+
+
+def row_sort_rows(h):
+    """examples/sort.tile's sort_rows_kernel (tl.sort of floats ascending and
+    descending, of integers) on 16384 rows of 256. torch: torch.sort of the
+    rows, ascending."""
+    torch = h.torch
+    rows, cols = 16384, 256
+    x = torch.rand((rows, cols), device="cuda") * 2 - 1
+    outs = [torch.empty_like(x), torch.empty_like(x),
+            torch.empty((rows, cols), device="cuda", dtype=torch.int32)]
+    level = (torch.floor(x * 8.0) / 8.0).double()
+    asc = level.sort(dim=1).values
+    ints = (x * 1000.0).to(torch.int32).sort(dim=1).values.double()
+    h.run_row(f"sort_rows fp32 {rows}x{cols} (torch: sort)", "sort_rows",
+              (rows,), (x, *outs, cols, x.stride(0)), outs,
+              [asc, asc.flip(1), ints], 0.0, 4 * 4 * rows * cols, "GB/s",
+              lambda: torch.sort(x, dim=1))
+
+
 def matmul_row(h, name, dtype, m, n, k, blocks, kind="ptr"):
     torch = h.torch
     a = randn(torch, (m, k), dtype)
@@ -544,6 +581,8 @@ ROWS = {
     "cross_entropy": row_cross_entropy,
     "linear_recurrence": row_linear_recurrence,
     "row_combines": row_row_combines,
+    "flip_rows": row_flip_rows,
+    "sort_rows": row_sort_rows,
     "matmul_fp16": row_matmul_fp16,
     "matmul_bf16": row_matmul_bf16,
     "matmul_fp16_ragged": row_matmul_fp16_ragged,

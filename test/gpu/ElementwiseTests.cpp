@@ -22,6 +22,8 @@
 //  - row_combines: tl.reduce of (level, index) pairs with ties (the first
 //    index must win), tl.xor_sum and tl.reduce_or of the rows' bits;
 //  - flip_rows: tl.flip along a row and along dim 0 of a 2-D tile, tl.cat;
+//  - sort_rows: tl.sort ascending and descending with ties and infinities,
+//    of floats and integers;
 //  - cross_entropy: the fused loss and gradient of examples/cross_entropy.tile,
 //    a row in eight with the ignore index (early return);
 //  - grouped_sum: partial row sums under per-group spin locks
@@ -448,6 +450,53 @@ CaseResult runFlipRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
+/// sort_rows_kernel(x, asc, desc, ints, n_cols, stride); size (rows, cols).
+CaseResult runSortRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                       const Shape &shape) {
+  const std::uint64_t rows = shape[0], cols = shape[1];
+  if (cols > test.Config.Block)
+    return badSize(test, shape, "n_cols exceeds BLOCK");
+  const std::uint64_t stride = cols + 5;
+  CaseResult result;
+  Dim3 grid(rows);
+  result.Grid = gridString(grid);
+  result.Bytes = 4.0 * rows * cols * sizeof(float);
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer *outs[3];
+  for (DeviceBuffer *&out : outs)
+    out = &buffers.output(rows * stride * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(env, kernel, grid,
+                              {dx, *outs[0], *outs[1], *outs[2], cols, stride},
+                              buffers, result);
+  std::vector<double> refs[3];
+  for (std::vector<double> &ref : refs)
+    ref.resize(rows * cols);
+  sortRowsReference(x.Values.data(), rows, cols, stride, refs[0].data(),
+                    refs[1].data(), refs[2].data());
+  const char *names[3] = {"asc", "desc", "ints"};
+  bool ok = true;
+  for (int k = 0; k < 3 && status.ok(); ++k) {
+    std::vector<float> values;
+    std::uint64_t clobbered = 0;
+    // The integers (|v| < 1000) are exact as floats.
+    status = readMatrix(*outs[k], k == 2 ? ElemType::I32 : ElemType::F32,
+                        rows, cols, stride, values, clobbered);
+    if (!status.ok())
+      break;
+    ok &= checkOutput(result, names[k], values, refs[k], cols,
+                      Tolerance::exact());
+    ok &= recordClobbered(result, names[k], clobbered);
+  }
+  if (!status.ok())
+    return failed(status, result);
+  result.Passed = ok;
+  return result;
+}
+
 /// row_combines_kernel(x, max, index, xor, or, n_rows, n_cols, stride);
 /// size (rows, cols).
 CaseResult runRowCombines(TestEnv &env, const GpuTest &test,
@@ -671,6 +720,12 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    "flip_rows_kernel",
                    {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
                    runFlipRows,
+                   flips});
+  tests.push_back({"sort_rows",
+                   "sort_rows.ptx",
+                   "sort_rows_kernel",
+                   {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
+                   runSortRows,
                    flips});
   TestConfig combines;
   combines.Block = 256;

@@ -488,6 +488,29 @@ inline void flipRowsReference(const float *x, std::uint64_t rows,
   }
 }
 
+/// sort_rows_kernel: per row (stride `stride`) of `cols` values, floor(8 x)
+/// / 8 sorted ascending (`asc`) and descending (`desc`), and int32(1000 x)
+/// ascending (`ints`); all dense rows x cols, exact.
+inline void sortRowsReference(const float *x, std::uint64_t rows,
+                              std::uint64_t cols, std::uint64_t stride,
+                              double *asc, double *desc, double *ints) {
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    std::vector<double> level(cols), whole(cols);
+    for (std::uint64_t c = 0; c < cols; ++c) {
+      float v = x[r * stride + c];
+      level[c] = double(std::floor(v * 8.0f) / 8.0f);
+      whole[c] = double(std::int32_t(v * 1000.0f));
+    }
+    std::sort(level.begin(), level.end());
+    std::sort(whole.begin(), whole.end());
+    for (std::uint64_t c = 0; c < cols; ++c) {
+      asc[r * cols + c] = level[c];
+      desc[r * cols + c] = level[cols - 1 - c];
+      ints[r * cols + c] = whole[c];
+    }
+  }
+}
+
 /// row_combines_kernel: per row (stride `stride`), the largest level
 /// floor(4 x), the first column holding it, and the xor and the or of the
 /// elements' fp32 bits (as int32).

@@ -726,3 +726,119 @@ FailureOr<TValue> Generator::builtinCat(BuiltinCall &call) {
       builder.getDenseI32ArrayAttr({1, 0}));
   return TValue::of(reshape(rows, {2 * n}, l));
 }
+
+/// i1 tiles of `shape` true where the coordinate along `axis` (of size 2)
+/// is 1.
+static Value upperHalf(Generator &gen, Location l, ArrayRef<int64_t> shape,
+                       int64_t axis) {
+  OpBuilder &b = gen.builder;
+  Value idx = tile::MakeRangeOp::create(
+      b, l, RankedTensorType::get({2}, b.getI32Type()), 0, 2);
+  SmallVector<int64_t> ones(shape.size(), 1);
+  ones[axis] = 2;
+  idx = gen.reshape(idx, ones, l);
+  auto full = RankedTensorType::get(shape, b.getI32Type());
+  if (shape.size() > 1)
+    idx = tile::BroadcastOp::create(b, l, full, idx);
+  Value one = arith::ConstantOp::create(
+      b, l, DenseElementsAttr::get(full, b.getI32IntegerAttr(1)));
+  return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, idx, one);
+}
+
+FailureOr<TValue> Generator::builtinSort(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> x = bind.tile(0);
+  if (failed(x))
+    return failure();
+  auto type = llvm::cast<RankedTensorType>(x->getType());
+  int64_t rank = type.getRank();
+  if (bind.has(1)) {
+    FailureOr<int64_t> d = bind.axis(1, rank);
+    if (failed(d))
+      return failure();
+    if (*d != rank - 1)
+      return error(bind.locs[1]) << qualified
+                                 << " sorts along the last dimension only "
+                                    "(as Triton), not dimension "
+                                 << *d;
+  }
+  FailureOr<bool> descending = bind.has(2) ? bind.constBool(2) : false;
+  if (failed(descending))
+    return failure();
+  Type elem = type.getElementType();
+  Type bits = bitsType(builder, elem);
+  if (!bits || elem.isInteger(1))
+    return error(bind.locs[0])
+           << qualified << " sorts integers and floats, not "
+           << bind.get(0).describe();
+  int64_t steps = llvm::Log2_64(type.getShape().back());
+  if (steps == 0)
+    return TValue::of(*x);
+  // A bitonic network over the last dimension reshaped to [2, ..., 2]: bit
+  // j of the position moves along axis rank - 1 + steps - 1 - j. Each
+  // compare-and-swap finds the partner across that axis as in tl.flip (xor
+  // with the pair's xor_sum) and keeps the smaller or the larger of the two,
+  // NaN ordered last.
+  SmallVector<int64_t> shape(type.getShape().drop_back());
+  shape.append(steps, 2);
+  auto axisOfBit = [&](int64_t j) { return rank - 1 + steps - 1 - j; };
+  Value y = reshape(*x, shape, l);
+  auto xorBody = [&](ValueRange pair) -> FailureOr<SmallVector<Value>> {
+    return SmallVector<Value>{
+        arith::XOrIOp::create(builder, l, pair[0], pair[1])};
+  };
+  bool isFloat = isa<FloatType>(elem);
+  auto boolTile = [&](bool v) -> Value {
+    return arith::ConstantOp::create(
+        builder, l,
+        DenseElementsAttr::get(RankedTensorType::get(shape, builder.getI1Type()),
+                               v));
+  };
+  for (int64_t stage = 1; stage <= steps; ++stage) {
+    // Blocks of 2^stage positions alternate direction by bit `stage`; the
+    // last stage sorts the whole dimension one way.
+    Value blockDescending = stage < steps
+                                ? upperHalf(*this, l, shape, axisOfBit(stage))
+                                : boolTile(false);
+    if (*descending)
+      blockDescending =
+          arith::XOrIOp::create(builder, l, blockDescending, boolTile(true));
+    for (int64_t j = stage - 1; j >= 0; --j) {
+      int64_t axis = axisOfBit(j);
+      Value yb = toBits(builder, l, y, bits);
+      FailureOr<TValue> pairXor =
+          combine(/*isScan=*/false, {yb}, axis, /*keepDims=*/true,
+                  /*reverse=*/false, xorBody, callLoc);
+      if (failed(pairXor))
+        return failure();
+      Value spread =
+          tile::BroadcastOp::create(builder, l, yb.getType(), pairXor->value);
+      Value partner = toBits(builder, l,
+                             arith::XOrIOp::create(builder, l, yb, spread),
+                             bits, /*inverse=*/true, elem);
+      Value less;
+      if (isFloat) {
+        // y < partner, with NaN after every number.
+        Value lt = arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OLT,
+                                         y, partner);
+        Value partnerNaN = arith::CmpFOp::create(
+            builder, l, arith::CmpFPredicate::UNO, partner, partner);
+        Value yNumber = arith::CmpFOp::create(
+            builder, l, arith::CmpFPredicate::ORD, y, y);
+        less = arith::OrIOp::create(
+            builder, l, lt,
+            arith::AndIOp::create(builder, l, partnerNaN, yNumber));
+      } else {
+        less = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, y,
+                                     partner);
+      }
+      Value low = arith::SelectOp::create(builder, l, less, y, partner);
+      Value high = arith::SelectOp::create(builder, l, less, partner, y);
+      Value takeHigh = arith::XOrIOp::create(
+          builder, l, upperHalf(*this, l, shape, axis), blockDescending);
+      y = arith::SelectOp::create(builder, l, takeHigh, high, low);
+    }
+  }
+  return TValue::of(reshape(y, type.getShape(), l));
+}
