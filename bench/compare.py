@@ -371,20 +371,21 @@ def row_flip_rows(h):
 
 def row_sort_rows(h):
     """examples/sort.tile's sort_rows_kernel (tl.sort of floats ascending and
-    descending, of integers) on 16384 rows of 256. torch: torch.sort of the
-    rows, ascending."""
+    descending, of integers; tl.topk) on 16384 rows of 256. torch:
+    torch.sort of the rows, ascending."""
     torch = h.torch
     rows, cols = 16384, 256
     x = torch.rand((rows, cols), device="cuda") * 2 - 1
     outs = [torch.empty_like(x), torch.empty_like(x),
-            torch.empty((rows, cols), device="cuda", dtype=torch.int32)]
+            torch.empty((rows, cols), device="cuda", dtype=torch.int32),
+            torch.empty((rows, 16), device="cuda", dtype=torch.int32)]
     level = (torch.floor(x * 8.0) / 8.0).double()
     asc = level.sort(dim=1).values
     ints = (x * 1000.0).to(torch.int32).sort(dim=1).values.double()
     h.run_row(f"sort_rows fp32 {rows}x{cols} (torch: sort)", "sort_rows",
               (rows,), (x, *outs, cols, x.stride(0)), outs,
-              [asc, asc.flip(1), ints], 0.0, 4 * 4 * rows * cols, "GB/s",
-              lambda: torch.sort(x, dim=1))
+              [asc, asc.flip(1), ints, ints.flip(1)[:, :16]], 0.0,
+              4 * 4 * rows * cols, "GB/s", lambda: torch.sort(x, dim=1))
 
 
 def matmul_row(h, name, dtype, m, n, k, blocks, kind="ptr"):

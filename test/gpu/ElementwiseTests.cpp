@@ -23,7 +23,7 @@
 //    index must win), tl.xor_sum and tl.reduce_or of the rows' bits;
 //  - flip_rows: tl.flip along a row and along dim 0 of a 2-D tile, tl.cat;
 //  - sort_rows: tl.sort ascending and descending with ties and infinities,
-//    of floats and integers;
+//    of floats and integers; tl.topk;
 //  - cross_entropy: the fused loss and gradient of examples/cross_entropy.tile,
 //    a row in eight with the ignore index (early return);
 //  - grouped_sum: partial row sums under per-group spin locks
@@ -425,8 +425,8 @@ CaseResult runFlipRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   std::vector<float> rev, chunks, cat;
   std::uint64_t clobbered[3] = {0, 0, 0};
   if (status.ok())
-    status = readMatrix(drev, ElemType::F32, rows, cols, stride, rev,
-                        clobbered[0]);
+    status =
+        readMatrix(drev, ElemType::F32, rows, cols, stride, rev, clobbered[0]);
   if (status.ok())
     status = readMatrix(dchunks, ElemType::F32, rows, block, block, chunks,
                         clobbered[1]);
@@ -450,7 +450,8 @@ CaseResult runFlipRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
-/// sort_rows_kernel(x, asc, desc, ints, n_cols, stride); size (rows, cols).
+/// sort_rows_kernel(x, asc, desc, ints, top, n_cols, stride); size (rows,
+/// cols).
 CaseResult runSortRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
                        const Shape &shape) {
   const std::uint64_t rows = shape[0], cols = shape[1];
@@ -460,34 +461,38 @@ CaseResult runSortRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   CaseResult result;
   Dim3 grid(rows);
   result.Grid = gridString(grid);
-  result.Bytes = 4.0 * rows * cols * sizeof(float);
+  result.Bytes = (4.0 * rows * cols + 16.0 * rows) * sizeof(float);
   HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
   CaseBuffers buffers(env.Ctx);
   DeviceBuffer &dx = buffers.input(x);
-  DeviceBuffer *outs[3];
-  for (DeviceBuffer *&out : outs)
-    out = &buffers.output(rows * stride * sizeof(float));
+  DeviceBuffer *outs[4];
+  for (int k = 0; k < 3; ++k)
+    outs[k] = &buffers.output(rows * stride * sizeof(float));
+  outs[3] = &buffers.output(rows * 16 * sizeof(std::int32_t));
   if (!buffers.status().ok())
     return failed(buffers.status(), result);
-  Status status = launchTimed(env, kernel, grid,
-                              {dx, *outs[0], *outs[1], *outs[2], cols, stride},
-                              buffers, result);
-  std::vector<double> refs[3];
-  for (std::vector<double> &ref : refs)
-    ref.resize(rows * cols);
+  Status status =
+      launchTimed(env, kernel, grid,
+                  {dx, *outs[0], *outs[1], *outs[2], *outs[3], cols, stride},
+                  buffers, result);
+  std::vector<double> refs[4];
+  for (int k = 0; k < 3; ++k)
+    refs[k].resize(rows * cols);
+  refs[3].resize(rows * 16);
   sortRowsReference(x.Values.data(), rows, cols, stride, refs[0].data(),
-                    refs[1].data(), refs[2].data());
-  const char *names[3] = {"asc", "desc", "ints"};
+                    refs[1].data(), refs[2].data(), refs[3].data());
+  const char *names[4] = {"asc", "desc", "ints", "top"};
   bool ok = true;
-  for (int k = 0; k < 3 && status.ok(); ++k) {
+  for (int k = 0; k < 4 && status.ok(); ++k) {
     std::vector<float> values;
     std::uint64_t clobbered = 0;
-    // The integers (|v| < 1000) are exact as floats.
-    status = readMatrix(*outs[k], k == 2 ? ElemType::I32 : ElemType::F32,
-                        rows, cols, stride, values, clobbered);
+    // The integers (|v| <= 1000, or -2^31) are exact as floats.
+    std::uint64_t width = k == 3 ? 16 : cols, ld = k == 3 ? 16 : stride;
+    status = readMatrix(*outs[k], k >= 2 ? ElemType::I32 : ElemType::F32, rows,
+                        width, ld, values, clobbered);
     if (!status.ok())
       break;
-    ok &= checkOutput(result, names[k], values, refs[k], cols,
+    ok &= checkOutput(result, names[k], values, refs[k], width,
                       Tolerance::exact());
     ok &= recordClobbered(result, names[k], clobbered);
   }

@@ -490,10 +490,13 @@ inline void flipRowsReference(const float *x, std::uint64_t rows,
 
 /// sort_rows_kernel: per row (stride `stride`) of `cols` values, floor(8 x)
 /// / 8 sorted ascending (`asc`) and descending (`desc`), and int32(1000 x)
-/// ascending (`ints`); all dense rows x cols, exact.
+/// ascending (`ints`), all dense rows x cols; and the 16 largest of
+/// int32(1000 x), largest first, padded with -2^31 (`top`, rows x 16).
+/// Exact.
 inline void sortRowsReference(const float *x, std::uint64_t rows,
                               std::uint64_t cols, std::uint64_t stride,
-                              double *asc, double *desc, double *ints) {
+                              double *asc, double *desc, double *ints,
+                              double *top) {
   for (std::uint64_t r = 0; r < rows; ++r) {
     std::vector<double> level(cols), whole(cols);
     for (std::uint64_t c = 0; c < cols; ++c) {
@@ -508,6 +511,8 @@ inline void sortRowsReference(const float *x, std::uint64_t rows,
       desc[r * cols + c] = level[cols - 1 - c];
       ints[r * cols + c] = whole[c];
     }
+    for (std::uint64_t c = 0; c < 16; ++c)
+      top[r * 16 + c] = c < cols ? whole[cols - 1 - c] : -2147483648.0;
   }
 }
 

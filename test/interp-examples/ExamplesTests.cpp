@@ -361,25 +361,29 @@ std::function<void()> flipRows(Case &c) {
   };
 }
 
-/// sort_rows_kernel(x, asc, desc, ints, n_cols, stride); size (rows, cols).
+/// sort_rows_kernel(x, asc, desc, ints, top, n_cols, stride); size (rows,
+/// cols).
 std::function<void()> sortRows(Case &c) {
   uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 3;
   Buffer &x = c.input(ScalarType::FP32, rows, cols, ld);
   Buffer &asc = c.output(ScalarType::FP32, rows * ld);
   Buffer &desc = c.output(ScalarType::FP32, rows * ld);
   Buffer &ints = c.output(ScalarType::I32, rows * ld);
+  Buffer &top = c.output(ScalarType::I32, rows * 16);
   c.args.push_back(Argument::ofInt(int64_t(cols)));
   c.args.push_back(Argument::ofInt(int64_t(ld)));
   c.grid[0] = rows;
-  return [&c, &x, &asc, &desc, &ints, rows, cols, ld] {
+  return [&c, &x, &asc, &desc, &ints, &top, rows, cols, ld] {
     std::vector<float> xv = Case::values(x, rows, cols, ld);
     std::vector<double> ascRef(rows * cols), descRef(rows * cols),
-        intsRef(rows * cols);
+        intsRef(rows * cols), topRef(rows * 16);
     gpu::sortRowsReference(xv.data(), rows, cols, cols, ascRef.data(),
-                           descRef.data(), intsRef.data());
+                           descRef.data(), intsRef.data(), topRef.data());
     c.check("asc", asc, rows, cols, ld, ascRef, 0);
     c.check("desc", desc, rows, cols, ld, descRef, 0);
     c.check("ints", ints, rows, cols, ld, intsRef, 0);
+    // -2^31 is exact as a float.
+    c.check("top", top, rows, 16, 16, topRef, 0);
   };
 }
 
@@ -1206,7 +1210,7 @@ std::vector<Config> configurations() {
       {"sort_rows",
        "sort.tile",
        "sort_rows_kernel",
-       "*fp32:16, *fp32:16, *fp32:16, *i32:16, i32, i32",
+       "*fp32:16, *fp32:16, *fp32:16, *i32:16, *i32:16, i32, i32",
        {"BLOCK=256"},
        sortRows,
        {{1, 1}, {3, 200}, {2, 256}},

@@ -85,6 +85,7 @@ const BuiltinSpec Builtins[] = {
     {"flip", &G::builtinFlip, "x,dim", 1, M},
     {"cat", &G::builtinCat, "input,other,can_reorder", 2, 0},
     {"sort", &G::builtinSort, "x,dim,descending", 1, M},
+    {"topk", &G::builtinTopk, "x,k,dim", 2, M},
     // Memory.
     {"load", &G::builtinLoad, "pointer,mask,other,boundary_check,padding_option,cache_modifier,eviction_policy,volatile", 1, 0},
     {"store", &G::builtinStore, "pointer,value,mask,boundary_check,cache_modifier,eviction_policy", 2, M},
@@ -180,7 +181,6 @@ const BuiltinSpec Builtins[] = {
     {"inline_asm_elementwise", nullptr, "", 0, 0},
     {"bitonic_merge", nullptr, "", 0, 0},
     {"map_elementwise", nullptr, "", 0, 0},
-    {"topk", nullptr, "", 0, 0},
 };
 // clang-format on
 

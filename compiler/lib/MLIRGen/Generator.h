@@ -501,6 +501,11 @@ public:
   /// tl.sort along the last dimension: a bitonic network of
   /// compare-and-swaps, each finding its partner as tl.flip does.
   mlir::FailureOr<TValue> builtinSort(BuiltinCall &call);
+  /// tl.topk: the k largest along the last dimension, largest first (the
+  /// first k of a descending sort).
+  mlir::FailureOr<TValue> builtinTopk(BuiltinCall &call);
+  /// `x` (a tile of integers or floats) sorted along its last dimension.
+  mlir::Value sortLastDim(mlir::Value x, bool descending, llvm::SMLoc l);
 
   // tl.* builtins (Builtins.cpp).
   /// Calls `tl.<name>` through the builtin table (BuiltinTable.cpp).

@@ -542,17 +542,19 @@ static Value toBits(OpBuilder &b, Location l, Value v, Type bits,
   return arith::BitcastOp::create(b, l, result, v);
 }
 
-/// `arange(0, 2)` shaped [1, ..., 1, 2] with `rank` dimensions, compared
-/// with `which`, broadcast to `shape`.
-static Value lastAxisIs(Generator &gen, Location l, ArrayRef<int64_t> shape,
-                        int64_t which) {
+/// i1 tiles of `shape` true where the coordinate along `axis` is `which`.
+static Value axisIndexIs(Generator &gen, Location l, ArrayRef<int64_t> shape,
+                         int64_t axis, int64_t which) {
   OpBuilder &b = gen.builder;
   Value idx = tile::MakeRangeOp::create(
-      b, l, RankedTensorType::get({2}, b.getI32Type()), 0, 2);
-  for (size_t d = 1; d < shape.size(); ++d)
-    idx = gen.expandDims(idx, 0, l);
-  auto full = RankedTensorType::get(shape, b.getI32Type());
+      b, l, RankedTensorType::get({shape[axis]}, b.getI32Type()), 0,
+      shape[axis]);
+  SmallVector<int64_t> ones(shape.size(), 1);
+  ones[axis] = shape[axis];
   if (shape.size() > 1)
+    idx = gen.reshape(idx, ones, l);
+  auto full = RankedTensorType::get(shape, b.getI32Type());
+  if (ones != shape)
     idx = tile::BroadcastOp::create(b, l, full, idx);
   Value c = arith::ConstantOp::create(
       b, l, DenseElementsAttr::get(full, b.getI32IntegerAttr(which)));
@@ -591,9 +593,10 @@ FailureOr<Value> Generator::join(const TValue &a, const TValue &b,
     return tile::BroadcastOp::create(builder, location, type,
                                      expandDims(v, shape->size(), location));
   };
-  return Value(arith::SelectOp::create(builder, location,
-                                       lastAxisIs(*this, location, joined, 0),
-                                       spread(*xb), spread(*yb)));
+  return Value(arith::SelectOp::create(
+      builder, location,
+      axisIndexIs(*this, location, joined, joined.size() - 1, 0), spread(*xb),
+      spread(*yb)));
 }
 
 FailureOr<TValue> Generator::builtinJoin(BuiltinCall &call) {
@@ -639,7 +642,9 @@ FailureOr<TValue> Generator::builtinSplit(BuiltinCall &call) {
   int64_t axis = type.getRank() - 1;
   for (int64_t which : {0, 1}) {
     Value picked = arith::SelectOp::create(
-        builder, l, lastAxisIs(*this, l, type.getShape(), which), xi, zero);
+        builder, l,
+        axisIndexIs(*this, l, type.getShape(), type.getRank() - 1, which), xi,
+        zero);
     FailureOr<TValue> half = reduce(picked, axis, /*keepDims=*/false,
                                     int(tile::ReduceKind::Sum), callLoc);
     if (failed(half))
@@ -686,9 +691,9 @@ FailureOr<TValue> Generator::builtinFlip(BuiltinCall &call) {
         arith::XOrIOp::create(builder, l, pair[0], pair[1])};
   };
   for (int64_t i = 0; i < steps; ++i) {
-    FailureOr<TValue> pairXor = combine(/*isScan=*/false, {y}, dim + i,
-                                        /*keepDims=*/true, /*reverse=*/false,
-                                        xorBody, callLoc);
+    FailureOr<TValue> pairXor =
+        combine(/*isScan=*/false, {y}, dim + i,
+                /*keepDims=*/true, /*reverse=*/false, xorBody, callLoc);
     if (failed(pairXor))
       return failure();
     Value spread =
@@ -727,54 +732,53 @@ FailureOr<TValue> Generator::builtinCat(BuiltinCall &call) {
   return TValue::of(reshape(rows, {2 * n}, l));
 }
 
-/// i1 tiles of `shape` true where the coordinate along `axis` (of size 2)
-/// is 1.
-static Value upperHalf(Generator &gen, Location l, ArrayRef<int64_t> shape,
-                       int64_t axis) {
-  OpBuilder &b = gen.builder;
-  Value idx = tile::MakeRangeOp::create(
-      b, l, RankedTensorType::get({2}, b.getI32Type()), 0, 2);
-  SmallVector<int64_t> ones(shape.size(), 1);
-  ones[axis] = 2;
-  idx = gen.reshape(idx, ones, l);
-  auto full = RankedTensorType::get(shape, b.getI32Type());
-  if (shape.size() > 1)
-    idx = tile::BroadcastOp::create(b, l, full, idx);
-  Value one = arith::ConstantOp::create(
-      b, l, DenseElementsAttr::get(full, b.getI32IntegerAttr(1)));
-  return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, idx, one);
-}
-
-FailureOr<TValue> Generator::builtinSort(BuiltinCall &call) {
-  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
-      call;
+/// Checks the operand and dimension of tl.sort and tl.topk (parameter 0 and
+/// `dimParam`): a tile of integers or floats, its last dimension.
+static FailureOr<Value> sortOperand(Binder &bind, llvm::StringRef qualified,
+                                    unsigned dimParam) {
   FailureOr<Value> x = bind.tile(0);
   if (failed(x))
     return failure();
   auto type = llvm::cast<RankedTensorType>(x->getType());
   int64_t rank = type.getRank();
-  if (bind.has(1)) {
-    FailureOr<int64_t> d = bind.axis(1, rank);
+  if (bind.has(dimParam)) {
+    FailureOr<int64_t> d = bind.axis(dimParam, rank);
     if (failed(d))
       return failure();
     if (*d != rank - 1)
-      return error(bind.locs[1]) << qualified
-                                 << " sorts along the last dimension only "
-                                    "(as Triton), not dimension "
-                                 << *d;
+      return bind.gen.error(bind.locs[dimParam])
+             << qualified
+             << " works along the last dimension only (as Triton), not "
+                "dimension "
+             << *d;
   }
+  Type elem = type.getElementType();
+  if (isa<tile::PtrType>(elem) || elem.isInteger(1))
+    return bind.gen.error(bind.locs[0])
+           << qualified << " takes integers and floats, not "
+           << bind.get(0).describe();
+  return x;
+}
+
+FailureOr<TValue> Generator::builtinSort(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> x = sortOperand(bind, qualified, 1);
   FailureOr<bool> descending = bind.has(2) ? bind.constBool(2) : false;
-  if (failed(descending))
+  if (failed(x) || failed(descending))
     return failure();
+  return TValue::of(sortLastDim(*x, *descending, callLoc));
+}
+
+Value Generator::sortLastDim(Value x, bool descending, llvm::SMLoc callLoc) {
+  Location l = loc(callLoc);
+  auto type = llvm::cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
   Type elem = type.getElementType();
   Type bits = bitsType(builder, elem);
-  if (!bits || elem.isInteger(1))
-    return error(bind.locs[0])
-           << qualified << " sorts integers and floats, not "
-           << bind.get(0).describe();
   int64_t steps = llvm::Log2_64(type.getShape().back());
   if (steps == 0)
-    return TValue::of(*x);
+    return x;
   // A bitonic network over the last dimension reshaped to [2, ..., 2]: bit
   // j of the position moves along axis rank - 1 + steps - 1 - j. Each
   // compare-and-swap finds the partner across that axis as in tl.flip (xor
@@ -783,7 +787,7 @@ FailureOr<TValue> Generator::builtinSort(BuiltinCall &call) {
   SmallVector<int64_t> shape(type.getShape().drop_back());
   shape.append(steps, 2);
   auto axisOfBit = [&](int64_t j) { return rank - 1 + steps - 1 - j; };
-  Value y = reshape(*x, shape, l);
+  Value y = reshape(x, shape, l);
   auto xorBody = [&](ValueRange pair) -> FailureOr<SmallVector<Value>> {
     return SmallVector<Value>{
         arith::XOrIOp::create(builder, l, pair[0], pair[1])};
@@ -792,31 +796,30 @@ FailureOr<TValue> Generator::builtinSort(BuiltinCall &call) {
   auto boolTile = [&](bool v) -> Value {
     return arith::ConstantOp::create(
         builder, l,
-        DenseElementsAttr::get(RankedTensorType::get(shape, builder.getI1Type()),
-                               v));
+        DenseElementsAttr::get(
+            RankedTensorType::get(shape, builder.getI1Type()), v));
   };
   for (int64_t stage = 1; stage <= steps; ++stage) {
     // Blocks of 2^stage positions alternate direction by bit `stage`; the
     // last stage sorts the whole dimension one way.
-    Value blockDescending = stage < steps
-                                ? upperHalf(*this, l, shape, axisOfBit(stage))
-                                : boolTile(false);
-    if (*descending)
+    Value blockDescending =
+        stage < steps ? axisIndexIs(*this, l, shape, axisOfBit(stage), 1)
+                      : boolTile(false);
+    if (descending)
       blockDescending =
           arith::XOrIOp::create(builder, l, blockDescending, boolTile(true));
     for (int64_t j = stage - 1; j >= 0; --j) {
       int64_t axis = axisOfBit(j);
       Value yb = toBits(builder, l, y, bits);
-      FailureOr<TValue> pairXor =
-          combine(/*isScan=*/false, {yb}, axis, /*keepDims=*/true,
-                  /*reverse=*/false, xorBody, callLoc);
-      if (failed(pairXor))
-        return failure();
+      // (A one-operator region on a tile of numbers: cannot fail.)
+      Value pairXor = combine(/*isScan=*/false, {yb}, axis, /*keepDims=*/true,
+                              /*reverse=*/false, xorBody, callLoc)
+                          ->value;
       Value spread =
-          tile::BroadcastOp::create(builder, l, yb.getType(), pairXor->value);
-      Value partner = toBits(builder, l,
-                             arith::XOrIOp::create(builder, l, yb, spread),
-                             bits, /*inverse=*/true, elem);
+          tile::BroadcastOp::create(builder, l, yb.getType(), pairXor);
+      Value partner =
+          toBits(builder, l, arith::XOrIOp::create(builder, l, yb, spread),
+                 bits, /*inverse=*/true, elem);
       Value less;
       if (isFloat) {
         // y < partner, with NaN after every number.
@@ -824,8 +827,8 @@ FailureOr<TValue> Generator::builtinSort(BuiltinCall &call) {
                                          y, partner);
         Value partnerNaN = arith::CmpFOp::create(
             builder, l, arith::CmpFPredicate::UNO, partner, partner);
-        Value yNumber = arith::CmpFOp::create(
-            builder, l, arith::CmpFPredicate::ORD, y, y);
+        Value yNumber =
+            arith::CmpFOp::create(builder, l, arith::CmpFPredicate::ORD, y, y);
         less = arith::OrIOp::create(
             builder, l, lt,
             arith::AndIOp::create(builder, l, partnerNaN, yNumber));
@@ -836,9 +839,51 @@ FailureOr<TValue> Generator::builtinSort(BuiltinCall &call) {
       Value low = arith::SelectOp::create(builder, l, less, y, partner);
       Value high = arith::SelectOp::create(builder, l, less, partner, y);
       Value takeHigh = arith::XOrIOp::create(
-          builder, l, upperHalf(*this, l, shape, axis), blockDescending);
+          builder, l, axisIndexIs(*this, l, shape, axis, 1), blockDescending);
       y = arith::SelectOp::create(builder, l, takeHigh, high, low);
     }
   }
-  return TValue::of(reshape(y, type.getShape(), l));
+  return reshape(y, type.getShape(), l);
+}
+
+FailureOr<TValue> Generator::builtinTopk(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> x = sortOperand(bind, qualified, 2);
+  FailureOr<int64_t> k = bind.constInt(1);
+  if (failed(x) || failed(k))
+    return failure();
+  auto type = llvm::cast<RankedTensorType>(x->getType());
+  int64_t rank = type.getRank(), n = type.getShape().back();
+  if (*k < 1 || *k > n || !llvm::isPowerOf2_64(uint64_t(*k)))
+    return error(bind.locs[1])
+           << qualified << " needs k a power of two of at most " << n
+           << ", not " << *k;
+  // The k largest, largest first: the first k of the dimension sorted
+  // descending, picked by an exact integer sum over [n / k, k] of the
+  // elements' bits where the row is 0.
+  Value sorted = sortLastDim(*x, /*descending=*/true, callLoc);
+  if (*k == n)
+    return TValue::of(sorted);
+  Type elem = type.getElementType();
+  Type bits = bitsType(builder, elem);
+  SmallVector<int64_t> rows(type.getShape().drop_back());
+  rows.push_back(n / *k);
+  rows.push_back(*k);
+  Value y = reshape(toBits(builder, l, sorted, bits), rows, l);
+  Value zero = arith::ConstantOp::create(
+      builder, l,
+      DenseElementsAttr::get(llvm::cast<RankedTensorType>(y.getType()),
+                             builder.getIntegerAttr(bits, 0)));
+  Value picked = arith::SelectOp::create(
+      builder, l, axisIndexIs(*this, l, rows, rank - 1, 0), y, zero);
+  FailureOr<TValue> sum = reduce(picked, rank - 1, /*keepDims=*/false,
+                                 int(tile::ReduceKind::Sum), callLoc);
+  if (failed(sum))
+    return failure();
+  Value top = sum->value;
+  if (getElementTypeOrSelf(top.getType()) != bits)
+    top = arith::TruncIOp::create(
+        builder, l, tile::withElementType(top.getType(), bits), top);
+  return TValue::of(toBits(builder, l, top, bits, /*inverse=*/true, elem));
 }
