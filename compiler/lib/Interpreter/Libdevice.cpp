@@ -16,6 +16,7 @@
 #include "tilec/Dialect/Tile/IR/Libdevice.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/bit.h"
 
 #include <cmath>
@@ -64,6 +65,74 @@ double nextafter(double a, double b, unsigned bits) {
   if (bits == 32)
     return std::nextafter(float(a), float(b));
   return std::nextafter(a, b);
+}
+
+/// The directed roundings of libdevice's _rd, _ru and _rz functions.
+constexpr llvm::RoundingMode kDown = llvm::RoundingMode::TowardNegative;
+constexpr llvm::RoundingMode kUp = llvm::RoundingMode::TowardPositive;
+constexpr llvm::RoundingMode kZero = llvm::RoundingMode::TowardZero;
+
+/// The IEEE format of `bits` (32: float).
+const llvm::fltSemantics &formatOf(unsigned bits) {
+  return bits == 32 ? llvm::APFloat::IEEEsingle() : llvm::APFloat::IEEEdouble();
+}
+
+/// `v` (exactly representable in the format of `bits`) in that format.
+llvm::APFloat inFormat(double v, unsigned bits) {
+  llvm::APFloat f(v);
+  bool lost = false;
+  f.convert(formatOf(bits), llvm::RoundingMode::NearestTiesToEven, &lost);
+  return f;
+}
+
+double toDouble(llvm::APFloat f) {
+  bool lost = false;
+  f.convert(llvm::APFloat::IEEEdouble(), llvm::RoundingMode::NearestTiesToEven,
+            &lost);
+  return f.convertToDouble();
+}
+
+enum RoundedOp { Add, Sub, Mul, Div, Fma };
+
+/// `a op b` (or a * b + c) computed exactly and rounded once, in `mode`, to
+/// the format of `bits`.
+double rounded(RoundedOp op, double a, double b, double c, unsigned bits,
+               llvm::RoundingMode mode) {
+  llvm::APFloat x = inFormat(a, bits), y = inFormat(b, bits);
+  switch (op) {
+  case Add:
+    x.add(y, mode);
+    break;
+  case Sub:
+    x.subtract(y, mode);
+    break;
+  case Mul:
+    x.multiply(y, mode);
+    break;
+  case Div:
+    x.divide(y, mode);
+    break;
+  case Fma:
+    x.fusedMultiplyAdd(y, inFormat(c, bits), mode);
+    break;
+  }
+  return toDouble(x);
+}
+
+/// The square root of `a` rounded in `mode` to the format of `bits`: the
+/// correctly rounded root, moved by one step when its square lies on the
+/// wrong side of `a` (the residual is exact: in double for floats, by fma
+/// for doubles).
+double sqrtRounded(double a, unsigned bits, llvm::RoundingMode mode) {
+  double r = bits == 32 ? double(std::sqrt(float(a))) : std::sqrt(a);
+  if (!std::isfinite(r) || r == 0)
+    return r;
+  double residual = bits == 32 ? r * r - a : std::fma(r, r, -a);
+  if (residual > 0 && mode != kUp)
+    return nextafter(r, 0.0, bits);
+  if (residual < 0 && mode == kUp)
+    return nextafter(r, INFINITY, bits);
+  return r;
 }
 
 uint64_t lowBits(int64_t a, unsigned bits) {
