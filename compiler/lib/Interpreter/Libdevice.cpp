@@ -17,6 +17,7 @@
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APSInt.h"
 #include "llvm/ADT/bit.h"
 
 #include <cmath>
@@ -135,6 +136,51 @@ double sqrtRounded(double a, unsigned bits, llvm::RoundingMode mode) {
   return r;
 }
 
+constexpr llvm::RoundingMode kNearest = llvm::RoundingMode::NearestTiesToEven;
+
+/// `a` rounded in `mode` to the format of `bits` (32: float).
+double floatRounded(double a, unsigned bits, llvm::RoundingMode mode) {
+  llvm::APFloat f(a);
+  bool lost = false;
+  f.convert(formatOf(bits), mode, &lost);
+  return toDouble(f);
+}
+
+/// `a` rounded in `mode` to an integer of `width` bits (`isSigned` or not),
+/// saturating at its range; NaN gives 0 (PTX cvt.rni and friends).
+int64_t intRounded(double a, unsigned width, bool isSigned,
+                   llvm::RoundingMode mode) {
+  if (std::isnan(a))
+    return 0;
+  llvm::APSInt result(width, !isSigned);
+  bool exact = false;
+  llvm::APFloat(a).convertToInteger(result, mode, &exact);
+  return isSigned ? result.getSExtValue() : int64_t(result.getZExtValue());
+}
+
+uint64_t lowBits(int64_t a, unsigned bits);
+
+/// The integer `a` (of `width` bits, `isSigned` or not) rounded in `mode` to
+/// the float format of `bits`.
+double intToFloat(int64_t a, unsigned width, bool isSigned, unsigned bits,
+                  llvm::RoundingMode mode) {
+  // Integers arrive sign-extended from their width: unsigned ones are the
+  // low `width` bits.
+  llvm::APInt value(width, isSigned ? uint64_t(a) : lowBits(a, width),
+                    isSigned);
+  llvm::APFloat f(formatOf(bits));
+  f.convertFromAPInt(value, isSigned, mode);
+  return toDouble(f);
+}
+
+/// The bits of `a` as an fp32 or fp64, and back.
+int64_t floatBits(double a) { return llvm::bit_cast<int32_t>(float(a)); }
+double bitsFloat(int64_t a) {
+  return llvm::bit_cast<float>(uint32_t(uint64_t(a)));
+}
+int64_t doubleBits(double a) { return llvm::bit_cast<int64_t>(a); }
+double bitsDouble(int64_t a) { return llvm::bit_cast<double>(a); }
+
 uint64_t lowBits(int64_t a, unsigned bits) {
   return bits == 64 ? uint64_t(a) : uint64_t(a) & ((uint64_t(1) << bits) - 1);
 }
@@ -168,6 +214,9 @@ int64_t unsignedMulHigh(int64_t a, int64_t b, unsigned bits) {
 template <typename T>
 Number evaluate(llvm::StringRef name, unsigned bits, T a, T b, T c) {
 #define TILEC_LIBDEVICE(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)                  \
+  if (name == #NAME)                                                           \
+    return Number(EVAL);
+#define TILEC_LIBDEVICE_CONVERT(NAME, SYMBOL, FROM, TO, EVAL)                  \
   if (name == #NAME)                                                           \
     return Number(EVAL);
 #include "tilec/Dialect/Tile/IR/Libdevice.def"

@@ -281,6 +281,30 @@ FailureOr<TValue> Generator::callLibdevice(llvm::StringRef name, CallArgs &args,
   unsigned arity = fn->getArity();
   if (failed(bind.bind(ArrayRef(names).take_front(arity), arity)))
     return failure();
+  if (fn->kind == tile::LibdeviceKind::Convert) {
+    // One fixed argument type: run-time values must have it, constants
+    // become it.
+    Type from = fn->getArgumentTypes(builder.getContext(), false).front();
+    const TValue &arg = bind.get(0);
+    FailureOr<Value> v = failure();
+    if (arg.isValue()) {
+      if (getElementTypeOrSelf(arg.value.getType()) != from)
+        return error(bind.locs[0])
+               << "'" << qualified << "' takes " << typeName(from) << ", not "
+               << arg.describe();
+      v = arg.value;
+    } else {
+      v = toValueOfType(arg, from, from, bind.locs[0]);
+    }
+    if (failed(v))
+      return failure();
+    Type result = fn->getResultType(builder.getContext(), false);
+    if (auto tensor = dyn_cast<RankedTensorType>(v->getType()))
+      result = RankedTensorType::get(tensor.getShape(), result);
+    return TValue::of(tile::ExternElementwiseOp::create(
+        builder, loc(callLoc), result, builder.getStringAttr(fn->symbol32),
+        ValueRange{*v}));
+  }
   bool isFInt = fn->kind == tile::LibdeviceKind::FInt;
   // The arguments as values; the 32- or 64-bit form is chosen by the widest.
   SmallVector<Value> values;

@@ -727,3 +727,19 @@ func.func @combine_axis(%x: tensor<16xi32>) {
   }
   return
 }
+
+// -----
+
+func.func @extern_convert_result(%x: f32) {
+  // expected-error @+1 {{the result of '__nv_float2ll_rz' must have elements of type 'i64'}}
+  %y = tile.extern_elementwise "__nv_float2ll_rz"(%x) : (f32) -> i32
+  return
+}
+
+// -----
+
+func.func @extern_convert_argument(%x: f64) {
+  // expected-error @+1 {{argument 0 of '__nv_float_as_int' must have elements of type 'f32'}}
+  %y = tile.extern_elementwise "__nv_float_as_int"(%x) : (f64) -> i32
+  return
+}

@@ -18,12 +18,38 @@ const LibdeviceFunction functions[] = {
   {#NAME, LibdeviceKind::KIND, SYMBOL32, SYMBOL64, true},
 #define TILEC_LIBDEVICE_FORM(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)             \
   {#NAME, LibdeviceKind::KIND, SYMBOL32, SYMBOL64, false},
+#define TILEC_LIBDEVICE_CONVERT(NAME, SYMBOL, FROM, TO, EVAL)                  \
+  {#NAME,                                                                      \
+   LibdeviceKind::Convert,                                                     \
+   SYMBOL,                                                                     \
+   "",                                                                         \
+   true,                                                                       \
+   LibdeviceScalar::FROM,                                                      \
+   LibdeviceScalar::TO},
 #include "tilec/Dialect/Tile/IR/Libdevice.def"
 };
+
+/// The MLIR type of `scalar`.
+Type getScalarType(MLIRContext *ctx, LibdeviceScalar scalar) {
+  switch (scalar) {
+  case LibdeviceScalar::F32:
+    return Float32Type::get(ctx);
+  case LibdeviceScalar::F64:
+    return Float64Type::get(ctx);
+  case LibdeviceScalar::I32:
+    return IntegerType::get(ctx, 32);
+  case LibdeviceScalar::I64:
+    return IntegerType::get(ctx, 64);
+  case LibdeviceScalar::None:
+    break;
+  }
+  llvm_unreachable("a Convert function has both types");
+}
 
 const llvm::StringLiteral unsupported[] = {
 #define TILEC_LIBDEVICE(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)
 #define TILEC_LIBDEVICE_FORM(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)
+#define TILEC_LIBDEVICE_CONVERT(NAME, SYMBOL, FROM, TO, EVAL)
 #define TILEC_LIBDEVICE_UNSUPPORTED(NAME) #NAME,
 #include "tilec/Dialect/Tile/IR/Libdevice.def"
 };
@@ -43,11 +69,15 @@ unsigned LibdeviceFunction::getArity() const {
 }
 
 bool LibdeviceFunction::takesFloats() const {
+  if (kind == LibdeviceKind::Convert)
+    return from == LibdeviceScalar::F32 || from == LibdeviceScalar::F64;
   return kind != LibdeviceKind::I1 && kind != LibdeviceKind::I2 &&
          kind != LibdeviceKind::ICount;
 }
 
 StringRef LibdeviceFunction::getSymbol(Type type) const {
+  if (kind == LibdeviceKind::Convert)
+    return type == getScalarType(type.getContext(), from) ? symbol32 : "";
   if (takesFloats() ? type.isF32() : type.isInteger(32))
     return symbol32;
   if (takesFloats() ? type.isF64() : type.isInteger(64))
@@ -57,6 +87,8 @@ StringRef LibdeviceFunction::getSymbol(Type type) const {
 
 SmallVector<Type> LibdeviceFunction::getArgumentTypes(MLIRContext *ctx,
                                                       bool is64) const {
+  if (kind == LibdeviceKind::Convert)
+    return {getScalarType(ctx, from)};
   Type t = takesFloats() ? (is64 ? Type(Float64Type::get(ctx))
                                  : Type(Float32Type::get(ctx)))
                          : Type(IntegerType::get(ctx, is64 ? 64 : 32));
@@ -67,6 +99,8 @@ SmallVector<Type> LibdeviceFunction::getArgumentTypes(MLIRContext *ctx,
 }
 
 Type LibdeviceFunction::getResultType(MLIRContext *ctx, bool is64) const {
+  if (kind == LibdeviceKind::Convert)
+    return getScalarType(ctx, to);
   if (kind == LibdeviceKind::FPred || kind == LibdeviceKind::ICount)
     return IntegerType::get(ctx, 32);
   return getArgumentTypes(ctx, is64).front();

@@ -22,15 +22,20 @@ namespace tilec::tile {
 /// The signature classes of libdevice functions, on T = fp32 or fp64 (float
 /// kinds) or I = int32 or int64 (integer kinds).
 enum class LibdeviceKind {
-  F1,     ///< T -> T
-  F2,     ///< (T, T) -> T
-  F3,     ///< (T, T, T) -> T
-  FPred,  ///< T -> int32
-  FInt,   ///< (T, int32) -> T
-  I1,     ///< I -> I
-  I2,     ///< (I, I) -> I
-  ICount, ///< I -> int32
+  F1,      ///< T -> T
+  F2,      ///< (T, T) -> T
+  F3,      ///< (T, T, T) -> T
+  FPred,   ///< T -> int32
+  FInt,    ///< (T, int32) -> T
+  I1,      ///< I -> I
+  I2,      ///< (I, I) -> I
+  ICount,  ///< I -> int32
+  Convert, ///< one fixed type to another (LibdeviceFunction::from, to)
 };
+
+/// The argument and result types of Convert functions (unsigned integers
+/// are their signless types; the function decides the interpretation).
+enum class LibdeviceScalar { None, F32, F64, I32, I64 };
 
 struct LibdeviceFunction {
   llvm::StringRef name;
@@ -39,6 +44,8 @@ struct LibdeviceFunction {
   llvm::StringRef symbol32, symbol64;
   /// False for a form reached through another name (`powi`, of `pow`).
   bool isPublic;
+  /// For Convert functions: the argument and result types.
+  LibdeviceScalar from = LibdeviceScalar::None, to = LibdeviceScalar::None;
 
   /// The number of arguments.
   unsigned getArity() const;
