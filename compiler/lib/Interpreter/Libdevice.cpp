@@ -208,11 +208,37 @@ int64_t unsignedMulHigh(int64_t a, int64_t b, unsigned bits) {
   return int64_t(uint64_t(p >> bits));
 }
 
+/// The modified Bessel function of the first kind of order 0 or 1 (even
+/// and odd in `a`).
+double besselI(int order, double a) {
+  if (std::isnan(a))
+    return a;
+  double v = std::cyl_bessel_i(double(order), std::fabs(a));
+  return order == 1 ? std::copysign(v, a) : v;
+}
+
+/// The low 24 bits of `a`, sign-extended (mul24's operands).
+int64_t lowSigned24(int64_t a) {
+  return int64_t(int32_t(uint32_t(uint64_t(a)) << 8) >> 8);
+}
+
+/// Byte i of the result is byte (s >> 4 i) & 7 of the 8 bytes {b, a}
+/// (a the low word).
+int64_t bytePerm(int64_t a, int64_t b, int64_t s) {
+  uint64_t bytes = (lowBits(b, 32) << 32) | lowBits(a, 32);
+  uint64_t r = 0;
+  for (unsigned i = 0; i < 4; ++i) {
+    unsigned pick = unsigned(lowBits(s, 32) >> (4 * i)) & 7;
+    r |= ((bytes >> (8 * pick)) & 0xff) << (8 * i);
+  }
+  return int64_t(r);
+}
+
 /// Evaluates the function named `name` on one element of each argument,
 /// doubles for the float functions and integers for the others (every row's
 /// expression compiles for both; only the matching one runs).
 template <typename T>
-Number evaluate(llvm::StringRef name, unsigned bits, T a, T b, T c) {
+Number evaluate(llvm::StringRef name, unsigned bits, T a, T b, T c, T d) {
 #define TILEC_LIBDEVICE(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)                  \
   if (name == #NAME)                                                           \
     return Number(EVAL);
@@ -222,6 +248,7 @@ Number evaluate(llvm::StringRef name, unsigned bits, T a, T b, T c) {
 #include "tilec/Dialect/Tile/IR/Libdevice.def"
   (void)b;
   (void)c;
+  (void)d;
   llvm_unreachable("the verifier accepts only the functions of the table");
 }
 
@@ -240,16 +267,20 @@ LogicalResult Executor::runExternElementwise(Operation *op) {
   r.shape = getShape(ext.getType());
   size_t n = args.front()->elems.size();
   for (size_t k = 0; k < n; ++k) {
-    Element x[3];
+    Element x[4];
     for (size_t j = 0; j < args.size(); ++j)
       x[j] = args[j]->elems[k];
     unsigned bits = is64 ? 64 : 32;
-    // The int32 argument of (T, int32) functions is passed as a double.
+    // The int32 argument of (T, int32) and (int32, T) functions is passed as
+    // a double.
     if (fn->kind == tile::LibdeviceKind::FInt)
       x[1].f = double(x[1].i);
-    Number v = fn->takesFloats()
-                   ? evaluate<double>(fn->name, bits, x[0].f, x[1].f, x[2].f)
-                   : evaluate<int64_t>(fn->name, bits, x[0].i, x[1].i, 0);
+    if (fn->kind == tile::LibdeviceKind::IntF)
+      x[0].f = double(x[0].i);
+    Number v =
+        fn->takesFloats()
+            ? evaluate<double>(fn->name, bits, x[0].f, x[1].f, x[2].f, x[3].f)
+            : evaluate<int64_t>(fn->name, bits, x[0].i, x[1].i, x[2].i, x[3].i);
     if (auto floatType = dyn_cast<FloatType>(resultType))
       r.elems.push_back(
           Element{0, roundFloat(floatType.getFloatSemantics(), v.f), -1});

@@ -277,7 +277,7 @@ FailureOr<TValue> Generator::callLibdevice(llvm::StringRef name, CallArgs &args,
   }
   Binder bind(*this, qualified, args, callLoc);
   bind.function = qualified;
-  static const llvm::StringRef names[] = {"arg0", "arg1", "arg2"};
+  static const llvm::StringRef names[] = {"arg0", "arg1", "arg2", "arg3"};
   unsigned arity = fn->getArity();
   if (failed(bind.bind(ArrayRef(names).take_front(arity), arity)))
     return failure();
@@ -305,13 +305,17 @@ FailureOr<TValue> Generator::callLibdevice(llvm::StringRef name, CallArgs &args,
         builder, loc(callLoc), result, builder.getStringAttr(fn->symbol32),
         ValueRange{*v}));
   }
-  bool isFInt = fn->kind == tile::LibdeviceKind::FInt;
+  // The int32 argument of (T, int32) and (int32, T) functions.
+  auto isIntArgument = [&](unsigned i) {
+    return (fn->kind == tile::LibdeviceKind::FInt && i == 1) ||
+           (fn->kind == tile::LibdeviceKind::IntF && i == 0);
+  };
   // The arguments as values; the 32- or 64-bit form is chosen by the widest.
   SmallVector<Value> values;
   bool is64 = false;
   SmallVector<int64_t> shape;
   for (unsigned i = 0; i < arity; ++i) {
-    bool takesFloat = fn->takesFloats() && !(isFInt && i == 1);
+    bool takesFloat = fn->takesFloats() && !isIntArgument(i);
     FailureOr<Value> v = failure();
     if (takesFloat) {
       v = floatOperand(*this, bind, i, /*allowF64=*/true);

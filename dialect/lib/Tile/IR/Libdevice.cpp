@@ -59,10 +59,14 @@ unsigned LibdeviceFunction::getArity() const {
   switch (kind) {
   case LibdeviceKind::F2:
   case LibdeviceKind::FInt:
+  case LibdeviceKind::IntF:
   case LibdeviceKind::I2:
     return 2;
   case LibdeviceKind::F3:
+  case LibdeviceKind::I3:
     return 3;
+  case LibdeviceKind::F4:
+    return 4;
   default:
     return 1;
   }
@@ -72,7 +76,7 @@ bool LibdeviceFunction::takesFloats() const {
   if (kind == LibdeviceKind::Convert)
     return from == LibdeviceScalar::F32 || from == LibdeviceScalar::F64;
   return kind != LibdeviceKind::I1 && kind != LibdeviceKind::I2 &&
-         kind != LibdeviceKind::ICount;
+         kind != LibdeviceKind::I3 && kind != LibdeviceKind::ICount;
 }
 
 StringRef LibdeviceFunction::getSymbol(Type type) const {
@@ -95,6 +99,8 @@ SmallVector<Type> LibdeviceFunction::getArgumentTypes(MLIRContext *ctx,
   SmallVector<Type> types(getArity(), t);
   if (kind == LibdeviceKind::FInt)
     types[1] = IntegerType::get(ctx, 32);
+  if (kind == LibdeviceKind::IntF)
+    types[0] = IntegerType::get(ctx, 32);
   return types;
 }
 
@@ -103,7 +109,11 @@ Type LibdeviceFunction::getResultType(MLIRContext *ctx, bool is64) const {
     return getScalarType(ctx, to);
   if (kind == LibdeviceKind::FPred || kind == LibdeviceKind::ICount)
     return IntegerType::get(ctx, 32);
-  return getArgumentTypes(ctx, is64).front();
+  if (kind == LibdeviceKind::FLong)
+    return IntegerType::get(ctx, 64);
+  // The float argument's type (the second of (int32, T)).
+  SmallVector<Type> args = getArgumentTypes(ctx, is64);
+  return kind == LibdeviceKind::IntF ? args.back() : args.front();
 }
 
 ArrayRef<LibdeviceFunction> tilec::tile::getLibdeviceFunctions() {

@@ -25,10 +25,14 @@ enum class LibdeviceKind {
   F1,      ///< T -> T
   F2,      ///< (T, T) -> T
   F3,      ///< (T, T, T) -> T
+  F4,      ///< (T, T, T, T) -> T
   FPred,   ///< T -> int32
   FInt,    ///< (T, int32) -> T
+  IntF,    ///< (int32, T) -> T
+  FLong,   ///< T -> int64
   I1,      ///< I -> I
   I2,      ///< (I, I) -> I
+  I3,      ///< (I, I, I) -> I
   ICount,  ///< I -> int32
   Convert, ///< one fixed type to another (LibdeviceFunction::from, to)
 };
