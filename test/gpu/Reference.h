@@ -379,6 +379,34 @@ inline const std::vector<MathFunction> &mathFunctions() {
       {"isnan+signbit", [](float x) { return std::signbit(x) ? 1.0 : 0.0; }},
       {"j0", [](float x) { return ::j0(double(x * 4.0f)); }},
       {"y0", [](float x) { return ::y0(double(big(x))); }},
+      {"add_rd", [](float x) { return double(x) + pos(x); }},
+      {"mul_ru", [](float x) { return double(x) * pos(x); }},
+      {"div_rz", [](float x) { return double(x) / pos(x); }},
+      {"fma_rd",
+       [](float x) { return std::fma(double(x), pos(x), double(big(x))); }},
+      {"sqrt_ru", [](float x) { return std::sqrt(double(pos(x))); }},
+      {"rcp_rd", [](float x) { return 1.0 / pos(x); }},
+      {"rsqrt_rn", [](float x) { return 1.0 / std::sqrt(double(pos(x))); }},
+      {"float2int_rd", [](float x) { return std::floor(double(x * 8.0f)); }},
+      {"int2float_ru(float2int_rn)",
+       [](float x) { return std::nearbyint(double(x * 1000.0f)); }},
+      {"int_as_float(float_as_int)", [](float x) { return double(x); }},
+      {"cyl_bessel_i1",
+       [](float x) {
+         return std::copysign(std::cyl_bessel_i(1.0, std::fabs(double(x))),
+                              double(x));
+       }},
+      {"norm3d",
+       [](float x) {
+         return std::sqrt(double(x) * x + double(pos(x)) * pos(x) +
+                          double(big(x)) * big(x));
+       }},
+      {"jn", [](float x) { return ::jn(2, double(big(x))); }},
+      {"llround", [](float x) { return std::round(double(x * 8.0f)); }},
+      {"hadd",
+       [](float x) {
+         return std::floor((std::trunc(double(x * 8.0f)) + 3.0) / 2.0);
+       }},
   };
   return functions;
 }
