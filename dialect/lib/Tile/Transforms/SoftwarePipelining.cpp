@@ -739,10 +739,15 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
       plan.copyAfterFirstProduct = true;
     }
     // Earlier products that only carry their result (the backward's dV
-    // before dP) are not waited for either: the next product's wait
-    // completes them with it.
-    for (ProductPlan &product : llvm::drop_end(plan.products))
-      product.inFlight = onlyCarried(product.dot);
+    // before dP) are not waited for either when a later product of the
+    // iteration is (its wait completes them; the first product's wait then
+    // still precedes the copies into the slots they read).
+    for (auto [k, product] : llvm::enumerate(plan.products)) {
+      bool laterWaited = llvm::any_of(
+          ArrayRef(plan.products).drop_front(k + 1),
+          [&](const ProductPlan &later) { return !onlyCarried(later.dot); });
+      product.inFlight = laterWaited && onlyCarried(product.dot);
+    }
     plan.ahead = numStages - 1;
     // Two programs share an SM when the accumulators leave a thread 32 of
     // the registers two programs allow for each product whose result the
