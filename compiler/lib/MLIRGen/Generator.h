@@ -613,8 +613,7 @@ public:
   mlir::FailureOr<TValue> builtinDot(BuiltinCall &call);
   /// tl.reduce and tl.associative_scan with a @triton.jit combine function;
   /// tl.xor_sum and tl.reduce_or, whose combination is one operator.
-  mlir::FailureOr<TValue> builtinCombineReduce(BuiltinCall &call);
-  mlir::FailureOr<TValue> builtinAssociativeScan(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinCombine(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinBitwiseReduce(BuiltinCall &call);
   /// Generates the body of a combine region from its arguments (two partial
   /// results, one scalar per operand each) and returns what it yields.

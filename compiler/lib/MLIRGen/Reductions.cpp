@@ -389,12 +389,14 @@ callCombineFunction(Generator &gen, const TValue &fn, ValueRange args,
   return values;
 }
 
-FailureOr<TValue> Generator::builtinCombineReduce(BuiltinCall &call) {
+FailureOr<TValue> Generator::builtinCombine(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
+  bool isScan = name == "associative_scan";
   FailureOr<SmallVector<Value>> xs = combineInputs(bind, qualified);
   if (failed(xs))
     return failure();
+  // tl.reduce takes axis=None (every element); a scan needs an axis.
   std::optional<int64_t> axis;
   if (bind.has(1)) {
     FailureOr<int64_t> a = bind.axis(
@@ -402,46 +404,21 @@ FailureOr<TValue> Generator::builtinCombineReduce(BuiltinCall &call) {
     if (failed(a))
       return failure();
     axis = *a;
+  } else if (isScan) {
+    return error(bind.locs[1]) << "'" << qualified << "' needs an axis";
   }
   const TValue &fn = bind.get(2);
   if (fn.kind != TValue::Kind::Function)
     return error(bind.locs[2])
            << "the combine function of '" << qualified
            << "' must be a @triton.jit function, not " << fn.describe();
-  FailureOr<bool> keep = bind.has(3) ? bind.constBool(3) : false;
-  if (failed(keep))
+  // keep_dims of a reduction, reverse of a scan.
+  FailureOr<bool> flag = bind.has(3) ? bind.constBool(3) : false;
+  if (failed(flag))
     return failure();
   return combine(
-      /*isScan=*/false, *xs, axis, *keep, /*reverse=*/false,
-      [&](ValueRange regionArgs) {
-        return callCombineFunction(*this, fn, regionArgs, bind.locs[2],
-                                   callLoc);
-      },
-      callLoc);
-}
-
-FailureOr<TValue> Generator::builtinAssociativeScan(BuiltinCall &call) {
-  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
-      call;
-  FailureOr<SmallVector<Value>> xs = combineInputs(bind, qualified);
-  if (failed(xs))
-    return failure();
-  if (!bind.has(1))
-    return error(bind.locs[1]) << "'" << qualified << "' needs an axis";
-  FailureOr<int64_t> axis =
-      bind.axis(1, llvm::cast<RankedTensorType>((*xs)[0].getType()).getRank());
-  if (failed(axis))
-    return failure();
-  const TValue &fn = bind.get(2);
-  if (fn.kind != TValue::Kind::Function)
-    return error(bind.locs[2])
-           << "the combine function of '" << qualified
-           << "' must be a @triton.jit function, not " << fn.describe();
-  FailureOr<bool> reverse = bind.has(3) ? bind.constBool(3) : false;
-  if (failed(reverse))
-    return failure();
-  return combine(
-      /*isScan=*/true, *xs, *axis, /*keepDims=*/false, *reverse,
+      isScan, *xs, axis, /*keepDims=*/!isScan && *flag,
+      /*reverse=*/isScan && *flag,
       [&](ValueRange regionArgs) {
         return callCombineFunction(*this, fn, regionArgs, bind.locs[2],
                                    callLoc);

@@ -660,6 +660,23 @@ FailureOr<TValue> Generator::builtinSplit(BuiltinCall &call) {
   return TValue::ofTuple(std::move(halves));
 }
 
+/// The other element of each pair along `axis` (of size 2) of the integer
+/// tile `y`: y ^ (y0 ^ y1), the pair's xor_sum spread back, exactly.
+static Value pairPartner(Generator &gen, Value y, int64_t axis,
+                         llvm::SMLoc callLoc) {
+  OpBuilder &b = gen.builder;
+  Location l = gen.loc(callLoc);
+  auto xorBody = [&](ValueRange pair) -> FailureOr<SmallVector<Value>> {
+    return SmallVector<Value>{arith::XOrIOp::create(b, l, pair[0], pair[1])};
+  };
+  // A one-operator region on a tile of integers: cannot fail.
+  Value pairXor = gen.combine(/*isScan=*/false, {y}, axis, /*keepDims=*/true,
+                              /*reverse=*/false, xorBody, callLoc)
+                      ->value;
+  Value spread = tile::BroadcastOp::create(b, l, y.getType(), pairXor);
+  return arith::XOrIOp::create(b, l, y, spread);
+}
+
 FailureOr<TValue> Generator::builtinFlip(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
@@ -686,20 +703,8 @@ FailureOr<TValue> Generator::builtinFlip(BuiltinCall &call) {
   split.append(steps, 2);
   llvm::append_range(split, type.getShape().drop_front(dim + 1));
   Value y = reshape(toBits(builder, l, *x, bits), split, l);
-  auto xorBody = [&](ValueRange pair) -> FailureOr<SmallVector<Value>> {
-    return SmallVector<Value>{
-        arith::XOrIOp::create(builder, l, pair[0], pair[1])};
-  };
-  for (int64_t i = 0; i < steps; ++i) {
-    FailureOr<TValue> pairXor =
-        combine(/*isScan=*/false, {y}, dim + i,
-                /*keepDims=*/true, /*reverse=*/false, xorBody, callLoc);
-    if (failed(pairXor))
-      return failure();
-    Value spread =
-        tile::BroadcastOp::create(builder, l, y.getType(), pairXor->value);
-    y = arith::XOrIOp::create(builder, l, y, spread);
-  }
+  for (int64_t i = 0; i < steps; ++i)
+    y = pairPartner(*this, y, dim + i, callLoc);
   y = reshape(y, type.getShape(), l);
   return TValue::of(toBits(builder, l, y, bits, /*inverse=*/true, elem));
 }
@@ -788,10 +793,6 @@ Value Generator::sortLastDim(Value x, bool descending, llvm::SMLoc callLoc) {
   shape.append(steps, 2);
   auto axisOfBit = [&](int64_t j) { return rank - 1 + steps - 1 - j; };
   Value y = reshape(x, shape, l);
-  auto xorBody = [&](ValueRange pair) -> FailureOr<SmallVector<Value>> {
-    return SmallVector<Value>{
-        arith::XOrIOp::create(builder, l, pair[0], pair[1])};
-  };
   bool isFloat = isa<FloatType>(elem);
   auto boolTile = [&](bool v) -> Value {
     return arith::ConstantOp::create(
@@ -810,15 +811,9 @@ Value Generator::sortLastDim(Value x, bool descending, llvm::SMLoc callLoc) {
           arith::XOrIOp::create(builder, l, blockDescending, boolTile(true));
     for (int64_t j = stage - 1; j >= 0; --j) {
       int64_t axis = axisOfBit(j);
-      Value yb = toBits(builder, l, y, bits);
-      // (A one-operator region on a tile of numbers: cannot fail.)
-      Value pairXor = combine(/*isScan=*/false, {yb}, axis, /*keepDims=*/true,
-                              /*reverse=*/false, xorBody, callLoc)
-                          ->value;
-      Value spread =
-          tile::BroadcastOp::create(builder, l, yb.getType(), pairXor);
       Value partner =
-          toBits(builder, l, arith::XOrIOp::create(builder, l, yb, spread),
+          toBits(builder, l,
+                 pairPartner(*this, toBits(builder, l, y, bits), axis, callLoc),
                  bits, /*inverse=*/true, elem);
       Value less;
       if (isFloat) {
