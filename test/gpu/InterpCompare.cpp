@@ -10,7 +10,7 @@
 // `tilec-interpreter-examples --save DIR` wrote where LLVM is: cases.txt,
 // one line per case
 //
-//   ID PTX KERNEL GX GY GZ TOL NARGS ARG...
+//   ID PTX KERNEL GX GY GZ TOL FLOOR NARGS ARG...
 //
 // where each ARG is a buffer's element type (fp32, fp16, bf16, i8, i32) or a
 // scalar TYPE=VALUE, and ID.I.in / ID.I.out hold buffer I before and after
@@ -18,7 +18,8 @@
 // with the same inputs, and every buffer is compared with the
 // interpreter's: integers exactly, floats within TOL (||gpu - interp|| /
 // ||interp|| <= TOL and |gpu - interp| <= 10 TOL (|interp| + rms) for
-// every element; NaN only where the interpreter has NaN). No LLVM.
+// every element, where an rms below FLOOR counts as FLOOR; NaN only where
+// the interpreter has NaN). No LLVM.
 // Exit status: 0 when every case agrees, 1 otherwise, 77 without a GPU.
 //
 //===----------------------------------------------------------------------===//
@@ -91,12 +92,16 @@ std::vector<double> decode(ElemType type,
 /// of the first disagreement, or "" when they agree.
 std::string compare(const std::vector<double> &gpu,
                     const std::vector<double> &interp, double tol,
-                    double &relError) {
+                    double floor, double &relError) {
   double refSquares = 0, errorSquares = 0;
   for (double v : interp)
     if (std::isfinite(v))
       refSquares += v * v;
   double rms = interp.empty() ? 0 : std::sqrt(refSquares / interp.size());
+  if (rms < floor) {
+    rms = floor;
+    refSquares = rms * rms * interp.size();
+  }
   std::string first;
   for (std::size_t i = 0; i < gpu.size(); ++i) {
     if (std::isnan(interp[i]) && std::isnan(gpu[i]))
@@ -134,8 +139,8 @@ std::string runCase(Context &ctx, const std::string &dir,
                     double &worst) {
   std::string ptx, kernelName;
   unsigned gx, gy, gz, numArgs;
-  double tol;
-  line >> ptx >> kernelName >> gx >> gy >> gz >> tol >> numArgs;
+  double tol, floor;
+  line >> ptx >> kernelName >> gx >> gy >> gz >> tol >> floor >> numArgs;
   if (!line)
     return "malformed line in cases.txt";
   std::unique_ptr<Module> &module = modules[ptx];
@@ -206,7 +211,7 @@ std::string runCase(Context &ctx, const std::string &dir,
       return status.message();
     double relError = 0;
     std::string diff = compare(decode(type, actual), decode(type, expected),
-                               isInteger(type) ? 0.0 : tol, relError);
+                               isInteger(type) ? 0.0 : tol, floor, relError);
     worst = std::max(worst, relError);
     if (!diff.empty())
       return "argument " + std::to_string(index) + ": " + diff;

@@ -73,10 +73,10 @@ public:
                                    uint64_t cols, uint64_t ld = 0);
 
   /// Compares rows x cols of `buffer` (row stride ld) with `ref` under the
-  /// tolerance `rel` (on the norm; 10 * rel on every element).
+  /// tolerance `rel` (on the norm; 10 * rel on every element), judging a
+  /// reference whose rms is below refFloor by refFloor.
   void check(StringRef what, const Buffer &buffer, uint64_t rows, uint64_t cols,
-             uint64_t ld, const std::vector<double> &ref, double rel,
-             double refFloor = 0);
+             uint64_t ld, const std::vector<double> &ref, double rel);
 
   const Config &config;
   std::vector<uint64_t> size;
@@ -86,6 +86,9 @@ public:
   /// The initial contents of each buffer (for --save).
   std::vector<std::vector<uint8_t>> initial;
   std::string failure;
+  /// The size below which a result is rounding (the GPU tests'
+  /// Tolerance::RefFloor); saved with the case for tilec-interp-compare.
+  double refFloor = 0;
 
 private:
   std::mt19937 generator;
@@ -159,14 +162,12 @@ std::vector<float> Case::values(const Buffer &buffer, uint64_t rows,
 
 void Case::check(StringRef what, const Buffer &buffer, uint64_t rows,
                  uint64_t cols, uint64_t ld, const std::vector<double> &ref,
-                 double rel, double refFloor) {
+                 double rel) {
   std::vector<float> out = values(buffer, rows, cols, ld);
   double refSquares = 0, errorSquares = 0;
   for (double r : ref)
     refSquares += r * r;
   double rms = ref.empty() ? 0 : std::sqrt(refSquares / ref.size());
-  // A reference below the size of the rounded terms is judged by that size
-  // (the GPU tests' Tolerance::RefFloor).
   if (rms < refFloor) {
     rms = refFloor;
     refSquares = rms * rms * ref.size();
@@ -699,17 +700,14 @@ std::function<void()> attentionBackward(Case &c, bool dq) {
   // With one key, dQ and dK are 0 in exact arithmetic (p = 1 and dp = D, the
   // same sum taken in two orders): judged against a floor of 1e-4, as on the
   // GPU, far below the gradients of the other sizes.
-  const double floor = 1e-4;
-  return [&c, outs, ref, heads, seq, dim, dq, floor] {
+  c.refFloor = 1e-4;
+  return [&c, outs, ref, heads, seq, dim, dq] {
     if (dq) {
-      c.check("dQ", *outs[0], heads * seq, dim, dim, ref->DQ, c.config.tol,
-              floor);
+      c.check("dQ", *outs[0], heads * seq, dim, dim, ref->DQ, c.config.tol);
       return;
     }
-    c.check("dK", *outs[0], heads * seq, dim, dim, ref->DK, c.config.tol,
-            floor);
-    c.check("dV", *outs[1], heads * seq, dim, dim, ref->DV, c.config.tol,
-            floor);
+    c.check("dK", *outs[0], heads * seq, dim, dim, ref->DK, c.config.tol);
+    c.check("dV", *outs[1], heads * seq, dim, dim, ref->DV, c.config.tol);
   };
 }
 
@@ -1285,7 +1283,7 @@ bool save(StringRef dir, const Case &c, raw_ostream &cases) {
   std::string id = c.config.name + "." + sizeString(c.size);
   cases << id << " " << c.config.name << " " << c.config.kernel << " "
         << c.grid[0] << " " << c.grid[1] << " " << c.grid[2] << " "
-        << c.config.tol << " " << c.args.size();
+        << c.config.tol << " " << c.refFloor << " " << c.args.size();
   SmallVector<StringRef> types;
   StringRef(c.config.signature).split(types, ',');
   size_t buffer = 0;
