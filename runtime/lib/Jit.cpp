@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 
 #ifndef TILEC_BUILD_IDENTITY
 #error "TILEC_BUILD_IDENTITY must name this build (set by CMake)"
@@ -132,7 +134,8 @@ std::string JitKernel::cacheKey(const std::string &signature,
   return key + "\nsource\n" + Source;
 }
 
-/// Splits a disk-cache value into the PTX and the cubin.
+/// Splits a disk-cache value into the PTX, the cubin and the imported
+/// files.
 static bool parseEntry(std::string_view value, CompiledKernel &out) {
   auto section = [&value](std::string_view tag, std::string &into) {
     if (value.substr(0, tag.size()) != tag)
@@ -150,8 +153,41 @@ static bool parseEntry(std::string_view value, CompiledKernel &out) {
     value.remove_prefix(newline + 1 + bytes);
     return true;
   };
-  return section("ptx ", out.Ptx) && section("cubin ", out.Cubin) &&
-         value.empty();
+  if (!section("ptx ", out.Ptx) || !section("cubin ", out.Cubin))
+    return false;
+  while (!value.empty()) {
+    std::pair<std::string, std::string> file;
+    if (!section("import ", file.first) || !section("contents ", file.second))
+      return false;
+    out.Imports.push_back(std::move(file));
+  }
+  return true;
+}
+
+/// The disk-cache value of a compiled kernel (parseEntry reads it).
+static std::string printEntry(const CompiledKernel &compiled) {
+  auto section = [](std::string_view tag, const std::string &bytes) {
+    return std::string(tag) + std::to_string(bytes.size()) + "\n" + bytes;
+  };
+  std::string value =
+      section("ptx ", compiled.Ptx) + section("cubin ", compiled.Cubin);
+  for (const auto &[path, contents] : compiled.Imports)
+    value += section("import ", path) + section("contents ", contents);
+  return value;
+}
+
+/// True while every file the kernel imported reads as when it compiled.
+static bool importsUnchanged(const CompiledKernel &compiled) {
+  for (const auto &[path, contents] : compiled.Imports) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+      return false;
+    std::string now((std::istreambuf_iterator<char>(in)),
+                    std::istreambuf_iterator<char>());
+    if (now != contents)
+      return false;
+  }
+  return true;
 }
 
 Expected<CompiledKernel> JitKernel::compileOrLoad(const std::string &signature,
@@ -162,14 +198,16 @@ Expected<CompiledKernel> JitKernel::compileOrLoad(const std::string &signature,
   CacheEntry entry = Cache.lookup(key);
   if (entry.found()) {
     CompiledKernel compiled;
-    if (parseEntry(entry.Value, compiled)) {
+    if (!parseEntry(entry.Value, compiled)) {
+      entry.EntryState = CacheEntry::State::Corrupt;
+      entry.Problem =
+          Cache.removeCorrupt(key, "its value is not a compiled kernel");
+    } else if (importsUnchanged(compiled)) {
       ++Stats.FromDisk;
       fromDisk = true;
       return compiled;
     }
-    entry.EntryState = CacheEntry::State::Corrupt;
-    entry.Problem =
-        Cache.removeCorrupt(key, "its value is not a compiled kernel");
+    // An imported file changed: compiled again, and the entry replaced.
   }
   std::string what = "kernel '" + KernelName + "' of " + SourceName +
                      " with signature '" + signature + "' and " + config.name();
@@ -192,12 +230,8 @@ Expected<CompiledKernel> JitKernel::compileOrLoad(const std::string &signature,
   if (!compiled)
     return compiled;
   ++Stats.Compiled;
-  std::string value = "ptx " + std::to_string(compiled->Ptx.size()) + "\n" +
-                      compiled->Ptx + "cubin " +
-                      std::to_string(compiled->Cubin.size()) + "\n" +
-                      compiled->Cubin;
   // A cache that cannot be written costs a recompile next time, no more.
-  if (Status stored = Cache.store(key, value); !stored.ok())
+  if (Status stored = Cache.store(key, printEntry(*compiled)); !stored.ok())
     std::fprintf(stderr, "tilec: warning: %s\n", stored.message().c_str());
   return compiled;
 }

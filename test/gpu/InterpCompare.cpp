@@ -91,8 +91,8 @@ std::vector<double> decode(ElemType type,
 /// Compares the GPU's values with the interpreter's; returns a description
 /// of the first disagreement, or "" when they agree.
 std::string compare(const std::vector<double> &gpu,
-                    const std::vector<double> &interp, double tol,
-                    double floor, double &relError) {
+                    const std::vector<double> &interp, double tol, double floor,
+                    double &relError) {
   double refSquares = 0, errorSquares = 0;
   for (double v : interp)
     if (std::isfinite(v))

@@ -332,6 +332,80 @@ TEST_CASE("The JIT compiles a specialization once, then reads the cache",
   std::filesystem::remove_all(dir);
 }
 
+/// Writes `text` to `path`.
+static void writeFile(const std::filesystem::path &path,
+                      const std::string &text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+TEST_CASE("The JIT compiles kernels that import helpers, and recompiles when "
+          "a helper changes",
+          "[fake][jit]") {
+  Context ctx = makeContext();
+  std::filesystem::path dir = freshPath("jit-imports");
+  std::filesystem::create_directories(dir / "lib");
+  std::string cache = (dir / "cache").string();
+  writeFile(dir / "add.tile", R"(import triton
+import triton.language as tl
+from .sum2 import sum2
+import scale
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, sum2(x, y) * scale.ONE, mask=mask)
+)");
+  writeFile(dir / "sum2.py", "import triton\n@triton.jit\ndef sum2(a, b):\n"
+                             "    return a + b\n");
+  writeFile(dir / "lib" / "scale.py", "ONE = 1\n");
+  tilec::jit::CompilerOptions options;
+  options.IncludeDirs = {(dir / "lib").string()};
+  std::unique_ptr<KernelCompiler> compiler =
+      tilec::jit::createCompiler(options);
+  JitConfig config;
+  config.Constexprs = {{"BLOCK", "1024"}};
+  Inputs in(ctx, 4008);
+  auto run = [&]() {
+    auto kernel = JitKernel::fromFile((dir / "add.tile").string(), "add_kernel",
+                                      compiler.get(), DiskCache(cache));
+    REQUIRE(kernel.ok());
+    Status launched = (*kernel)->launch(
+        ctx, blocksFor(in.N),
+        {in.view(in.X), in.view(in.Y), in.view(in.Out), in.N}, config);
+    INFO(launched.message());
+    REQUIRE(launched.ok());
+    in.checkOutput();
+    return (*kernel)->stats();
+  };
+  CHECK(run().Compiled == 1);
+  // A second run reads the cache while the helpers read the same.
+  JitStats cached = run();
+  CHECK(cached.Compiled == 0);
+  CHECK(cached.FromDisk == 1);
+  // A changed helper (the same sum, spelled differently) is compiled again.
+  writeFile(dir / "sum2.py", "import triton\n@triton.jit\ndef sum2(a, b):\n"
+                             "    return b + a\n");
+  JitStats changed = run();
+  CHECK(changed.Compiled == 1);
+  CHECK(changed.FromDisk == 0);
+  CHECK(run().FromDisk == 1);
+  // So is one that is gone: its import now fails, with the diagnostic.
+  std::filesystem::remove(dir / "lib" / "scale.py");
+  auto kernel = JitKernel::fromFile((dir / "add.tile").string(), "add_kernel",
+                                    compiler.get(), DiskCache(cache));
+  REQUIRE(kernel.ok());
+  Status missing = (*kernel)->launch(
+      ctx, blocksFor(in.N),
+      {in.view(in.X), in.view(in.Y), in.view(in.Out), in.N}, config);
+  REQUIRE_FALSE(missing.ok());
+  CHECK_THAT(missing.message(), Contains("module 'scale' cannot be used"));
+  std::filesystem::remove_all(dir);
+}
+
 /// The key and value of the one entry in cache folder `dir`.
 static std::pair<std::string, std::string> onlyEntry(const std::string &dir) {
   std::string text;
@@ -354,8 +428,8 @@ TEST_CASE("The JIT drops a cache entry that does not load and rebuilds it",
   config.Constexprs = {{"BLOCK", "1024"}};
   Inputs in(ctx, 4096);
   auto launch = [&](KernelCompiler *with) {
-    auto kernel = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel",
-                                      with, DiskCache(dir));
+    auto kernel = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel", with,
+                                      DiskCache(dir));
     REQUIRE(kernel.ok());
     Status status = (*kernel)->launch(
         ctx, blocksFor(in.N),
@@ -382,11 +456,10 @@ TEST_CASE("The JIT drops a cache entry that does not load and rebuilds it",
   REQUIRE(DiskCache(dir).store(key, value).ok());
   Status noCompiler = launch(nullptr).first;
   REQUIRE_FALSE(noCompiler.ok());
-  CHECK_THAT(noCompiler.message(),
-             Contains("corrupt cache entry") && Contains("does not load") &&
-                 Contains("no compiler to rebuild it"));
-  CHECK(DiskCache(dir).lookup(key).EntryState ==
-        CacheEntry::State::Missing);
+  CHECK_THAT(noCompiler.message(), Contains("corrupt cache entry") &&
+                                       Contains("does not load") &&
+                                       Contains("no compiler to rebuild it"));
+  CHECK(DiskCache(dir).lookup(key).EntryState == CacheEntry::State::Missing);
 
   // A damaged byte is found by the checksum before anything loads.
   REQUIRE(launch(compiler.get()).first.ok());

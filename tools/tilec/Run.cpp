@@ -76,6 +76,12 @@ static cl::opt<std::string>
               cl::value_desc("sig"), cl::sub(runCommand), cl::cat(runCategory));
 static cl::alias signatureShort("s", cl::aliasopt(signature),
                                 cl::desc("Alias for --signature"));
+static cl::list<std::string>
+    includeDirs("I", cl::Prefix,
+                cl::desc("Also look for imported modules in <dir> (after the "
+                         "kernel file's directory)"),
+                cl::value_desc("dir"), cl::sub(runCommand),
+                cl::cat(runCategory));
 static cl::list<std::string> defines("D", cl::Prefix,
                                      cl::desc("Bind a constexpr parameter"),
                                      cl::value_desc("NAME=VALUE"),
@@ -271,6 +277,7 @@ int tilec::runMain() {
     return usageError("cannot open '" + inputFile + "': " + ec.message());
   SourceMgr srcMgr;
   srcMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
+  srcMgr.setIncludeDirs(includeDirs);
   std::unique_ptr<Kernel> kernel = Kernel::create(srcMgr, config, errs());
   if (!kernel)
     return 1;

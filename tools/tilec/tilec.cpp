@@ -65,6 +65,11 @@ static cl::list<std::string> defines("D", cl::Prefix,
                                      cl::desc("Bind a constexpr parameter"),
                                      cl::value_desc("NAME=VALUE"),
                                      cl::cat(category));
+static cl::list<std::string>
+    includeDirs("I", cl::Prefix,
+                cl::desc("Also look for imported modules in <dir> (after the "
+                         "kernel file's directory)"),
+                cl::value_desc("dir"), cl::cat(category));
 static cl::opt<unsigned> numWarps("num-warps",
                                   cl::desc("Warps per program (default 4)"),
                                   cl::init(4), cl::cat(category));
@@ -440,6 +445,7 @@ int main(int argc, char **argv) {
     return usageError("cannot open '" + inputFile + "': " + ec.message());
   SourceMgr srcMgr;
   srcMgr.AddNewSourceBuffer(std::move(*buffer), SMLoc());
+  srcMgr.setIncludeDirs(includeDirs);
 
   // Never write over the source.
   if (!outputFile.empty() && outputFile != "-" && inputFile != "-" &&

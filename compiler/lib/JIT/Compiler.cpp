@@ -21,10 +21,12 @@ namespace {
 
 /// The source of a request, its diagnostics collected as text.
 struct RequestSource {
-  explicit RequestSource(const rt::CompileRequest &request) {
+  RequestSource(const rt::CompileRequest &request,
+                const std::vector<std::string> &includeDirs) {
     srcMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(
                                   request.Source, request.SourceName),
                               llvm::SMLoc());
+    srcMgr.setIncludeDirs(includeDirs);
     srcMgr.setDiagHandler(
         [](const llvm::SMDiagnostic &diagnostic, void *os) {
           diagnostic.print(nullptr, *static_cast<llvm::raw_ostream *>(os));
@@ -41,7 +43,8 @@ struct RequestSource {
 
 class InProcessCompiler : public rt::KernelCompiler {
 public:
-  explicit InProcessCompiler(jit::CompilerOptions options) {
+  explicit InProcessCompiler(jit::CompilerOptions options)
+      : IncludeDirs(std::move(options.IncludeDirs)) {
     // Only the configured ptxas: its version is in the cache keys.
     if (options.Cubin && !configuredPtxas().empty() &&
         llvm::sys::fs::can_execute(configuredPtxas()))
@@ -55,6 +58,7 @@ public:
 
 private:
   std::string Ptxas;
+  std::vector<std::string> IncludeDirs;
 };
 
 } // namespace
@@ -86,7 +90,7 @@ InProcessCompiler::compile(const rt::CompileRequest &request) {
   options.ptx.arch = request.Arch;
   options.ptx.features = target->getDefaultPtxFeatures();
 
-  RequestSource source(request);
+  RequestSource source(request, IncludeDirs);
   mlir::FailureOr<CompiledPTX> compiled =
       compileToPTX(source.srcMgr, options, source.os);
   if (mlir::failed(compiled))
@@ -95,6 +99,12 @@ InProcessCompiler::compile(const rt::CompileRequest &request) {
 
   rt::CompiledKernel result;
   result.Ptx = std::move(compiled->ptx);
+  // Buffers after the source's are the files it imported.
+  for (unsigned id = 2; id <= source.srcMgr.getNumBuffers(); ++id) {
+    const llvm::MemoryBuffer *file = source.srcMgr.getMemoryBuffer(id);
+    result.Imports.emplace_back(file->getBufferIdentifier().str(),
+                                file->getBuffer().str());
+  }
   if (!Ptxas.empty()) {
     llvm::Expected<std::string> cubin =
         assembleCubin(result.Ptx, request.Arch, Ptxas);
@@ -111,7 +121,7 @@ InProcessCompiler::readTuning(const rt::CompileRequest &request) {
   KernelConfig kernel;
   kernel.name = request.Kernel;
   kernel.target = request.Arch;
-  RequestSource source(request);
+  RequestSource source(request, IncludeDirs);
   mlir::FailureOr<KernelTuning> tuning =
       tilec::readTuning(source.srcMgr, kernel, source.os);
   if (mlir::failed(tuning))

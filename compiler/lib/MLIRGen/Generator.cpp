@@ -42,18 +42,25 @@ using namespace tilec;
 //===----------------------------------------------------------------------===//
 
 Generator::Generator(MLIRContext &context, const ModuleAST &module,
-                     const llvm::SourceMgr &srcMgr)
+                     llvm::SourceMgr &srcMgr)
     : builder(&context), srcMgr(srcMgr), moduleAST(module), context(context) {
   const llvm::MemoryBuffer *buffer =
       srcMgr.getMemoryBuffer(srcMgr.getMainFileID());
   fileName = builder.getStringAttr(buffer->getBufferIdentifier());
+  mainModule.dir = directoryOf(buffer->getBufferIdentifier());
 }
 
 Location Generator::loc(llvm::SMLoc l) const {
   if (!l.isValid())
     return FileLineColLoc::get(fileName, 0, 0);
-  auto [line, col] = srcMgr.getLineAndColumn(l);
-  return FileLineColLoc::get(fileName, line, col);
+  unsigned id = srcMgr.FindBufferContainingLoc(l);
+  auto [line, col] = srcMgr.getLineAndColumn(l, id);
+  StringAttr file =
+      id == srcMgr.getMainFileID() || id == 0
+          ? fileName
+          : StringAttr::get(&context,
+                            srcMgr.getMemoryBuffer(id)->getBufferIdentifier());
+  return FileLineColLoc::get(file, line, col);
 }
 
 InFlightDiagnostic Generator::error(llvm::SMLoc l) const {
@@ -163,9 +170,10 @@ bool TValue::sameAs(const TValue &other) const {
   case Kind::None:
     return true;
   case Kind::String:
-  case Kind::Module:
   case Kind::Builtin:
     return s == other.s;
+  case Kind::Module:
+    return s == other.s && source == other.source;
   case Kind::DType:
     return type == other.type;
   case Kind::Function:
@@ -202,8 +210,7 @@ bool tilec::isConstexprAnnotation(const ExprAST *annotation) {
   return false;
 }
 
-/// True for the modules of triton.language a kernel may name.
-static bool isModulePath(llvm::StringRef path) {
+bool tilec::isModulePath(llvm::StringRef path) {
   static const char *const modules[] = {"triton.language",
                                         "triton.language.math",
                                         "triton.language.extra",
@@ -215,17 +222,14 @@ static bool isModulePath(llvm::StringRef path) {
   return llvm::is_contained(modules, path);
 }
 
-/// The value naming libdevice function `name`, if tilec has it (abs is
-/// tilec's own tl.abs).
-static std::optional<TValue> libdeviceBuiltin(llvm::StringRef name) {
+std::optional<TValue> tilec::libdeviceBuiltin(llvm::StringRef name) {
   const tile::LibdeviceFunction *fn = tile::lookupLibdeviceFunction(name);
   if ((fn && fn->isPublic) || name == "abs")
     return TValue::named(TValue::Kind::Builtin, "libdevice." + name.str());
   return std::nullopt;
 }
 
-/// The error for `path`, a name of the libdevice module tilec lacks.
-static LogicalResult libdeviceError(Generator &gen, llvm::StringRef path,
+LogicalResult tilec::libdeviceError(Generator &gen, llvm::StringRef path,
                                     llvm::StringRef name, llvm::SMLoc at) {
   return gen.error(at) << "'" << path << "' is not supported"
                        << (tile::isUnsupportedLibdeviceFunction(name)
@@ -276,6 +280,165 @@ bool Generator::withErrorsHeld(llvm::function_ref<bool()> run) {
   return run();
 }
 
+bool Generator::runModuleLevel(const StmtList &statements,
+                               std::vector<const FunctionDefAST *> *kernels,
+                               llvm::StringRef selected) {
+  auto runStatements = [&](const StmtList &nested) {
+    return runModuleLevel(nested, kernels, selected);
+  };
+  for (const StmtPtr &stmt : statements) {
+    if (auto *imp = llvm::dyn_cast<ImportStmtAST>(stmt.get())) {
+      if (failed(bindImport(*imp)))
+        return false;
+    } else if (auto *from = llvm::dyn_cast<FromImportStmtAST>(stmt.get())) {
+      if (failed(bindFromImport(*from)))
+        return false;
+    } else if (auto *fn = llvm::dyn_cast<FunctionDefAST>(stmt.get())) {
+      TValue f;
+      f.kind = TValue::Kind::Function;
+      f.function = fn;
+      globals()[fn->getName().str()] = f;
+      homes[fn] = current;
+      if (llvm::any_of(fn->getDecorators(),
+                       [](const ExprPtr &d) { return isJitDecorator(*d); })) {
+        jitted.insert(fn);
+        // Decorators run at the definition, seeing the names defined above
+        // it; only the selected kernel's are evaluated (an imported file
+        // holds helpers, not the kernel).
+        if (kernels) {
+          kernels->push_back(fn);
+          if ((selected.empty() || selected == fn->getName()) &&
+              failed(evaluateDecorators(*fn)))
+            return false;
+        }
+      }
+    } else if (auto *assign = llvm::dyn_cast<AssignStmtAST>(stmt.get())) {
+      std::optional<TValue> value = moduleValue(assign->getValue());
+      for (const ExprPtr &target : assign->getTargets()) {
+        if (auto *name = llvm::dyn_cast<NameExprAST>(target.get())) {
+          globals()[name->getName().str()] = *value;
+          continue;
+        }
+        // `BATCH, HEADS = 4, 32`: a tuple of names takes a tuple apart (a
+        // deferred value stays deferred in each name).
+        auto *tuple = llvm::dyn_cast<TupleExprAST>(target.get());
+        bool names =
+            tuple && llvm::all_of(tuple->getElements(), [](const ExprPtr &e) {
+              return llvm::isa<NameExprAST>(e.get());
+            });
+        if (!names) {
+          error(target->getLoc()) << "module-level assignments must assign "
+                                     "names";
+          return false;
+        }
+        const ExprList &elements = tuple->getElements();
+        if (!value->deferred && (value->kind != TValue::Kind::Tuple ||
+                                 value->elements.size() != elements.size())) {
+          error(target->getLoc()) << "cannot unpack " << value->describe()
+                                  << " into " << elements.size() << " names";
+          return false;
+        }
+        for (auto [i, e] : llvm::enumerate(elements))
+          globals()[llvm::cast<NameExprAST>(e.get())->getName().str()] =
+              value->deferred ? *value : value->elements[i];
+      }
+      // `f = triton.jit(f)` makes f a kernel as the decorator would.
+      if (kernels && value->kind == TValue::Kind::Function &&
+          jitted.contains(value->function) &&
+          !llvm::is_contained(*kernels, value->function))
+        kernels->push_back(value->function);
+    } else if (auto *ann = llvm::dyn_cast<AnnAssignStmtAST>(stmt.get())) {
+      auto *name = llvm::dyn_cast<NameExprAST>(&ann->getTarget());
+      if (!name || !ann->getValue()) {
+        error(stmt->getLoc()) << "module-level annotated assignments must "
+                                 "assign a value to a single name";
+        return false;
+      }
+      globals()[name->getName().str()] = moduleValue(*ann->getValue());
+    } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get())) {
+      if (!llvm::isa<StringExprAST>(expr->getValue())) {
+        error(stmt->getLoc()) << kModuleLevelRule;
+        return false;
+      }
+    } else if (auto *ifStmt = llvm::dyn_cast<IfStmtAST>(stmt.get())) {
+      // `if is_hip(): ... else: ...`: the branch a compile-time condition
+      // picks runs as module-level statements.
+      std::optional<bool> truth;
+      withErrorsHeld([&] {
+        FailureOr<TValue> cond = genExpr(ifStmt->getCond());
+        if (succeeded(cond) && !cond->isValue()) {
+          FailureOr<bool> t = constTruth(*cond, ifStmt->getCond().getLoc());
+          if (succeeded(t))
+            truth = *t;
+        }
+        return true;
+      });
+      if (truth) {
+        if (!runStatements(*truth ? ifStmt->getThen() : ifStmt->getElse()))
+          return false;
+        continue;
+      }
+      // A condition host code cannot compute (`compare_version(...)` of
+      // an imported helper) picks no branch: a name every branch binds
+      // to a function (the same libdevice function under the names
+      // Triton versions give it) takes the first branch's; the other
+      // names the branches bind are errors where they are used.
+      std::vector<std::map<std::string, TValue>> bound;
+      for (const StmtList *branch : {&ifStmt->getThen(), &ifStmt->getElse()}) {
+        Namespace saved = globals();
+        bool ok = withErrorsHeld([&] { return runStatements(*branch); });
+        std::map<std::string, TValue> changed;
+        for (auto &[name, value] : globals()) {
+          auto old = saved.find(name);
+          if (ok && (old == saved.end() || !old->second.sameAs(value)))
+            changed[name] = value;
+        }
+        globals() = std::move(saved);
+        bound.push_back(std::move(changed));
+      }
+      TValue deferred = deferredValue(ifStmt->getCond());
+      for (const auto &branch : bound)
+        for (const auto &[name, value] : branch) {
+          bool agreed = llvm::all_of(bound, [&](const auto &other) {
+            auto it = other.find(name);
+            return it != other.end() &&
+                   it->second.kind == TValue::Kind::Builtin &&
+                   value.kind == TValue::Kind::Builtin;
+          });
+          globals()[name] = agreed ? bound.front().at(name) : deferred;
+        }
+    } else if (auto *other = llvm::dyn_cast<UnsupportedStmtAST>(stmt.get());
+               other && other->getKeyword() == "try") {
+      // `try: from ...libdevice import f  except ...: from ... import f`:
+      // the body, else the first handler; then `else` and `finally`.
+      const auto &clauses = other->getClauses();
+      bool ok = withErrorsHeld([&] { return runStatements(clauses[0].body); });
+      for (const UnsupportedClause &clause : llvm::drop_begin(clauses)) {
+        bool run = clause.keyword == "finally" ||
+                   (clause.keyword == "else" && ok) ||
+                   (clause.keyword == "except" && !ok);
+        if (clause.keyword == "except" && !ok)
+          ok = true; // handled once
+        if (run && !runStatements(clause.body))
+          return false;
+      }
+      // No handler: the body's error, shown now.
+      if (!ok)
+        return runStatements(clauses[0].body) && false;
+    } else if (auto *other = llvm::dyn_cast<UnsupportedStmtAST>(stmt.get());
+               other && (other->getKeyword() == "class" ||
+                         other->getKeyword() == "async")) {
+      // Host classes (torch.autograd.Function wrappers) and coroutines:
+      // kernels cannot use them, and tilec does not run them.
+      continue;
+    } else {
+      error(stmt->getLoc()) << kModuleLevelRule;
+      return false;
+    }
+  }
+  return true;
+}
+
 const FunctionDefAST *Generator::evaluateModule(const KernelConfig &config) {
   // Module-level statements: imports, functions and constants. Operations a
   // module-level expression creates (only to be rejected as not constant) go
@@ -290,187 +453,7 @@ const FunctionDefAST *Generator::evaluateModule(const KernelConfig &config) {
   Scope noLocals;
   scope = &noLocals;
   HostCode host(*this);
-  std::function<bool(const StmtList &)> runStatements =
-      [&](const StmtList &statements) -> bool {
-    for (const StmtPtr &stmt : statements) {
-      if (auto *imp = llvm::dyn_cast<ImportStmtAST>(stmt.get())) {
-        for (const ImportAlias &name : imp->getNames()) {
-          if (!name.alias.empty())
-            globals[name.alias] =
-                TValue::named(TValue::Kind::Module, name.name);
-          else {
-            llvm::StringRef top = llvm::StringRef(name.name).split('.').first;
-            globals[top.str()] = TValue::named(TValue::Kind::Module, top);
-          }
-        }
-      } else if (auto *from = llvm::dyn_cast<FromImportStmtAST>(stmt.get())) {
-        for (const ImportAlias &name : from->getNames()) {
-          std::string full = from->getModule().str() + "." + name.name;
-          std::string bound = name.alias.empty() ? name.name : name.alias;
-          llvm::StringRef module = from->getModule();
-          if (full == "triton.jit")
-            globals[bound] = TValue::named(TValue::Kind::Builtin, "triton.jit");
-          else if (module.starts_with("triton.language.extra") &&
-                   module.ends_with("libdevice")) {
-            std::optional<TValue> f = libdeviceBuiltin(name.name);
-            if (!f) {
-              (void)libdeviceError(*this, full, name.name, name.range.Start);
-              return false;
-            }
-            globals[bound] = *f;
-          } else if (isModulePath(full) ||
-                     !module.starts_with("triton.language"))
-            globals[bound] = TValue::named(TValue::Kind::Module, full);
-          else if (Type t = parseDType(name.name))
-            globals[bound] = TValue::ofDType(t);
-          else
-            globals[bound] =
-                TValue::named(TValue::Kind::Builtin, "tl." + name.name);
-        }
-      } else if (auto *fn = llvm::dyn_cast<FunctionDefAST>(stmt.get())) {
-        TValue f;
-        f.kind = TValue::Kind::Function;
-        f.function = fn;
-        globals[fn->getName().str()] = f;
-        if (llvm::any_of(fn->getDecorators(),
-                         [](const ExprPtr &d) { return isJitDecorator(*d); })) {
-          jitted.insert(fn);
-          kernels.push_back(fn);
-          // Decorators run at the definition, seeing the names defined above
-          // it; only the selected kernel's are evaluated.
-          if ((config.name.empty() || config.name == fn->getName()) &&
-              failed(evaluateDecorators(*fn)))
-            return false;
-        }
-      } else if (auto *assign = llvm::dyn_cast<AssignStmtAST>(stmt.get())) {
-        std::optional<TValue> value = moduleValue(assign->getValue());
-        for (const ExprPtr &target : assign->getTargets()) {
-          if (auto *name = llvm::dyn_cast<NameExprAST>(target.get())) {
-            globals[name->getName().str()] = *value;
-            continue;
-          }
-          // `BATCH, HEADS = 4, 32`: a tuple of names takes a tuple apart (a
-          // deferred value stays deferred in each name).
-          auto *tuple = llvm::dyn_cast<TupleExprAST>(target.get());
-          bool names =
-              tuple && llvm::all_of(tuple->getElements(), [](const ExprPtr &e) {
-                return llvm::isa<NameExprAST>(e.get());
-              });
-          if (!names) {
-            error(target->getLoc()) << "module-level assignments must assign "
-                                       "names";
-            return false;
-          }
-          const ExprList &elements = tuple->getElements();
-          if (!value->deferred && (value->kind != TValue::Kind::Tuple ||
-                                   value->elements.size() != elements.size())) {
-            error(target->getLoc()) << "cannot unpack " << value->describe()
-                                    << " into " << elements.size() << " names";
-            return false;
-          }
-          for (auto [i, e] : llvm::enumerate(elements))
-            globals[llvm::cast<NameExprAST>(e.get())->getName().str()] =
-                value->deferred ? *value : value->elements[i];
-        }
-        // `f = triton.jit(f)` makes f a kernel as the decorator would.
-        if (value->kind == TValue::Kind::Function &&
-            jitted.contains(value->function) &&
-            !llvm::is_contained(kernels, value->function))
-          kernels.push_back(value->function);
-      } else if (auto *ann = llvm::dyn_cast<AnnAssignStmtAST>(stmt.get())) {
-        auto *name = llvm::dyn_cast<NameExprAST>(&ann->getTarget());
-        if (!name || !ann->getValue()) {
-          error(stmt->getLoc()) << "module-level annotated assignments must "
-                                   "assign a value to a single name";
-          return false;
-        }
-        globals[name->getName().str()] = moduleValue(*ann->getValue());
-      } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get())) {
-        if (!llvm::isa<StringExprAST>(expr->getValue())) {
-          error(stmt->getLoc()) << kModuleLevelRule;
-          return false;
-        }
-      } else if (auto *ifStmt = llvm::dyn_cast<IfStmtAST>(stmt.get())) {
-        // `if is_hip(): ... else: ...`: the branch a compile-time condition
-        // picks runs as module-level statements.
-        std::optional<bool> truth;
-        withErrorsHeld([&] {
-          FailureOr<TValue> cond = genExpr(ifStmt->getCond());
-          if (succeeded(cond) && !cond->isValue()) {
-            FailureOr<bool> t = constTruth(*cond, ifStmt->getCond().getLoc());
-            if (succeeded(t))
-              truth = *t;
-          }
-          return true;
-        });
-        if (truth) {
-          if (!runStatements(*truth ? ifStmt->getThen() : ifStmt->getElse()))
-            return false;
-          continue;
-        }
-        // A condition host code cannot compute (`compare_version(...)` of
-        // an imported helper) picks no branch: a name every branch binds
-        // to a function (the same libdevice function under the names
-        // Triton versions give it) takes the first branch's; the other
-        // names the branches bind are errors where they are used.
-        std::vector<std::map<std::string, TValue>> bound;
-        for (const StmtList *branch :
-             {&ifStmt->getThen(), &ifStmt->getElse()}) {
-          std::map<std::string, TValue> saved = globals;
-          bool ok = withErrorsHeld([&] { return runStatements(*branch); });
-          std::map<std::string, TValue> changed;
-          for (auto &[name, value] : globals) {
-            auto old = saved.find(name);
-            if (ok && (old == saved.end() || !old->second.sameAs(value)))
-              changed[name] = value;
-          }
-          globals = std::move(saved);
-          bound.push_back(std::move(changed));
-        }
-        TValue deferred = deferredValue(ifStmt->getCond());
-        for (const auto &branch : bound)
-          for (const auto &[name, value] : branch) {
-            bool agreed = llvm::all_of(bound, [&](const auto &other) {
-              auto it = other.find(name);
-              return it != other.end() &&
-                     it->second.kind == TValue::Kind::Builtin &&
-                     value.kind == TValue::Kind::Builtin;
-            });
-            globals[name] = agreed ? bound.front().at(name) : deferred;
-          }
-      } else if (auto *other = llvm::dyn_cast<UnsupportedStmtAST>(stmt.get());
-                 other && other->getKeyword() == "try") {
-        // `try: from ...libdevice import f  except ...: from ... import f`:
-        // the body, else the first handler; then `else` and `finally`.
-        const auto &clauses = other->getClauses();
-        bool ok =
-            withErrorsHeld([&] { return runStatements(clauses[0].body); });
-        for (const UnsupportedClause &clause : llvm::drop_begin(clauses)) {
-          bool run = clause.keyword == "finally" ||
-                     (clause.keyword == "else" && ok) ||
-                     (clause.keyword == "except" && !ok);
-          if (clause.keyword == "except" && !ok)
-            ok = true; // handled once
-          if (run && !runStatements(clause.body))
-            return false;
-        }
-        // No handler: the body's error, shown now.
-        if (!ok)
-          return runStatements(clauses[0].body) && false;
-      } else if (auto *other = llvm::dyn_cast<UnsupportedStmtAST>(stmt.get());
-                 other && (other->getKeyword() == "class" ||
-                           other->getKeyword() == "async")) {
-        // Host classes (torch.autograd.Function wrappers) and coroutines:
-        // kernels cannot use them, and tilec does not run them.
-        continue;
-      } else {
-        error(stmt->getLoc()) << kModuleLevelRule;
-        return false;
-      }
-    }
-    return true;
-  };
-  if (!runStatements(moduleAST.getBody()))
+  if (!runModuleLevel(moduleAST.getBody(), &kernels, config.name))
     return nullptr;
 
   // Pick the kernel.
@@ -824,8 +807,8 @@ FailureOr<TValue> Generator::genName(const NameExprAST &expr) {
   auto it = scope->values.find(name);
   if (it != scope->values.end())
     return it->second;
-  auto g = globals.find(name);
-  if (g != globals.end()) {
+  auto g = globals().find(name);
+  if (g != globals().end()) {
     if (g->second.deferred)
       return evaluateDeferred(g->second, name, expr.getLoc());
     return g->second;
@@ -859,6 +842,8 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   llvm::StringRef attr = expr.getAttr();
   switch (base->kind) {
   case TValue::Kind::Module: {
+    if (base->source)
+      return moduleAttribute(*base->source, attr, expr.getLoc());
     std::string path = base->s + "." + attr.str();
     if (isModulePath(path))
       return TValue::named(TValue::Kind::Module, path);
@@ -931,8 +916,9 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
       return error(expr.getLoc())
              << "'" << path << "' cannot be used in " << whereGenerated()
              << ": the device is not known when tilec compiles";
-    return error(expr.getLoc()) << "module '" << module
-                                << "' cannot be used in " << whereGenerated();
+    return error(expr.getLoc())
+           << "module '" << module << "' cannot be used in " << whereGenerated()
+           << missingModuleHint(module);
   }
   case TValue::Kind::Value: {
     Type type = base->value.getType();
@@ -1145,6 +1131,13 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
              << "a dtype call takes one positional argument";
     return genCast(args->positional[0], callee->type, /*bitcast=*/false, "",
                    expr.getLoc());
+  case TValue::Kind::Module:
+    // `from extlib import f` where no file is extlib: a host module's name.
+    if (!callee->source && !llvm::StringRef(callee->s).starts_with("triton"))
+      return error(expr.getLoc())
+             << "'" << callee->s << "' cannot be called in " << whereGenerated()
+             << missingModuleHint(callee->s);
+    break;
   default:
     break;
   }
@@ -1247,6 +1240,10 @@ FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
   // tutorial passes its offsets so).
 
   Scope *savedScope = scope;
+  SourceModule *savedModule = current;
+  auto home = homes.find(&fn);
+  if (home != homes.end())
+    current = home->second;
   auto savedReturn = std::move(returnValue);
   unsigned savedRegionDepth = regionDepth;
   const StmtAST *savedLoop = innermostLoop;
@@ -1264,6 +1261,7 @@ FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
   continuationBase = savedBase;
   earlyExitDepth = savedExitDepth;
   scope = savedScope;
+  current = savedModule;
   regionDepth = savedRegionDepth;
   innermostLoop = savedLoop;
   std::optional<TValue> value = std::move(returnValue);
@@ -1283,7 +1281,7 @@ void tilec::loadGeneratorDialects(MLIRContext &context) {
 
 OwningOpRef<ModuleOp> tilec::mlirGen(MLIRContext &context,
                                      const ModuleAST &module,
-                                     const llvm::SourceMgr &srcMgr,
+                                     llvm::SourceMgr &srcMgr,
                                      const KernelConfig &config,
                                      KernelInfo &info) {
   loadGeneratorDialects(context);

@@ -15,7 +15,8 @@
 // expressions, calls), Operators.cpp (operators, promotion, casts),
 // Shapes.cpp (broadcasting, subscripts, shape builtins), Builtins.cpp (memory,
 // atomics and misc tl.* functions), Math.cpp, Reductions.cpp (reductions,
-// scans, tl.dot), BlockPointers.cpp, Statements.cpp and ControlFlow.cpp.
+// scans, tl.dot), BlockPointers.cpp, Statements.cpp, ControlFlow.cpp and
+// Imports.cpp (files the kernel's file imports).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,23 +42,25 @@ namespace tilec {
 constexpr int64_t kMaxTileElements = int64_t(1) << 20;
 
 struct BlockPointer;
+struct SourceModule;
 
 /// A value during code generation.
 struct TValue {
   enum class Kind {
-    Value,    ///< an MLIR value: a run-time scalar or tile
-    Int,      ///< a constexpr integer
-    Float,    ///< a constexpr float
-    Bool,     ///< a constexpr bool
-    None,     ///< Python's None
-    String,   ///< a constexpr string
-    DType,    ///< a dtype such as tl.float32
-    Module,   ///< a module: "triton", "triton.language", "triton.language.math"
-    Function, ///< a @triton.jit function of the file
-    Tuple,    ///< a tuple or list of values
-    Builtin,  ///< a builtin function: "range", "min", "tl.load"...
-    Method,   ///< a bound method, e.g. `x.to`; element 0 is `self`
-    BlockPtr, ///< a block pointer made by tl.make_block_ptr
+    Value,  ///< an MLIR value: a run-time scalar or tile
+    Int,    ///< a constexpr integer
+    Float,  ///< a constexpr float
+    Bool,   ///< a constexpr bool
+    None,   ///< Python's None
+    String, ///< a constexpr string
+    DType,  ///< a dtype such as tl.float32
+    Module, ///< a module: "triton", "triton.language", "triton.language.math",
+            ///< or a file the kernel's file imports (`source`)
+    Function,   ///< a @triton.jit function of the file
+    Tuple,      ///< a tuple or list of values
+    Builtin,    ///< a builtin function: "range", "min", "tl.load"...
+    Method,     ///< a bound method, e.g. `x.to`; element 0 is `self`
+    BlockPtr,   ///< a block pointer made by tl.make_block_ptr
     TensorDesc, ///< a tensor descriptor made by tl.make_tensor_descriptor
     Dict,       ///< a dict: `keys` and `elements` in insertion order
     Object,     ///< an object of host code (`s` names its class, `keys`
@@ -89,6 +92,9 @@ struct TValue {
   /// The lambda (Lambda) and the variables of the scope it was made in.
   const LambdaExprAST *lambda = nullptr;
   std::shared_ptr<const std::map<std::string, TValue>> captured;
+  /// The imported file a Module is (null for the others), or the file whose
+  /// module-level names a deferred value's expression or a lambda sees.
+  SourceModule *source = nullptr;
 
   static TValue of(mlir::Value v) {
     TValue t;
@@ -223,6 +229,28 @@ struct Scope {
 
 class Generator;
 
+/// The module-level names of a file.
+using Namespace = std::map<std::string, TValue>;
+
+/// A file of Python: the kernel's, or one it imports (`import mylib as tle`,
+/// `from .ext import helper`), found next to the kernel's file or in an -I
+/// directory (docs/language.md, "Imports").
+struct SourceModule {
+  /// The dotted name it was imported as ("" for the kernel's file).
+  std::string name;
+  /// The directory its relative imports start from.
+  std::string dir;
+  /// An `__init__` file or a bare directory: its submodules are in `dir`.
+  bool package = false;
+  /// Its statements (null for the kernel's file and for a bare directory).
+  std::unique_ptr<ModuleAST> ast;
+  /// Its module-level names.
+  Namespace globals;
+  /// True while its module-level statements run: a circular import sees the
+  /// names bound so far.
+  bool loading = false;
+};
+
 /// Matches call arguments to a builtin's parameters, Python style, and
 /// converts them with precise diagnostics.
 struct Binder {
@@ -307,7 +335,7 @@ public:
   /// Prepares code generation for `module`, parsed from `srcMgr`'s main
   /// buffer.
   Generator(mlir::MLIRContext &context, const ModuleAST &module,
-            const llvm::SourceMgr &srcMgr);
+            llvm::SourceMgr &srcMgr);
 
   /// Generates the module of the kernel `config` selects; null after an
   /// error (reported as a diagnostic).
@@ -319,6 +347,34 @@ public:
   /// Runs the module-level statements and returns the kernel `config`
   /// selects, its decorators evaluated; null after an error.
   const FunctionDefAST *evaluateModule(const KernelConfig &config);
+  /// Runs module-level statements of the current file. `kernels` (null in an
+  /// imported file) collects its @triton.jit functions; the decorators of
+  /// the one named `selected` (every one when empty) are evaluated.
+  bool runModuleLevel(const StmtList &statements,
+                      std::vector<const FunctionDefAST *> *kernels,
+                      llvm::StringRef selected);
+
+  // Imports (Imports.cpp).
+  /// `import a.b as c` and `from .a import b`: binds the names.
+  mlir::LogicalResult bindImport(const ImportStmtAST &stmt);
+  mlir::LogicalResult bindFromImport(const FromImportStmtAST &stmt);
+  /// The file module `dotted` names (relative when it starts with '.'),
+  /// loaded once; null when no file has that name (a host module such as
+  /// `torch`, left to its uses); failure after an error.
+  mlir::FailureOr<SourceModule *> importFile(llvm::StringRef dotted,
+                                             llvm::SMLoc at);
+  /// Imports the module at `path` (a file, or a bare directory) under
+  /// `name`, once: parses it and runs its module-level statements.
+  mlir::FailureOr<SourceModule *> loadModule(llvm::StringRef path, bool package,
+                                             llvm::StringRef name,
+                                             llvm::SMLoc at);
+  /// `m.attr` for an imported file `m`: a module-level name or a submodule.
+  mlir::FailureOr<TValue> moduleAttribute(SourceModule &m, llvm::StringRef attr,
+                                          llvm::SMLoc at);
+  /// The value naming an imported file.
+  static TValue moduleOf(SourceModule &m);
+  /// The module-level names visible to the code being generated.
+  Namespace &globals() { return current->globals; }
 
   // Locations and diagnostics.
   /// The file location of `l`.
@@ -400,6 +456,10 @@ public:
   /// used (a pasted file's `DEVICE = triton.runtime.driver.active...` that
   /// no kernel reads is no error).
   TValue moduleValue(const ExprAST &expr);
+  /// A module-level value host code could not compute: `expr`, evaluated
+  /// again (to report its error) where the name is used, with the names of
+  /// the current file.
+  TValue deferredValue(const ExprAST &expr) const;
   /// The value of a deferred module-level name, used at `use`.
   mlir::FailureOr<TValue>
   evaluateDeferred(const TValue &value, llvm::StringRef name, llvm::SMLoc use);
@@ -689,12 +749,18 @@ public:
 
   /// Builds the IR.
   mlir::OpBuilder builder;
-  /// The source, for locations.
-  const llvm::SourceMgr &srcMgr;
+  /// The sources, for locations; imported files are added to it.
+  llvm::SourceMgr &srcMgr;
   /// Variables of the function being generated (helpers get their own).
   Scope *scope = nullptr;
-  /// Module-level names: imports, functions, global constexprs.
-  std::map<std::string, TValue> globals;
+  /// The kernel's file, and the files it imports by path.
+  SourceModule mainModule;
+  std::map<std::string, std::unique_ptr<SourceModule>> importedModules;
+  /// The file whose module-level names are visible: the kernel's, or that
+  /// of the function being generated.
+  SourceModule *current = &mainModule;
+  /// The file each function is defined in.
+  std::map<const FunctionDefAST *, SourceModule *> homes;
   /// The @triton.jit functions, decorated or made by `f = triton.jit(f)`.
   llvm::SmallPtrSet<const FunctionDefAST *, 8> jitted;
   /// What @triton.autotune and @triton.heuristics (decorators or
@@ -772,9 +838,19 @@ private:
 /// expand into.
 constexpr unsigned maxExpansions = 1 << 16;
 
-/// A module-level value host code could not compute: `expr`, evaluated
-/// again (to report its error) where the name is used.
-TValue deferredValue(const ExprAST &expr);
+/// True for the modules of triton.language a kernel may name.
+bool isModulePath(llvm::StringRef path);
+/// The value naming libdevice function `name`, if tilec has it (abs is
+/// tilec's own tl.abs).
+std::optional<TValue> libdeviceBuiltin(llvm::StringRef name);
+/// The error for `path`, a name of the libdevice module tilec lacks.
+mlir::LogicalResult libdeviceError(Generator &gen, llvm::StringRef path,
+                                   llvm::StringRef name, llvm::SMLoc at);
+/// What a use of host module `path` (no file of that name was found) adds
+/// to its diagnostic: where tilec looked.
+std::string missingModuleHint(llvm::StringRef path);
+/// The absolute directory of the file `path` names.
+std::string directoryOf(llvm::StringRef path);
 /// Loads the dialects generated code uses.
 void loadGeneratorDialects(mlir::MLIRContext &context);
 /// True if `decorator` is `triton.jit`, `jit` or a call of either.

@@ -97,6 +97,7 @@ FailureOr<TValue> Generator::genLambda(const LambdaExprAST &expr) {
   lambda.lambda = &expr;
   lambda.captured = std::make_shared<const std::map<std::string, TValue>>(
       scope ? scope->values : std::map<std::string, TValue>());
+  lambda.source = current;
   return lambda;
 }
 
@@ -111,11 +112,14 @@ FailureOr<TValue> Generator::callLambda(const TValue &lambda, CallArgs &args,
                         locals)))
     return failure();
   Scope *saved = scope;
+  SourceModule *savedModule = current;
   scope = &locals;
+  current = lambda.source ? lambda.source : current;
   ++callDepth;
   FailureOr<TValue> result = genExpr(lambda.lambda->getBody());
   --callDepth;
   scope = saved;
+  current = savedModule;
   return result;
 }
 
@@ -732,9 +736,10 @@ TValue Generator::moduleValue(const ExprAST &expr) {
   return deferredValue(expr);
 }
 
-TValue tilec::deferredValue(const ExprAST &expr) {
+TValue Generator::deferredValue(const ExprAST &expr) const {
   TValue deferred = TValue::named(TValue::Kind::Object, kDeferredValue);
   deferred.deferred = &expr;
+  deferred.source = current;
   return deferred;
 }
 
@@ -744,9 +749,12 @@ FailureOr<TValue> Generator::evaluateDeferred(const TValue &value,
   HostCode host(*this);
   Scope module;
   Scope *saved = scope;
+  SourceModule *savedModule = current;
   scope = &module;
+  current = value.source ? value.source : current;
   FailureOr<TValue> result = genExpr(*value.deferred);
   scope = saved;
+  current = savedModule;
   if (succeeded(result) && result->isValue())
     result = error(value.deferred->getLoc())
              << "module-level assignments must be compile-time constants";
@@ -887,7 +895,7 @@ KernelTuning Generator::tuningOf(const FunctionDefAST &fn) {
 
 FailureOr<KernelTuning> tilec::readKernelTuning(MLIRContext &context,
                                                 const ModuleAST &module,
-                                                const llvm::SourceMgr &srcMgr,
+                                                llvm::SourceMgr &srcMgr,
                                                 const KernelConfig &config) {
   loadGeneratorDialects(context);
   Generator generator(context, module, srcMgr);

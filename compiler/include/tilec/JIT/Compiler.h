@@ -20,6 +20,8 @@
 #include "tilec/Runtime/Jit.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace tilec {
 namespace jit {
@@ -28,6 +30,9 @@ struct CompilerOptions {
   /// Also assemble a cubin with the ptxas tilec was configured with, when
   /// it exists (cubins load faster than PTX, which the driver compiles).
   bool Cubin = true;
+  /// Where imported modules are looked for after the directory of the
+  /// kernel's source (tilec's -I).
+  std::vector<std::string> IncludeDirs;
 };
 
 /// A compiler that runs tilec in process. It is thread-safe: each request

@@ -108,7 +108,7 @@ void printBuiltinIndex(llvm::raw_ostream &os);
 /// buffer; returns null after an error.
 mlir::OwningOpRef<mlir::ModuleOp> mlirGen(mlir::MLIRContext &context,
                                           const ModuleAST &module,
-                                          const llvm::SourceMgr &srcMgr,
+                                          llvm::SourceMgr &srcMgr,
                                           const KernelConfig &config,
                                           KernelInfo &info);
 
@@ -117,7 +117,7 @@ mlir::OwningOpRef<mlir::ModuleOp> mlirGen(mlir::MLIRContext &context,
 /// Errors are emitted as MLIR diagnostics, as by mlirGen.
 mlir::FailureOr<KernelTuning> readKernelTuning(mlir::MLIRContext &context,
                                                const ModuleAST &module,
-                                               const llvm::SourceMgr &srcMgr,
+                                               llvm::SourceMgr &srcMgr,
                                                const KernelConfig &config);
 
 } // namespace tilec

@@ -82,6 +82,10 @@ struct CompileRequest {
 struct CompiledKernel {
   std::string Ptx;
   std::string Cubin;
+  /// The files the source imported (`from .ext import f`), each with its
+  /// contents as compiled: a disk-cache entry is used only while every one
+  /// of them still reads the same (the cache key holds the source alone).
+  std::vector<std::pair<std::string, std::string>> Imports;
 };
 
 /// What a kernel's @triton.autotune decorator says.

@@ -1,0 +1,300 @@
+//===- Imports.cpp - Files a kernel's file imports ------------------------===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// A .tile file is a Python module and imports helpers from other files as
+// Python does: `import mylib as tle`, `from .ext import helper`,
+// `from pkg.sub import f`. A module NAME is the file NAME.tile or NAME.py, or
+// the package NAME/__init__.tile, NAME/__init__.py or the bare directory
+// NAME. Relative imports start from the importing file's directory;
+// absolute ones look next to the kernel's file, then in the -I directories
+// (the source manager's include directories). A name no file matches
+// (torch, typing, a package of the host program) is a host module, left to
+// its uses, which report it.
+//
+// Each file is read into the kernel's source manager, so that its
+// diagnostics show its own lines, and its module-level statements run once,
+// under the kernel file's rules, with names of its own: a function it
+// defines sees them when it is called (Generator::homes).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Generator.h"
+
+#include "tilec/Frontend/Parser.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace tilec;
+
+std::string tilec::directoryOf(llvm::StringRef path) {
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(path));
+  if (dir.empty())
+    dir = ".";
+  // Absolute, so that `..` in relative imports climbs past it.
+  (void)llvm::sys::fs::make_absolute(dir);
+  llvm::sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+  return dir.str().str();
+}
+
+std::string tilec::missingModuleHint(llvm::StringRef path) {
+  std::string top = path.split('.').first.str();
+  return ": tilec found no " + top + ".tile, " + top + ".py or " + top +
+         "/ next to the kernel's file or in an -I directory";
+}
+
+namespace {
+/// Where a module is: a file, or a bare directory (a namespace package).
+struct ModuleFile {
+  std::string path;
+  bool package = false;
+};
+} // namespace
+
+/// Module `name` (one component of a dotted name) in `dir`, if there is one.
+static std::optional<ModuleFile> findModule(llvm::StringRef dir,
+                                            llvm::StringRef name) {
+  llvm::SmallString<256> base(dir);
+  llvm::sys::path::append(base, name);
+  for (const char *extension : {".tile", ".py"}) {
+    std::string file = (base + extension).str();
+    if (llvm::sys::fs::is_regular_file(file))
+      return ModuleFile{file, false};
+  }
+  for (const char *init : {"__init__.tile", "__init__.py"}) {
+    llvm::SmallString<256> file(base);
+    llvm::sys::path::append(file, init);
+    if (llvm::sys::fs::is_regular_file(file))
+      return ModuleFile{file.str().str(), true};
+  }
+  if (llvm::sys::fs::is_directory(base))
+    return ModuleFile{base.str().str(), true};
+  return std::nullopt;
+}
+
+TValue Generator::moduleOf(SourceModule &m) {
+  TValue module = TValue::named(TValue::Kind::Module, m.name);
+  module.source = &m;
+  return module;
+}
+
+FailureOr<SourceModule *> Generator::loadModule(llvm::StringRef path,
+                                                bool package,
+                                                llvm::StringRef name,
+                                                llvm::SMLoc at) {
+  llvm::SmallString<256> key;
+  if (llvm::sys::fs::real_path(path, key))
+    key = path;
+  auto found = importedModules.find(key.str().str());
+  if (found != importedModules.end())
+    return found->second.get();
+  auto owned = std::make_unique<SourceModule>();
+  SourceModule *module = owned.get();
+  module->name = name.str();
+  module->package = package;
+  bool bareDirectory = llvm::sys::fs::is_directory(path);
+  module->dir = bareDirectory ? path.str() : directoryOf(path);
+  importedModules[key.str().str()] = std::move(owned);
+  if (bareDirectory)
+    return module;
+
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buffer)
+    return error(at) << "cannot read '" << path << "', imported as '" << name
+                     << "': " << buffer.getError().message();
+  // No include location: its diagnostics start with their own file:line:col.
+  unsigned id = srcMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
+  module->ast = parseModule(srcMgr, id);
+  if (!module->ast)
+    return error(at) << "'" << name << "' (" << path
+                     << ") does not parse: the error above";
+
+  // Its module-level statements run as the kernel file's do: host code,
+  // with module-level names only, operations into the scratch module.
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPointToEnd(scratch->getBody());
+  HostCode host(*this);
+  Scope noLocals;
+  Scope *savedScope = scope;
+  SourceModule *savedModule = current;
+  scope = &noLocals;
+  current = module;
+  module->loading = true;
+  bool ok = runModuleLevel(module->ast->getBody(), /*kernels=*/nullptr, "");
+  module->loading = false;
+  current = savedModule;
+  scope = savedScope;
+  if (!ok)
+    return error(at) << "importing '" << name << "' failed: the error above";
+  return module;
+}
+
+FailureOr<SourceModule *> Generator::importFile(llvm::StringRef dotted,
+                                                llvm::SMLoc at) {
+  size_t dots = dotted.find_first_not_of('.');
+  if (dots == llvm::StringRef::npos)
+    dots = dotted.size();
+  llvm::StringRef rest = dotted.drop_front(dots);
+  std::vector<std::string> dirs;
+  if (dots) {
+    // `from .ext import f`, `from .. import pkg`: from the importing file's
+    // directory, one level up for every dot after the first.
+    llvm::SmallString<256> base(current->dir);
+    for (size_t i = 1; i < dots; ++i)
+      base = llvm::sys::path::parent_path(base);
+    if (rest.empty()) {
+      for (const char *init : {"__init__.tile", "__init__.py"}) {
+        llvm::SmallString<256> file(base);
+        llvm::sys::path::append(file, init);
+        if (llvm::sys::fs::is_regular_file(file))
+          return loadModule(file, /*package=*/true, dotted, at);
+      }
+      return loadModule(base, /*package=*/true, dotted, at);
+    }
+    dirs.push_back(base.str().str());
+  } else {
+    // tilec reads these itself; they are never files of the user's.
+    llvm::StringRef top = rest.split('.').first;
+    if (top == "triton" || top == "torch")
+      return nullptr;
+    dirs.push_back(mainModule.dir);
+    for (const std::string &dir : srcMgr.getIncludeDirs())
+      dirs.push_back(dir);
+  }
+
+  llvm::SmallVector<llvm::StringRef> parts;
+  rest.split(parts, '.');
+  std::optional<ModuleFile> file;
+  for (const std::string &dir : dirs)
+    if ((file = findModule(dir, parts.front())))
+      break;
+  if (!file) {
+    if (!dots)
+      return nullptr;
+    return error(at) << "no module '" << parts.front() << "' in '"
+                     << dirs.front() << "' (looked for " << parts.front()
+                     << ".tile, " << parts.front() << ".py and "
+                     << parts.front() << "/__init__.py)";
+  }
+  std::string name = dotted.take_front(dots).str() + parts.front().str();
+  FailureOr<SourceModule *> module =
+      loadModule(file->path, file->package, name, at);
+  for (llvm::StringRef part : llvm::drop_begin(parts)) {
+    if (failed(module))
+      return failure();
+    if (!(*module)->package)
+      return error(at) << "'" << name << "' is a file, not a package: it has "
+                       << "no submodule '" << part << "'";
+    name += "." + part.str();
+    std::optional<ModuleFile> sub = findModule((*module)->dir, part);
+    if (!sub)
+      return error(at) << "no module named '" << name << "' ('"
+                       << (*module)->dir << "' has no " << part << ".tile or "
+                       << part << ".py)";
+    module = loadModule(sub->path, sub->package, name, at);
+  }
+  return module;
+}
+
+/// The name `attr` of the imported file `m` as bound there (a deferred value
+/// stays deferred), or a submodule of a package.
+static FailureOr<TValue> lookupName(Generator &gen, SourceModule &m,
+                                    llvm::StringRef attr, llvm::SMLoc at) {
+  auto it = m.globals.find(attr.str());
+  if (it != m.globals.end())
+    return it->second;
+  if (m.package) {
+    std::string dotted = m.name +
+                         (llvm::StringRef(m.name).ends_with(".") ? "" : ".") +
+                         attr.str();
+    if (std::optional<ModuleFile> sub = findModule(m.dir, attr)) {
+      FailureOr<SourceModule *> module =
+          gen.loadModule(sub->path, sub->package, dotted, at);
+      if (failed(module))
+        return failure();
+      return Generator::moduleOf(**module);
+    }
+  }
+  auto diag = gen.error(at)
+              << "module '" << m.name << "' has no name '" << attr << "'";
+  if (m.loading)
+    diag << " yet (it is being imported: a circular import sees only the "
+            "names bound before it)";
+  return diag;
+}
+
+FailureOr<TValue> Generator::moduleAttribute(SourceModule &m,
+                                             llvm::StringRef attr,
+                                             llvm::SMLoc at) {
+  FailureOr<TValue> value = lookupName(*this, m, attr, at);
+  if (succeeded(value) && value->deferred)
+    return evaluateDeferred(*value, m.name + "." + attr.str(), at);
+  return value;
+}
+
+LogicalResult Generator::bindImport(const ImportStmtAST &stmt) {
+  for (const ImportAlias &name : stmt.getNames()) {
+    llvm::SMLoc at = name.range.Start;
+    FailureOr<SourceModule *> file = importFile(name.name, at);
+    if (failed(file))
+      return failure();
+    if (!name.alias.empty()) {
+      globals()[name.alias] =
+          *file ? moduleOf(**file)
+                : TValue::named(TValue::Kind::Module, name.name);
+      continue;
+    }
+    // `import a.b` binds `a`.
+    llvm::StringRef top = llvm::StringRef(name.name).split('.').first;
+    if (!*file) {
+      globals()[top.str()] = TValue::named(TValue::Kind::Module, top);
+      continue;
+    }
+    FailureOr<SourceModule *> package = importFile(top, at);
+    if (failed(package))
+      return failure();
+    globals()[top.str()] = moduleOf(**package);
+  }
+  return success();
+}
+
+LogicalResult Generator::bindFromImport(const FromImportStmtAST &stmt) {
+  llvm::StringRef module = stmt.getModule();
+  FailureOr<SourceModule *> file = importFile(module, stmt.getLoc());
+  if (failed(file))
+    return failure();
+  for (const ImportAlias &name : stmt.getNames()) {
+    std::string full = module.str() + "." + name.name;
+    std::string bound = name.alias.empty() ? name.name : name.alias;
+    if (*file) {
+      FailureOr<TValue> value =
+          lookupName(*this, **file, name.name, name.range.Start);
+      if (failed(value))
+        return failure();
+      globals()[bound] = *value;
+    } else if (full == "triton.jit") {
+      globals()[bound] = TValue::named(TValue::Kind::Builtin, "triton.jit");
+    } else if (module.starts_with("triton.language.extra") &&
+               module.ends_with("libdevice")) {
+      std::optional<TValue> f = libdeviceBuiltin(name.name);
+      if (!f)
+        return libdeviceError(*this, full, name.name, name.range.Start);
+      globals()[bound] = *f;
+    } else if (isModulePath(full) || !module.starts_with("triton.language")) {
+      globals()[bound] = TValue::named(TValue::Kind::Module, full);
+    } else if (Type t = parseDType(name.name)) {
+      globals()[bound] = TValue::ofDType(t);
+    } else {
+      globals()[bound] =
+          TValue::named(TValue::Kind::Builtin, "tl." + name.name);
+    }
+  }
+  return success();
+}
