@@ -12,18 +12,20 @@
 #   [TUNING <file>]            a tuning file whose choices are baked in
 #   [NAMESPACE <ns>]           C++ namespace (default tilec_kernels)
 #   [ARCH <sm_XYa>]            target (default sm_90a)
+#   [INCLUDE_DIRS <dir>...]    where imported modules are looked for (-I)
 #   [CUBIN])                   embed cubins (needs ptxas) instead of PTX
 #
 # runs `tilec --emit header` at build time, adds the generated source to
 # <target>, the folder of the generated header to its include path (include
-# "<base>.h") and links it with tilec::runtime. Call it once per kernel.
+# "<base>.h") and links it with tilec::runtime. Call it once per kernel. The
+# files the source imports are dependencies too (tilec --depfile).
 #
 #===----------------------------------------------------------------------===#
 
 function(tilec_add_kernels target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "CUBIN"
     "SOURCE;KERNEL;SIGNATURE;OUTPUT;NUM_WARPS;TUNING;NAMESPACE;ARCH"
-    "SPECIALIZE;DEFINES;CONFIGS;TUNE_KEY")
+    "SPECIALIZE;DEFINES;CONFIGS;TUNE_KEY;INCLUDE_DIRS")
   foreach(required SOURCE KERNEL SIGNATURE)
     if(NOT ARG_${required})
       message(FATAL_ERROR "tilec_add_kernels(${target}): ${required} is required")
@@ -53,6 +55,11 @@ function(tilec_add_kernels target)
   foreach(define IN LISTS ARG_DEFINES)
     list(APPEND args -D ${define})
   endforeach()
+  foreach(include IN LISTS ARG_INCLUDE_DIRS)
+    get_filename_component(include "${include}" ABSOLUTE)
+    list(APPEND args -I ${include})
+  endforeach()
+  list(APPEND args --depfile ${dir}/${base}.d)
   foreach(config IN LISTS ARG_CONFIGS)
     list(APPEND args --config ${config})
   endforeach()
@@ -84,6 +91,7 @@ function(tilec_add_kernels target)
     COMMAND ${CMAKE_COMMAND} -E make_directory ${dir}
     COMMAND tilec::tilec ${args}
     DEPENDS ${depends} tilec::tilec
+    DEPFILE ${dir}/${base}.d
     COMMENT "tilec --emit=header ${ARG_SOURCE} (${ARG_KERNEL}) -> ${base}.h/.cpp"
     VERBATIM)
   target_sources(${target} PRIVATE ${dir}/${base}.cpp ${dir}/${base}.h)

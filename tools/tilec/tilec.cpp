@@ -70,6 +70,11 @@ static cl::list<std::string>
                 cl::desc("Also look for imported modules in <dir> (after the "
                          "kernel file's directory)"),
                 cl::value_desc("dir"), cl::cat(category));
+static cl::opt<std::string>
+    depFile("depfile",
+            cl::desc("Also write a Makefile rule 'OUTPUT: FILE.tile IMPORTED...' "
+                     "to <file>, for build systems (CMake's DEPFILE)"),
+            cl::value_desc("file"), cl::cat(category));
 static cl::opt<unsigned> numWarps("num-warps",
                                   cl::desc("Warps per program (default 4)"),
                                   cl::init(4), cl::cat(category));
@@ -343,6 +348,31 @@ static int assembleWithPtxas(SourceMgr &srcMgr,
 }
 
 /// --rewrite-block-ptrs: writes the file with its block pointers rewritten.
+/// Writes --depfile: `target` depends on every file the compilation read
+/// (the kernel's and those it imported, in srcMgr's buffers).
+static int writeDepFile(SourceMgr &srcMgr, StringRef target) {
+  if (depFile.empty())
+    return 0;
+  auto escaped = [](StringRef path) {
+    std::string text;
+    for (char c : path) {
+      if (c == ' ' || c == '#' || c == '\\')
+        text += '\\';
+      else if (c == '$')
+        text += '$';
+      text += c;
+    }
+    return text;
+  };
+  std::string rule = escaped(target) + ":";
+  for (unsigned id = 1; id <= srcMgr.getNumBuffers(); ++id) {
+    StringRef file = srcMgr.getMemoryBuffer(id)->getBufferIdentifier();
+    if (file != "<stdin>")
+      rule += " " + escaped(file);
+  }
+  return writeOutput(depFile, rule + "\n");
+}
+
 static int rewriteFile(SourceMgr &srcMgr, StringRef output) {
   std::unique_ptr<tilec::ModuleAST> module =
       tilec::parseModule(srcMgr, srcMgr.getMainFileID());
@@ -462,9 +492,10 @@ int main(int argc, char **argv) {
     if (outputFile == "-")
       return usageError("--emit=header writes two files, OUT.h and OUT.cpp: "
                         "-o names their base, and cannot be '-'");
-    return emitHeader(srcMgr, options,
-                      outputFile.empty() ? sys::path::stem(inputFile).str()
-                                         : outputFile.getValue());
+    std::string base = outputFile.empty() ? sys::path::stem(inputFile).str()
+                                          : outputFile.getValue();
+    int status = emitHeader(srcMgr, options, base);
+    return status ? status : writeDepFile(srcMgr, base + ".h");
   }
 
   std::string output = outputFile;
@@ -474,11 +505,14 @@ int main(int argc, char **argv) {
              : emit == tilec::EmitKind::Cubin
                  ? (sys::path::stem(inputFile) + ".cubin").str()
                  : "-";
-  if (emit == tilec::EmitKind::Cubin || ptxasReport || werrorPtxas)
-    return assembleWithPtxas(srcMgr, options, output, werrorPtxas);
+  if (emit == tilec::EmitKind::Cubin || ptxasReport || werrorPtxas) {
+    int status = assembleWithPtxas(srcMgr, options, output, werrorPtxas);
+    return status ? status : writeDepFile(srcMgr, output);
+  }
   std::string text;
   raw_string_ostream os(text);
   if (failed(tilec::compile(srcMgr, options, os)))
     return 1;
-  return writeOutput(output, text);
+  int status = writeOutput(output, text);
+  return status ? status : writeDepFile(srcMgr, output);
 }
