@@ -756,6 +756,8 @@ public:
   /// The kernel's file, and the files it imports by path.
   SourceModule mainModule;
   std::map<std::string, std::unique_ptr<SourceModule>> importedModules;
+  /// Files whose import failed (values may still point at them).
+  std::vector<std::unique_ptr<SourceModule>> failedModules;
   /// The file whose module-level names are visible: the kernel's, or that
   /// of the function being generated.
   SourceModule *current = &mainModule;

@@ -91,7 +91,8 @@ FailureOr<SourceModule *> Generator::loadModule(llvm::StringRef path,
   llvm::SmallString<256> key;
   if (llvm::sys::fs::real_path(path, key))
     key = path;
-  auto found = importedModules.find(key.str().str());
+  std::string cacheKey = key.str().str();
+  auto found = importedModules.find(cacheKey);
   if (found != importedModules.end())
     return found->second.get();
   auto owned = std::make_unique<SourceModule>();
@@ -100,21 +101,34 @@ FailureOr<SourceModule *> Generator::loadModule(llvm::StringRef path,
   module->package = package;
   bool bareDirectory = llvm::sys::fs::is_directory(path);
   module->dir = bareDirectory ? path.str() : directoryOf(path);
-  importedModules[key.str().str()] = std::move(owned);
+  importedModules[cacheKey] = std::move(owned);
   if (bareDirectory)
     return module;
+  // As in Python, a module whose import failed is not kept: importing it
+  // again (in a `try` handler, another branch) runs it again. Values made
+  // while it ran may still point at it, so it is parked, not freed.
+  auto abandon = [&] {
+    auto it = importedModules.find(cacheKey);
+    failedModules.push_back(std::move(it->second));
+    importedModules.erase(it);
+    return failure();
+  };
 
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
       llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
-  if (!buffer)
-    return error(at) << "cannot read '" << path << "', imported as '" << name
-                     << "': " << buffer.getError().message();
+  if (!buffer) {
+    error(at) << "cannot read '" << path << "', imported as '" << name
+              << "': " << buffer.getError().message();
+    return abandon();
+  }
   // No include location: its diagnostics start with their own file:line:col.
   unsigned id = srcMgr.AddNewSourceBuffer(std::move(*buffer), llvm::SMLoc());
   module->ast = parseModule(srcMgr, id);
-  if (!module->ast)
-    return error(at) << "'" << name << "' (" << path
-                     << ") does not parse: the error above";
+  if (!module->ast) {
+    error(at) << "'" << name << "' (" << path
+              << ") does not parse: the error above";
+    return abandon();
+  }
 
   // Its module-level statements run as the kernel file's do: host code,
   // with module-level names only, operations into the scratch module.
@@ -131,8 +145,10 @@ FailureOr<SourceModule *> Generator::loadModule(llvm::StringRef path,
   module->loading = false;
   current = savedModule;
   scope = savedScope;
-  if (!ok)
-    return error(at) << "importing '" << name << "' failed: the error above";
+  if (!ok) {
+    error(at) << "importing '" << name << "' failed: the error above";
+    return abandon();
+  }
   return module;
 }
 
