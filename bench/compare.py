@@ -388,6 +388,42 @@ def row_sort_rows(h):
               4 * 4 * rows * cols, "GB/s", lambda: torch.sort(x, dim=1))
 
 
+def row_gather_rows(h):
+    """examples/gather_histogram.tile's gather_rows_kernel (tl.gather of 32
+    indices along rows of 64) on 65536 rows. torch: torch.gather."""
+    torch = h.torch
+    rows, n, k = 65536, 64, 32
+    src = torch.rand((rows, n), device="cuda") * 2 - 1
+    idx = torch.randint(0, n, (rows, k), device="cuda", dtype=torch.int32)
+    out = torch.empty((rows, k), device="cuda")
+    ref = torch.gather(src.double(), 1, idx.long())
+    idx64 = idx.long()
+    h.run_row(f"gather_rows fp32 {rows}x{n} by {k} (torch: gather)",
+              "gather_rows", (h.triton.cdiv(rows, 32),), (src, idx, out, rows),
+              [out], [ref], 0.0, (n + 2 * k) * 4 * rows, "GB/s",
+              lambda: torch.gather(src, 1, idx64))
+
+
+def row_row_histogram(h):
+    """examples/gather_histogram.tile's row_histogram_kernel (tl.histogram of
+    each row's values bucketed into 64) on 16384 rows of 1000. torch: the
+    same counts through one_hot and sum is far slower; torch.bincount of
+    row-offset buckets is the baseline."""
+    torch = h.torch
+    rows, cols, bins = 16384, 1000, 64
+    x = torch.rand((rows, cols), device="cuda") * 2 - 1
+    out = torch.empty((rows, bins), device="cuda", dtype=torch.int32)
+    bucket = ((x + 1.0) * (bins // 2)).to(torch.int32).clamp(max=bins)
+    offsets = (torch.arange(rows, device="cuda") * (bins + 1))[:, None]
+    flat = (bucket + offsets).flatten()
+    ref = torch.bincount(flat, minlength=rows * (bins + 1)).view(
+        rows, bins + 1)[:, :bins].double()
+    h.run_row(f"row_histogram {rows}x{cols} into {bins} (torch: bincount)",
+              "row_histogram", (rows,), (x, out, cols, x.stride(0)), [out],
+              [ref], 0.0, (cols + bins) * 4 * rows, "GB/s",
+              lambda: torch.bincount(flat, minlength=rows * (bins + 1)))
+
+
 def matmul_row(h, name, dtype, m, n, k, blocks, kind="ptr"):
     torch = h.torch
     a = randn(torch, (m, k), dtype)
@@ -584,6 +620,8 @@ ROWS = {
     "row_combines": row_row_combines,
     "flip_rows": row_flip_rows,
     "sort_rows": row_sort_rows,
+    "gather_rows": row_gather_rows,
+    "row_histogram": row_row_histogram,
     "matmul_fp16": row_matmul_fp16,
     "matmul_bf16": row_matmul_bf16,
     "matmul_fp16_ragged": row_matmul_fp16_ragged,

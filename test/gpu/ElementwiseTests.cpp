@@ -24,6 +24,8 @@
 //  - flip_rows: tl.flip along a row and along dim 0 of a 2-D tile, tl.cat;
 //  - sort_rows: tl.sort ascending and descending with ties and infinities,
 //    of floats and integers; tl.topk;
+//  - gather_rows: tl.gather of random indices along rows;
+//  - row_histogram: tl.histogram of each row's bucketed values, masked tail;
 //  - cross_entropy: the fused loss and gradient of examples/cross_entropy.tile,
 //    a row in eight with the ignore index (early return);
 //  - grouped_sum: partial row sums under per-group spin locks
@@ -502,6 +504,79 @@ CaseResult runSortRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
+/// gather_rows_kernel(src, idx, out, n_rows); size (rows).
+CaseResult runGatherRows(TestEnv &env, const GpuTest &test,
+                         const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t rows = shape[0], n = test.Config.BlockN,
+                      k = test.Config.BlockK;
+  CaseResult result;
+  Dim3 grid(cdiv(rows, test.Config.BlockM));
+  result.Grid = gridString(grid);
+  result.Bytes = rows * (n + 2.0 * k) * 4;
+  HostMatrix src = HostMatrix::random(env, ElemType::F32, rows, n);
+  // Indices uniform in [0, n), from the next random stream.
+  HostMatrix u = HostMatrix::random(env, ElemType::F32, rows, k);
+  std::vector<std::int32_t> idx(rows * k);
+  for (std::uint64_t i = 0; i < idx.size(); ++i)
+    idx[i] = std::min<std::int32_t>(
+        std::int32_t(n) - 1, std::int32_t((u.Values[i] + 1.0f) * 0.5f * n));
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dsrc = buffers.input(src);
+  DeviceBuffer &didx = buffers.input(idx.data(), idx.size() * 4);
+  DeviceBuffer &dout = buffers.output(rows * k * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dsrc, didx, dout, rows}, buffers, result);
+  std::vector<float> out;
+  std::uint64_t clobbered = 0;
+  if (status.ok())
+    status = readMatrix(dout, ElemType::F32, rows, k, k, out, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> ref(rows * k);
+  gatherRowsReference(src.Values.data(), idx.data(), rows, n, k, ref.data());
+  bool ok = checkOutput(result, "out", out, ref, k, Tolerance::exact());
+  ok &= recordClobbered(result, "out", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
+/// row_histogram_kernel(x, out, n_cols, stride); size (rows, cols).
+CaseResult runRowHistogram(TestEnv &env, const GpuTest &test,
+                           const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t rows = shape[0], cols = shape[1],
+                      bins = test.Config.BlockN;
+  if (cols > test.Config.Block)
+    return badSize(test, shape, "n_cols exceeds BLOCK");
+  const std::uint64_t stride = cols + 3;
+  CaseResult result;
+  Dim3 grid(rows);
+  result.Grid = gridString(grid);
+  result.Bytes = rows * (cols + double(bins)) * 4;
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &dout = buffers.output(rows * bins * sizeof(std::int32_t));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dx, dout, cols, stride}, buffers, result);
+  std::vector<float> out;
+  std::uint64_t clobbered = 0;
+  // Counts up to 1024 are exact as floats.
+  if (status.ok())
+    status = readMatrix(dout, ElemType::I32, rows, bins, bins, out, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> ref(rows * bins);
+  rowHistogramReference(x.Values.data(), rows, cols, stride, bins, ref.data());
+  bool ok = checkOutput(result, "counts", out, ref, bins, Tolerance::exact());
+  ok &= recordClobbered(result, "counts", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
 /// row_combines_kernel(x, max, index, xor, or, n_rows, n_cols, stride);
 /// size (rows, cols).
 CaseResult runRowCombines(TestEnv &env, const GpuTest &test,
@@ -732,6 +807,25 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
                    runSortRows,
                    flips});
+  TestConfig gathers;
+  gathers.BlockM = 32;
+  gathers.BlockN = 64;
+  gathers.BlockK = 32;
+  tests.push_back({"gather_rows",
+                   "gather_rows.ptx",
+                   "gather_rows_kernel",
+                   {{1}, {33}, {1000}, {65537}},
+                   runGatherRows,
+                   gathers});
+  TestConfig histograms;
+  histograms.Block = 1024;
+  histograms.BlockN = 64;
+  tests.push_back({"row_histogram",
+                   "row_histogram.ptx",
+                   "row_histogram_kernel",
+                   {{1, 1}, {7, 200}, {301, 1024}, {4099, 777}},
+                   runRowHistogram,
+                   histograms});
   TestConfig combines;
   combines.Block = 256;
   combines.BlockM = 4;

@@ -516,6 +516,39 @@ inline void flipRowsReference(const float *x, std::uint64_t rows,
   }
 }
 
+/// gather_rows_kernel: out[r, k] = src[r, idx[r, k]] (rows of n values, of
+/// k indices, dense), the index clamped to [0, n) as tilec defines it.
+/// Exact.
+inline void gatherRowsReference(const float *src, const std::int32_t *idx,
+                                std::uint64_t rows, std::uint64_t n,
+                                std::uint64_t k, double *out) {
+  for (std::uint64_t r = 0; r < rows; ++r)
+    for (std::uint64_t j = 0; j < k; ++j) {
+      std::int64_t i = idx[r * k + j];
+      i = i < 0 ? 0 : i >= std::int64_t(n) ? std::int64_t(n) - 1 : i;
+      out[r * k + j] = src[r * n + i];
+    }
+}
+
+/// row_histogram_kernel: per row (stride `stride`) of `cols` values x in
+/// [-1, 1), how many fall in each of `bins` buckets, int32((x + 1) *
+/// (bins / 2)) (rows x bins, dense; computed in fp32 as the kernel does).
+/// Exact.
+inline void rowHistogramReference(const float *x, std::uint64_t rows,
+                                  std::uint64_t cols, std::uint64_t stride,
+                                  std::uint64_t bins, double *out) {
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    for (std::uint64_t b = 0; b < bins; ++b)
+      out[r * bins + b] = 0;
+    for (std::uint64_t c = 0; c < cols; ++c) {
+      float scaled = (x[r * stride + c] + 1.0f) * float(bins / 2);
+      std::int64_t bucket = static_cast<std::int32_t>(scaled);
+      if (bucket >= 0 && bucket < std::int64_t(bins))
+        out[r * bins + bucket] += 1;
+    }
+  }
+}
+
 /// sort_rows_kernel: per row (stride `stride`) of `cols` values, floor(8 x)
 /// / 8 sorted ascending (`asc`) and descending (`desc`), and int32(1000 x)
 /// ascending (`ints`), all dense rows x cols; and the 16 largest of

@@ -395,6 +395,42 @@ std::function<void()> sortRows(Case &c) {
   };
 }
 
+/// gather_rows_kernel(src, idx, out, n_rows); size (rows).
+std::function<void()> gatherRows(Case &c) {
+  uint64_t rows = c.size[0], n = c.constant("N"), k = c.constant("K");
+  Buffer &src = c.input(ScalarType::FP32, rows, n);
+  // Indices in [-8, 8]: the negative ones are clamped to 0, as on the GPU.
+  Buffer &idx = c.input(ScalarType::I32, rows, k);
+  Buffer &out = c.output(ScalarType::FP32, rows * k);
+  c.args.push_back(Argument::ofInt(int64_t(rows)));
+  c.grid[0] = unsigned(cdiv(rows, c.constant("BLOCK_M")));
+  return [&c, &src, &idx, &out, rows, n, k] {
+    std::vector<float> sv = Case::values(src, rows, n);
+    std::vector<float> iv = Case::values(idx, rows, k);
+    std::vector<std::int32_t> indices(iv.begin(), iv.end());
+    std::vector<double> ref(rows * k);
+    gpu::gatherRowsReference(sv.data(), indices.data(), rows, n, k, ref.data());
+    c.check("out", out, rows, k, k, ref, 0);
+  };
+}
+
+/// row_histogram_kernel(x, out, n_cols, stride); size (rows, cols).
+std::function<void()> rowHistogram(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 3;
+  uint64_t bins = c.constant("NUM_BINS");
+  Buffer &x = c.input(ScalarType::FP32, rows, cols, ld);
+  Buffer &out = c.output(ScalarType::I32, rows * bins);
+  c.args.push_back(Argument::ofInt(int64_t(cols)));
+  c.args.push_back(Argument::ofInt(int64_t(ld)));
+  c.grid[0] = rows;
+  return [&c, &x, &out, rows, cols, ld, bins] {
+    std::vector<float> xv = Case::values(x, rows, cols, ld);
+    std::vector<double> ref(rows * bins);
+    gpu::rowHistogramReference(xv.data(), rows, cols, cols, bins, ref.data());
+    c.check("counts", out, rows, bins, bins, ref, 0);
+  };
+}
+
 /// row_combines_kernel(x, max, index, xor, or, n_rows, n_cols, stride);
 /// size (rows, cols).
 std::function<void()> rowCombines(Case &c) {
@@ -1226,6 +1262,22 @@ std::vector<Config> configurations() {
        {"BLOCK=256"},
        sortRows,
        {{1, 1}, {3, 200}, {2, 256}},
+       ExactTol},
+      {"gather_rows",
+       "gather_histogram.tile",
+       "gather_rows_kernel",
+       "*fp32:16, *i32:16, *fp32:16, i32",
+       {"BLOCK_M=32", "N=64", "K=32"},
+       gatherRows,
+       {{1}, {33}, {70}},
+       ExactTol},
+      {"row_histogram",
+       "gather_histogram.tile",
+       "row_histogram_kernel",
+       "*fp32:16, *i32:16, i32, i32",
+       {"BLOCK=1024", "NUM_BINS=64"},
+       rowHistogram,
+       {{1, 1}, {3, 200}, {2, 1024}},
        ExactTol},
       {"row_combines",
        "scans.tile",

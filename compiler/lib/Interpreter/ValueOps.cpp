@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -168,6 +169,41 @@ Tile transpose(const Tile &src, ArrayRef<int32_t> order,
   return r;
 }
 
+/// tl.gather: the result has the index's shape; along `axis` each element
+/// reads the source at its index (clamped to the axis, as the GPU does).
+Tile gather(const Tile &src, const Tile &index, unsigned axis) {
+  SmallVector<int64_t> srcStrides = getStrides(src.shape);
+  SmallVector<int64_t> strides = getStrides(index.shape);
+  Tile r;
+  r.shape = index.shape;
+  r.elems.reserve(index.elems.size());
+  int64_t size = src.shape[axis];
+  for (size_t k = 0; k < index.elems.size(); ++k) {
+    int64_t from = 0;
+    for (size_t d = 0; d < index.shape.size(); ++d) {
+      int64_t coord = int64_t(k) / strides[d] % index.shape[d];
+      if (d == axis)
+        coord = std::clamp<int64_t>(index.elems[k].i, 0, size - 1);
+      from += coord * srcStrides[d];
+    }
+    r.elems.push_back(src.elems[from]);
+  }
+  return r;
+}
+
+/// tl.histogram: counts of the values in [0, bins) whose mask is set.
+Tile histogram(const Tile &src, const Tile *mask, int64_t bins) {
+  Tile r;
+  r.shape = {bins};
+  r.elems.assign(bins, Element{0, 0.0, -1});
+  for (size_t k = 0; k < src.elems.size(); ++k) {
+    int64_t v = src.elems[k].i;
+    if (v >= 0 && v < bins && (!mask || mask->elems[k].i))
+      ++r.elems[v].i;
+  }
+  return r;
+}
+
 } // namespace
 
 LogicalResult Executor::runTileOp(Operation *op) {
@@ -213,6 +249,14 @@ LogicalResult Executor::runTileOp(Operation *op) {
       })
       .Case([&](tile::TransOp t) {
         return result(transpose(get(t.getSrc()), t.getOrder(), shape));
+      })
+      .Case([&](tile::GatherOp g) {
+        return result(gather(get(g.getSrc()), get(g.getIndex()), g.getAxis()));
+      })
+      .Case([&](tile::HistogramOp h) {
+        return result(histogram(get(h.getSrc()),
+                                h.getMask() ? &get(h.getMask()) : nullptr,
+                                shape[0]));
       })
       .Case(
           [&](tile::ReduceOp r) { return result(reduce(r, get(r.getSrc()))); })

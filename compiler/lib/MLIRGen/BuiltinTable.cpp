@@ -86,6 +86,8 @@ const BuiltinSpec Builtins[] = {
     {"cat", &G::builtinCat, "input,other,can_reorder", 2, 0},
     {"sort", &G::builtinSort, "x,dim,descending", 1, M},
     {"topk", &G::builtinTopk, "x,k,dim", 2, M},
+    {"gather", &G::builtinGather, "src,index,axis", 3, M},
+    {"histogram", &G::builtinHistogram, "input,num_bins,mask", 2, M},
     // Memory.
     {"load", &G::builtinLoad, "pointer,mask,other,boundary_check,padding_option,cache_modifier,eviction_policy,volatile", 1, 0},
     {"store", &G::builtinStore, "pointer,value,mask,boundary_check,cache_modifier,eviction_policy", 2, M},
@@ -176,8 +178,6 @@ const BuiltinSpec Builtins[] = {
     {"pointer_type", &G::builtinPointerType, "element_ty,address_space,const", 1, 0},
     // Triton builtins tilec does not support yet.
     {"dot_scaled", nullptr, "", 0, 0},
-    {"gather", nullptr, "", 0, M},
-    {"histogram", nullptr, "", 0, M},
     {"inline_asm_elementwise", nullptr, "", 0, 0},
     {"bitonic_merge", nullptr, "", 0, 0},
     {"map_elementwise", nullptr, "", 0, 0},

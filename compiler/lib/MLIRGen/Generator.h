@@ -558,6 +558,8 @@ public:
   /// by xor (exact for every type); tl.cat of two 1-D tiles, in order.
   mlir::FailureOr<TValue> builtinFlip(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinCat(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinGather(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinHistogram(BuiltinCall &call);
   /// tl.sort along the last dimension: a bitonic network of
   /// compare-and-swaps, each finding its partner as tl.flip does.
   mlir::FailureOr<TValue> builtinSort(BuiltinCall &call);

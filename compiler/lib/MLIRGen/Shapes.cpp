@@ -737,6 +737,74 @@ FailureOr<TValue> Generator::builtinCat(BuiltinCall &call) {
   return TValue::of(reshape(rows, {2 * n}, l));
 }
 
+FailureOr<TValue> Generator::builtinGather(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> src = bind.tile(0), index = bind.tile(1);
+  if (failed(src) || failed(index))
+    return failure();
+  auto srcType = llvm::cast<RankedTensorType>(src->getType());
+  auto indexType = llvm::cast<RankedTensorType>(index->getType());
+  FailureOr<int64_t> axis = bind.axis(2, srcType.getRank());
+  if (failed(axis))
+    return failure();
+  Type indexElem = indexType.getElementType();
+  if (!indexElem.isInteger() || indexElem.isInteger(1))
+    return error(bind.locs[1])
+           << "the index of " << qualified
+           << " must be a tile of integers, not " << bind.get(1).describe();
+  bool fits = indexType.getRank() == srcType.getRank();
+  for (int64_t d = 0; fits && d < srcType.getRank(); ++d)
+    fits = d == *axis || indexType.getDimSize(d) == srcType.getDimSize(d);
+  if (!fits)
+    return error(bind.locs[1])
+           << "the index of " << qualified << " must have the rank of the "
+           << "source and its size along every dimension but axis " << *axis
+           << ": the source is " << bind.get(0).describe() << ", the index "
+           << bind.get(1).describe();
+  if (isa<tile::PtrType>(srcType.getElementType()))
+    return error(bind.locs[0]) << qualified << " does not gather pointers";
+  auto resultType =
+      RankedTensorType::get(indexType.getShape(), srcType.getElementType());
+  return TValue::of(tile::GatherOp::create(builder, l, resultType, *src, *index,
+                                           builder.getI32IntegerAttr(*axis)));
+}
+
+FailureOr<TValue> Generator::builtinHistogram(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> x = bind.tile(0);
+  if (failed(x))
+    return failure();
+  auto type = llvm::cast<RankedTensorType>(x->getType());
+  if (type.getRank() != 1 || !type.getElementType().isInteger() ||
+      type.getElementType().isInteger(1))
+    return error(bind.locs[0])
+           << qualified << " counts a 1-D tile of integers, not "
+           << bind.get(0).describe();
+  FailureOr<int64_t> bins = bind.constInt(1);
+  if (failed(bins))
+    return failure();
+  if (*bins < 1)
+    return error(bind.locs[1]) << "'num_bins' of " << qualified
+                               << " must be positive, not " << *bins;
+  if (failed(checkTileShape({*bins}, bind.locs[1])))
+    return failure();
+  Value mask;
+  if (bind.has(2)) {
+    FailureOr<Value> m = toBool(bind.get(2), bind.locs[2]);
+    if (failed(m))
+      return failure();
+    FailureOr<Value> b = broadcastTo(*m, type.getShape(), bind.locs[2]);
+    if (failed(b))
+      return failure();
+    mask = *b;
+  }
+  auto resultType = RankedTensorType::get({*bins}, builder.getI32Type());
+  return TValue::of(
+      tile::HistogramOp::create(builder, l, resultType, *x, mask));
+}
+
 /// Checks the operand and dimension of tl.sort and tl.topk (parameter 0 and
 /// `dimParam`): a tile of integers or floats, its last dimension.
 static FailureOr<Value> sortOperand(Binder &bind, llvm::StringRef qualified,

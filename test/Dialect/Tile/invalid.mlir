@@ -743,3 +743,67 @@ func.func @extern_convert_argument(%x: f64) {
   %y = tile.extern_elementwise "__nv_float_as_int"(%x) : (f64) -> i32
   return
 }
+
+// -----
+
+func.func @gather_axis(%x: tensor<16x64xf32>, %i: tensor<16x8xi32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %g = tile.gather %x[%i] {axis = 2 : i32} : (tensor<16x64xf32>, tensor<16x8xi32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_type(%x: tensor<16x64xf32>, %i: tensor<16x8xf32>) {
+  // expected-error @+1 {{index must be a tile of integers}}
+  %g = tile.gather %x[%i] {axis = 1 : i32} : (tensor<16x64xf32>, tensor<16x8xf32>) -> tensor<16x8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_shape(%x: tensor<16x64xf32>, %i: tensor<8x8xi32>) {
+  // expected-error @+1 {{index must have the size of src along dimension 0 (16), not 8}}
+  %g = tile.gather %x[%i] {axis = 1 : i32} : (tensor<16x64xf32>, tensor<8x8xi32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_rank(%x: tensor<16x64xf32>, %i: tensor<16xi32>) {
+  // expected-error @+1 {{index must have the rank of src (2), not 1}}
+  %g = tile.gather %x[%i] {axis = 1 : i32} : (tensor<16x64xf32>, tensor<16xi32>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @gather_result(%x: tensor<16x64xf32>, %i: tensor<16x8xi32>) {
+  // expected-error @+1 {{result must have the shape of index and the element type of src}}
+  %g = tile.gather %x[%i] {axis = 1 : i32} : (tensor<16x64xf32>, tensor<16x8xi32>) -> tensor<16x8xf16>
+  return
+}
+
+// -----
+
+func.func @histogram_src(%x: tensor<64xf32>) {
+  // expected-error @+1 {{src must be a 1-D tile of integers}}
+  %h = tile.histogram %x : (tensor<64xf32>) -> tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @histogram_result(%x: tensor<64xi32>) {
+  // expected-error @+1 {{result must be a 1-D tile of i32}}
+  %h = tile.histogram %x : (tensor<64xi32>) -> tensor<8xi64>
+  return
+}
+
+// -----
+
+func.func @histogram_mask(%x: tensor<64xi32>, %m: tensor<32xi1>) {
+  // expected-error @+1 {{mask must be a tile of i1 of the shape of src}}
+  %h = tile.histogram %x, %m : (tensor<64xi32>, tensor<32xi1>) -> tensor<8xi32>
+  return
+}

@@ -56,6 +56,16 @@ func.func @shapes_and_reductions(%x: tensor<16x64xf32>, %a: tensor<16x32xf16>, %
   %am = tile.reduce %m {axis = 0 : i32, kind = #tile<reduce_kind argmax>} : tensor<16xf32> -> i32
   // CHECK: tile.scan %{{.*}} {axis = 0 : i32, reverse = false} : tensor<64xi32>
   %cs = tile.scan %r {axis = 0 : i32, reverse = false} : tensor<64xi32>
+  // CHECK: tile.gather %{{.*}}[%{{.*}}] {axis = 1 : i32} : (tensor<16x64xf32>, tensor<16x8xi32>) -> tensor<16x8xf32>
+  %c0 = arith.constant 0 : i32
+  %gi = tile.splat %c0 : tensor<16x8xi32>
+  %g = tile.gather %x[%gi] {axis = 1 : i32} : (tensor<16x64xf32>, tensor<16x8xi32>) -> tensor<16x8xf32>
+  // CHECK: tile.histogram %{{.*}} : (tensor<64xi32>) -> tensor<16xi32>
+  %h = tile.histogram %r : (tensor<64xi32>) -> tensor<16xi32>
+  // CHECK: tile.histogram %{{.*}}, %{{.*}} : (tensor<64xi32>, tensor<64xi1>) -> tensor<8xi32>
+  %true = arith.constant true
+  %hm = tile.splat %true : tensor<64xi1>
+  %h2 = tile.histogram %r, %hm : (tensor<64xi32>, tensor<64xi1>) -> tensor<8xi32>
   // CHECK: %{{.*}}:2 = tile.combine_reduce %{{.*}}, %{{.*}} {axis = 1 : i32} : (tensor<16x64xf32>, tensor<16x64xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   // CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32, %{{.*}}: f32):
   // CHECK: tile.combine_yield %{{.*}}, %{{.*}} : f32, f32

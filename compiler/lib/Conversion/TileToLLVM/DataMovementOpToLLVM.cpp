@@ -18,6 +18,10 @@
 // Elements that several threads hold are stored by each of them, with the
 // same value.
 //
+// tile.gather goes the same way, the operand coordinate along its axis
+// coming from the index tile (which the result's layout matches): clamped
+// to the axis, so that no index reads outside the staged source.
+//
 //===----------------------------------------------------------------------===//
 
 #include "TileToLLVMPatterns.h"
@@ -115,14 +119,88 @@ struct DataMovementOpLowering : public OpConversionPattern<OpTy> {
   }
 };
 
+/// Lowers tile.gather through shared memory.
+struct GatherOpLowering : public OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GatherOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto indexType = cast<RankedTensorType>(op.getIndex().getType());
+    auto dstType = cast<RankedTensorType>(op.getType());
+    Type llvmType = getTypeConverter()->convertType(dstType);
+    Type elemType = getTypeConverter()->convertType(dstType.getElementType());
+    if (!llvmType || !elemType || !getLayout(srcType) || !getLayout(dstType))
+      return rewriter.notifyMatchFailure(op, "tiles without layouts");
+    if (indexType.getEncoding() != dstType.getEncoding())
+      return op.emitOpError("index and result layouts differ");
+    std::optional<TileDistribution> src = TileDistribution::get(srcType);
+    if (!src)
+      return op.emitOpError("operand layout is not supported");
+    if (failed(checkSharedMemory(op, getScratchBytes(op))))
+      return failure();
+
+    SmallVector<Value> srcRegs =
+        unpackRegisters(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> indexRegs =
+        unpackRegisters(rewriter, loc, adaptor.getIndex());
+    Value base = getScratchBase(rewriter, loc, op);
+    SmallVector<SmallVector<Value>> srcIndices =
+        emitIndices(rewriter, loc, srcType);
+    SmallVector<SmallVector<Value>> dstIndices =
+        emitIndices(rewriter, loc, dstType);
+    emitBarrier(rewriter, loc);
+    for (int64_t r = 0; r < src->getNumRegisters(); ++r) {
+      if (src->isDuplicateRegister(r))
+        continue;
+      Value index =
+          linearizeIndex(rewriter, loc, srcIndices[r], srcType.getShape());
+      storeShared(rewriter, loc, base, index, srcRegs[r]);
+    }
+    emitBarrier(rewriter, loc);
+
+    unsigned axis = op.getAxis();
+    Type indexElem = indexRegs.front().getType();
+    Value zero = LLVM::ConstantOp::create(
+        rewriter, loc, indexElem, rewriter.getIntegerAttr(indexElem, 0));
+    Value last = LLVM::ConstantOp::create(
+        rewriter, loc, indexElem,
+        rewriter.getIntegerAttr(indexElem, srcType.getDimSize(axis) - 1));
+    SmallVector<Value> regs;
+    for (auto [coords, i] : llvm::zip_equal(dstIndices, indexRegs)) {
+      // clamp(i, 0, size - 1) in the index's width, then i32.
+      Value below = LLVM::ICmpOp::create(rewriter, loc,
+                                         LLVM::ICmpPredicate::slt, i, zero);
+      i = LLVM::SelectOp::create(rewriter, loc, below, zero, i);
+      Value above = LLVM::ICmpOp::create(rewriter, loc,
+                                         LLVM::ICmpPredicate::sgt, i, last);
+      i = LLVM::SelectOp::create(rewriter, loc, above, last, i);
+      unsigned width = indexElem.getIntOrFloatBitWidth();
+      if (width > 32)
+        i = LLVM::TruncOp::create(rewriter, loc, rewriter.getI32Type(), i);
+      else if (width < 32)
+        i = LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), i);
+      SmallVector<Value> at(coords);
+      at[axis] = i;
+      Value index = linearizeIndex(rewriter, loc, at, srcType.getShape());
+      regs.push_back(loadShared(rewriter, loc, base, index, elemType));
+    }
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, llvmType, regs));
+    return success();
+  }
+};
+
 } // namespace
 
 void tilec::populateDataMovementOpToLLVMPatterns(TileTypeConverter &converter,
                                                  RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<
-      DataMovementOpLowering<ConvertLayoutOp>,
-      DataMovementOpLowering<ExpandDimsOp>, DataMovementOpLowering<BroadcastOp>,
-      DataMovementOpLowering<ReshapeOp>, DataMovementOpLowering<TransOp>>(
-      converter, ctx);
+  patterns.add<DataMovementOpLowering<ConvertLayoutOp>,
+               DataMovementOpLowering<ExpandDimsOp>,
+               DataMovementOpLowering<BroadcastOp>,
+               DataMovementOpLowering<ReshapeOp>,
+               DataMovementOpLowering<TransOp>, GatherOpLowering>(converter,
+                                                                  ctx);
 }

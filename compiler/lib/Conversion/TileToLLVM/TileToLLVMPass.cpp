@@ -317,6 +317,7 @@ struct ConvertTileToLLVMPass
     populateWgmmaDotOpToLLVMPatterns(converter, patterns);
     populateMmaSyncDotOpToLLVMPatterns(converter, patterns);
     populateAtomicOpToLLVMPatterns(converter, patterns);
+    populateHistogramOpToLLVMPatterns(converter, patterns);
     populateMathOpToLLVMPatterns(converter, patterns);
     populateFp8OpToLLVMPatterns(converter, patterns);
     populateDebugOpToLLVMPatterns(converter, patterns);

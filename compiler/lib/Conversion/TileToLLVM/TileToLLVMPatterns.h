@@ -196,6 +196,8 @@ void populateMmaSyncDotOpToLLVMPatterns(TileTypeConverter &converter,
                                         mlir::RewritePatternSet &patterns);
 void populateAtomicOpToLLVMPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+void populateHistogramOpToLLVMPatterns(TileTypeConverter &converter,
+                                       mlir::RewritePatternSet &patterns);
 void populateMathOpToLLVMPatterns(TileTypeConverter &converter,
                                   mlir::RewritePatternSet &patterns);
 void populateDebugOpToLLVMPatterns(TileTypeConverter &converter,

@@ -175,6 +175,14 @@ int64_t tilec::tile::getScratchBytes(Operation *op) {
   }
   if (isa<ReduceOp, CombineReduceOp, ScanOp, CombineScanOp>(op))
     return getCombineScratchOffsets(op).back();
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    // The source, row-major.
+    auto src = cast<RankedTensorType>(gather.getSrc().getType());
+    return src.getNumElements() * getStorageBytes(src.getElementType());
+  }
+  if (auto histogram = dyn_cast<HistogramOp>(op))
+    // One i32 count a bin.
+    return cast<RankedTensorType>(histogram.getType()).getNumElements() * 4;
   if (auto dot = dyn_cast<DotOp>(op)) {
     auto b = cast<RankedTensorType>(dot.getB().getType());
     return getDotOperandBOffset(dot) +

@@ -383,6 +383,52 @@ LogicalResult ScanOp::verify() {
   return success();
 }
 
+LogicalResult GatherOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto index = cast<RankedTensorType>(getIndex().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= src.getRank())
+    return emitOpError("axis ")
+           << axis << " is out of range for rank " << src.getRank();
+  if (!index.getElementType().isInteger() ||
+      index.getElementType().isInteger(1))
+    return emitOpError("index must be a tile of integers, not ") << index;
+  if (index.getRank() != src.getRank())
+    return emitOpError("index must have the rank of src (")
+           << src.getRank() << "), not " << index.getRank();
+  for (int64_t d = 0; d < src.getRank(); ++d)
+    if (d != axis && index.getDimSize(d) != src.getDimSize(d))
+      return emitOpError("index must have the size of src along dimension ")
+             << d << " (" << src.getDimSize(d) << "), not "
+             << index.getDimSize(d);
+  if (result.getShape() != index.getShape() ||
+      result.getElementType() != src.getElementType())
+    return emitOpError("result must have the shape of index and the element "
+                       "type of src, not ")
+           << result;
+  return success();
+}
+
+LogicalResult HistogramOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (src.getRank() != 1 || !src.getElementType().isInteger() ||
+      src.getElementType().isInteger(1))
+    return emitOpError("src must be a 1-D tile of integers, not ") << src;
+  if (result.getRank() != 1 || !result.getElementType().isInteger(32))
+    return emitOpError("result must be a 1-D tile of i32, not ") << result;
+  if (Value mask = getMask()) {
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    if (maskType.getShape() != src.getShape() ||
+        !maskType.getElementType().isInteger(1))
+      return emitOpError("mask must be a tile of i1 of the shape of src, "
+                         "not ")
+             << maskType;
+  }
+  return success();
+}
+
 /// Checks the operands of a combine_reduce or combine_scan: one or more
 /// tiles of one shape, of integers or floats, with `axis` in range.
 static LogicalResult verifyCombineOperands(Operation *op, ValueRange srcs,

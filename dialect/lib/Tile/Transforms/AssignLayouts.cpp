@@ -361,6 +361,24 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     }
     return success();
   }
+  if (auto gather = dyn_cast<GatherOp>(op)) {
+    // Each thread gathers the elements of its index registers; the source
+    // goes through shared memory in whatever layout it has.
+    setLayout(
+        gather.getResult(),
+        cast<RankedTensorType>(gather.getIndex().getType()).getEncoding());
+    return success();
+  }
+  if (auto histogram = dyn_cast<HistogramOp>(op)) {
+    // The mask in the values' layout; the counts in their default one.
+    if (histogram.getMask())
+      convertOperand(
+          histogram.getMaskMutable()[0],
+          cast<RankedTensorType>(histogram.getSrc().getType()).getEncoding());
+    setLayout(histogram.getResult(),
+              getDefaultLayout(histogram.getResult().getType()));
+    return success();
+  }
   if (auto dot = dyn_cast<DotOp>(op)) {
     if (LayoutAttrInterface layout = chooseDotLayout(dot)) {
       setLayout(dot.getResult(), layout);

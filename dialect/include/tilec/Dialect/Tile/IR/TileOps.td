@@ -358,6 +358,50 @@ def Tile_ConvertLayoutOp : Tile_Op<"convert_layout", [Pure,
   let hasFolder = 1;
 }
 
+def Tile_GatherOp : Tile_Op<"gather", [Pure]> {
+  let summary = "Gathers a tile's elements along one dimension by index.";
+  let description = [{
+    `tl.gather(src, index, axis)`: `result[i][j] = src[index[i][j]][j]` for
+    `axis = 0` (and likewise for the other axes). `index` has the rank of
+    `src` and its size along every other dimension; the result has the shape
+    of `index` and the element type of `src`. An index outside
+    `[0, src.shape[axis])` reads the nearest element along the axis (tilec
+    clamps it; Triton leaves it undefined).
+
+    ```mlir
+    %g = tile.gather %src[%idx] {axis = 1 : i32}
+        : (tensor<16x64xf32>, tensor<16x8xi32>) -> tensor<16x8xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, Tile_Tensor:$index, I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src `[` $index `]` attr-dict `:` `(` type($src) `,` type($index) `)`
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_HistogramOp : Tile_Op<"histogram", [Pure]> {
+  let summary = "Counts a 1-D tile's integers into bins of width 1.";
+  let description = [{
+    `tl.histogram(x, num_bins, mask=None)`: result element `b` (an i32) is
+    the number of elements of `x` equal to `b` whose `mask` is true. Values
+    outside `[0, num_bins)` are not counted.
+
+    ```mlir
+    %h = tile.histogram %x, %m : (tensor<256xi32>, tensor<256xi1>) -> tensor<16xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, Optional<Tile_Tensor>:$mask);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = [{
+    $src (`,` $mask^)? attr-dict `:` `(` type($src) (`,` type($mask)^)? `)`
+    `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions, scans and dot products
 //===----------------------------------------------------------------------===//
