@@ -34,6 +34,11 @@ SKIP = 77
 def load_tile_module(path):
     """Imports a .tile file as a Python module (Triton needs a real file)."""
     sys.dont_write_bytecode = True  # No __pycache__ next to the examples.
+    # Modules the file imports (examples/kernel_utils.py) sit next to it, as
+    # tilec finds them.
+    folder = str(path.resolve().parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
     name = "tilec_example_" + path.stem
     loader = importlib.machinery.SourceFileLoader(name, str(path))
     spec = importlib.util.spec_from_loader(name, loader)
