@@ -24,6 +24,8 @@
 //  - flip_rows: tl.flip along a row and along dim 0 of a 2-D tile, tl.cat;
 //  - sort_rows: tl.sort ascending and descending with ties and infinities,
 //    of floats and integers; tl.topk;
+//  - asm_bytes / asm_pair: tl.inline_asm_elementwise with four bytes packed
+//    in a register, and with two results and a scalar argument;
 //  - gather_rows: tl.gather of random indices along rows;
 //  - row_histogram: tl.histogram of each row's bucketed values, masked tail;
 //  - cross_entropy: the fused loss and gradient of examples/cross_entropy.tile,
@@ -504,6 +506,76 @@ CaseResult runSortRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
+/// asm_bytes_kernel(x, y, n); size (n).
+CaseResult runAsmBytes(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                       const Shape &shape) {
+  const std::uint64_t n = shape[0];
+  CaseResult result;
+  Dim3 grid(cdiv(n, test.Config.Block));
+  result.Grid = gridString(grid);
+  result.Bytes = n * 5.0;
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, 1, n);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &dy = buffers.output(n);
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(env, kernel, grid, {dx, dy, n}, buffers, result);
+  std::vector<float> y;
+  std::uint64_t clobbered = 0;
+  // The poison (0xFF, -1) is not a result: those end in three zero bits.
+  if (status.ok())
+    status = readMatrix(dy, ElemType::I8, 1, n, n, y, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> ref(n);
+  asmBytesReference(x.Values.data(), n, ref.data());
+  bool ok = checkOutput(result, "y", y, ref, n, Tolerance::exact());
+  ok &= recordClobbered(result, "y", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
+/// asm_pair_kernel(x, sum, diff, n, shift); size (n).
+CaseResult runAsmPair(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                      const Shape &shape) {
+  const std::uint64_t n = shape[0];
+  const float shift = 0.375f;
+  CaseResult result;
+  Dim3 grid(cdiv(n, test.Config.Block));
+  result.Grid = gridString(grid);
+  result.Bytes = n * 12.0;
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, 1, n);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &dsum = buffers.output(n * sizeof(float));
+  DeviceBuffer &ddiff = buffers.output(n * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(env, kernel, grid, {dx, dsum, ddiff, n, shift},
+                              buffers, result);
+  std::vector<float> sums, diffs;
+  std::uint64_t clobbered[2] = {0, 0};
+  if (status.ok())
+    status = readMatrix(dsum, ElemType::F32, 1, n, n, sums, clobbered[0]);
+  if (status.ok())
+    status = readMatrix(ddiff, ElemType::F32, 1, n, n, diffs, clobbered[1]);
+  if (!status.ok())
+    return failed(status, result);
+  // add.f32 and sub.f32 round to nearest: the fp32 sum and difference.
+  std::vector<double> sumRef(n), diffRef(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    sumRef[i] = x.Values[i] + shift;
+    diffRef[i] = x.Values[i] - shift;
+  }
+  bool ok = checkOutput(result, "sum", sums, sumRef, n, Tolerance::exact());
+  ok &= checkOutput(result, "diff", diffs, diffRef, n, Tolerance::exact());
+  ok &= recordClobbered(result, "sum", clobbered[0]);
+  ok &= recordClobbered(result, "diff", clobbered[1]);
+  result.Passed = ok;
+  return result;
+}
+
 /// gather_rows_kernel(src, idx, out, n_rows); size (rows).
 CaseResult runGatherRows(TestEnv &env, const GpuTest &test,
                          const Kernel &kernel, const Shape &shape) {
@@ -807,6 +879,20 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
                    runSortRows,
                    flips});
+  TestConfig inlineAsm;
+  inlineAsm.Block = 1024;
+  tests.push_back({"asm_bytes",
+                   "asm_bytes.ptx",
+                   "asm_bytes_kernel",
+                   {{1}, {1000}, {4099}, {(1u << 20) + 7}},
+                   runAsmBytes,
+                   inlineAsm});
+  tests.push_back({"asm_pair",
+                   "asm_pair.ptx",
+                   "asm_pair_kernel",
+                   {{1}, {1000}, {4099}, {(1u << 20) + 7}},
+                   runAsmPair,
+                   inlineAsm});
   TestConfig gathers;
   gathers.BlockM = 32;
   gathers.BlockN = 64;

@@ -516,6 +516,16 @@ inline void flipRowsReference(const float *x, std::uint64_t rows,
   }
 }
 
+/// asm_bytes_kernel: y = (int8(100 x) & 0x1F) << 3 as an int8 (computed in
+/// fp32 as the kernel does). Exact.
+inline void asmBytesReference(const float *x, std::uint64_t n, double *y) {
+  for (std::uint64_t i = 0; i < n; ++i) {
+    auto b = static_cast<std::int8_t>(x[i] * 100.0f);
+    auto bits = static_cast<std::uint8_t>((std::uint8_t(b) & 0x1F) << 3);
+    y[i] = static_cast<std::int8_t>(bits);
+  }
+}
+
 /// gather_rows_kernel: out[r, k] = src[r, idx[r, k]] (rows of n values, of
 /// k indices, dense), the index clamped to [0, n) as tilec defines it.
 /// Exact.

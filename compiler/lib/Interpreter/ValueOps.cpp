@@ -250,6 +250,11 @@ LogicalResult Executor::runTileOp(Operation *op) {
       .Case([&](tile::TransOp t) {
         return result(transpose(get(t.getSrc()), t.getOrder(), shape));
       })
+      .Case([&](tile::InlineAsmOp) {
+        return op->emitError()
+               << "tl.inline_asm_elementwise runs PTX, which the interpreter "
+                  "cannot run";
+      })
       .Case([&](tile::GatherOp g) {
         return result(gather(get(g.getSrc()), get(g.getIndex()), g.getAxis()));
       })

@@ -176,9 +176,9 @@ const BuiltinSpec Builtins[] = {
     {"max_contiguous", &G::builtinMultipleOf, "input,values", 2, 0},
     {"max_constancy", &G::builtinMultipleOf, "input,values", 2, 0},
     {"pointer_type", &G::builtinPointerType, "element_ty,address_space,const", 1, 0},
+    {"inline_asm_elementwise", &G::builtinInlineAsm, "asm,constraints,args,dtype,is_pure,pack", 6, 0},
     // Triton builtins tilec does not support yet.
     {"dot_scaled", nullptr, "", 0, 0},
-    {"inline_asm_elementwise", nullptr, "", 0, 0},
     {"bitonic_merge", nullptr, "", 0, 0},
     {"map_elementwise", nullptr, "", 0, 0},
 };

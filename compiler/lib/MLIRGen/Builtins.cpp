@@ -954,3 +954,89 @@ FailureOr<TValue> Generator::builtinDeviceAssert(BuiltinCall &call) {
                          builder.getI32IntegerAttr(line));
   return TValue();
 }
+
+FailureOr<TValue> Generator::builtinInlineAsm(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<std::string> asmString = bind.constString(0);
+  FailureOr<std::string> constraints = bind.constString(1);
+  FailureOr<bool> pure = bind.constBool(4);
+  FailureOr<int64_t> pack = bind.constInt(5);
+  if (failed(asmString) || failed(constraints) || failed(pure) || failed(pack))
+    return failure();
+  if (*pack < 1)
+    return error(bind.locs[5])
+           << "'pack' of " << qualified << " must be positive, not " << *pack;
+  // The arguments, broadcast together.
+  const TValue &list = bind.get(2);
+  if (list.kind != TValue::Kind::Tuple)
+    return error(bind.locs[2])
+           << "'args' of " << qualified
+           << " must be a list or tuple of values, not " << list.describe();
+  if (list.elements.empty())
+    return error(bind.locs[2])
+           << qualified << " without arguments is not supported by tilec";
+  SmallVector<Value> values;
+  SmallVector<int64_t> shape;
+  bool anyTile = false;
+  for (const TValue &arg : list.elements) {
+    FailureOr<Value> v = toValue(arg, bind.locs[2]);
+    if (failed(v))
+      return failure();
+    if (auto tensor = dyn_cast<RankedTensorType>(v->getType())) {
+      if (!anyTile) {
+        shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+        anyTile = true;
+      } else {
+        FailureOr<SmallVector<int64_t>> s =
+            broadcastShapes(shape, tensor.getShape(), bind.locs[2],
+                            "the arguments of " + qualified);
+        if (failed(s))
+          return failure();
+        shape = *s;
+      }
+    }
+    values.push_back(*v);
+  }
+  if (anyTile)
+    for (Value &v : values) {
+      FailureOr<Value> b = broadcastTo(v, shape, bind.locs[2]);
+      if (failed(b))
+        return failure();
+      v = *b;
+    }
+  // One result per dtype.
+  const TValue &dtypes = bind.get(3);
+  bool several = dtypes.kind == TValue::Kind::Tuple;
+  SmallVector<Type> resultTypes;
+  for (const TValue &d :
+       several ? dtypes.elements : std::vector<TValue>{dtypes}) {
+    if (d.kind != TValue::Kind::DType)
+      return error(bind.locs[3]) << "'dtype' of " << qualified
+                                 << " must be a dtype or a tuple of dtypes, "
+                                    "not "
+                                 << d.describe();
+    resultTypes.push_back(anyTile ? Type(RankedTensorType::get(shape, d.type))
+                                  : d.type);
+  }
+  if (resultTypes.empty())
+    return error(bind.locs[3]) << qualified << " needs at least one dtype";
+  int64_t elements = 1;
+  for (int64_t d : shape)
+    elements *= d;
+  if (*pack > 1 && (!anyTile || elements % *pack != 0))
+    return error(bind.locs[5])
+           << "'pack' of " << qualified << " (" << *pack
+           << ") must divide the number of elements of the arguments ("
+           << elements << ")";
+  auto op = tile::InlineAsmOp::create(
+      builder, l, resultTypes, builder.getStringAttr(*asmString),
+      builder.getStringAttr(*constraints), builder.getBoolAttr(*pure),
+      builder.getI32IntegerAttr(*pack), values);
+  if (!several)
+    return TValue::of(op.getResult(0));
+  std::vector<TValue> results;
+  for (Value r : op.getResults())
+    results.push_back(TValue::of(r));
+  return TValue::ofTuple(std::move(results));
+}

@@ -559,6 +559,7 @@ public:
   mlir::FailureOr<TValue> builtinFlip(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinCat(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinGather(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinInlineAsm(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinHistogram(BuiltinCall &call);
   /// tl.sort along the last dimension: a bitonic network of
   /// compare-and-swaps, each finding its partner as tl.flip does.

@@ -807,3 +807,19 @@ func.func @histogram_mask(%x: tensor<64xi32>, %m: tensor<32xi1>) {
   %h = tile.histogram %x, %m : (tensor<64xi32>, tensor<32xi1>) -> tensor<8xi32>
   return
 }
+
+// -----
+
+func.func @inline_asm_pack(%x: tensor<64xi32>) {
+  // expected-error @+1 {{packs 3 elements, which must divide the elements of 'tensor<64xi32>'}}
+  %y = tile.inline_asm "mov.b32 $0, $1;", "=r,r" (%x) {packed = 3 : i32, pure = true} : (tensor<64xi32>) -> tensor<64xi32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_shapes(%x: tensor<64xi32>) {
+  // expected-error @+1 {{requires the same shape for all operands and results}}
+  %y = tile.inline_asm "mov.b32 $0, $1;", "=r,r" (%x) {packed = 1 : i32, pure = true} : (tensor<64xi32>) -> tensor<32xi32>
+  return
+}

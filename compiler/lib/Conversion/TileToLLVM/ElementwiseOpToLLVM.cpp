@@ -199,6 +199,109 @@ struct ElementwiseOpLowering : public ConversionPattern {
   }
 };
 
+/// tile.inline_asm: the user's PTX once per group of `packed` registers of
+/// the thread. Narrow elements (under 32 bits) travel min(packed, 32 /
+/// width) to a register as an LLVM vector; the asm's operands are the
+/// result registers, then the argument registers, each in element order.
+struct InlineAsmOpLowering : public OpConversionPattern<InlineAsmOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  /// Elements of `type` (converted) one asm register holds.
+  static unsigned perRegister(Type type, unsigned packed) {
+    unsigned width = type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 64;
+    return width < 32 ? std::min(packed, 32 / width) : 1;
+  }
+
+  LogicalResult
+  matchAndRewrite(InlineAsmOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    unsigned packed = op.getPacked();
+    bool tiles = isa<RankedTensorType>(op.getResult(0).getType());
+    if (tiles && !getLayout(op.getResult(0).getType()))
+      return rewriter.notifyMatchFailure(op, "tiles without layouts");
+    SmallVector<Type> resultTypes, resultElems;
+    for (Type type : op.getResultTypes()) {
+      resultTypes.push_back(getTypeConverter()->convertType(type));
+      resultElems.push_back(
+          getTypeConverter()->convertType(getElementTypeOrSelf(type)));
+      if (!resultTypes.back() || !resultElems.back())
+        return failure();
+    }
+    SmallVector<SmallVector<Value>> args;
+    for (Value arg : adaptor.getArgs())
+      args.push_back(unpackRegisters(rewriter, loc, arg));
+    size_t n = args.front().size();
+    if (n % packed != 0)
+      return op.emitOpError("packs ")
+             << packed << " elements, but each thread holds " << n
+             << " of its operands (pack must divide that)";
+
+    // The asm's result types: per result, packed / per registers.
+    SmallVector<Type> asmTypes;
+    for (Type elem : resultElems) {
+      unsigned per = perRegister(elem, packed);
+      Type reg = per > 1 ? VectorType::get({int64_t(per)}, elem) : elem;
+      asmTypes.append(packed / per, reg);
+    }
+    Type asmType =
+        asmTypes.size() == 1
+            ? asmTypes.front()
+            : LLVM::LLVMStructType::getLiteral(rewriter.getContext(), asmTypes);
+    SmallVector<SmallVector<Value>> results(op.getNumResults());
+    for (size_t group = 0; group < n; group += packed) {
+      SmallVector<Value> operands;
+      for (SmallVector<Value> &regs : args) {
+        Type elem = regs.front().getType();
+        unsigned per = perRegister(elem, packed);
+        for (unsigned j = 0; j < packed; j += per) {
+          if (per == 1) {
+            operands.push_back(regs[group + j]);
+            continue;
+          }
+          auto vector = VectorType::get({int64_t(per)}, elem);
+          Value value = LLVM::UndefOp::create(rewriter, loc, vector);
+          for (unsigned k = 0; k < per; ++k)
+            value = LLVM::InsertElementOp::create(
+                rewriter, loc, value, regs[group + j + k],
+                i32Constant(rewriter, loc, k));
+          operands.push_back(value);
+        }
+      }
+      Value out = LLVM::InlineAsmOp::create(
+                      rewriter, loc, asmType, operands, op.getAsmString(),
+                      op.getConstraints(), /*has_side_effects=*/!op.getPure(),
+                      /*is_align_stack=*/false, LLVM::TailCallKind::None,
+                      /*asm_dialect=*/nullptr, /*operand_attrs=*/nullptr)
+                      .getResult(0);
+      size_t field = 0;
+      for (auto [r, elem] : llvm::enumerate(resultElems)) {
+        unsigned per = perRegister(elem, packed);
+        for (unsigned j = 0; j < packed; j += per) {
+          Value reg =
+              asmTypes.size() == 1
+                  ? out
+                  : LLVM::ExtractValueOp::create(rewriter, loc, out, field);
+          ++field;
+          if (per == 1) {
+            results[r].push_back(reg);
+            continue;
+          }
+          for (unsigned k = 0; k < per; ++k)
+            results[r].push_back(LLVM::ExtractElementOp::create(
+                rewriter, loc, reg, i32Constant(rewriter, loc, k)));
+        }
+      }
+    }
+    SmallVector<Value> replacements;
+    for (auto [type, regs] : llvm::zip_equal(resultTypes, results))
+      replacements.push_back(tiles ? packRegisters(rewriter, loc, type, regs)
+                                   : regs.front());
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
 } // namespace
 
 void tilec::populateElementwiseOpToLLVMPatterns(TileTypeConverter &converter,
@@ -206,6 +309,7 @@ void tilec::populateElementwiseOpToLLVMPatterns(TileTypeConverter &converter,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SplatOpLowering, MakeRangeOpLowering, AddPtrOpLowering,
                AddressCastLowering<IntToPtrOp>, AddressCastLowering<PtrToIntOp>,
-               AddressCastLowering<PtrCastOp>>(converter, ctx);
+               AddressCastLowering<PtrCastOp>, InlineAsmOpLowering>(converter,
+                                                                    ctx);
   patterns.add<SplatConstantLowering, ElementwiseOpLowering>(converter, ctx);
 }

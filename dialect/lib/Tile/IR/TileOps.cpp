@@ -224,6 +224,39 @@ void LoadOp::getEffects(
                        SideEffects::DefaultResource::get());
 }
 
+LogicalResult InlineAsmOp::verify() {
+  if (getArgs().empty() || getResults().empty())
+    return emitOpError("needs at least one argument and one result");
+  int64_t packed = getPacked();
+  if (packed < 1)
+    return emitOpError("packs at least one element, not ") << packed;
+  for (Type type : llvm::concat<const Type>(getArgs().getTypes(),
+                                            getResults().getTypes())) {
+    Type elem = getElementTypeOrSelf(type);
+    if (!elem.isIntOrFloat() && !isa<PtrType>(elem))
+      return emitOpError("operands and results must be numbers or pointers, "
+                         "not ")
+             << type;
+  }
+  auto tensor = dyn_cast<RankedTensorType>(getArgs().front().getType());
+  if (packed > 1 && (!tensor || tensor.getNumElements() % packed != 0))
+    return emitOpError("packs ")
+           << packed << " elements, which must divide the elements of "
+           << getArgs().front().getType();
+  return success();
+}
+
+void InlineAsmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(),
+                       SideEffects::DefaultResource::get());
+}
+
 LogicalResult StoreOp::verify() {
   Type expected = getPointeeType(getPtr().getType());
   auto valueTensor = dyn_cast<RankedTensorType>(getValue().getType());

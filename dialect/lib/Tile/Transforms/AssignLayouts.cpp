@@ -361,6 +361,18 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     }
     return success();
   }
+  if (isa<InlineAsmOp>(op)) {
+    // Elementwise over its operands (one shape): all in the first one's
+    // layout, and so are the results.
+    auto first = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+    if (!first)
+      return success();
+    for (OpOperand &operand : llvm::drop_begin(op->getOpOperands()))
+      convertOperand(operand, first.getEncoding());
+    for (OpResult result : op->getResults())
+      setLayout(result, first.getEncoding());
+    return success();
+  }
   if (auto gather = dyn_cast<GatherOp>(op)) {
     // Each thread gathers the elements of its index registers; the source
     // goes through shared memory in whatever layout it has.

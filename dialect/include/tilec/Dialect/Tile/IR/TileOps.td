@@ -186,6 +186,35 @@ def Tile_ExternElementwiseOp : Tile_Op<"extern_elementwise", [Pure,
   let hasVerifier = 1;
 }
 
+def Tile_InlineAsmOp : Tile_Op<"inline_asm", [SameOperandsAndResultShape,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "PTX written by the user, applied to each group of elements.";
+  let description = [{
+    `tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure,
+    pack)`: the operands (tiles of one shape, or scalars) are taken `packed`
+    elements at a time; each group runs `asm_string` once with the LLVM
+    inline-assembly `constraints` (outputs first). An operand or result
+    narrower than 32 bits passes `min(packed, 32 / width)` elements in one
+    register; the others one element a register. Its operands are, in
+    order, the registers of every result, then those of every argument.
+    Without `pure` it has side effects and is never removed or moved.
+
+    ```mlir
+    %y = tile.inline_asm "shl.b32 $0, $1, 3;", "=r,r" (%x) {packed = 1 : i32, pure = true}
+        : (tensor<128xi32>) -> tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$asm_string, StrAttr:$constraints,
+                   BoolAttr:$pure, I32Attr:$packed,
+                   Variadic<Tile_Value>:$args);
+  let results = (outs Variadic<Tile_Value>:$results);
+  let assemblyFormat = [{
+    $asm_string `,` $constraints `(` $args `)` attr-dict `:`
+    functional-type($args, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Loads a tile (or a scalar) through pointers, under a mask.";
