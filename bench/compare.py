@@ -388,6 +388,37 @@ def row_sort_rows(h):
               4 * 4 * rows * cols, "GB/s", lambda: torch.sort(x, dim=1))
 
 
+def row_asm_bytes(h):
+    """examples/inline_asm.tile's asm_bytes_kernel (tl.inline_asm_elementwise,
+    four bytes a register) on 2^24 + 7 elements. torch: the same bytes
+    computed eagerly."""
+    torch = h.torch
+    n = (1 << 24) + 7
+    x = torch.rand(n, device="cuda") * 2 - 1
+    y = torch.empty(n, device="cuda", dtype=torch.int8)
+    b = (x * 100.0).to(torch.int8)
+    ref = ((b.to(torch.int32) & 0x1F) << 3).to(torch.int8).double()
+    h.run_row(f"asm_bytes {n} (torch: eager)", "asm_bytes",
+              (h.triton.cdiv(n, 1024),), (x, y, n), [y], [ref], 0.0,
+              5 * n, "GB/s",
+              lambda: (((x * 100.0).to(torch.int8).to(torch.int32) & 0x1F)
+                       << 3).to(torch.int8))
+
+
+def row_asm_pair(h):
+    """examples/inline_asm.tile's asm_pair_kernel (two results of one asm
+    block) on 2^24 + 7 elements. torch: x + s and x - s."""
+    torch = h.torch
+    n = (1 << 24) + 7
+    shift = 0.375
+    x = torch.rand(n, device="cuda") * 2 - 1
+    total, difference = torch.empty_like(x), torch.empty_like(x)
+    h.run_row(f"asm_pair fp32 {n} (torch: add, sub)", "asm_pair",
+              (h.triton.cdiv(n, 1024),), (x, total, difference, n, shift),
+              [total, difference], [(x + shift).double(), (x - shift).double()],
+              0.0, 12 * n, "GB/s", lambda: (x + shift, x - shift))
+
+
 def row_gather_rows(h):
     """examples/gather_histogram.tile's gather_rows_kernel (tl.gather of 32
     indices along rows of 64) on 65536 rows. torch: torch.gather."""
@@ -620,6 +651,8 @@ ROWS = {
     "row_combines": row_row_combines,
     "flip_rows": row_flip_rows,
     "sort_rows": row_sort_rows,
+    "asm_bytes": row_asm_bytes,
+    "asm_pair": row_asm_pair,
     "gather_rows": row_gather_rows,
     "row_histogram": row_row_histogram,
     "matmul_fp16": row_matmul_fp16,
