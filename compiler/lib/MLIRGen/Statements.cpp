@@ -38,7 +38,7 @@ LogicalResult Generator::genBlock(const StmtList &body, size_t start) {
     auto *ifStmt = llvm::dyn_cast<IfStmtAST>(&stmt);
     if (ifStmt && ifStmt->getElse().empty() &&
         endsWithBareReturn(ifStmt->getThen()) &&
-        (regionDepth == 0 || regionDepth == earlyExitDepth)) {
+        (regionDepth == 0 || int(regionDepth) == earlyExitDepth)) {
       FailureOr<TValue> cond = genExpr(ifStmt->getCond());
       if (failed(cond))
         return failure();
@@ -226,7 +226,7 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
     const auto &r = llvm::cast<ReturnStmtAST>(stmt);
     // A `return` that ends the rest of the function after an early exit
     // (genEarlyExit) is where that branch ends.
-    if (regionDepth > 0 && regionDepth != earlyExitDepth)
+    if (regionDepth > 0 && int(regionDepth) != earlyExitDepth)
       return error(stmt.getLoc())
              << "'return' inside a run-time 'if' or loop is not supported; "
                 "assign the result to a variable and return after it (a "

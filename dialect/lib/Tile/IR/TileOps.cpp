@@ -408,7 +408,7 @@ LogicalResult ReduceOp::verify() {
 
 LogicalResult ScanOp::verify() {
   auto src = cast<RankedTensorType>(getSrc().getType());
-  if (getAxis() < 0 || getAxis() >= src.getRank())
+  if (getAxis() >= src.getRank())
     return emitOpError("axis ")
            << getAxis() << " is out of range for rank " << src.getRank();
   if (!src.getElementType().isIntOrFloat())
