@@ -24,6 +24,7 @@
 //  - flip_rows: tl.flip along a row and along dim 0 of a 2-D tile, tl.cat;
 //  - sort_rows: tl.sort ascending and descending with ties and infinities,
 //    of floats and integers; tl.topk;
+//  - merge_rows: tl.bitonic_merge of rows made bitonic from sorted halves;
 //  - asm_bytes / asm_pair: tl.inline_asm_elementwise with four bytes packed
 //    in a register, and with two results and a scalar argument;
 //  - gather_rows: tl.gather of random indices along rows;
@@ -41,6 +42,7 @@
 #include "Reference.h"
 #include "TestUtil.h"
 
+#include <algorithm>
 #include <cstring>
 
 using namespace tilec::rt;
@@ -506,6 +508,46 @@ CaseResult runSortRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
+/// merge_rows_kernel(x, out, n_cols, stride); size (rows, cols).
+CaseResult runMergeRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                        const Shape &shape) {
+  const std::uint64_t rows = shape[0], cols = shape[1];
+  if (cols > test.Config.Block)
+    return badSize(test, shape, "n_cols exceeds BLOCK");
+  const std::uint64_t stride = cols + 5;
+  CaseResult result;
+  Dim3 grid(rows);
+  result.Grid = gridString(grid);
+  result.Bytes = 2.0 * rows * cols * sizeof(float);
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &dout = buffers.output(rows * stride * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dx, dout, cols, stride}, buffers, result);
+  std::vector<float> out;
+  std::uint64_t clobbered = 0;
+  if (status.ok())
+    status =
+        readMatrix(dout, ElemType::F32, rows, cols, stride, out, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+  // The row sorted ascending (the +inf padding sorts after it).
+  std::vector<double> ref(rows * cols);
+  for (std::uint64_t r = 0; r < rows; ++r) {
+    std::vector<float> row(x.Values.begin() + r * stride,
+                           x.Values.begin() + r * stride + cols);
+    std::sort(row.begin(), row.end());
+    std::copy(row.begin(), row.end(), ref.begin() + r * cols);
+  }
+  bool ok = checkOutput(result, "sorted", out, ref, cols, Tolerance::exact());
+  ok &= recordClobbered(result, "sorted", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
 /// asm_bytes_kernel(x, y, n); size (n).
 CaseResult runAsmBytes(TestEnv &env, const GpuTest &test, const Kernel &kernel,
                        const Shape &shape) {
@@ -878,6 +920,12 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    "sort_rows_kernel",
                    {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
                    runSortRows,
+                   flips});
+  tests.push_back({"merge_rows",
+                   "merge_rows.ptx",
+                   "merge_rows_kernel",
+                   {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
+                   runMergeRows,
                    flips});
   TestConfig inlineAsm;
   inlineAsm.Block = 1024;

@@ -395,6 +395,26 @@ std::function<void()> sortRows(Case &c) {
   };
 }
 
+/// merge_rows_kernel(x, out, n_cols, stride); size (rows, cols).
+std::function<void()> mergeRows(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 3;
+  Buffer &x = c.input(ScalarType::FP32, rows, cols, ld);
+  Buffer &out = c.output(ScalarType::FP32, rows * ld);
+  c.args.push_back(Argument::ofInt(int64_t(cols)));
+  c.args.push_back(Argument::ofInt(int64_t(ld)));
+  c.grid[0] = rows;
+  return [&c, &x, &out, rows, cols, ld] {
+    std::vector<float> xv = Case::values(x, rows, cols, ld);
+    std::vector<double> ref(rows * cols);
+    for (uint64_t r = 0; r < rows; ++r) {
+      std::sort(xv.begin() + r * cols, xv.begin() + (r + 1) * cols);
+      std::copy(xv.begin() + r * cols, xv.begin() + (r + 1) * cols,
+                ref.begin() + r * cols);
+    }
+    c.check("sorted", out, rows, cols, ld, ref, 0);
+  };
+}
+
 /// gather_rows_kernel(src, idx, out, n_rows); size (rows).
 std::function<void()> gatherRows(Case &c) {
   uint64_t rows = c.size[0], n = c.constant("N"), k = c.constant("K");
@@ -1261,6 +1281,14 @@ std::vector<Config> configurations() {
        "*fp32:16, *fp32:16, *fp32:16, *i32:16, *i32:16, i32, i32",
        {"BLOCK=256"},
        sortRows,
+       {{1, 1}, {3, 200}, {2, 256}},
+       ExactTol},
+      {"merge_rows",
+       "sort.tile",
+       "merge_rows_kernel",
+       "*fp32:16, *fp32:16, i32, i32",
+       {"BLOCK=256"},
+       mergeRows,
        {{1, 1}, {3, 200}, {2, 256}},
        ExactTol},
       {"gather_rows",

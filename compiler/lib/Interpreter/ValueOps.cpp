@@ -278,16 +278,17 @@ LogicalResult Executor::runCombine(Operation *op) {
   Block &block = (reduce ? reduce.getCombine() : scan.getCombine()).front();
   unsigned axis = op->getAttrOfType<IntegerAttr>("axis").getInt();
   bool reverse = scan && scan.getReverse();
-  SmallVector<const Tile *> srcs;
+  // Copies: running the region adds values, which may move the others.
+  SmallVector<Tile> srcs;
   for (Value src : op->getOperands())
-    srcs.push_back(&get(src));
+    srcs.push_back(get(src));
   size_t n = srcs.size();
-  AxisView view(srcs[0]->shape, axis);
+  AxisView view(srcs[0].shape, axis);
   SmallVector<Tile> results(n);
   for (auto [tile, result] : llvm::zip(results, op->getResults())) {
     tile.shape = getShape(result.getType());
     if (scan)
-      tile.elems.resize(srcs[0]->elems.size());
+      tile.elems.resize(srcs[0].elems.size());
   }
   auto scalarTile = [](Element e) {
     Tile t;
@@ -301,7 +302,7 @@ LogicalResult Executor::runCombine(Operation *op) {
         int64_t k = reverse ? view.size - 1 - step : step;
         size_t at = (o * view.size + k) * view.inner + i;
         for (size_t j = 0; j < n; ++j)
-          args[n + j] = scalarTile(srcs[j]->elems[at]);
+          args[n + j] = scalarTile(srcs[j].elems[at]);
         if (step == 0) {
           for (size_t j = 0; j < n; ++j)
             args[j] = args[n + j];

@@ -86,6 +86,7 @@ const BuiltinSpec Builtins[] = {
     {"cat", &G::builtinCat, "input,other,can_reorder", 2, 0},
     {"sort", &G::builtinSort, "x,dim,descending", 1, M},
     {"topk", &G::builtinTopk, "x,k,dim", 2, M},
+    {"bitonic_merge", &G::builtinBitonicMerge, "x,dim,descending", 1, M},
     {"gather", &G::builtinGather, "src,index,axis", 3, M},
     {"histogram", &G::builtinHistogram, "input,num_bins,mask", 2, M},
     // Memory.
@@ -179,7 +180,6 @@ const BuiltinSpec Builtins[] = {
     {"inline_asm_elementwise", &G::builtinInlineAsm, "asm,constraints,args,dtype,is_pure,pack", 6, 0},
     // Triton builtins tilec does not support yet.
     {"dot_scaled", nullptr, "", 0, 0},
-    {"bitonic_merge", nullptr, "", 0, 0},
     {"map_elementwise", nullptr, "", 0, 0},
 };
 // clang-format on

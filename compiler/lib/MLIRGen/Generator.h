@@ -559,6 +559,7 @@ public:
   mlir::FailureOr<TValue> builtinFlip(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinCat(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinGather(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinBitonicMerge(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinInlineAsm(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinHistogram(BuiltinCall &call);
   /// tl.sort along the last dimension: a bitonic network of
@@ -567,8 +568,10 @@ public:
   /// tl.topk: the k largest along the last dimension, largest first (the
   /// first k of a descending sort).
   mlir::FailureOr<TValue> builtinTopk(BuiltinCall &call);
-  /// `x` (a tile of integers or floats) sorted along its last dimension.
-  mlir::Value sortLastDim(mlir::Value x, bool descending, llvm::SMLoc l);
+  /// `x` (a tile of integers or floats) sorted along its last dimension
+  /// (by its last merge stage alone with `mergeOnly`: a bitonic `x`).
+  mlir::Value sortLastDim(mlir::Value x, bool descending, llvm::SMLoc l,
+                          bool mergeOnly = false);
 
   // tl.* builtins (Builtins.cpp).
   /// Calls `tl.<name>` through the builtin table (BuiltinTable.cpp).

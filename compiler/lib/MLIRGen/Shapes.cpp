@@ -843,7 +843,18 @@ FailureOr<TValue> Generator::builtinSort(BuiltinCall &call) {
   return TValue::of(sortLastDim(*x, *descending, callLoc));
 }
 
-Value Generator::sortLastDim(Value x, bool descending, llvm::SMLoc callLoc) {
+FailureOr<TValue> Generator::builtinBitonicMerge(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  FailureOr<Value> x = sortOperand(bind, qualified, 1);
+  FailureOr<bool> descending = bind.has(2) ? bind.constBool(2) : false;
+  if (failed(x) || failed(descending))
+    return failure();
+  return TValue::of(sortLastDim(*x, *descending, callLoc, /*mergeOnly=*/true));
+}
+
+Value Generator::sortLastDim(Value x, bool descending, llvm::SMLoc callLoc,
+                             bool mergeOnly) {
   Location l = loc(callLoc);
   auto type = llvm::cast<RankedTensorType>(x.getType());
   int64_t rank = type.getRank();
@@ -868,7 +879,8 @@ Value Generator::sortLastDim(Value x, bool descending, llvm::SMLoc callLoc) {
         DenseElementsAttr::get(
             RankedTensorType::get(shape, builder.getI1Type()), v));
   };
-  for (int64_t stage = 1; stage <= steps; ++stage) {
+  // tl.bitonic_merge is the last stage alone: it sorts a bitonic row.
+  for (int64_t stage = mergeOnly ? steps : 1; stage <= steps; ++stage) {
     // Blocks of 2^stage positions alternate direction by bit `stage`; the
     // last stage sorts the whole dimension one way.
     Value blockDescending =
