@@ -231,11 +231,8 @@ struct InlineAsmOpLowering : public OpConversionPattern<InlineAsmOp> {
     SmallVector<SmallVector<Value>> args;
     for (Value arg : adaptor.getArgs())
       args.push_back(unpackRegisters(rewriter, loc, arg));
+    // verifyInlineAsmPacking checked that groups fill the registers.
     size_t n = args.front().size();
-    if (n % packed != 0)
-      return op.emitOpError("packs ")
-             << packed << " elements, but each thread holds " << n
-             << " of its operands (pack must divide that)";
 
     // The asm's result types: per result, packed / per registers.
     SmallVector<Type> asmTypes;

@@ -136,6 +136,25 @@ static LogicalResult verifyLayouts(ModuleOp module, int64_t numWarps) {
   return failure(result.wasInterrupted());
 }
 
+/// Checks that each tl.inline_asm_elementwise packs a whole number of groups
+/// into the elements every thread holds of its operands.
+static LogicalResult verifyInlineAsmPacking(ModuleOp module) {
+  WalkResult result = module.walk([&](InlineAsmOp op) {
+    auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+    std::optional<TileDistribution> dist =
+        type ? TileDistribution::get(type) : std::nullopt;
+    if (!dist || dist->getNumRegisters() % op.getPacked() == 0)
+      return WalkResult::advance();
+    op.emitError("tl.inline_asm_elementwise packs ")
+        << op.getPacked() << " elements, but each thread holds "
+        << dist->getNumRegisters() << " of its " << type.getNumElements()
+        << " (pack must divide that: use a smaller pack, a larger tile or "
+           "fewer warps)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 /// Checks what the lowering and the target can do with fp8 values: convert
 /// them (on targets with fp8 instructions), load, store and move them, and
 /// multiply them in tl.dot; arithmetic on them is an error at the op.
@@ -287,6 +306,7 @@ struct ConvertTileToLLVMPass
 
     if (failed(verifyLayouts(module, *numWarps)) ||
         failed(verifyFp8Uses(module)) ||
+        failed(verifyInlineAsmPacking(module)) ||
         failed(checkCodeSize(module, *numWarps)))
       return signalPassFailure();
 
