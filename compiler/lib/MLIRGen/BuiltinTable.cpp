@@ -86,7 +86,7 @@ const BuiltinSpec Builtins[] = {
     {"cat", &G::builtinCat, "input,other,can_reorder", 2, 0},
     {"sort", &G::builtinSort, "x,dim,descending", 1, M},
     {"topk", &G::builtinTopk, "x,k,dim", 2, M},
-    {"bitonic_merge", &G::builtinBitonicMerge, "x,dim,descending", 1, M},
+    {"bitonic_merge", &G::builtinSort, "x,dim,descending", 1, M},
     {"gather", &G::builtinGather, "src,index,axis", 3, M},
     {"histogram", &G::builtinHistogram, "input,num_bins,mask", 2, M},
     // Memory.

@@ -559,11 +559,11 @@ public:
   mlir::FailureOr<TValue> builtinFlip(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinCat(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinGather(BuiltinCall &call);
-  mlir::FailureOr<TValue> builtinBitonicMerge(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinInlineAsm(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinHistogram(BuiltinCall &call);
   /// tl.sort along the last dimension: a bitonic network of
-  /// compare-and-swaps, each finding its partner as tl.flip does.
+  /// compare-and-swaps, each finding its partner as tl.flip does; and
+  /// tl.bitonic_merge, its last stage.
   mlir::FailureOr<TValue> builtinSort(BuiltinCall &call);
   /// tl.topk: the k largest along the last dimension, largest first (the
   /// first k of a descending sort).

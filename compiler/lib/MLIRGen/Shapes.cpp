@@ -840,17 +840,9 @@ FailureOr<TValue> Generator::builtinSort(BuiltinCall &call) {
   FailureOr<bool> descending = bind.has(2) ? bind.constBool(2) : false;
   if (failed(x) || failed(descending))
     return failure();
-  return TValue::of(sortLastDim(*x, *descending, callLoc));
-}
-
-FailureOr<TValue> Generator::builtinBitonicMerge(BuiltinCall &call) {
-  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
-      call;
-  FailureOr<Value> x = sortOperand(bind, qualified, 1);
-  FailureOr<bool> descending = bind.has(2) ? bind.constBool(2) : false;
-  if (failed(x) || failed(descending))
-    return failure();
-  return TValue::of(sortLastDim(*x, *descending, callLoc, /*mergeOnly=*/true));
+  // tl.bitonic_merge: the network's last stage alone.
+  return TValue::of(sortLastDim(*x, *descending, callLoc,
+                                /*mergeOnly=*/name == "bitonic_merge"));
 }
 
 Value Generator::sortLastDim(Value x, bool descending, llvm::SMLoc callLoc,

@@ -61,6 +61,36 @@ static Value emitOperandIndex(OpBuilder &b, Location loc, Operation *op,
   return linearizeIndex(b, loc, src, srcType.getShape());
 }
 
+/// Where a shared-memory round trip reads from.
+struct Staged {
+  /// The scratch buffer's address.
+  Value base;
+  /// The coordinates of each result register of the running thread.
+  SmallVector<SmallVector<Value>> dstIndices;
+};
+
+/// Stores the registers of a tile of `srcType` (each element once a thread)
+/// at their row-major index in `op`'s scratch buffer, between barriers, and
+/// indexes the result registers of a tile of `dstType`.
+static Staged stageInShared(OpBuilder &b, Location loc, Operation *op,
+                            RankedTensorType srcType,
+                            const TileDistribution &src,
+                            ArrayRef<Value> srcRegs, RankedTensorType dstType) {
+  Staged staged;
+  staged.base = getScratchBase(b, loc, op);
+  SmallVector<SmallVector<Value>> srcIndices = emitIndices(b, loc, srcType);
+  staged.dstIndices = emitIndices(b, loc, dstType);
+  emitBarrier(b, loc);
+  for (int64_t r = 0; r < src.getNumRegisters(); ++r) {
+    if (src.isDuplicateRegister(r))
+      continue;
+    Value index = linearizeIndex(b, loc, srcIndices[r], srcType.getShape());
+    storeShared(b, loc, staged.base, index, srcRegs[r]);
+  }
+  emitBarrier(b, loc);
+  return staged;
+}
+
 /// Lowers any of the data-movement ops.
 template <typename OpTy>
 struct DataMovementOpLowering : public OpConversionPattern<OpTy> {
@@ -95,24 +125,12 @@ struct DataMovementOpLowering : public OpConversionPattern<OpTy> {
     if (failed(checkSharedMemory(op, getScratchBytes(op))))
       return failure();
 
-    Value base = getScratchBase(rewriter, loc, op);
-    SmallVector<SmallVector<Value>> srcIndices =
-        emitIndices(rewriter, loc, srcType);
-    SmallVector<SmallVector<Value>> dstIndices =
-        emitIndices(rewriter, loc, dstType);
-    emitBarrier(rewriter, loc);
-    for (int64_t r = 0; r < src->getNumRegisters(); ++r) {
-      if (src->isDuplicateRegister(r))
-        continue;
-      Value index =
-          linearizeIndex(rewriter, loc, srcIndices[r], srcType.getShape());
-      storeShared(rewriter, loc, base, index, srcRegs[r]);
-    }
-    emitBarrier(rewriter, loc);
+    Staged staged =
+        stageInShared(rewriter, loc, op, srcType, *src, srcRegs, dstType);
     SmallVector<Value> regs;
-    for (const SmallVector<Value> &coords : dstIndices) {
+    for (const SmallVector<Value> &coords : staged.dstIndices) {
       Value index = emitOperandIndex(rewriter, loc, op, coords);
-      regs.push_back(loadShared(rewriter, loc, base, index, elemType));
+      regs.push_back(loadShared(rewriter, loc, staged.base, index, elemType));
     }
     rewriter.replaceOp(op, packRegisters(rewriter, loc, llvmType, regs));
     return success();
@@ -146,20 +164,8 @@ struct GatherOpLowering : public OpConversionPattern<GatherOp> {
         unpackRegisters(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> indexRegs =
         unpackRegisters(rewriter, loc, adaptor.getIndex());
-    Value base = getScratchBase(rewriter, loc, op);
-    SmallVector<SmallVector<Value>> srcIndices =
-        emitIndices(rewriter, loc, srcType);
-    SmallVector<SmallVector<Value>> dstIndices =
-        emitIndices(rewriter, loc, dstType);
-    emitBarrier(rewriter, loc);
-    for (int64_t r = 0; r < src->getNumRegisters(); ++r) {
-      if (src->isDuplicateRegister(r))
-        continue;
-      Value index =
-          linearizeIndex(rewriter, loc, srcIndices[r], srcType.getShape());
-      storeShared(rewriter, loc, base, index, srcRegs[r]);
-    }
-    emitBarrier(rewriter, loc);
+    Staged staged =
+        stageInShared(rewriter, loc, op, srcType, *src, srcRegs, dstType);
 
     unsigned axis = op.getAxis();
     Type indexElem = indexRegs.front().getType();
@@ -169,7 +175,7 @@ struct GatherOpLowering : public OpConversionPattern<GatherOp> {
         rewriter, loc, indexElem,
         rewriter.getIntegerAttr(indexElem, srcType.getDimSize(axis) - 1));
     SmallVector<Value> regs;
-    for (auto [coords, i] : llvm::zip_equal(dstIndices, indexRegs)) {
+    for (auto [coords, i] : llvm::zip_equal(staged.dstIndices, indexRegs)) {
       // clamp(i, 0, size - 1) in the index's width, then i32.
       Value below = LLVM::ICmpOp::create(rewriter, loc,
                                          LLVM::ICmpPredicate::slt, i, zero);
@@ -185,7 +191,7 @@ struct GatherOpLowering : public OpConversionPattern<GatherOp> {
       SmallVector<Value> at(coords);
       at[axis] = i;
       Value index = linearizeIndex(rewriter, loc, at, srcType.getShape());
-      regs.push_back(loadShared(rewriter, loc, base, index, elemType));
+      regs.push_back(loadShared(rewriter, loc, staged.base, index, elemType));
     }
     rewriter.replaceOp(op, packRegisters(rewriter, loc, llvmType, regs));
     return success();
