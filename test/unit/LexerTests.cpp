@@ -147,12 +147,14 @@ TEST_CASE("lexer: integer literals", "[lexer]") {
   CHECK(intValue("9223372036854775807") == INT64_MAX);
   CHECK(intValue("0x7fffffffffffffff") == INT64_MAX);
 
-  CHECK(lexError("x = 9223372036854775808\n") ==
-        "1:5: integer literal too large");
-  CHECK(lexError("x = 0x8000000000000000\n") ==
-        "1:5: integer literal too large");
-  CHECK(lexError("x = 123456789012345678901234567890\n") ==
-        "1:5: integer literal too large");
+  // Wider integers are host-only literals.
+  for (const char *wide : {"9223372036854775808", "0x8000000000000000",
+                           "123456789012345678901234567890"}) {
+    CHECK(lexKinds(wide) == "hostliteral newline eof");
+    std::unique_ptr<llvm::MemoryBuffer> holder;
+    CHECK(lexOne(wide, holder).getStringValue() ==
+          "integer literals above 2**63 - 1");
+  }
   CHECK(lexError("x = 0x\n") == "1:5: invalid hexadecimal literal");
   CHECK(lexError("x = 0xfg\n") == "1:5: invalid hexadecimal literal");
   CHECK(lexError("x = 0b102\n") == "1:9: invalid digit '2' in binary literal");
@@ -164,7 +166,7 @@ TEST_CASE("lexer: integer literals", "[lexer]") {
   CHECK(lexError("x = 012\n") ==
         "1:5: leading zeros in decimal integer literals are not permitted; "
         "use an 0o prefix for octal integers");
-  CHECK(lexError("x = 3j\n") == "1:5: complex literals are not supported");
+  CHECK(lexKinds("3j 1.5J") == "hostliteral hostliteral newline eof");
 }
 
 TEST_CASE("lexer: float literals", "[lexer]") {
@@ -189,7 +191,6 @@ TEST_CASE("lexer: float literals", "[lexer]") {
   CHECK(lexError("x = 1e\n") == "1:5: invalid decimal literal");
   CHECK(lexError("x = 1e+\n") == "1:5: invalid decimal literal");
   CHECK(lexError("x = 1._5\n") == "1:5: invalid decimal literal");
-  CHECK(lexError("x = 1.5j\n") == "1:5: complex literals are not supported");
   // `1..x` is not a number followed by an attribute: `1.` then `.x`.
   CHECK(lexKinds("1..x") == "floating period identifier newline eof");
   CHECK(lexKinds("x.y") == "identifier period identifier newline eof");
@@ -233,8 +234,10 @@ TEST_CASE("lexer: string literals", "[lexer]") {
         "1:5: unterminated triple-quoted string literal");
   // f-strings are lexed (code generation rejects evaluating them).
   CHECK(lexKinds("f'{a}' RF'{b}'") == "fstring fstring newline eof");
-  CHECK(lexError("x = b'abc'\n") == "1:5: bytes literals are not supported");
-  CHECK(lexError("x = Rb'abc'\n") == "1:5: bytes literals are not supported");
+  // Bytes and t-strings are host-only literals.
+  CHECK(lexKinds("b'abc' Rb'\\d' t'{x}'") ==
+        "hostliteral hostliteral hostliteral newline eof");
+  CHECK(lexError("x = b'abc\n") == "1:5: unterminated string literal");
   CHECK(lexError("x = 'ab\\x4'\n") == "1:8: truncated \\xXX escape");
   CHECK(lexError("x = 'ab\\u12'\n") == "1:8: truncated \\uXXXX escape");
   CHECK(lexError("x = '\\U00110000'\n") ==

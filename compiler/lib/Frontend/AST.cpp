@@ -512,6 +512,9 @@ void ASTDumper::dumpExpr(const ExprAST &e) {
     dumpExpr(starred.getValue());
     return;
   }
+  case ExprAST::Expr_HostOnly:
+    line("HostOnly \"" + cast<HostOnlyExprAST>(e).getWhat() + "\"", loc);
+    return;
   case ExprAST::Expr_FString:
     line("FString \"" + llvm::StringRef(cast<FStringExprAST>(e).getText()) +
              "\"",

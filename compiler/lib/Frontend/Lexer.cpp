@@ -394,13 +394,14 @@ Token Lexer::lexIdentifierOrKeyword(const char *start) {
     if (prefix == "u")
       return lexString(start, curPtr, /*raw=*/false);
     if (prefix == "b" || prefix == "br" || prefix == "rb")
-      return makeError(start, "bytes literals are not supported", name.size());
+      return hostLiteral(lexString(start, curPtr, prefix != "b"),
+                         "bytes literals");
     // f-strings appear in the host code of pasted files (launch metadata
     // names); their text is kept as written, and evaluating one is an error.
     if (prefix == "f" || prefix == "fr" || prefix == "rf")
       return lexString(start, curPtr, /*raw=*/true, TokenKind::fstring);
     if (prefix == "t" || prefix == "tr" || prefix == "rt")
-      return makeError(start, "t-strings are not supported", name.size());
+      return hostLiteral(lexString(start, curPtr, prefix != "t"), "t-strings");
   }
   return makeToken(getKeywordKind(name), start);
 }
@@ -452,7 +453,8 @@ Token Lexer::lexNumber(const char *start) {
       return makeError(start, llvm::Twine("invalid ") + what + " literal",
                        curPtr + 1 - start);
     if (overflow)
-      return makeError(start, "integer literal too large", curPtr - start);
+      return hostLiteral(makeToken(TokenKind::integer, start),
+                         "integer literals above 2**63 - 1");
     Token tok = makeToken(TokenKind::integer, start);
     tok.setIntValue(static_cast<int64_t>(value));
     return tok;
@@ -493,9 +495,11 @@ Token Lexer::lexNumber(const char *start) {
   }
   if (badUnderscore)
     return makeError(start, "invalid decimal literal", curPtr + 1 - start);
-  if (peek(curPtr) == 'j' || peek(curPtr) == 'J')
-    return makeError(start, "complex literals are not supported",
-                     curPtr + 1 - start);
+  if (peek(curPtr) == 'j' || peek(curPtr) == 'J') {
+    ++curPtr;
+    return hostLiteral(makeToken(TokenKind::floating, start),
+                       "complex literals");
+  }
   if (isIdentifierChar(peek(curPtr)))
     return makeError(start, "invalid decimal literal", curPtr + 1 - start);
 
@@ -521,7 +525,8 @@ Token Lexer::lexNumber(const char *start) {
   for (char c : digits) {
     unsigned d = c - '0';
     if (value > (max - d) / 10)
-      return makeError(start, "integer literal too large", curPtr - start);
+      return hostLiteral(makeToken(TokenKind::integer, start),
+                         "integer literals above 2**63 - 1");
     value = value * 10 + d;
   }
   Token tok = makeToken(TokenKind::integer, start);
@@ -541,6 +546,14 @@ static bool readHex(const char *p, const char *end, unsigned count,
     value = value * 16 + digitValue(p[i]);
   }
   return true;
+}
+
+Token Lexer::hostLiteral(Token lexed, llvm::StringRef what) {
+  if (lexed.is(TokenKind::error))
+    return lexed;
+  Token tok(TokenKind::hostliteral, lexed.getSpelling());
+  tok.setStringValue(what.str());
+  return tok;
 }
 
 Token Lexer::lexString(const char *start, const char *quote, bool raw,

@@ -73,6 +73,7 @@ bool Parser::startsExpression(const Token &tok) {
   case TokenKind::floating:
   case TokenKind::string:
   case TokenKind::fstring:
+  case TokenKind::hostliteral:
   case TokenKind::kw_True:
   case TokenKind::kw_False:
   case TokenKind::kw_None:
@@ -143,6 +144,20 @@ ExprPtr Parser::parseTest() {
     return parseLambda();
   SMLoc start = tok.getLoc();
   ExprPtr thenValue = parseOrTest();
+  if (thenValue && tok.is(TokenKind::walrus) &&
+      llvm::isa<NameExprAST>(*thenValue)) {
+    // `(n := len(x))` in host code.
+    consume();
+    ExprPtr value = parseTest();
+    if (!value)
+      return nullptr;
+    unsigned height = newHeight(start, {value.get()});
+    if (!height)
+      return nullptr;
+    return record(std::make_unique<HostOnlyExprAST>(
+                      rangeFrom(start), "assignment expressions (':=')"),
+                  height);
+  }
   if (!thenValue || tok.isNot(TokenKind::kw_if))
     return thenValue;
   consume();
@@ -664,11 +679,18 @@ ExprPtr Parser::parseAtom() {
     result = std::make_unique<NoneExprAST>(range);
     break;
   case TokenKind::string:
-    return parseStrings();
   case TokenKind::fstring:
-    result =
-        std::make_unique<FStringExprAST>(range, tok.getStringValue().str());
-    break;
+    return parseStrings();
+  case TokenKind::hostliteral: {
+    // Adjacent literals (`b"ab" b"cd"`) make one.
+    std::string what = tok.getStringValue().str();
+    consume();
+    while (tok.isAny(TokenKind::hostliteral, TokenKind::string,
+                     TokenKind::fstring))
+      consume();
+    return record(
+        std::make_unique<HostOnlyExprAST>(rangeFrom(range.Start), what), 1);
+  }
   case TokenKind::l_paren:
     return parseParenthesized();
   case TokenKind::l_square:
@@ -676,10 +698,34 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::l_brace:
     return parseDict();
   case TokenKind::ellipsis:
-    return emitUnsupported("...", range.Start);
+    result =
+        std::make_unique<HostOnlyExprAST>(range, "Ellipsis ('...') values");
+    break;
   case TokenKind::kw_yield:
-  case TokenKind::kw_await:
-    return emitUnsupported(tok.getSpelling(), range.Start);
+  case TokenKind::kw_await: {
+    // `await f()`, `x = yield`, `yield from g()` in host coroutines and
+    // generators.
+    std::string what = "'" + tok.getSpelling().str() + "' expressions";
+    bool isYield = tok.is(TokenKind::kw_yield);
+    consume();
+    ExprPtr operand;
+    if (!isYield || startsExpression(tok) || tok.is(TokenKind::kw_from)) {
+      if (!isYield)
+        operand = parsePrimary();
+      else if (consumeIf(TokenKind::kw_from))
+        operand = parseTest();
+      else
+        operand = parseTestList();
+      if (!operand)
+        return nullptr;
+    }
+    unsigned height = newHeight(range.Start, {operand.get()});
+    if (!height)
+      return nullptr;
+    return record(std::make_unique<HostOnlyExprAST>(rangeFrom(range.Start),
+                                                    std::move(what)),
+                  height);
+  }
   case TokenKind::star: {
     // `*rest, last = shape` in host code: parsed, rejected when run.
     consume();
@@ -700,16 +746,32 @@ ExprPtr Parser::parseAtom() {
   return record(std::move(result), 1);
 }
 
-/// strings: STRING+
+/// strings: (STRING | FSTRING)+
 ///
-/// Adjacent string literals are concatenated into one node.
+/// Adjacent string literals are concatenated into one node; with an f-string
+/// among them, into one f-string (the braces of the plain parts doubled).
 ExprPtr Parser::parseStrings() {
   SMLoc start = tok.getLoc();
-  std::string value;
-  while (tok.is(TokenKind::string)) {
-    value += tok.getStringValue();
+  std::string value, formatted;
+  bool isFormatted = false;
+  while (tok.isAny(TokenKind::string, TokenKind::fstring)) {
+    if (tok.is(TokenKind::fstring)) {
+      isFormatted = true;
+      formatted += tok.getStringValue();
+    } else {
+      value += tok.getStringValue();
+      for (char c : tok.getStringValue()) {
+        formatted += c;
+        if (c == '{' || c == '}')
+          formatted += c;
+      }
+    }
     consume();
   }
+  if (isFormatted)
+    return record(std::make_unique<FStringExprAST>(rangeFrom(start),
+                                                   std::move(formatted)),
+                  1);
   return record(
       std::make_unique<StringExprAST>(rangeFrom(start), std::move(value)), 1);
 }
@@ -776,21 +838,45 @@ ExprPtr Parser::parseList() {
       height);
 }
 
+/// Skips the rest of a brace display whose '{' is at `start`, to its '}',
+/// as a host-only expression saying `what` it is.
+ExprPtr Parser::skipHostDisplay(SMLoc start, llvm::StringRef what) {
+  unsigned depth = 1;
+  for (;;) {
+    if (tok.isAny(TokenKind::eof, TokenKind::error))
+      return emitSyntaxError("'{' was never closed");
+    if (tok.isAny(TokenKind::l_paren, TokenKind::l_square, TokenKind::l_brace))
+      ++depth;
+    else if (tok.isAny(TokenKind::r_paren, TokenKind::r_square,
+                       TokenKind::r_brace) &&
+             --depth == 0)
+      break;
+    consume();
+  }
+  consume();
+  return record(std::make_unique<HostOnlyExprAST>(rangeFrom(start), what.str()),
+                1);
+}
+
 /// dict: '{' [test ':' test (',' test ':' test)* [',']] '}'
+///
+/// Set displays, set and dict comprehensions and `**` in a display are
+/// host-only expressions.
 ExprPtr Parser::parseDict() {
   SMLoc start = tok.getLoc();
   consume();
   ExprList keys, values;
   while (tok.isNot(TokenKind::r_brace)) {
     if (tok.is(TokenKind::starstar))
-      return emitError(tok.getLoc(),
-                       "'**' in a dict literal is not supported by tilec");
+      return skipHostDisplay(start, "'**' in dict displays");
     ExprPtr key = parseTest();
     if (!key)
       return nullptr;
     if (tok.isNot(TokenKind::colon)) {
-      if (tok.isAny(TokenKind::comma, TokenKind::r_brace, TokenKind::kw_for))
-        return emitError(start, "set displays are not supported by tilec");
+      if (tok.is(TokenKind::kw_for))
+        return skipHostDisplay(start, "set comprehensions");
+      if (tok.isAny(TokenKind::comma, TokenKind::r_brace))
+        return skipHostDisplay(start, "set displays");
       return emitSyntaxError("expected ':' after a dict key");
     }
     consume();
@@ -798,8 +884,7 @@ ExprPtr Parser::parseDict() {
     if (!value)
       return nullptr;
     if (tok.is(TokenKind::kw_for))
-      return emitError(tok.getLoc(),
-                       "dict comprehensions are not supported by tilec");
+      return skipHostDisplay(start, "dict comprehensions");
     keys.push_back(std::move(key));
     values.push_back(std::move(value));
     if (consumeIf(TokenKind::comma))

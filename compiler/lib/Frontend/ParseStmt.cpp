@@ -87,6 +87,8 @@ static const char *describeExpr(const ExprAST &e) {
     return "f-string";
   case ExprAST::Expr_Starred:
     return "starred expression";
+  case ExprAST::Expr_HostOnly:
+    return "expression";
   }
   return "expression";
 }
@@ -166,10 +168,8 @@ bool Parser::parseStatement(StmtList &out) {
         peekNext().isAny(
             TokenKind::identifier, TokenKind::integer, TokenKind::floating,
             TokenKind::string, TokenKind::kw_None, TokenKind::kw_True,
-            TokenKind::kw_False, TokenKind::kw_not, TokenKind::l_brace)) {
-      emitUnsupported("match", tok.getLoc());
-      return false;
-    }
+            TokenKind::kw_False, TokenKind::kw_not, TokenKind::l_brace))
+      return append(out, parseMatch());
     return parseSimpleStatements(out);
   default:
     return parseSimpleStatements(out);
@@ -467,8 +467,15 @@ StmtPtr Parser::parseFromImport() {
   if (tok.isNot(TokenKind::kw_import))
     return emitUnexpected("expected 'import' after module name");
   consume();
-  if (tok.is(TokenKind::star))
-    return emitUnsupported("'from ... import *'", tok.getLoc());
+  if (tok.is(TokenKind::star)) {
+    // `from m import *`: one name, "*".
+    ImportAlias all{"*", "", tok.getRange()};
+    consume();
+    std::vector<ImportAlias> names;
+    names.push_back(std::move(all));
+    return std::make_unique<FromImportStmtAST>(rangeFrom(start), module,
+                                               std::move(names));
+  }
 
   bool parenthesized = consumeIf(TokenKind::l_paren);
   std::vector<ImportAlias> names;
@@ -527,6 +534,49 @@ bool Parser::parseBlock(StmtList &body, llvm::StringRef what) {
   return !failed;
 }
 
+bool Parser::skipHeader() {
+  int depth = 0;
+  while (depth > 0 || tok.isNot(TokenKind::colon)) {
+    if (tok.isAny(TokenKind::newline, TokenKind::eof, TokenKind::error)) {
+      emitSyntaxError("expected ':'");
+      return false;
+    }
+    if (tok.isAny(TokenKind::l_paren, TokenKind::l_square, TokenKind::l_brace))
+      ++depth;
+    else if (tok.isAny(TokenKind::r_paren, TokenKind::r_square,
+                       TokenKind::r_brace))
+      --depth;
+    consume();
+  }
+  consume();
+  return true;
+}
+
+/// match_stmt: 'match' subject ':' NEWLINE INDENT case_block+ DEDENT
+///
+/// Only host code holds one: its tokens are skipped, and it is kept for
+/// code generation to reject if it ever runs.
+StmtPtr Parser::parseMatch() {
+  SMLoc start = tok.getLoc();
+  consume();
+  if (!skipHeader())
+    return nullptr;
+  if (!consumeIf(TokenKind::newline) || tok.isNot(TokenKind::indent))
+    return emitUnexpected("expected an indented block after 'match' "
+                          "statement");
+  unsigned level = 0;
+  do {
+    if (tok.isAny(TokenKind::eof, TokenKind::error))
+      return emitUnexpected("invalid syntax");
+    if (tok.is(TokenKind::indent))
+      ++level;
+    else if (tok.is(TokenKind::dedent))
+      --level;
+    consume();
+  } while (level > 0);
+  return std::make_unique<UnsupportedStmtAST>(rangeFrom(start), "match");
+}
+
 /// unsupported_compound: ('class' | 'with' | 'try' | 'async') header ':'
 ///                       block clause*
 ///
@@ -551,21 +601,8 @@ StmtPtr Parser::parseUnsupportedCompound() {
   auto clause = [&]() -> bool {
     UnsupportedClause parsed;
     parsed.keyword = clauses.empty() ? keyword : prevKeyword;
-    int depth = 0;
-    while (depth > 0 || tok.isNot(TokenKind::colon)) {
-      if (tok.isAny(TokenKind::newline, TokenKind::eof, TokenKind::error)) {
-        emitSyntaxError("expected ':'");
-        return false;
-      }
-      if (tok.isAny(TokenKind::l_paren, TokenKind::l_square,
-                    TokenKind::l_brace))
-        ++depth;
-      else if (tok.isAny(TokenKind::r_paren, TokenKind::r_square,
-                         TokenKind::r_brace))
-        --depth;
-      consume();
-    }
-    consume();
+    if (!skipHeader())
+      return false;
     if (!parseBlock(parsed.body, "'" + parsed.keyword + "'"))
       return false;
     clauses.push_back(std::move(parsed));
@@ -768,11 +805,14 @@ StmtPtr Parser::parseFunctionDef(ExprList decorators) {
 /// parsed when `closer` is ')' (a lambda's ':' ends its parameters).
 bool Parser::parseParameters(std::vector<ParamAST> &params, TokenKind closer) {
   llvm::StringSet<> seen;
-  bool sawDefault = false, sawVarKeywords = false;
+  bool sawDefault = false, sawVarKeywords = false, sawStar = false;
   while (tok.isNot(closer)) {
     if (tok.is(TokenKind::slash)) {
-      emitError(tok.getLoc(), "positional-only parameters are not supported");
-      return false;
+      // `def f(a, /, b)`: the parameters before it are positional-only,
+      // which tilec does not enforce.
+      consume();
+      consumeIf(TokenKind::comma);
+      continue;
     }
     SMLoc start = tok.getLoc();
     ParamKind kind = ParamKind::Normal;
@@ -784,6 +824,7 @@ bool Parser::parseParameters(std::vector<ParamAST> &params, TokenKind closer) {
       kind =
           tok.is(TokenKind::star) ? ParamKind::VarArgs : ParamKind::VarKeywords;
       sawVarKeywords = kind == ParamKind::VarKeywords;
+      sawStar = true;
       consume();
       // A bare '*' only marks the parameters after it keyword-only.
       if (kind == ParamKind::VarArgs && tok.isAny(TokenKind::comma, closer)) {
@@ -814,7 +855,7 @@ bool Parser::parseParameters(std::vector<ParamAST> &params, TokenKind closer) {
       if (!param.defaultValue)
         return false;
       sawDefault = true;
-    } else if (kind == ParamKind::Normal && sawDefault) {
+    } else if (kind == ParamKind::Normal && sawDefault && !sawStar) {
       emitError(start, "parameter without a default follows parameter with "
                        "a default");
       return false;

@@ -180,6 +180,10 @@ private:
   StmtPtr parseFunctionDef(ExprList decorators);
   /// Parses `class`, `with`, `try` and `async` statements, kept unparsed.
   StmtPtr parseUnsupportedCompound();
+  /// Skips a `match` statement, kept unparsed.
+  StmtPtr parseMatch();
+  /// Skips a compound statement's header up to and including its ':'.
+  bool skipHeader();
   /// Parses a parameter list after its `(`.
   bool parseParameters(std::vector<ParamAST> &params,
                        TokenKind closer = TokenKind::r_paren);
@@ -235,6 +239,8 @@ private:
   ExprPtr parseList();
   /// Parses `{...}` (a dict display).
   ExprPtr parseDict();
+  /// Skips the rest of a `{...}` display that only host code uses.
+  ExprPtr skipHostDisplay(llvm::SMLoc start, llvm::StringRef what);
   /// Parses `lambda params: test`.
   ExprPtr parseLambda();
   /// Parses the `for ... in ... [if ...]` clauses after `element`, up to

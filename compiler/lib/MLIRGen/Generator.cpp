@@ -27,6 +27,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -237,10 +238,118 @@ LogicalResult tilec::libdeviceError(Generator &gen, llvm::StringRef path,
                                : "");
 }
 
-/// What a module may hold at its top level.
-static constexpr llvm::StringLiteral kModuleLevelRule =
-    "only imports, @triton.jit functions, constants and 'if's choosing them "
-    "may appear at module level";
+/// Adds to `names` the names an assignment to `target` binds, and the
+/// variable an assignment to its attribute or item changes (`cfg.x = 1`,
+/// `os.environ["K"] = v`: `cfg`, `os`).
+static void collectTargetNames(const ExprAST &target,
+                               llvm::StringSet<> &names) {
+  const ExprAST *e = &target;
+  while (true) {
+    if (auto *attr = llvm::dyn_cast<AttributeExprAST>(e))
+      e = &attr->getValue();
+    else if (auto *sub = llvm::dyn_cast<SubscriptExprAST>(e))
+      e = &sub->getValue();
+    else if (auto *star = llvm::dyn_cast<StarredExprAST>(e))
+      e = &star->getValue();
+    else
+      break;
+  }
+  if (auto *name = llvm::dyn_cast<NameExprAST>(e))
+    names.insert(name->getName());
+  else if (auto *tuple = llvm::dyn_cast<TupleExprAST>(e))
+    for (const ExprPtr &element : tuple->getElements())
+      collectTargetNames(*element, names);
+  else if (auto *list = llvm::dyn_cast<ListExprAST>(e))
+    for (const ExprPtr &element : list->getElements())
+      collectTargetNames(*element, names);
+}
+
+/// Adds to `names` the module-level names `stmt` binds or may change when
+/// it runs: its assignment targets, loop variables, functions and imports,
+/// and the variables whose methods it calls as statements
+/// (`configs.append(c)`), in nested blocks too.
+static void collectChangedNames(const StmtAST &stmt, llvm::StringSet<> &names) {
+  auto block = [&](const StmtList &body) {
+    for (const StmtPtr &s : body)
+      collectChangedNames(*s, names);
+  };
+  switch (stmt.getKind()) {
+  case StmtAST::Stmt_Expr: {
+    const ExprAST *e = &llvm::cast<ExprStmtAST>(stmt).getValue();
+    if (auto *call = llvm::dyn_cast<CallExprAST>(e))
+      if (auto *method = llvm::dyn_cast<AttributeExprAST>(&call->getCallee()))
+        collectTargetNames(method->getValue(), names);
+    return;
+  }
+  case StmtAST::Stmt_Assign:
+    for (const ExprPtr &target : llvm::cast<AssignStmtAST>(stmt).getTargets())
+      collectTargetNames(*target, names);
+    return;
+  case StmtAST::Stmt_AugAssign:
+    return collectTargetNames(llvm::cast<AugAssignStmtAST>(stmt).getTarget(),
+                              names);
+  case StmtAST::Stmt_AnnAssign: {
+    const auto &ann = llvm::cast<AnnAssignStmtAST>(stmt);
+    if (ann.getValue())
+      collectTargetNames(ann.getTarget(), names);
+    return;
+  }
+  case StmtAST::Stmt_If:
+    block(llvm::cast<IfStmtAST>(stmt).getThen());
+    return block(llvm::cast<IfStmtAST>(stmt).getElse());
+  case StmtAST::Stmt_For: {
+    const auto &loop = llvm::cast<ForStmtAST>(stmt);
+    collectTargetNames(loop.getTarget(), names);
+    block(loop.getBody());
+    return block(loop.getOrElse());
+  }
+  case StmtAST::Stmt_While:
+    block(llvm::cast<WhileStmtAST>(stmt).getBody());
+    return block(llvm::cast<WhileStmtAST>(stmt).getOrElse());
+  case StmtAST::Stmt_Import:
+    for (const ImportAlias &alias : llvm::cast<ImportStmtAST>(stmt).getNames())
+      names.insert(alias.alias.empty()
+                       ? llvm::StringRef(alias.name).split('.').first
+                       : llvm::StringRef(alias.alias));
+    return;
+  case StmtAST::Stmt_FromImport:
+    for (const ImportAlias &alias :
+         llvm::cast<FromImportStmtAST>(stmt).getNames())
+      if (alias.name != "*")
+        names.insert(alias.alias.empty() ? alias.name : alias.alias);
+    return;
+  case StmtAST::Stmt_FunctionDef:
+    names.insert(llvm::cast<FunctionDefAST>(stmt).getName());
+    return;
+  case StmtAST::Stmt_Unsupported: {
+    // A class body binds the class's attributes, not module-level names
+    // (the class's own name is in its unparsed header).
+    const auto &other = llvm::cast<UnsupportedStmtAST>(stmt);
+    if (other.getKeyword() != "class")
+      for (const UnsupportedClause &clause : other.getClauses())
+        block(clause.body);
+    return;
+  }
+  case StmtAST::Stmt_Return:
+  case StmtAST::Stmt_Pass:
+  case StmtAST::Stmt_Break:
+  case StmtAST::Stmt_Continue:
+  case StmtAST::Stmt_Assert:
+    return;
+  }
+}
+
+void Generator::skipHostStatement(const StmtAST &stmt) {
+  llvm::StringSet<> names;
+  collectChangedNames(stmt, names);
+  for (const auto &name : names) {
+    TValue &bound = globals()[name.getKey().str()];
+    // `os.environ["K"] = v`, `torch.manual_seed(0)`: what host code does to
+    // a module tilec does not model; the module stays usable.
+    if (bound.kind != TValue::Kind::Module)
+      bound = hostStatementValue(stmt);
+  }
+}
 
 /// Parses the text of a -D value as a compile-time value.
 static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
@@ -327,9 +436,9 @@ bool Generator::runModuleLevel(const StmtList &statements,
               return llvm::isa<NameExprAST>(e.get());
             });
         if (!names) {
-          error(target->getLoc()) << "module-level assignments must assign "
-                                     "names";
-          return false;
+          // `os.environ["K"] = "0"`, `cfg.x = 1`, `a, *rest = v`.
+          skipHostStatement(*stmt);
+          continue;
         }
         const ExprList &elements = tuple->getElements();
         if (!value->deferred && (value->kind != TValue::Kind::Tuple ||
@@ -348,18 +457,12 @@ bool Generator::runModuleLevel(const StmtList &statements,
           !llvm::is_contained(*kernels, value->function))
         kernels->push_back(value->function);
     } else if (auto *ann = llvm::dyn_cast<AnnAssignStmtAST>(stmt.get())) {
+      // `X: int` alone binds nothing.
       auto *name = llvm::dyn_cast<NameExprAST>(&ann->getTarget());
-      if (!name || !ann->getValue()) {
-        error(stmt->getLoc()) << "module-level annotated assignments must "
-                                 "assign a value to a single name";
-        return false;
-      }
-      globals()[name->getName().str()] = moduleValue(*ann->getValue());
-    } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get())) {
-      if (!llvm::isa<StringExprAST>(expr->getValue())) {
-        error(stmt->getLoc()) << kModuleLevelRule;
-        return false;
-      }
+      if (name && ann->getValue())
+        globals()[name->getName().str()] = moduleValue(*ann->getValue());
+      else
+        skipHostStatement(*stmt);
     } else if (auto *ifStmt = llvm::dyn_cast<IfStmtAST>(stmt.get())) {
       // `if is_hip(): ... else: ...`: the branch a compile-time condition
       // picks runs as module-level statements.
@@ -425,15 +528,22 @@ bool Generator::runModuleLevel(const StmtList &statements,
       // No handler: the body's error, shown now.
       if (!ok)
         return runStatements(clauses[0].body) && false;
+    } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get());
+               expr && llvm::isa<StringExprAST>(expr->getValue())) {
+      continue; // a docstring
     } else if (auto *other = llvm::dyn_cast<UnsupportedStmtAST>(stmt.get());
-               other && (other->getKeyword() == "class" ||
-                         other->getKeyword() == "async")) {
-      // Host classes (torch.autograd.Function wrappers) and coroutines:
-      // kernels cannot use them, and tilec does not run them.
-      continue;
-    } else {
-      error(stmt->getLoc()) << kModuleLevelRule;
+               other && other->getKeyword() == "raise") {
+      // Reached at module level, as Python would: importing the file fails
+      // (a `try` around the import takes its handler).
+      error(stmt->getLoc()) << "the module raises an exception here when it "
+                               "is imported";
       return false;
+    } else {
+      // Host code tilec does not run: calls for their effects
+      // (`torch.manual_seed(0)`), loops, `with`, `class`, `assert`,
+      // `global`... The names it binds or changes are errors where a
+      // kernel uses them.
+      skipHostStatement(*stmt);
     }
   }
   return true;
@@ -795,6 +905,9 @@ FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
     return genComprehension(llvm::cast<ComprehensionExprAST>(expr));
   case ExprAST::Expr_FString:
     return error(expr.getLoc()) << "f-strings are not supported by tilec";
+  case ExprAST::Expr_HostOnly:
+    return error(expr.getLoc()) << llvm::cast<HostOnlyExprAST>(expr).getWhat()
+                                << " are not supported by tilec";
   case ExprAST::Expr_Starred:
     return error(expr.getLoc())
            << "a starred expression is only valid among a call's arguments";
@@ -809,7 +922,7 @@ FailureOr<TValue> Generator::genName(const NameExprAST &expr) {
     return it->second;
   auto g = globals().find(name);
   if (g != globals().end()) {
-    if (g->second.deferred)
+    if (g->second.deferred || g->second.hostStatement)
       return evaluateDeferred(g->second, name, expr.getLoc());
     return g->second;
   }

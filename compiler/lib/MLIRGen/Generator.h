@@ -89,6 +89,10 @@ struct TValue {
   /// A module-level value host code could not compute (an Object of class
   /// kDeferredValue): its expression, evaluated again where it is used.
   const ExprAST *deferred = nullptr;
+  /// A module-level name that a statement tilec does not run binds or
+  /// changes (an Object of class kDeferredValue too): using it is an error
+  /// that points at the statement.
+  const StmtAST *hostStatement = nullptr;
   /// The lambda (Lambda) and the variables of the scope it was made in.
   const LambdaExprAST *lambda = nullptr;
   std::shared_ptr<const std::map<std::string, TValue>> captured;
@@ -460,6 +464,12 @@ public:
   /// again (to report its error) where the name is used, with the names of
   /// the current file.
   TValue deferredValue(const ExprAST &expr) const;
+  /// The value of the names `stmt`, which tilec does not run, binds or
+  /// changes at module level.
+  TValue hostStatementValue(const StmtAST &stmt) const;
+  /// Binds every module-level name `stmt` binds or changes to
+  /// hostStatementValue(stmt).
+  void skipHostStatement(const StmtAST &stmt);
   /// The value of a deferred module-level name, used at `use`.
   mlir::FailureOr<TValue>
   evaluateDeferred(const TValue &value, llvm::StringRef name, llvm::SMLoc use);

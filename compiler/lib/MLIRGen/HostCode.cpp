@@ -743,9 +743,24 @@ TValue Generator::deferredValue(const ExprAST &expr) const {
   return deferred;
 }
 
+TValue Generator::hostStatementValue(const StmtAST &stmt) const {
+  TValue skipped = TValue::named(TValue::Kind::Object, kDeferredValue);
+  skipped.hostStatement = &stmt;
+  skipped.source = current;
+  return skipped;
+}
+
 FailureOr<TValue> Generator::evaluateDeferred(const TValue &value,
                                               llvm::StringRef name,
                                               llvm::SMLoc use) {
+  if (value.hostStatement) {
+    auto diag = error(use) << "'" << name
+                           << "' is set or changed at module level by host "
+                              "code that tilec does not run";
+    diag.attachNote(loc(value.hostStatement->getLoc()))
+        << "the statement that sets or changes it";
+    return diag;
+  }
   HostCode host(*this);
   Scope module;
   Scope *saved = scope;

@@ -287,6 +287,15 @@ LogicalResult Generator::bindFromImport(const FromImportStmtAST &stmt) {
   if (failed(file))
     return failure();
   for (const ImportAlias &name : stmt.getNames()) {
+    if (name.name == "*") {
+      // The public names of a file; a host module's are unknown to tilec,
+      // and a kernel using one gets "name is not defined".
+      if (*file)
+        for (const auto &[bound, value] : (*file)->globals)
+          if (!llvm::StringRef(bound).starts_with("_"))
+            globals()[bound] = value;
+      continue;
+    }
     std::string full = module.str() + "." + name.name;
     std::string bound = name.alias.empty() ? name.name : name.alias;
     if (*file) {

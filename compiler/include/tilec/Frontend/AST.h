@@ -58,6 +58,7 @@ public:
     Expr_Comprehension, ///< `[e for x in xs if c]`, `(e for x in xs)`
     Expr_FString,       ///< `f"..."` (rejected when evaluated)
     Expr_Starred,       ///< `*args` or `**kwargs` in a call's arguments
+    Expr_HostOnly,      ///< Python tilec parses but never evaluates
   };
 
   ExprAST(ExprKind kind, llvm::SMRange range) : kind(kind), range(range) {}
@@ -349,6 +350,24 @@ public:
 
 private:
   std::string text;
+};
+
+/// Python syntax that only host code uses (set displays, dict
+/// comprehensions, bytes literals, `:=`, `await`, `...`): parsed so that a
+/// pasted module with it compiles, and an error when it is evaluated. The
+/// sub-expressions are not kept.
+class HostOnlyExprAST : public ExprAST {
+public:
+  HostOnlyExprAST(llvm::SMRange range, std::string what)
+      : ExprAST(Expr_HostOnly, range), what(std::move(what)) {}
+  /// What the syntax is, as a plural phrase: "set displays".
+  llvm::StringRef getWhat() const { return what; }
+  static bool classof(const ExprAST *e) {
+    return e->getKind() == Expr_HostOnly;
+  }
+
+private:
+  std::string what;
 };
 
 /// `*value` (a positional argument per element) or `**value` (a keyword

@@ -62,7 +62,8 @@ private:
   /// Produces the tokens that end the buffer: NEWLINE, DEDENTs, EOF.
   Token lexEndOfBuffer();
   /// Lexes an identifier or keyword at `start`, or a string literal if the
-  /// identifier is a string prefix (`r`, `u`; `b` and `f` are errors).
+  /// identifier is a string prefix (`r`, `u`, `f`; `b` and `t` make host
+  /// literals).
   Token lexIdentifierOrKeyword(const char *start);
   /// Lexes an integer or floating-point literal at `start`.
   Token lexNumber(const char *start);
@@ -70,6 +71,9 @@ private:
   /// whose opening quote is at `quote`; `raw` disables escapes.
   Token lexString(const char *start, const char *quote, bool raw,
                   TokenKind kind = TokenKind::string);
+  /// The literal `lexed` as a host-only literal token saying `what` it is
+  /// (an error token stays one).
+  Token hostLiteral(Token lexed, llvm::StringRef what);
   /// Lexes an operator or delimiter at `start`, tracking brackets.
   Token lexPunctuation(const char *start);
 
