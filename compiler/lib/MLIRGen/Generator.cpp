@@ -1096,6 +1096,7 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   case TValue::Kind::Dict:
   case TValue::Kind::Object:
   case TValue::Kind::Tuple:
+  case TValue::Kind::String:
     return hostAttribute(*base, attr, expr.getLoc());
   case TValue::Kind::Builtin:
     if (base->s == "tl.PropagateNan" && (attr == "ALL" || attr == "NONE"))
@@ -1232,7 +1233,8 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
   case TValue::Kind::Method:
     if (!callee->elements.empty() &&
         (callee->elements[0].kind == TValue::Kind::Dict ||
-         callee->elements[0].kind == TValue::Kind::Object))
+         callee->elements[0].kind == TValue::Kind::Object ||
+         callee->elements[0].kind == TValue::Kind::String))
       return callHostMethod(*callee, *args, expr.getLoc());
     return callMethod(*callee, *args, expr.getLoc());
   case TValue::Kind::DType:

@@ -450,6 +450,10 @@ public:
   /// Attributes and methods of dicts and objects.
   mlir::FailureOr<TValue> hostAttribute(const TValue &base,
                                         llvm::StringRef attr, llvm::SMLoc l);
+  /// `text.name(...)`: the methods of str that host code uses.
+  mlir::FailureOr<TValue> callStringMethod(llvm::StringRef text,
+                                           llvm::StringRef name, Binder &bind,
+                                           llvm::SMLoc callLoc);
   mlir::FailureOr<TValue> callHostMethod(const TValue &method, CallArgs &args,
                                          llvm::SMLoc callLoc);
   /// `d[key]` on a dict.

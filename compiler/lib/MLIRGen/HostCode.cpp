@@ -644,8 +644,12 @@ FailureOr<TValue> Generator::hostAttribute(const TValue &base,
       return method;
     }
   }
-  if (base.kind == TValue::Kind::Dict &&
-      llvm::is_contained({"items", "keys", "values", "get", "copy"}, attr)) {
+  if ((base.kind == TValue::Kind::Dict &&
+       llvm::is_contained({"items", "keys", "values", "get", "copy"}, attr)) ||
+      (base.kind == TValue::Kind::String &&
+       llvm::is_contained({"lower", "upper", "strip", "lstrip", "rstrip",
+                           "startswith", "endswith", "replace", "split"},
+                          attr))) {
     TValue method = TValue::named(TValue::Kind::Method, attr);
     method.elements.push_back(base);
     return method;
@@ -659,12 +663,95 @@ FailureOr<TValue> Generator::hostAttribute(const TValue &base,
   return diag;
 }
 
+/// `text.name(...)` for the str methods host code uses on configuration
+/// strings (`os.environ.get("K", "1").lower() in ("0", "false")`).
+FailureOr<TValue> Generator::callStringMethod(llvm::StringRef text,
+                                              llvm::StringRef name,
+                                              Binder &bind,
+                                              llvm::SMLoc callLoc) {
+  auto str = [](llvm::StringRef s) {
+    return TValue::named(TValue::Kind::String, s);
+  };
+  auto stringArg = [&](unsigned i) -> FailureOr<llvm::StringRef> {
+    const TValue &v = bind.get(i);
+    if (v.kind != TValue::Kind::String)
+      return error(callLoc)
+             << "str." << name << " expects a string, not " << v.describe();
+    return llvm::StringRef(v.s);
+  };
+  if (name == "startswith" || name == "endswith") {
+    if (failed(bind.bind({"prefix"}, 1)))
+      return failure();
+    // A tuple of strings matches if one does.
+    std::vector<TValue> options = bind.get(0).kind == TValue::Kind::Tuple
+                                      ? bind.get(0).elements
+                                      : std::vector<TValue>{bind.get(0)};
+    for (const TValue &option : options) {
+      if (option.kind != TValue::Kind::String)
+        return error(callLoc) << "str." << name << " expects strings, not "
+                              << option.describe();
+      if (name == "startswith" ? text.starts_with(option.s)
+                               : text.ends_with(option.s))
+        return TValue::ofBool(true);
+    }
+    return TValue::ofBool(false);
+  }
+  if (name == "replace") {
+    if (failed(bind.bind({"old", "new"}, 2)))
+      return failure();
+    FailureOr<llvm::StringRef> from = stringArg(0), to = stringArg(1);
+    if (failed(from) || failed(to))
+      return failure();
+    if (from->empty())
+      return error(callLoc) << "str.replace with an empty string to replace "
+                               "is not supported by tilec";
+    std::string result;
+    llvm::StringRef rest = text;
+    for (size_t at; (at = rest.find(*from)) != llvm::StringRef::npos;
+         rest = rest.drop_front(at + from->size()))
+      result += (rest.take_front(at) + *to).str();
+    return str(result + rest.str());
+  }
+  if (name == "split") {
+    if (failed(bind.bind({"sep"}, 0)))
+      return failure();
+    llvm::SmallVector<llvm::StringRef> parts;
+    if (!bind.has(0) || bind.get(0).kind == TValue::Kind::None) {
+      llvm::SplitString(text, parts);
+    } else {
+      FailureOr<llvm::StringRef> sep = stringArg(0);
+      if (failed(sep))
+        return failure();
+      if (sep->empty())
+        return error(callLoc) << "str.split: empty separator";
+      text.split(parts, *sep);
+    }
+    std::vector<TValue> elements;
+    for (llvm::StringRef part : parts)
+      elements.push_back(str(part));
+    return TValue::ofTuple(std::move(elements));
+  }
+  if (failed(bind.bind({}, 0)))
+    return failure();
+  if (name == "lower")
+    return str(text.lower());
+  if (name == "upper")
+    return str(text.upper());
+  if (name == "strip")
+    return str(text.trim());
+  if (name == "lstrip")
+    return str(text.ltrim());
+  return str(text.rtrim());
+}
+
 FailureOr<TValue> Generator::callHostMethod(const TValue &method,
                                             CallArgs &args,
                                             llvm::SMLoc callLoc) {
   const TValue &self = method.elements[0];
   llvm::StringRef name = method.s;
   Binder bind(*this, name, args, callLoc);
+  if (self.kind == TValue::Kind::String)
+    return callStringMethod(self.s, name, bind, callLoc);
   if (name == "get") {
     if (failed(bind.bind({"key", "default"}, 1)))
       return failure();

@@ -108,11 +108,13 @@ FailureOr<Value> Generator::toValue(const TValue &v, llvm::SMLoc l) {
   }
 }
 
-/// True if `v` fits in a signed integer of `bits` bits.
-static bool fitsSigned(int64_t v, unsigned bits) {
+/// True if `v` fits in a signed or an unsigned integer of `bits` bits: the
+/// integer types are signless, and `u8_tile & 0xF0` or
+/// `u32_tile & 0xFFFF0000` take the constant's bits.
+static bool fitsBits(int64_t v, unsigned bits) {
   if (bits >= 64)
     return true;
-  int64_t lo = -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << (bits - 1)) - 1;
+  int64_t lo = -(int64_t(1) << (bits - 1)), hi = (int64_t(1) << bits) - 1;
   return v >= lo && v <= hi;
 }
 
@@ -129,7 +131,7 @@ FailureOr<Value> Generator::toValueOfType(const TValue &v, Type elem, Type like,
       return error(l) << "cannot use " << v.describe() << " as "
                       << typeName(elem);
     if (elem.getIntOrFloatBitWidth() > 1 &&
-        !fitsSigned(v.i, elem.getIntOrFloatBitWidth()))
+        !fitsBits(v.i, elem.getIntOrFloatBitWidth()))
       return error(l) << "the integer " << v.i << " is out of range for "
                       << typeName(elem);
     TypedAttr attr = builder.getIntegerAttr(
