@@ -127,7 +127,8 @@ std::string TValue::describe() const {
   case Kind::Function:
     return "the function '" + function->getName().str() + "'";
   case Kind::Tuple:
-    return "a tuple of " + std::to_string(elements.size()) + " values";
+    return "a tuple of " + std::to_string(elements.size()) +
+           (elements.size() == 1 ? " value" : " values");
   case Kind::Builtin:
     return "the builtin '" + s + "'";
   case Kind::Method:
@@ -389,6 +390,72 @@ bool Generator::withErrorsHeld(llvm::function_ref<bool()> run) {
   return run();
 }
 
+/// True if `body` holds a `break` or `continue` of the loop around it.
+static bool breaksLoop(const StmtList &body) {
+  for (const StmtPtr &stmt : body) {
+    if (llvm::isa<SimpleStmtAST>(stmt.get()) &&
+        stmt->getKind() != StmtAST::Stmt_Pass)
+      return true;
+    if (auto *ifStmt = llvm::dyn_cast<IfStmtAST>(stmt.get()))
+      if (breaksLoop(ifStmt->getThen()) || breaksLoop(ifStmt->getElse()))
+        return true;
+    if (auto *other = llvm::dyn_cast<UnsupportedStmtAST>(stmt.get()))
+      for (const UnsupportedClause &clause : other->getClauses())
+        if (breaksLoop(clause.body))
+          return true;
+  }
+  return false;
+}
+
+/// Binds a module-level loop's `target` (a name, or a tuple of them) to
+/// `value`.
+static bool bindModuleTarget(Namespace &globals, const ExprAST &target,
+                             const TValue &value) {
+  if (auto *name = llvm::dyn_cast<NameExprAST>(&target)) {
+    globals[name->getName().str()] = value;
+    return true;
+  }
+  const ExprList *targets = nullptr;
+  if (auto *tuple = llvm::dyn_cast<TupleExprAST>(&target))
+    targets = &tuple->getElements();
+  else if (auto *list = llvm::dyn_cast<ListExprAST>(&target))
+    targets = &list->getElements();
+  if (!targets || value.kind != TValue::Kind::Tuple ||
+      value.elements.size() != targets->size())
+    return false;
+  for (auto [t, v] : llvm::zip_equal(*targets, value.elements))
+    if (!bindModuleTarget(globals, *t, v))
+      return false;
+  return true;
+}
+
+bool Generator::runModuleLoop(
+    const ForStmtAST &loop,
+    llvm::function_ref<bool(const StmtList &)> runStatements) {
+  if (!loop.getOrElse().empty() || breaksLoop(loop.getBody()))
+    return false;
+  std::optional<TValue> iterable;
+  withErrorsHeld([&] {
+    FailureOr<TValue> v = genExpr(loop.getIter());
+    if (succeeded(v) && v->kind == TValue::Kind::Tuple)
+      iterable = *v;
+    return true;
+  });
+  if (!iterable)
+    return false;
+  Namespace saved = globals();
+  bool ran = withErrorsHeld([&] {
+    for (const TValue &element : iterable->elements)
+      if (!bindModuleTarget(globals(), loop.getTarget(), element) ||
+          !runStatements(loop.getBody()))
+        return false;
+    return true;
+  });
+  if (!ran)
+    globals() = std::move(saved);
+  return ran;
+}
+
 bool Generator::runModuleLevel(const StmtList &statements,
                                std::vector<const FunctionDefAST *> *kernels,
                                llvm::StringRef selected) {
@@ -531,6 +598,25 @@ bool Generator::runModuleLevel(const StmtList &statements,
     } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get());
                expr && llvm::isa<StringExprAST>(expr->getValue())) {
       continue; // a docstring
+    } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get())) {
+      // `configs.append(triton.Config(...))`; other calls are host code.
+      std::optional<std::pair<std::string, TValue>> mutated;
+      withErrorsHeld([&] {
+        auto mutation = listMutation(expr->getValue());
+        if (mutation && succeeded(*mutation))
+          mutated = **mutation;
+        return true;
+      });
+      if (mutated)
+        globals()[mutated->first] = mutated->second;
+      else
+        skipHostStatement(*stmt);
+    } else if (auto *loop = llvm::dyn_cast<ForStmtAST>(stmt.get())) {
+      // A loop over a compile-time list without break, continue or else
+      // (`for bm in [64, 128]: configs.append(...)`) runs; others are host
+      // code.
+      if (!runModuleLoop(*loop, runStatements))
+        skipHostStatement(*stmt);
     } else if (auto *other = llvm::dyn_cast<UnsupportedStmtAST>(stmt.get());
                other && other->getKeyword() == "raise") {
       // Reached at module level, as Python would: importing the file fails

@@ -354,6 +354,10 @@ public:
   /// Runs module-level statements of the current file. `kernels` (null in an
   /// imported file) collects its @triton.jit functions; the decorators of
   /// the one named `selected` (every one when empty) are evaluated.
+  /// Runs a module-level `for` over a compile-time list, its body as
+  /// module-level statements; false (nothing bound) if it cannot.
+  bool runModuleLoop(const ForStmtAST &loop,
+                     llvm::function_ref<bool(const StmtList &)> runStatements);
   bool runModuleLevel(const StmtList &statements,
                       std::vector<const FunctionDefAST *> *kernels,
                       llvm::StringRef selected);
@@ -752,6 +756,11 @@ public:
   mlir::LogicalResult genStmt(const StmtAST &stmt);
   /// Assigns to a name or unpacks into a tuple of names.
   mlir::LogicalResult assign(const ExprAST &target, const TValue &value);
+  /// `xs.append(v)`, `xs.extend(ys)`, `xs.insert(i, v)` as a statement, on
+  /// a name holding a list (tilec's lists are values): the name and the
+  /// list it holds after the call; std::nullopt if `expr` is no such call.
+  std::optional<mlir::FailureOr<std::pair<std::string, TValue>>>
+  listMutation(const ExprAST &expr);
   /// Binds `name` in the current scope.
   void define(llvm::StringRef name, const TValue &value, llvm::SMLoc l);
 

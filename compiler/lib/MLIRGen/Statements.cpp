@@ -176,12 +176,79 @@ LogicalResult Generator::assign(const ExprAST &target, const TValue &value) {
   return error(target.getLoc()) << "cannot assign to this expression";
 }
 
+std::optional<FailureOr<std::pair<std::string, TValue>>>
+Generator::listMutation(const ExprAST &expr) {
+  auto *call = llvm::dyn_cast<CallExprAST>(&expr);
+  auto *method =
+      call ? llvm::dyn_cast<AttributeExprAST>(&call->getCallee()) : nullptr;
+  auto *name =
+      method ? llvm::dyn_cast<NameExprAST>(&method->getValue()) : nullptr;
+  if (!name ||
+      !llvm::is_contained({"append", "extend", "insert"}, method->getAttr()))
+    return std::nullopt;
+  std::optional<TValue> list;
+  withErrorsHeld([&] {
+    FailureOr<TValue> v = genName(*name);
+    if (succeeded(v) && v->kind == TValue::Kind::Tuple)
+      list = *v;
+    return true;
+  });
+  if (!list)
+    return std::nullopt;
+  FailureOr<CallArgs> args = genArgs(*call);
+  if (failed(args))
+    return FailureOr<std::pair<std::string, TValue>>(failure());
+  llvm::StringRef attr = method->getAttr();
+  Binder bind(*this, attr, *args, call->getLoc());
+  std::vector<TValue> &elements = list->elements;
+  auto fail = [] {
+    return FailureOr<std::pair<std::string, TValue>>(failure());
+  };
+  if (attr == "append") {
+    if (failed(bind.bind({"object"}, 1)))
+      return fail();
+    elements.push_back(bind.get(0));
+  } else if (attr == "extend") {
+    if (failed(bind.bind({"iterable"}, 1)))
+      return fail();
+    if (bind.get(0).kind != TValue::Kind::Tuple) {
+      (void)(error(call->getLoc())
+             << "list.extend expects a list or tuple, not "
+             << bind.get(0).describe());
+      return fail();
+    }
+    llvm::append_range(elements, bind.get(0).elements);
+  } else {
+    if (failed(bind.bind({"index", "object"}, 2)))
+      return fail();
+    if (bind.get(0).kind != TValue::Kind::Int) {
+      (void)(error(call->getLoc())
+             << "list.insert expects an integer index, not "
+             << bind.get(0).describe());
+      return fail();
+    }
+    // Python clamps the index to the list.
+    int64_t size = elements.size();
+    int64_t at = bind.get(0).i < 0 ? bind.get(0).i + size : bind.get(0).i;
+    at = std::clamp<int64_t>(at, 0, size);
+    elements.insert(elements.begin() + at, bind.get(1));
+  }
+  return FailureOr<std::pair<std::string, TValue>>(
+      std::make_pair(name->getName().str(), *list));
+}
+
 LogicalResult Generator::genStmt(const StmtAST &stmt) {
   switch (stmt.getKind()) {
   case StmtAST::Stmt_Expr: {
     const auto &expr = llvm::cast<ExprStmtAST>(stmt);
     if (llvm::isa<StringExprAST>(expr.getValue()))
       return success(); // docstring
+    if (auto mutation = listMutation(expr.getValue())) {
+      if (failed(*mutation))
+        return failure();
+      define((*mutation)->first, (*mutation)->second, expr.getLoc());
+      return success();
+    }
     return genExpr(expr.getValue());
   }
   case StmtAST::Stmt_Assign: {
