@@ -351,7 +351,8 @@ static FailureOr<Value> storedValue(Generator &gen, const BlockPointer &bp,
   if (v.isValue() &&
       isa<tile::PtrType>(getElementTypeOrSelf(v.value.getType())))
     return gen.error(l) << "cannot store pointers";
-  return gen.toValueOfType(v, elem, blockType, l);
+  return gen.toValueOfType(Generator::storedConstant(v, elem), elem, blockType,
+                           l);
 }
 
 FailureOr<TValue> Generator::loadBlock(const TValue &ptr, Binder &bind,

@@ -269,8 +269,8 @@ FailureOr<TValue> Generator::builtinLoad(BuiltinCall &call) {
     mask = *b;
   }
   if (bind.has(2)) {
-    FailureOr<Value> o =
-        toValueOfType(bind.get(2), elem, ptrType, bind.locs[2]);
+    FailureOr<Value> o = toValueOfType(storedConstant(bind.get(2), elem), elem,
+                                       ptrType, bind.locs[2]);
     if (failed(o))
       return failure();
     other = *o;
@@ -332,8 +332,8 @@ FailureOr<TValue> Generator::builtinStore(BuiltinCall &call) {
   if (bind.get(1).isValue() &&
       isa<tile::PtrType>(getElementTypeOrSelf(bind.get(1).value.getType())))
     return error(bind.locs[1]) << "tl.store cannot store pointers";
-  FailureOr<Value> value =
-      toValueOfType(bind.get(1), elem, ptrType, bind.locs[1]);
+  FailureOr<Value> value = toValueOfType(storedConstant(bind.get(1), elem),
+                                         elem, ptrType, bind.locs[1]);
   if (failed(value))
     return failure();
   Value mask;
@@ -448,8 +448,8 @@ FailureOr<TValue> Generator::builtinAtomic(BuiltinCall &call) {
     return failure();
   Type ptrType = ptr.value.getType();
   auto ptrTensor = dyn_cast<RankedTensorType>(ptrType);
-  FailureOr<Value> val =
-      toValueOfType(bind.get(1), elem, ptrType, bind.locs[1]);
+  FailureOr<Value> val = toValueOfType(storedConstant(bind.get(1), elem), elem,
+                                       ptrType, bind.locs[1]);
   if (failed(val))
     return failure();
   Value mask;
@@ -496,12 +496,12 @@ FailureOr<TValue> Generator::builtinAtomicCas(BuiltinCall &call) {
   if (failed(checkAtomicShapes(*this, bind, qualified, {1, 2})))
     return failure();
   Type ptrType = bind.get(0).value.getType();
-  FailureOr<Value> cmp =
-      toValueOfType(bind.get(1), *elem, ptrType, bind.locs[1]);
+  FailureOr<Value> cmp = toValueOfType(storedConstant(bind.get(1), *elem),
+                                       *elem, ptrType, bind.locs[1]);
   if (failed(cmp))
     return failure();
-  FailureOr<Value> val =
-      toValueOfType(bind.get(2), *elem, ptrType, bind.locs[2]);
+  FailureOr<Value> val = toValueOfType(storedConstant(bind.get(2), *elem),
+                                       *elem, ptrType, bind.locs[2]);
   if (failed(val))
     return failure();
   MLIRContext *ctx = builder.getContext();

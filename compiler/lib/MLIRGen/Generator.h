@@ -512,6 +512,10 @@ public:
   /// shape of `like` if `like` is a tile.
   mlir::FailureOr<mlir::Value> toValueOfType(const TValue &v, mlir::Type elem,
                                              mlir::Type like, llvm::SMLoc l);
+  /// A value stored through (or loaded as `other` from) a pointer of `elem`
+  /// as Triton converts it: a float constant for an integer pointer becomes
+  /// the integer toward zero (`tl.store(int_ptr, 0.0)`); others unchanged.
+  static TValue storedConstant(const TValue &v, mlir::Type elem);
   /// A constant of element type `elem` (a splat tile if `like` is a tile).
   mlir::Value constant(double v, mlir::Type elem, mlir::Type like,
                        mlir::Location l);

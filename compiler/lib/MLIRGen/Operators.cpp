@@ -118,6 +118,14 @@ static bool fitsBits(int64_t v, unsigned bits) {
   return v >= lo && v <= hi;
 }
 
+TValue Generator::storedConstant(const TValue &v, Type elem) {
+  if (v.kind == TValue::Kind::Float && elem.isIntOrIndex() &&
+      std::isfinite(v.f) && std::fabs(v.f) < 0x1p63)
+    return elem.isInteger(1) ? TValue::ofBool(v.f != 0)
+                             : TValue::ofInt(int64_t(v.f));
+  return v;
+}
+
 FailureOr<Value> Generator::toValueOfType(const TValue &v, Type elem, Type like,
                                           llvm::SMLoc l) {
   Location location = loc(l);
