@@ -353,6 +353,9 @@ namespace {
 struct RangeArgs {
   TValue start, end, step;
   bool isStatic = false;
+  /// `range(hi, lo, -s)`: start and end swapped and the step negated, so
+  /// that the loop counts up and its variable is `end + start - iv`.
+  bool descending = false;
 };
 } // namespace
 
@@ -400,9 +403,15 @@ static FailureOr<RangeArgs> rangeArgs(Generator &gen, llvm::StringRef name,
   }
   if (r.isStatic && r.step.i == 0)
     return gen.error(locs[2]) << "the step of tl.static_range cannot be 0";
-  if (!r.isStatic && r.step.kind == TValue::Kind::Int && r.step.i <= 0)
-    return gen.error(locs[2]) << "the step of a '" << name
-                              << "' loop must be positive, not " << r.step.i;
+  if (!r.isStatic && r.step.kind == TValue::Kind::Int && r.step.i == 0)
+    return gen.error(locs[2])
+           << "the step of a '" << name << "' loop cannot be 0";
+  if (!r.isStatic && r.step.kind == TValue::Kind::Int && r.step.i < 0) {
+    // A compile-time negative step counts down, as in Triton.
+    std::swap(r.start, r.end);
+    r.step.i = -r.step.i;
+    r.descending = true;
+  }
   return r;
 }
 
@@ -514,8 +523,12 @@ LogicalResult Generator::genFor(const ForStmtAST &stmt) {
       body->getTerminator()->erase();
     builder.setInsertionPointToStart(body);
     bindCarried(*this, *carried, forOp.getRegionIterArgs());
-    define(target->getName(), TValue::of(forOp.getInductionVar()),
-           target->getLoc());
+    Value iv = forOp.getInductionVar();
+    if (range->descending)
+      iv = arith::AddIOp::create(
+          builder, l, arith::SubIOp::create(builder, l, bounds[1], iv),
+          bounds[0]);
+    define(target->getName(), TValue::of(iv), target->getLoc());
     size_t remarkCount = remarks.size();
     ++regionDepth;
     LogicalResult result = genBlock(stmt.getBody());

@@ -1013,9 +1013,10 @@ FailureOr<TValue> Generator::genName(const NameExprAST &expr) {
     return g->second;
   }
   static const char *const builtins[] = {
-      "range", "min",       "max",        "float", "int",  "bool",  "len",
-      "abs",   "print",     "isinstance", "dict",  "list", "tuple", "filter",
-      "zip",   "enumerate", "sorted",     "sum",   "any",  "all",   "str"};
+      "range", "min",    "max",   "float",      "int",    "bool",
+      "len",   "abs",    "print", "isinstance", "dict",   "list",
+      "tuple", "filter", "zip",   "enumerate",  "sorted", "sum",
+      "any",   "all",    "str",   "getattr",    "hasattr"};
   if (llvm::is_contained(builtins, expr.getName()))
     return TValue::named(TValue::Kind::Builtin, expr.getName());
   auto hidden = scope->hidden.find(name);
@@ -1109,7 +1110,10 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     }
     // The compute capability of the target tilec compiles for (sm_90a:
     // (9, 0)), which is what host code asks the device about.
-    if (path == "torch.cuda.get_device_capability")
+    if (path == "torch.cuda.get_device_capability" ||
+        path == "torch.cuda.get_device_properties" ||
+        path == "torch.cuda.current_device" ||
+        path == "torch.cuda.is_available")
       return TValue::named(TValue::Kind::Builtin, path);
     if (module == "torch.cuda")
       return error(expr.getLoc())
@@ -1294,6 +1298,25 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
       return TValue::ofTuple(
           {TValue::ofInt(arch / 10), TValue::ofInt(arch % 10)});
     }
+    // What host code asks the device about, answered for the target: its
+    // compute capability and warp size (other properties are not known
+    // when tilec compiles).
+    if (name == "torch.cuda.get_device_properties") {
+      std::optional<tile::TargetInfo> info = tile::TargetInfo::lookup(target);
+      int64_t arch = info ? info->getComputeCapability() : 0;
+      TValue props = TValue::named(TValue::Kind::Object, "device properties");
+      for (auto [attr, value] : {std::pair{"major", arch / 10},
+                                 {"minor", arch % 10},
+                                 {"warp_size", int64_t(32)}}) {
+        props.keys.push_back(TValue::named(TValue::Kind::String, attr));
+        props.elements.push_back(TValue::ofInt(value));
+      }
+      return props;
+    }
+    if (name == "torch.cuda.current_device")
+      return TValue::ofInt(0);
+    if (name == "torch.cuda.is_available")
+      return TValue::ofBool(true);
     if (name == "os.getenv") {
       Binder bind(*this, name, *args, expr.getLoc());
       if (failed(bind.bind({"key", "default"}, 1)))

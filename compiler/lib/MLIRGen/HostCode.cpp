@@ -375,6 +375,29 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
     }
     return FailureOr<TValue>(TValue::ofBool(isAll));
   }
+  if ((name == "getattr" || name == "hasattr") && args.keywords.empty() &&
+      a.size() >= 2 && a.size() <= (name == "getattr" ? 3u : 2u)) {
+    // `getattr(props, "warp_size", 32)` on the objects host code models.
+    if (a[1].kind != TValue::Kind::String)
+      return FailureOr<TValue>(error(callLoc)
+                               << "'" << name
+                               << "' needs a string attribute name, not "
+                               << a[1].describe());
+    std::optional<TValue> found;
+    withErrorsHeld([&] {
+      FailureOr<TValue> v = hostAttribute(a[0], a[1].s, callLoc);
+      if (succeeded(v))
+        found = *v;
+      return true;
+    });
+    if (name == "hasattr")
+      return FailureOr<TValue>(TValue::ofBool(found.has_value()));
+    if (found)
+      return FailureOr<TValue>(*found);
+    if (a.size() == 3)
+      return FailureOr<TValue>(a[2]);
+    return FailureOr<TValue>(hostAttribute(a[0], a[1].s, callLoc));
+  }
   if (name == "isinstance" && a.size() == 2 && args.keywords.empty()) {
     // The classes kernels and host code test for (`isinstance(desc,
     // tl.tensor_descriptor)` picks a helper's path at compile time).
