@@ -593,9 +593,17 @@ StmtPtr Parser::parseUnsupportedCompound() {
     StmtList inner;
     if (!parseStatement(inner))
       return nullptr;
-    return std::make_unique<UnsupportedStmtAST>(rangeFrom(start),
-                                                std::move(keyword));
+    std::string bound;
+    if (inner.size() == 1)
+      if (auto *fn = llvm::dyn_cast<FunctionDefAST>(inner.front().get()))
+        bound = fn->getName().str();
+    return std::make_unique<UnsupportedStmtAST>(
+        rangeFrom(start), std::move(keyword),
+        std::vector<UnsupportedClause>{}, std::move(bound));
   }
+  std::string bound;
+  if (keyword == "class" && tok.is(TokenKind::identifier))
+    bound = tok.getSpelling().str();
   std::vector<UnsupportedClause> clauses;
   std::string prevKeyword;
   auto clause = [&]() -> bool {
@@ -618,7 +626,8 @@ StmtPtr Parser::parseUnsupportedCompound() {
       return nullptr;
   }
   return std::make_unique<UnsupportedStmtAST>(
-      rangeFrom(start), std::move(keyword), std::move(clauses));
+      rangeFrom(start), std::move(keyword), std::move(clauses),
+      std::move(bound));
 }
 
 /// else_clause: 'else' ':' block

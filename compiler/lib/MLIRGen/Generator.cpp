@@ -326,6 +326,8 @@ static void collectChangedNames(const StmtAST &stmt, llvm::StringSet<> &names) {
     // A class body binds the class's attributes, not module-level names
     // (the class's own name is in its unparsed header).
     const auto &other = llvm::cast<UnsupportedStmtAST>(stmt);
+    if (!other.getBoundName().empty())
+      names.insert(other.getBoundName());
     if (other.getKeyword() != "class")
       for (const UnsupportedClause &clause : other.getClauses())
         block(clause.body);
@@ -806,8 +808,10 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
         if (tuned)
           diag.attachNote(loc(kernel->getNameRange().Start))
               << "@triton.autotune gives it in " << tuning.configs.size()
-              << " configurations: --emit=header compiles and tunes them "
-                 "all; -D (or --config) picks one";
+              << (tuning.configs.size() == 1 ? " configuration"
+                                             : " configurations")
+              << ": --emit=header compiles and tunes them all; -D (or "
+                 "--config) picks one";
         return nullptr;
       }
       define(p.name, *value, p.range.Start);

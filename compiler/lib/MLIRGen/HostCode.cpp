@@ -916,6 +916,29 @@ LogicalResult Generator::evaluateDecorators(const FunctionDefAST &fn) {
   for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) {
     if (isJitDecorator(**it))
       continue;
+    // @triton.autotune(...) and @triton.heuristics(...) are read, their
+    // errors shown; another library's decorator (a launch cache such as
+    // `@libentry()`, a wrapper that generates host code) only changes how
+    // the host launches the kernel: tilec warns and compiles the kernel.
+    const ExprAST *callee = it->get();
+    if (auto *call = llvm::dyn_cast<CallExprAST>(callee))
+      callee = &call->getCallee();
+    bool isTritonDecorator = false;
+    withErrorsHeld([&] {
+      FailureOr<TValue> v = genExpr(*callee);
+      isTritonDecorator =
+          succeeded(v) && v->kind == TValue::Kind::Builtin &&
+          (v->s == "triton.autotune" || v->s == "triton.heuristics");
+      return true;
+    });
+    if (!isTritonDecorator) {
+      warning((*it)->getRange().Start,
+              "tilec ignores the decorator '" +
+                  sourceText((*it)->getRange()).str() +
+                  "': it reads @triton.jit, @triton.autotune and "
+                  "@triton.heuristics, and compiles the kernel as written");
+      continue;
+    }
     FailureOr<TValue> decorator = genExpr(**it);
     if (failed(decorator))
       return failure();
@@ -923,9 +946,8 @@ LogicalResult Generator::evaluateDecorators(const FunctionDefAST &fn) {
         (decorator->s != "triton.autotune" &&
          decorator->s != "triton.heuristics"))
       return error((*it)->getLoc())
-             << "tilec reads the decorators @triton.jit, @triton.autotune "
-                "and @triton.heuristics, not "
-             << decorator->describe();
+             << "@" << sourceText(callee->getRange())
+             << " decorates with its result, not " << decorator->describe();
     CallArgs args;
     args.positional.push_back(function);
     args.positionalRanges.push_back((*it)->getRange());

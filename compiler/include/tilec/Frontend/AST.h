@@ -739,10 +739,13 @@ struct UnsupportedClause {
 class UnsupportedStmtAST : public StmtAST {
 public:
   UnsupportedStmtAST(llvm::SMRange range, std::string keyword,
-                     std::vector<UnsupportedClause> clauses = {})
+                     std::vector<UnsupportedClause> clauses = {},
+                     std::string boundName = "")
       : StmtAST(Stmt_Unsupported, range), keyword(std::move(keyword)),
-        clauses(std::move(clauses)) {}
+        clauses(std::move(clauses)), boundName(std::move(boundName)) {}
   llvm::StringRef getKeyword() const { return keyword; }
+  /// The name a `class` or `async def` statement binds ("" for others).
+  llvm::StringRef getBoundName() const { return boundName; }
   /// The blocks of a compound statement, in source order.
   const std::vector<UnsupportedClause> &getClauses() const { return clauses; }
   static bool classof(const StmtAST *s) {
@@ -752,6 +755,7 @@ public:
 private:
   std::string keyword;
   std::vector<UnsupportedClause> clauses;
+  std::string boundName;
 };
 
 //===----------------------------------------------------------------------===//
