@@ -129,6 +129,14 @@ void tilec::gpu::addVectorAddTests(std::vector<GpuTest> &tests) {
                    {{1}, {1000}, {1024}, {1025}, {(1u << 20) + 3}, {1u << 26}},
                    runVectorAdd,
                    config});
+  // The sum with programmatic dependent launch's griddepcontrol.wait before
+  // the loads and griddepcontrol.launch_dependents after them.
+  tests.push_back({"vector_add_gdc",
+                   "vector_add_gdc.ptx",
+                   "chained_add_kernel",
+                   {{1}, {1000}, {1025}, {(1u << 20) + 3}},
+                   runVectorAdd,
+                   config});
 }
 
 //===----------------------------------------------------------------------===//

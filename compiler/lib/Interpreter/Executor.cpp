@@ -100,8 +100,9 @@ LogicalResult Executor::run(Operation *op) {
     return runMemoryOp(op);
   if (isa<tile::ExternElementwiseOp>(op))
     return runExternElementwise(op);
-  // Programs run one after another, each on one thread.
-  if (isa<tile::DebugBarrierOp>(op))
+  // Programs run one after another, each on one thread; launches one after
+  // another too.
+  if (isa<tile::DebugBarrierOp, tile::GridDepWaitOp, tile::GridDepLaunchOp>(op))
     return success();
   if (isa<tile::PrintOp, tile::AssertOp>(op))
     return runDebugOp(op);

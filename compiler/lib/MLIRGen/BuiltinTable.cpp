@@ -101,6 +101,8 @@ const BuiltinSpec Builtins[] = {
     {"atomic_xor", &G::builtinAtomic, "pointer,val,mask,sem,scope", 2, M},
     {"atomic_cas", &G::builtinAtomicCas, "pointer,cmp,val,sem,scope", 3, M},
     {"debug_barrier", &G::builtinDebugBarrier, "", 0, 0},
+    {"extra.cuda.gdc_wait", &G::builtinGridDependency, "", 0, 0},
+    {"extra.cuda.gdc_launch_dependents", &G::builtinGridDependency, "", 0, 0},
     {"device_print", &G::builtinDevicePrint, "prefix,hex", 1, V},
     {"device_assert", &G::builtinDeviceAssert, "cond,msg,mask", 1, 0},
     // Block pointers and tensor descriptors.
@@ -237,6 +239,10 @@ FailureOr<TValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
       return failure();
   }
   return (this->*spec->generate)(call);
+}
+
+bool tilec::isBuiltin(llvm::StringRef name) {
+  return lookupBuiltin(name) != nullptr;
 }
 
 bool tilec::isTileMethod(llvm::StringRef name) {

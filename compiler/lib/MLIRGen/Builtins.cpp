@@ -516,6 +516,21 @@ FailureOr<TValue> Generator::builtinDebugBarrier(BuiltinCall &call) {
   return TValue();
 }
 
+/// tl.extra.cuda.gdc_wait() and gdc_launch_dependents(): programmatic
+/// dependent launch, on sm_90 and later.
+FailureOr<TValue> Generator::builtinGridDependency(BuiltinCall &call) {
+  std::optional<tile::TargetInfo> arch = tile::TargetInfo::lookup(target);
+  if (arch && arch->getComputeCapability() < 90)
+    return error(call.callLoc)
+           << call.qualified << " needs the griddepcontrol of sm_90 and later; "
+           << arch->getName() << " has none";
+  if (call.name.ends_with("gdc_wait"))
+    tile::GridDepWaitOp::create(builder, call.l);
+  else
+    tile::GridDepLaunchOp::create(builder, call.l);
+  return TValue();
+}
+
 /// Reads a `propagate_nan` argument: tl.PropagateNan.ALL or .NONE.
 static FailureOr<bool> propagateNanArg(Generator &gen, Binder &bind,
                                        unsigned i) {

@@ -1058,6 +1058,11 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
           return *f;
         return libdeviceError(*this, path, attr, expr.getLoc());
       }
+      // tl.extra.cuda.gdc_wait and the other rows "extra.cuda.NAME".
+      std::string row = module.drop_front(strlen("triton.language.")).str() +
+                        "." + attr.str();
+      if (isBuiltin(row))
+        return TValue::named(TValue::Kind::Builtin, "tl." + row);
       return error(expr.getLoc()) << "'" << path << "' is not supported";
     }
     if (module.starts_with("triton.language")) {

@@ -651,6 +651,7 @@ public:
   mlir::FailureOr<TValue> builtinAtomic(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinAtomicCas(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinDebugBarrier(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinGridDependency(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinDevicePrint(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinDeviceAssert(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinWhere(BuiltinCall &call);
@@ -902,6 +903,9 @@ mlir::Type pointeeOf(const TValue &v);
 /// True for the tl.* functions that are also methods of tiles (`x.sum(0)`),
 /// as the builtin table says.
 bool isTileMethod(llvm::StringRef name);
+/// True if the builtin table has `name` ("debug_barrier",
+/// "extra.cuda.gdc_wait").
+bool isBuiltin(llvm::StringRef name);
 
 } // namespace tilec
 

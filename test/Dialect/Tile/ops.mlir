@@ -97,6 +97,10 @@ func.func @shapes_and_reductions(%x: tensor<16x64xf32>, %a: tensor<16x32xf16>, %
   %o3 = tile.atomic_cas %p, %v, %old {sem = #tile<sem acquire>} : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
   // CHECK: tile.debug_barrier
   tile.debug_barrier
+  // CHECK: tile.grid_dep_wait
+  tile.grid_dep_wait
+  // CHECK: tile.grid_dep_launch_dependents
+  tile.grid_dep_launch_dependents
   // CHECK: tile.extern_elementwise "__nv_powif"(%{{.*}}, %{{.*}}) : (tensor<64xf32>, tensor<64xi32>) -> tensor<64xf32>
   %pw = tile.extern_elementwise "__nv_powif"(%v, %r) : (tensor<64xf32>, tensor<64xi32>) -> tensor<64xf32>
   return

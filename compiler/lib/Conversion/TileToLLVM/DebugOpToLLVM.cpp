@@ -213,10 +213,27 @@ struct DebugBarrierOpLowering : public OpConversionPattern<DebugBarrierOp> {
   }
 };
 
+/// tile.grid_dep_wait and tile.grid_dep_launch_dependents: griddepcontrol.
+template <typename Op, NVVM::GridDepActionKind kind>
+struct GridDepOpLowering : public OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::GriddepcontrolOp::create(rewriter, op.getLoc(), kind);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 } // namespace
 
 void tilec::populateDebugOpToLLVMPatterns(TileTypeConverter &converter,
                                           RewritePatternSet &patterns) {
-  patterns.add<PrintOpLowering, AssertOpLowering, DebugBarrierOpLowering>(
+  patterns.add<PrintOpLowering, AssertOpLowering, DebugBarrierOpLowering,
+               GridDepOpLowering<GridDepWaitOp, NVVM::GridDepActionKind::wait>,
+               GridDepOpLowering<GridDepLaunchOp,
+                                 NVVM::GridDepActionKind::launch_dependents>>(
       converter, patterns.getContext());
 }

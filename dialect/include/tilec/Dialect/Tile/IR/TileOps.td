@@ -672,6 +672,40 @@ def Tile_DebugBarrierOp : Tile_Op<"debug_barrier"> {
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_GridDepWaitOp : Tile_Op<"grid_dep_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits for the grid this one depends on (programmatic "
+                "dependent launch).";
+  let description = [{
+    `tl.extra.cuda.gdc_wait()`: when the kernel was launched as a
+    programmatic dependent of the previous grid on its stream, waits until
+    that grid has completed and its memory operations are visible
+    (`griddepcontrol.wait`, sm_90 and later); otherwise it waits for nothing.
+
+    ```mlir
+    tile.grid_dep_wait
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_GridDepLaunchOp : Tile_Op<"grid_dep_launch_dependents",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "Lets the grids that depend on this one start (programmatic "
+                "dependent launch).";
+  let description = [{
+    `tl.extra.cuda.gdc_launch_dependents()`: once every program of the grid
+    has issued it (or finished), a grid launched as its programmatic
+    dependent may start (`griddepcontrol.launch_dependents`, sm_90 and
+    later). It orders no memory operations.
+
+    ```mlir
+    tile.grid_dep_launch_dependents
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 // The GPU-level operations the passes introduce (shared memory, cp.async,
 // wgmma, mbarriers, TMA) are in their own file.
 include "tilec/Dialect/Tile/IR/TileGPUOps.td"
