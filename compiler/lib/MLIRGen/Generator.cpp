@@ -477,6 +477,10 @@ bool Generator::runModuleLevel(const StmtList &statements,
       f.function = fn;
       globals()[fn->getName().str()] = f;
       homes[fn] = current;
+      if (llvm::any_of(fn->getDecorators(), [](const ExprPtr &d) {
+            return isConstexprFunctionDecorator(*d);
+          }))
+        constexprFunctions.insert(fn);
       if (llvm::any_of(fn->getDecorators(),
                        [](const ExprPtr &d) { return isJitDecorator(*d); })) {
         jitted.insert(fn);
@@ -1044,6 +1048,14 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   if (failed(base))
     return failure();
   llvm::StringRef attr = expr.getAttr();
+  // `dtype.value` on a constexpr parameter: Triton passes constexprs wrapped
+  // in tl.constexpr, whose `value` is what it holds.
+  if (attr == "value" &&
+      llvm::is_contained({TValue::Kind::Int, TValue::Kind::Float,
+                          TValue::Kind::Bool, TValue::Kind::String,
+                          TValue::Kind::DType, TValue::Kind::None},
+                         base->kind))
+    return *base;
   switch (base->kind) {
   case TValue::Kind::Module: {
     if (base->source)
@@ -1452,6 +1464,23 @@ LogicalResult Generator::bindParams(llvm::StringRef fn,
 
 FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
                                           CallArgs &args, llvm::SMLoc callLoc) {
+  if (constexprFunctions.contains(&fn) && !hostDepth) {
+    // A constexpr function runs as host code on compile-time arguments.
+    for (const TValue &arg : args.positional)
+      if (arg.isValue())
+        return error(callLoc)
+               << "'" << fn.getName() << "' is a constexpr function: its "
+               << "arguments must be compile-time values, not "
+               << arg.describe();
+    for (const auto &keyword : args.keywords)
+      if (keyword.second.isValue())
+        return error(callLoc)
+               << "'" << fn.getName() << "' is a constexpr function: its "
+               << "arguments must be compile-time values, not "
+               << keyword.second.describe();
+    HostCode host(*this);
+    return callFunction(fn, args, callLoc);
+  }
   if (!jitted.contains(&fn) && !hostDepth)
     return error(callLoc) << "'" << fn.getName()
                           << "' is not a @triton.jit function";

@@ -799,6 +799,9 @@ public:
   std::map<const FunctionDefAST *, SourceModule *> homes;
   /// The @triton.jit functions, decorated or made by `f = triton.jit(f)`.
   llvm::SmallPtrSet<const FunctionDefAST *, 8> jitted;
+  /// Python functions kernels may call at compile time: decorated with
+  /// @tl.constexpr_function (or @tl.constexpr, which wraps one the same way).
+  llvm::SmallPtrSet<const FunctionDefAST *, 8> constexprFunctions;
   /// What @triton.autotune and @triton.heuristics (decorators or
   /// `f = triton.heuristics(...)(f)`) attached to a function: Objects of
   /// class triton.autotune and triton.heuristics, innermost first.
@@ -891,6 +894,9 @@ std::string directoryOf(llvm::StringRef path);
 void loadGeneratorDialects(mlir::MLIRContext &context);
 /// True if `decorator` is `triton.jit`, `jit` or a call of either.
 bool isJitDecorator(const ExprAST &decorator);
+/// True if `decorator` is `constexpr_function` or `constexpr` (of triton or
+/// triton.language), which make a Python function callable in kernels.
+bool isConstexprFunctionDecorator(const ExprAST &decorator);
 /// True if `annotation` is `tl.constexpr` (or `constexpr`).
 bool isConstexprAnnotation(const ExprAST *annotation);
 

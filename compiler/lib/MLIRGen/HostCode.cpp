@@ -906,6 +906,15 @@ bool tilec::isJitDecorator(const ExprAST &decorator) {
   return false;
 }
 
+bool tilec::isConstexprFunctionDecorator(const ExprAST &decorator) {
+  llvm::StringRef name;
+  if (auto *attr = llvm::dyn_cast<AttributeExprAST>(&decorator))
+    name = attr->getAttr();
+  else if (auto *plain = llvm::dyn_cast<NameExprAST>(&decorator))
+    name = plain->getName();
+  return name == "constexpr_function" || name == "constexpr";
+}
+
 LogicalResult Generator::evaluateDecorators(const FunctionDefAST &fn) {
   HostCode host(*this);
   TValue function;
