@@ -62,8 +62,12 @@ def parse_manifest(path):
         values = {}
         for binding in constexprs.split():
             key, _, value = binding.partition("=")
-            values[key] = int(value) if re.fullmatch(r"-?\d+", value) \
-                else value
+            if re.fullmatch(r"-?\d+", value):
+                values[key] = int(value)
+            elif value in ("True", "False"):
+                values[key] = value == "True"
+            else:
+                values[key] = value
         yield (name, source, kernel, entries, int(num_warps), int(num_stages),
                values)
 
