@@ -26,6 +26,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -65,6 +66,8 @@ Location Generator::loc(llvm::SMLoc l) const {
 }
 
 InFlightDiagnostic Generator::error(llvm::SMLoc l) const {
+  if (hostCallDepth)
+    ++hostUnavailable;
   flushRemarks();
   return mlir::emitError(loc(l));
 }
@@ -1126,7 +1129,7 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
         return TValue::named(TValue::Kind::Builtin, "torch." + attr.str());
       if (attr == "cuda" && hostDepth)
         return TValue::named(TValue::Kind::Module, "torch.cuda");
-      return error(expr.getLoc())
+      return hostError(expr.getLoc())
              << "'torch." << attr << "' cannot be used in " << whereGenerated();
     }
     // The compute capability of the target tilec compiles for (sm_90a:
@@ -1137,10 +1140,10 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
         path == "torch.cuda.is_available")
       return TValue::named(TValue::Kind::Builtin, path);
     if (module == "torch.cuda")
-      return error(expr.getLoc())
+      return hostError(expr.getLoc())
              << "'" << path << "' cannot be used in " << whereGenerated()
              << ": the device is not known when tilec compiles";
-    return error(expr.getLoc())
+    return hostError(expr.getLoc())
            << "module '" << module << "' cannot be used in " << whereGenerated()
            << missingModuleHint(module);
   }
@@ -1307,7 +1310,7 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
       if (name == "Config" || name == "autotune" || name == "heuristics" ||
           name == "runtime.driver.active.get_current_target")
         return callTritonHost(name, *args, expr.getLoc());
-      return error(expr.getLoc())
+      return hostError(expr.getLoc())
              << "'triton." << name << "' cannot be called in "
              << whereGenerated();
     }
@@ -1379,7 +1382,7 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
   case TValue::Kind::Module:
     // `from extlib import f` where no file is extlib: a host module's name.
     if (!callee->source && !llvm::StringRef(callee->s).starts_with("triton"))
-      return error(expr.getLoc())
+      return hostError(expr.getLoc())
              << "'" << callee->s << "' cannot be called in " << whereGenerated()
              << missingModuleHint(callee->s);
     break;
@@ -1490,6 +1493,10 @@ FailureOr<TValue> Generator::callFunction(const FunctionDefAST &fn,
   if (callDepth >= 64)
     return error(callLoc) << "calls nested too deeply (recursion is not "
                              "supported)";
+  // Errors inside a Python function that host code runs are host code's.
+  bool pythonFunction = !jitted.contains(&fn);
+  hostCallDepth += pythonFunction;
+  llvm::scope_exit leaveHostCall([&] { hostCallDepth -= pythonFunction; });
   if (++expansions > maxExpansions)
     return error(callLoc) << "too many helper calls and unrolled iterations "
                              "(more than "

@@ -393,6 +393,12 @@ public:
   /// once even if the code around it is generated twice.
   void warning(llvm::SMLoc l, const std::string &text,
                const std::string &note = "");
+  /// error(l) for host code that needs what tilec does not run (counted in
+  /// hostUnavailable).
+  mlir::InFlightDiagnostic hostError(llvm::SMLoc l) const {
+    ++hostUnavailable;
+    return error(l);
+  }
   /// What is being generated, for diagnostics: "a kernel", or "host code"
   /// (module-level statements, decorators and the functions they call).
   llvm::StringRef whereGenerated() const {
@@ -809,6 +815,14 @@ public:
   /// Nonzero while host code runs: module-level statements, decorators and
   /// the Python functions they call (which kernels may not call).
   unsigned hostDepth = 0;
+  /// Python functions (not @triton.jit ones) host code is running.
+  unsigned hostCallDepth = 0;
+  /// Errors saying that host code needs what tilec does not run (a host
+  /// module's function, torch at run time, a value a skipped statement
+  /// sets), or raised inside a Python function host code called. A
+  /// @triton.autotune or @triton.heuristics whose arguments fail so is
+  /// skipped with a warning rather than failing the compilation.
+  mutable unsigned hostUnavailable = 0;
   /// Comprehensions being evaluated (a range of constants is a list there).
   unsigned comprehensionDepth = 0;
   /// The constexpr a @triton.heuristics function is computing (for

@@ -864,9 +864,9 @@ FailureOr<TValue> Generator::evaluateDeferred(const TValue &value,
                                               llvm::StringRef name,
                                               llvm::SMLoc use) {
   if (value.hostStatement) {
-    auto diag = error(use) << "'" << name
-                           << "' is set or changed at module level by host "
-                              "code that tilec does not run";
+    auto diag = hostError(use) << "'" << name
+                               << "' is set or changed at module level by host "
+                                  "code that tilec does not run";
     diag.attachNote(loc(value.hostStatement->getLoc()))
         << "the statement that sets or changes it";
     return diag;
@@ -884,9 +884,9 @@ FailureOr<TValue> Generator::evaluateDeferred(const TValue &value,
     result = error(value.deferred->getLoc())
              << "module-level assignments must be compile-time constants";
   if (failed(result))
-    return error(use) << "'" << name
-                      << "' is used here, but its module-level value cannot "
-                         "be computed (the error above)";
+    return hostError(use) << "'" << name
+                          << "' is used here, but its module-level value "
+                             "cannot be computed (the error above)";
   return result;
 }
 
@@ -948,9 +948,38 @@ LogicalResult Generator::evaluateDecorators(const FunctionDefAST &fn) {
                   "@triton.heuristics, and compiles the kernel as written");
       continue;
     }
-    FailureOr<TValue> decorator = genExpr(**it);
-    if (failed(decorator))
+    // Arguments that come from host code tilec does not run (configurations
+    // read from files, chosen by torch's state at run time) leave the
+    // decorator out, with a warning that gives the first reason; the
+    // kernel compiles with the constexprs -D gives. Other errors stand.
+    unsigned unavailableBefore = hostUnavailable;
+    std::optional<std::pair<Location, std::string>> reason;
+    FailureOr<TValue> decorator = failure();
+    {
+      ScopedDiagnosticHandler capture(&context, [&](Diagnostic &diag) {
+        if (diag.getSeverity() != DiagnosticSeverity::Error)
+          return failure();
+        if (!reason)
+          reason.emplace(diag.getLocation(), diag.str());
+        return success();
+      });
+      decorator = genExpr(**it);
+    }
+    if (failed(decorator) && hostUnavailable != unavailableBefore) {
+      InFlightDiagnostic diag =
+          mlir::emitWarning(loc((*it)->getRange().Start))
+          << "tilec leaves out @" << sourceText(callee->getRange())
+          << "(...): its arguments come from host code that tilec does not "
+             "run; give the constexprs it would choose with -D";
+      if (reason)
+        diag.attachNote(reason->first) << reason->second;
+      continue;
+    }
+    if (failed(decorator)) {
+      // Show the errors.
+      (void)genExpr(**it);
       return failure();
+    }
     if (decorator->kind != TValue::Kind::Object ||
         (decorator->s != "triton.autotune" &&
          decorator->s != "triton.heuristics"))

@@ -357,7 +357,7 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
   case StmtAST::Stmt_FunctionDef:
     return error(stmt.getLoc()) << "nested functions are not supported";
   case StmtAST::Stmt_Unsupported:
-    return error(stmt.getLoc())
+    return hostError(stmt.getLoc())
            << "'" << llvm::cast<UnsupportedStmtAST>(stmt).getKeyword()
            << "' is not supported in " << whereGenerated();
   }
