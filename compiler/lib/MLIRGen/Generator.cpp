@@ -388,6 +388,56 @@ static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
   return TValue::named(TValue::Kind::String, text);
 }
 
+/// The Triton version tilec follows: what `triton.__version__` and
+/// `importlib.metadata.version("triton")` answer in host code.
+static constexpr llvm::StringLiteral kTritonVersion = "3.6.0";
+
+bool tilec::isVersionFunction(llvm::StringRef path) {
+  return path == "packaging.version.parse" ||
+         path == "packaging.version.Version" ||
+         path == "importlib.metadata.version";
+}
+
+FailureOr<TValue> Generator::callVersionFunction(llvm::StringRef name,
+                                                 CallArgs &args,
+                                                 llvm::SMLoc callLoc) {
+  Binder bind(*this, name, args, callLoc);
+  if (failed(
+          bind.bind({name == "importlib.metadata.version" ? "distribution_name"
+                                                          : "version"},
+                    1)))
+    return failure();
+  FailureOr<std::string> text = bind.constString(0);
+  if (failed(text))
+    return failure();
+  if (name == "importlib.metadata.version") {
+    if (*text != "triton")
+      return hostError(callLoc) << "the version of '" << *text
+                                << "' is not known when tilec compiles";
+    return TValue::named(TValue::Kind::String, kTritonVersion);
+  }
+  // A version is the tuple of its release numbers ("3.6.0+git1" and
+  // "3.6.0rc1" are (3, 6, 0)), which compares as packaging's Version does
+  // on releases.
+  std::vector<TValue> release;
+  llvm::StringRef rest = llvm::StringRef(*text).trim();
+  rest.consume_front("v");
+  while (!rest.empty() && llvm::isDigit(rest.front())) {
+    size_t digits = rest.find_if_not(llvm::isDigit);
+    int64_t part;
+    if (rest.take_front(digits).getAsInteger(10, part))
+      break;
+    release.push_back(TValue::ofInt(part));
+    rest = rest.drop_front(digits);
+    if (!rest.consume_front(".") || rest.empty() ||
+        !llvm::isDigit(rest.front()))
+      break;
+  }
+  if (release.empty())
+    return error(callLoc) << "'" << *text << "' is not a version tilec reads";
+  return TValue::ofTuple(std::move(release));
+}
+
 bool Generator::withErrorsHeld(llvm::function_ref<bool()> run) {
   ScopedDiagnosticHandler holdErrors(&context, [](Diagnostic &diag) {
     return success(diag.getSeverity() == DiagnosticSeverity::Error);
@@ -1106,6 +1156,8 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     if (path == "triton.runtime" || path == "triton.runtime.driver" ||
         path == "triton.runtime.driver.active")
       return TValue::named(TValue::Kind::Module, path);
+    if (path == "triton.__version__")
+      return TValue::named(TValue::Kind::String, kTritonVersion);
     if (module == "triton" || module == "triton.runtime.driver.active") {
       static const char *const known[] = {
           "triton.cdiv",
@@ -1137,7 +1189,7 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     if (path == "torch.cuda.get_device_capability" ||
         path == "torch.cuda.get_device_properties" ||
         path == "torch.cuda.current_device" ||
-        path == "torch.cuda.is_available")
+        path == "torch.cuda.is_available" || isVersionFunction(path))
       return TValue::named(TValue::Kind::Builtin, path);
     if (module == "torch.cuda")
       return hostError(expr.getLoc())
@@ -1337,6 +1389,8 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
       }
       return props;
     }
+    if (isVersionFunction(name))
+      return callVersionFunction(name, *args, expr.getLoc());
     if (name == "torch.cuda.current_device")
       return TValue::ofInt(0);
     if (name == "torch.cuda.is_available")
@@ -1380,6 +1434,10 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     return genCast(args->positional[0], callee->type, /*bitcast=*/false, "",
                    expr.getLoc());
   case TValue::Kind::Module:
+    // `from packaging.version import parse`, `from importlib.metadata import
+    // version`.
+    if (!callee->source && isVersionFunction(callee->s))
+      return callVersionFunction(callee->s, *args, expr.getLoc());
     // `from extlib import f` where no file is extlib: a host module's name.
     if (!callee->source && !llvm::StringRef(callee->s).starts_with("triton"))
       return hostError(expr.getLoc())

@@ -460,6 +460,11 @@ public:
   /// Attributes and methods of dicts and objects.
   mlir::FailureOr<TValue> hostAttribute(const TValue &base,
                                         llvm::StringRef attr, llvm::SMLoc l);
+  /// A version read by host code (isVersionFunction): a tuple of its
+  /// release numbers, or Triton's version string.
+  mlir::FailureOr<TValue> callVersionFunction(llvm::StringRef name,
+                                              CallArgs &args,
+                                              llvm::SMLoc callLoc);
   /// `text.name(...)`: the methods of str that host code uses.
   mlir::FailureOr<TValue> callStringMethod(llvm::StringRef text,
                                            llvm::StringRef name, Binder &bind,
@@ -511,6 +516,9 @@ public:
   /// A unary operator.
   mlir::FailureOr<TValue> genUnary(UnaryOp op, TValue operand,
                                    llvm::SMLoc opLoc);
+  /// Python's order of two compile-time numbers, strings or tuples of them
+  /// (-1, 0, 1); std::nullopt if they do not compare.
+  std::optional<int> compareConstants(const TValue &a, const TValue &b);
   /// Materialises a run-time value; constexpr numbers become constants of
   /// their default type (i32/i64, f32/f64, i1).
   mlir::FailureOr<mlir::Value> toValue(const TValue &v, llvm::SMLoc l);
@@ -926,6 +934,9 @@ bool isTileMethod(llvm::StringRef name);
 /// True if the builtin table has `name` ("debug_barrier",
 /// "extra.cuda.gdc_wait").
 bool isBuiltin(llvm::StringRef name);
+/// True for the host functions that read versions: packaging.version.parse
+/// and Version, importlib.metadata.version.
+bool isVersionFunction(llvm::StringRef path);
 
 } // namespace tilec
 

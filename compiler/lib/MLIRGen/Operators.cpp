@@ -58,6 +58,31 @@ static bool fitsF32(double f) {
          (a >= 0x1p-126 && a <= 0x1.fffffep127);
 }
 
+static std::optional<TValue> foldConstants(BinaryOp op, const TValue &a,
+                                           const TValue &b);
+
+std::optional<int> Generator::compareConstants(const TValue &a,
+                                               const TValue &b) {
+  if (a.isConstNumber() && b.isConstNumber()) {
+    std::optional<TValue> less = foldConstants(BinaryOp::Lt, a, b);
+    std::optional<TValue> more = foldConstants(BinaryOp::Gt, a, b);
+    if (!less || !more)
+      return std::nullopt;
+    return less->i ? -1 : more->i ? 1 : 0;
+  }
+  if (a.kind == TValue::Kind::String && b.kind == TValue::Kind::String)
+    return a.s.compare(b.s) < 0 ? -1 : a.s == b.s ? 0 : 1;
+  if (a.kind != TValue::Kind::Tuple || b.kind != TValue::Kind::Tuple)
+    return std::nullopt;
+  for (auto [x, y] : llvm::zip(a.elements, b.elements)) {
+    std::optional<int> order = compareConstants(x, y);
+    if (!order || *order != 0)
+      return order;
+  }
+  size_t m = a.elements.size(), n = b.elements.size();
+  return m < n ? -1 : m == n ? 0 : 1;
+}
+
 Type Generator::defaultType(const TValue &v) {
   switch (v.kind) {
   case TValue::Kind::Int:
@@ -513,6 +538,29 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
     }
     if (op == BinaryOp::Eq || op == BinaryOp::Ne)
       return TValue::ofBool(lhs.sameAs(rhs) == (op == BinaryOp::Eq));
+    // Python's order: element by element, then the shorter first (version
+    // tuples: `version.parse(triton.__version__) >= version.parse("3.0")`).
+    if (op == BinaryOp::Lt || op == BinaryOp::Le || op == BinaryOp::Gt ||
+        op == BinaryOp::Ge)
+      if (std::optional<int> order = compareConstants(lhs, rhs))
+        return TValue::ofBool(op == BinaryOp::Lt   ? *order < 0
+                              : op == BinaryOp::Le ? *order <= 0
+                              : op == BinaryOp::Gt ? *order > 0
+                                                   : *order >= 0);
+  }
+  // `[None] * n`, `(1,) * 3`: a list repeated.
+  if (op == BinaryOp::Mul &&
+      ((lhs.kind == TValue::Kind::Tuple && rhs.kind == TValue::Kind::Int) ||
+       (lhs.kind == TValue::Kind::Int && rhs.kind == TValue::Kind::Tuple))) {
+    const TValue &list = lhs.kind == TValue::Kind::Tuple ? lhs : rhs;
+    int64_t count = lhs.kind == TValue::Kind::Int ? lhs.i : rhs.i;
+    if (count > 0 && list.elements.size() * uint64_t(count) > (1u << 16))
+      return error(opLoc) << "a list of more than " << (1u << 16)
+                          << " elements is not supported";
+    std::vector<TValue> repeated;
+    for (int64_t i = 0; i < count; ++i)
+      llvm::append_range(repeated, list.elements);
+    return TValue::ofTuple(std::move(repeated));
   }
   if ((op == BinaryOp::Eq || op == BinaryOp::Ne) && !lhs.isValue() &&
       !rhs.isValue() && !(lhs.isConstNumber() && rhs.isConstNumber()))
