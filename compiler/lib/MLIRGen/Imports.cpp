@@ -539,6 +539,14 @@ LogicalResult Generator::bindFromImport(const FromImportStmtAST &stmt) {
       if (!f)
         return libdeviceError(*this, full, name.name, name.range.Start);
       globals()[bound] = *f;
+    } else if (!module.starts_with("triton") &&
+               (name.name == "triton" || name.name == "tl")) {
+      // A host module that re-exports Triton under its usual names (vLLM's
+      // `from vllm.triton_utils import tl, triton`, which stands in
+      // placeholders where Triton is missing): tilec is that Triton.
+      globals()[bound] =
+          TValue::named(TValue::Kind::Module,
+                        name.name == "tl" ? "triton.language" : "triton");
     } else if (isModulePath(full) || !module.starts_with("triton.language")) {
       globals()[bound] = TValue::named(TValue::Kind::Module, full);
     } else if (Type t = parseDType(name.name)) {
