@@ -937,6 +937,8 @@ bool isBuiltin(llvm::StringRef name);
 /// True for the host functions that read versions: packaging.version.parse
 /// and Version, importlib.metadata.version.
 bool isVersionFunction(llvm::StringRef path);
+/// Python's str() of a compile-time string, number, bool or None.
+std::optional<std::string> pythonStr(const TValue &v);
 
 } // namespace tilec
 

@@ -27,7 +27,9 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 
 using namespace mlir;
@@ -443,22 +445,54 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
     return FailureOr<TValue>(TValue::ofBool(*result));
   }
   if (name == "str" && a.size() == 1 && args.keywords.empty()) {
-    const TValue &v = a[0];
-    switch (v.kind) {
-    case TValue::Kind::String:
-      return FailureOr<TValue>(v);
-    case TValue::Kind::Int:
-      return FailureOr<TValue>(
-          TValue::named(TValue::Kind::String, std::to_string(v.i)));
-    case TValue::Kind::Bool:
-      return FailureOr<TValue>(
-          TValue::named(TValue::Kind::String, v.i ? "True" : "False"));
-    default:
-      return FailureOr<TValue>(error(callLoc) << "'str' of " << v.describe()
+    std::optional<std::string> text = pythonStr(a[0]);
+    if (!text)
+      return FailureOr<TValue>(error(callLoc) << "'str' of " << a[0].describe()
                                               << " is not supported");
-    }
+    return FailureOr<TValue>(TValue::named(TValue::Kind::String, *text));
   }
   return std::nullopt;
+}
+
+std::optional<std::string> tilec::pythonStr(const TValue &v) {
+  switch (v.kind) {
+  case TValue::Kind::String:
+    return v.s;
+  case TValue::Kind::Int:
+    return std::to_string(v.i);
+  case TValue::Kind::Bool:
+    return std::string(v.i ? "True" : "False");
+  case TValue::Kind::None:
+    return std::string("None");
+  case TValue::Kind::Float: {
+    if (std::isnan(v.f))
+      return std::string("nan");
+    if (std::isinf(v.f))
+      return std::string(v.f < 0 ? "-inf" : "inf");
+    // Python's repr: the fewest significant digits that read back the same
+    // double, in fixed notation for exponents from -4 to 15.
+    char buffer[64];
+    int digits = 1;
+    for (; digits < 17; ++digits) {
+      std::snprintf(buffer, sizeof(buffer), "%.*e", digits - 1, v.f);
+      if (std::strtod(buffer, nullptr) == v.f)
+        break;
+    }
+    int exponent = v.f == 0 ? 0 : int(std::floor(std::log10(std::fabs(v.f))));
+    if (exponent < -4 || exponent >= 16) {
+      std::snprintf(buffer, sizeof(buffer), "%.*e", digits - 1, v.f);
+      return std::string(buffer);
+    }
+    std::snprintf(buffer, sizeof(buffer), "%.*f",
+                  std::max(digits - 1 - exponent, 0), v.f);
+    std::string text = buffer;
+    if (text.find('.') == std::string::npos)
+      text += ".0";
+    return text;
+  }
+  default:
+    return std::nullopt;
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -671,7 +705,8 @@ FailureOr<TValue> Generator::hostAttribute(const TValue &base,
        llvm::is_contained({"items", "keys", "values", "get", "copy"}, attr)) ||
       (base.kind == TValue::Kind::String &&
        llvm::is_contained({"lower", "upper", "strip", "lstrip", "rstrip",
-                           "startswith", "endswith", "replace", "split"},
+                           "startswith", "endswith", "replace", "split",
+                           "format", "join"},
                           attr))) {
     TValue method = TValue::named(TValue::Kind::Method, attr);
     method.elements.push_back(base);
@@ -718,6 +753,78 @@ FailureOr<TValue> Generator::callStringMethod(llvm::StringRef text,
         return TValue::ofBool(true);
     }
     return TValue::ofBool(false);
+  }
+  if (name == "format") {
+    // `"{a} {0} {}".format(x, a=y)`: replacement fields by position, number
+    // or keyword, `{{`/`}}` for braces; no conversions or format specs.
+    std::string out;
+    unsigned next = 0;
+    bool numbered = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+      char c = text[i];
+      if ((c == '{' || c == '}') && i + 1 < text.size() && text[i + 1] == c) {
+        out += c;
+        ++i;
+        continue;
+      }
+      if (c == '}')
+        return error(callLoc) << "str.format: single '}' in the format string";
+      if (c != '{') {
+        out += c;
+        continue;
+      }
+      size_t close = text.find('}', i);
+      if (close == llvm::StringRef::npos)
+        return error(callLoc) << "str.format: '{' without '}'";
+      llvm::StringRef field = text.slice(i + 1, close);
+      if (field.find_first_of("!:[.") != llvm::StringRef::npos)
+        return error(callLoc) << "str.format: the field '{" << field
+                              << "}' is not supported by tilec (only "
+                                 "positions, numbers and names)";
+      const TValue *value = nullptr;
+      unsigned index;
+      if (field.empty() || !field.getAsInteger(10, index)) {
+        if ((field.empty() && numbered) || (!field.empty() && next))
+          return error(callLoc) << "str.format: cannot switch between "
+                                   "automatic field numbering and numbered "
+                                   "fields";
+        numbered |= !field.empty();
+        if (field.empty())
+          index = next++;
+        if (index >= bind.args.positional.size())
+          return error(callLoc)
+                 << "str.format: no positional argument " << index;
+        value = &bind.args.positional[index];
+      } else {
+        for (const auto &[key, v] : bind.args.keywords)
+          if (key == field)
+            value = &v;
+        if (!value)
+          return error(callLoc) << "str.format: no argument '" << field << "'";
+      }
+      std::optional<std::string> piece = pythonStr(*value);
+      if (!piece)
+        return error(callLoc)
+               << "str.format of " << value->describe() << " is not supported";
+      out += *piece;
+      i = close;
+    }
+    return str(out);
+  }
+  if (name == "join") {
+    if (failed(bind.bind({"iterable"}, 1)))
+      return failure();
+    if (bind.get(0).kind != TValue::Kind::Tuple)
+      return error(callLoc) << "str.join expects a list of strings, not "
+                            << bind.get(0).describe();
+    std::string out;
+    for (auto [i, piece] : llvm::enumerate(bind.get(0).elements)) {
+      if (piece.kind != TValue::Kind::String)
+        return error(callLoc)
+               << "str.join expects strings, not " << piece.describe();
+      out += (i ? text.str() : "") + piece.s;
+    }
+    return str(out);
   }
   if (name == "replace") {
     if (failed(bind.bind({"old", "new"}, 2)))

@@ -495,6 +495,10 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
     }
     return lhs;
   }
+  if ((op == BinaryOp::In || op == BinaryOp::NotIn) &&
+      lhs.kind == TValue::Kind::String && rhs.kind == TValue::Kind::String)
+    return TValue::ofBool(llvm::StringRef(rhs.s).contains(lhs.s) ==
+                          (op == BinaryOp::In));
   if (op == BinaryOp::In || op == BinaryOp::NotIn) {
     if (rhs.kind != TValue::Kind::Tuple)
       return error(opLoc) << "'" << spell(op)
@@ -547,6 +551,32 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
                               : op == BinaryOp::Le ? *order <= 0
                               : op == BinaryOp::Gt ? *order > 0
                                                    : *order >= 0);
+  }
+  // Strings: concatenated, compared, repeated.
+  if (lhs.kind == TValue::Kind::String && rhs.kind == TValue::Kind::String) {
+    if (op == BinaryOp::Add)
+      return TValue::named(TValue::Kind::String, lhs.s + rhs.s);
+    if (op == BinaryOp::Lt || op == BinaryOp::Le || op == BinaryOp::Gt ||
+        op == BinaryOp::Ge) {
+      int order = *compareConstants(lhs, rhs);
+      return TValue::ofBool(op == BinaryOp::Lt   ? order < 0
+                            : op == BinaryOp::Le ? order <= 0
+                            : op == BinaryOp::Gt ? order > 0
+                                                 : order >= 0);
+    }
+  }
+  if (op == BinaryOp::Mul &&
+      ((lhs.kind == TValue::Kind::String && rhs.kind == TValue::Kind::Int) ||
+       (lhs.kind == TValue::Kind::Int && rhs.kind == TValue::Kind::String))) {
+    const std::string &text = lhs.kind == TValue::Kind::String ? lhs.s : rhs.s;
+    int64_t count = lhs.kind == TValue::Kind::Int ? lhs.i : rhs.i;
+    if (count > 0 && text.size() * uint64_t(count) > (1u << 20))
+      return error(opLoc) << "a string of more than " << (1u << 20)
+                          << " characters is not supported";
+    std::string repeated;
+    for (int64_t i = 0; i < count; ++i)
+      repeated += text;
+    return TValue::named(TValue::Kind::String, repeated);
   }
   // `[None] * n`, `(1,) * 3`: a list repeated.
   if (op == BinaryOp::Mul &&
