@@ -48,9 +48,11 @@ static std::vector<TValue> asList(const TValue &v) {
 
 /// Converts one extent, stride or offset: a constexpr integer stays one, a
 /// run-time integer scalar is converted to `type` (i64 for extents and
-/// strides; i32 for offsets, which must not be i64 as in Triton).
+/// strides; i32 for offsets, which must not be i64 as in Triton, unless
+/// `narrow`: a tensor descriptor's extents, which Triton casts to i32).
 static FailureOr<TValue> indexValue(Generator &gen, const TValue &v, Type type,
-                                    llvm::SMLoc l, llvm::StringRef what) {
+                                    llvm::SMLoc l, llvm::StringRef what,
+                                    bool narrow = false) {
   if (v.kind == TValue::Kind::Int) {
     if (type.isInteger(32) && (v.i < INT32_MIN || v.i > INT32_MAX))
       return gen.error(l) << what << " (" << v.i << ") does not fit in 32 bits";
@@ -62,7 +64,7 @@ static FailureOr<TValue> indexValue(Generator &gen, const TValue &v, Type type,
   if (!elem || !elem.isInteger() || elem.isInteger(1))
     return gen.error(l) << what << " must be an integer (a constexpr or a "
                         << "run-time scalar), not " << v.describe();
-  if (type.isInteger(32) && elem.isInteger(64))
+  if (type.isInteger(32) && elem.isInteger(64) && !narrow)
     return gen.error(l) << what << " must be a 32-bit integer, not "
                         << v.describe() << "; convert it with "
                         << ".to(tl.int32)";
@@ -72,11 +74,12 @@ static FailureOr<TValue> indexValue(Generator &gen, const TValue &v, Type type,
 /// Converts a tuple/list of extents, strides or offsets.
 static FailureOr<std::vector<TValue>> indexList(Generator &gen, const TValue &v,
                                                 Type type, llvm::SMLoc l,
-                                                llvm::StringRef what) {
+                                                llvm::StringRef what,
+                                                bool narrow = false) {
   std::vector<TValue> result;
   for (auto [i, e] : llvm::enumerate(asList(v))) {
-    FailureOr<TValue> x =
-        indexValue(gen, e, type, l, (what + " " + std::to_string(i)).str());
+    FailureOr<TValue> x = indexValue(
+        gen, e, type, l, (what + " " + std::to_string(i)).str(), narrow);
     if (failed(x))
       return failure();
     result.push_back(*x);
@@ -698,8 +701,10 @@ FailureOr<TValue> Generator::builtinMakeTensorDescriptor(BuiltinCall &call) {
                              : std::nullopt)
       if (std::optional<abi::ScalarType> dtype = tile::getScalarType(elem))
         addRequirement({LaunchRequirement::Kind::Bytes16, *arg, "", *dtype});
+  // The extents become i32, as Triton's make_scalar casts them.
   FailureOr<std::vector<TValue>> shape =
-      indexList(*this, bind.get(1), i32, bind.locs[1], "extent");
+      indexList(*this, bind.get(1), i32, bind.locs[1], "extent",
+                /*narrow=*/true);
   if (failed(shape))
     return failure();
   FailureOr<std::vector<TValue>> strides =

@@ -1096,6 +1096,31 @@ FailureOr<TValue> Generator::genName(const NameExprAST &expr) {
   return error(expr.getLoc()) << "undefined name '" << name << "'";
 }
 
+FailureOr<TValue> Generator::moduleMember(const TValue &module,
+                                          llvm::StringRef attr,
+                                          llvm::SMLoc at) {
+  if (module.source)
+    return moduleAttribute(*module.source, attr, at);
+  std::string path = module.s + "." + attr.str();
+  if (isModulePath(path))
+    return TValue::named(TValue::Kind::Module, path);
+  llvm::StringRef name = module.s;
+  // What triton.language has: the builtin table's functions, the dtypes and
+  // the classes kernels name (`hasattr(tl, "make_tensor_descriptor")`).
+  if (name == "triton.language" || name == "triton.language.core" ||
+      name == "triton.language.math") {
+    static const char *const classes[] = {
+        "constexpr", "tensor",       "tensor_descriptor",
+        "dtype",     "PropagateNan", "TRITON_MAX_TENSOR_NUMEL",
+        "pi32_t"};
+    if (isBuiltin(attr) || llvm::is_contained(classes, attr) ||
+        parseDType(attr))
+      return TValue::named(TValue::Kind::Builtin, "tl." + attr.str());
+  }
+  return error(at) << "module '" << name << "' has no attribute '" << attr
+                   << "' that tilec knows";
+}
+
 FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   FailureOr<TValue> base = genExpr(expr.getValue());
   if (failed(base))

@@ -465,6 +465,10 @@ public:
   mlir::FailureOr<TValue> callVersionFunction(llvm::StringRef name,
                                               CallArgs &args,
                                               llvm::SMLoc callLoc);
+  /// Attribute `attr` of a module for getattr/hasattr: a file module's
+  /// name, or what triton.language has; an error otherwise.
+  mlir::FailureOr<TValue> moduleMember(const TValue &module,
+                                       llvm::StringRef attr, llvm::SMLoc at);
   /// `text.name(...)`: the methods of str that host code uses.
   mlir::FailureOr<TValue> callStringMethod(llvm::StringRef text,
                                            llvm::StringRef name, Binder &bind,
@@ -773,6 +777,8 @@ public:
                                    const StmtList &body, size_t next);
   /// Generates one statement.
   mlir::LogicalResult genStmt(const StmtAST &stmt);
+  /// `try`/`except`/`else`/`finally` in host code.
+  mlir::LogicalResult genHostTry(const UnsupportedStmtAST &stmt);
   /// Assigns to a name or unpacks into a tuple of names.
   mlir::LogicalResult assign(const ExprAST &target, const TValue &value);
   /// `xs.append(v)`, `xs.extend(ys)`, `xs.insert(i, v)` as a statement, on

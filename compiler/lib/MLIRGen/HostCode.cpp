@@ -387,7 +387,9 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
                                << a[1].describe());
     std::optional<TValue> found;
     withErrorsHeld([&] {
-      FailureOr<TValue> v = hostAttribute(a[0], a[1].s, callLoc);
+      FailureOr<TValue> v = a[0].kind == TValue::Kind::Module
+                                ? moduleMember(a[0], a[1].s, callLoc)
+                                : hostAttribute(a[0], a[1].s, callLoc);
       if (succeeded(v))
         found = *v;
       return true;

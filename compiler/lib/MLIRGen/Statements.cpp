@@ -237,6 +237,33 @@ Generator::listMutation(const ExprAST &expr) {
       std::make_pair(name->getName().str(), *list));
 }
 
+LogicalResult Generator::genHostTry(const UnsupportedStmtAST &stmt) {
+  // As at module level: the body; if it fails, the first handler (the
+  // exception's class is not checked); then `else` or `finally`.
+  const auto &clauses = stmt.getClauses();
+  Scope saved = *scope;
+  bool ok =
+      withErrorsHeld([&] { return succeeded(genBlock(clauses[0].body)); });
+  if (!ok) {
+    *scope = saved;
+    returnValue.reset();
+  }
+  bool returned = ok && returnValue.has_value();
+  for (const UnsupportedClause &clause : llvm::drop_begin(clauses)) {
+    bool run = clause.keyword == "finally" ||
+               (clause.keyword == "else" && ok && !returned) ||
+               (clause.keyword == "except" && !ok);
+    if (clause.keyword == "except" && !ok)
+      ok = true; // handled once
+    if (run && failed(genBlock(clause.body)))
+      return failure();
+  }
+  // No handler: the body's error, shown now.
+  if (!ok)
+    return genBlock(clauses[0].body);
+  return success();
+}
+
 LogicalResult Generator::genStmt(const StmtAST &stmt) {
   switch (stmt.getKind()) {
   case StmtAST::Stmt_Expr: {
@@ -356,10 +383,14 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
            << "imports must be at the top level of the file";
   case StmtAST::Stmt_FunctionDef:
     return error(stmt.getLoc()) << "nested functions are not supported";
-  case StmtAST::Stmt_Unsupported:
+  case StmtAST::Stmt_Unsupported: {
+    const auto &other = llvm::cast<UnsupportedStmtAST>(stmt);
+    if (hostDepth && other.getKeyword() == "try")
+      return genHostTry(other);
     return hostError(stmt.getLoc())
-           << "'" << llvm::cast<UnsupportedStmtAST>(stmt).getKeyword()
-           << "' is not supported in " << whereGenerated();
+           << "'" << other.getKeyword() << "' is not supported in "
+           << whereGenerated();
+  }
   }
   return error(stmt.getLoc()) << "unsupported statement";
 }
