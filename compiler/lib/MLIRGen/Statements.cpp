@@ -248,18 +248,18 @@ LogicalResult Generator::genHostTry(const UnsupportedStmtAST &stmt) {
     *scope = saved;
     returnValue.reset();
   }
-  bool returned = ok && returnValue.has_value();
+  bool returned = ok && returnValue.has_value(), handled = ok;
   for (const UnsupportedClause &clause : llvm::drop_begin(clauses)) {
     bool run = clause.keyword == "finally" ||
                (clause.keyword == "else" && ok && !returned) ||
-               (clause.keyword == "except" && !ok);
-    if (clause.keyword == "except" && !ok)
-      ok = true; // handled once
+               (clause.keyword == "except" && !handled);
+    if (clause.keyword == "except" && !handled)
+      handled = true; // the first handler only
     if (run && failed(genBlock(clause.body)))
       return failure();
   }
   // No handler: the body's error, shown now.
-  if (!ok)
+  if (!handled)
     return genBlock(clauses[0].body);
   return success();
 }
