@@ -837,6 +837,9 @@ public:
   /// @triton.autotune or @triton.heuristics whose arguments fail so is
   /// skipped with a warning rather than failing the compilation.
   mutable unsigned hostUnavailable = 0;
+  /// The deferred module-level expressions being evaluated (one that names
+  /// itself is an error, not a recursion without end).
+  llvm::SmallPtrSet<const ExprAST *, 4> evaluatingDeferred;
   /// Comprehensions being evaluated (a range of constants is a list there).
   unsigned comprehensionDepth = 0;
   /// The constexpr a @triton.heuristics function is computing (for

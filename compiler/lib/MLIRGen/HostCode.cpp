@@ -980,6 +980,13 @@ FailureOr<TValue> Generator::evaluateDeferred(const TValue &value,
         << "the statement that sets or changes it";
     return diag;
   }
+  // `X = f(X)` at module level with f host code: the deferred expression
+  // names itself (the module's last binding of X), which never ends.
+  if (!evaluatingDeferred.insert(value.deferred).second)
+    return hostError(use) << "'" << name
+                          << "' cannot be computed: its module-level value "
+                             "depends on itself through host code that tilec "
+                             "does not run";
   HostCode host(*this);
   Scope module;
   Scope *saved = scope;
@@ -989,6 +996,7 @@ FailureOr<TValue> Generator::evaluateDeferred(const TValue &value,
   FailureOr<TValue> result = genExpr(*value.deferred);
   scope = saved;
   current = savedModule;
+  evaluatingDeferred.erase(value.deferred);
   if (succeeded(result) && result->isValue())
     result = error(value.deferred->getLoc())
              << "module-level assignments must be compile-time constants";
