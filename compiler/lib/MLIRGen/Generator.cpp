@@ -1184,6 +1184,8 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
       return TValue::named(TValue::Kind::Module, path);
     if (path == "triton.__version__")
       return TValue::named(TValue::Kind::String, kTritonVersion);
+    if (path == "typing.TYPE_CHECKING")
+      return TValue::ofBool(false);
     if (module == "triton" || module == "triton.runtime.driver.active") {
       static const char *const known[] = {
           "triton.cdiv",

@@ -539,6 +539,10 @@ LogicalResult Generator::bindFromImport(const FromImportStmtAST &stmt) {
       if (!f)
         return libdeviceError(*this, full, name.name, name.range.Start);
       globals()[bound] = *f;
+    } else if (full == "typing.TYPE_CHECKING") {
+      // False when the module runs: `if TYPE_CHECKING:` imports are for type
+      // checkers only (and would make import cycles).
+      globals()[bound] = TValue::ofBool(false);
     } else if (!module.starts_with("triton") &&
                (name.name == "triton" || name.name == "tl")) {
       // A host module that re-exports Triton under its usual names (vLLM's
