@@ -638,23 +638,9 @@ bool Generator::runModuleLevel(const StmtList &statements,
         }
     } else if (auto *other = llvm::dyn_cast<UnsupportedStmtAST>(stmt.get());
                other && other->getKeyword() == "try") {
-      // `try: from ...libdevice import f  except ...: from ... import f`:
-      // the body, else the first handler; then `else` and `finally`.
-      const auto &clauses = other->getClauses();
-      bool ok = withErrorsHeld([&] { return runStatements(clauses[0].body); });
-      bool handled = ok;
-      for (const UnsupportedClause &clause : llvm::drop_begin(clauses)) {
-        bool run = clause.keyword == "finally" ||
-                   (clause.keyword == "else" && ok) ||
-                   (clause.keyword == "except" && !handled);
-        if (clause.keyword == "except" && !handled)
-          handled = true; // the first handler only
-        if (run && !runStatements(clause.body))
-          return false;
-      }
-      // No handler: the body's error, shown now.
-      if (!handled)
-        return runStatements(clauses[0].body) && false;
+      // `try: from ...libdevice import f  except ...: from ... import f`.
+      if (!runTry(*other, runStatements))
+        return false;
     } else if (auto *expr = llvm::dyn_cast<ExprStmtAST>(stmt.get());
                expr && llvm::isa<StringExprAST>(expr->getValue())) {
       continue; // a docstring

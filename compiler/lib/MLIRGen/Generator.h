@@ -777,8 +777,13 @@ public:
                                    const StmtList &body, size_t next);
   /// Generates one statement.
   mlir::LogicalResult genStmt(const StmtAST &stmt);
-  /// `try`/`except`/`else`/`finally` in host code.
-  mlir::LogicalResult genHostTry(const UnsupportedStmtAST &stmt);
+  /// Runs `try`/`except`/`else`/`finally` as Python does, `run` running a
+  /// block (false when it fails): the body with its errors held; if it
+  /// fails, the first handler (the exception's class is not checked);
+  /// `else` when the body completed; `finally` always. False when a clause
+  /// fails, or the body fails with no handler (its errors shown then).
+  bool runTry(const UnsupportedStmtAST &stmt,
+              llvm::function_ref<bool(const StmtList &)> run);
   /// Assigns to a name or unpacks into a tuple of names.
   mlir::LogicalResult assign(const ExprAST &target, const TValue &value);
   /// `xs.append(v)`, `xs.extend(ys)`, `xs.insert(i, v)` as a statement, on

@@ -237,31 +237,26 @@ Generator::listMutation(const ExprAST &expr) {
       std::make_pair(name->getName().str(), *list));
 }
 
-LogicalResult Generator::genHostTry(const UnsupportedStmtAST &stmt) {
-  // As at module level: the body; if it fails, the first handler (the
-  // exception's class is not checked); then `else` or `finally`.
+bool Generator::runTry(const UnsupportedStmtAST &stmt,
+                       llvm::function_ref<bool(const StmtList &)> run) {
   const auto &clauses = stmt.getClauses();
-  Scope saved = *scope;
-  bool ok =
-      withErrorsHeld([&] { return succeeded(genBlock(clauses[0].body)); });
-  if (!ok) {
-    *scope = saved;
+  bool ok = withErrorsHeld([&] { return run(clauses[0].body); });
+  if (!ok)
     returnValue.reset();
-  }
   bool returned = ok && returnValue.has_value(), handled = ok;
   for (const UnsupportedClause &clause : llvm::drop_begin(clauses)) {
-    bool run = clause.keyword == "finally" ||
-               (clause.keyword == "else" && ok && !returned) ||
-               (clause.keyword == "except" && !handled);
+    bool runs = clause.keyword == "finally" ||
+                (clause.keyword == "else" && ok && !returned) ||
+                (clause.keyword == "except" && !handled);
     if (clause.keyword == "except" && !handled)
       handled = true; // the first handler only
-    if (run && failed(genBlock(clause.body)))
-      return failure();
+    if (runs && !run(clause.body))
+      return false;
   }
   // No handler: the body's error, shown now.
   if (!handled)
-    return genBlock(clauses[0].body);
-  return success();
+    return run(clauses[0].body) && false;
+  return true;
 }
 
 LogicalResult Generator::genStmt(const StmtAST &stmt) {
@@ -386,7 +381,9 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
   case StmtAST::Stmt_Unsupported: {
     const auto &other = llvm::cast<UnsupportedStmtAST>(stmt);
     if (hostDepth && other.getKeyword() == "try")
-      return genHostTry(other);
+      return success(runTry(other, [&](const StmtList &block) {
+        return succeeded(genBlock(block));
+      }));
     return hostError(stmt.getLoc())
            << "'" << other.getKeyword() << "' is not supported in "
            << whereGenerated();
