@@ -44,6 +44,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 using namespace tilec::rt;
 using namespace tilec::gpu;
@@ -323,9 +324,20 @@ CaseResult runComplexSquare(TestEnv &env, const GpuTest &test,
   return result;
 }
 
-/// row_scans_kernel(x, sums, prods, n_cols, stride); size (rows, cols).
-CaseResult runRowScans(TestEnv &env, const GpuTest &test, const Kernel &kernel,
-                       const Shape &shape) {
+/// Fills one float64 reference per output of a row kernel from its input
+/// rows (`x`, rows x cols, row stride `stride`).
+using RowReference = std::function<void(
+    const float *x, std::uint64_t rows, std::uint64_t cols,
+    std::uint64_t stride, std::vector<std::vector<double>> &refs)>;
+
+/// A row kernel `k(x, out_1, ..., out_k, n_cols, stride)` whose fp32
+/// outputs are shaped like its input (rows x cols, row stride cols + 5, one
+/// program a row); size (rows, cols). Each output is checked against
+/// `reference` with `tol` and for writes past its rows.
+CaseResult runRowOutputs(TestEnv &env, const GpuTest &test,
+                         const Kernel &kernel, const Shape &shape,
+                         const std::vector<const char *> &names, Tolerance tol,
+                         const RowReference &reference) {
   const std::uint64_t rows = shape[0], cols = shape[1];
   if (cols > test.Config.Block)
     return badSize(test, shape, "n_cols exceeds BLOCK");
@@ -333,76 +345,61 @@ CaseResult runRowScans(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   CaseResult result;
   Dim3 grid(rows);
   result.Grid = gridString(grid);
-  result.Bytes = 3.0 * rows * cols * sizeof(float);
+  result.Bytes = (1.0 + names.size()) * rows * cols * sizeof(float);
   HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
   CaseBuffers buffers(env.Ctx);
-  DeviceBuffer &dx = buffers.input(x);
-  DeviceBuffer &dsum = buffers.output(rows * stride * sizeof(float));
-  DeviceBuffer &dprod = buffers.output(rows * stride * sizeof(float));
+  std::vector<KernelArg> args = {buffers.input(x)};
+  std::vector<DeviceBuffer *> outs;
+  for (size_t k = 0; k < names.size(); ++k) {
+    outs.push_back(&buffers.output(rows * stride * sizeof(float)));
+    args.push_back(*outs.back());
+  }
   if (!buffers.status().ok())
     return failed(buffers.status(), result);
-  Status status = launchTimed(env, kernel, grid,
-                              {dx, dsum, dprod, cols, stride}, buffers, result);
-  std::vector<float> sums, prods;
-  std::uint64_t clobberedSums = 0, clobberedProds = 0;
-  if (status.ok())
-    status = readMatrix(dsum, ElemType::F32, rows, cols, stride, sums,
-                        clobberedSums);
-  if (status.ok())
-    status = readMatrix(dprod, ElemType::F32, rows, cols, stride, prods,
-                        clobberedProds);
+  args.push_back(cols);
+  args.push_back(stride);
+  Status status = launchTimed(env, kernel, grid, args, buffers, result);
+  std::vector<std::vector<float>> values(names.size());
+  std::vector<std::uint64_t> clobbered(names.size(), 0);
+  for (size_t k = 0; k < names.size() && status.ok(); ++k)
+    status = readMatrix(*outs[k], ElemType::F32, rows, cols, stride, values[k],
+                        clobbered[k]);
   if (!status.ok())
     return failed(status, result);
-  std::vector<double> sumRef(rows * cols), prodRef(rows * cols);
-  rowScansReference(x.Values.data(), rows, cols, stride, sumRef.data(),
-                    prodRef.data());
-  bool ok = checkOutput(result, "sum", sums, sumRef, cols, test.Config.Tol);
-  ok &= checkOutput(result, "prod", prods, prodRef, cols, test.Config.Tol);
-  ok &= recordClobbered(result, "sum", clobberedSums);
-  ok &= recordClobbered(result, "prod", clobberedProds);
+  std::vector<std::vector<double>> refs(names.size(),
+                                        std::vector<double>(rows * cols));
+  reference(x.Values.data(), rows, cols, stride, refs);
+  bool ok = true;
+  for (size_t k = 0; k < names.size(); ++k)
+    ok &= checkOutput(result, names[k], values[k], refs[k], cols, tol);
+  for (size_t k = 0; k < names.size(); ++k)
+    ok &= recordClobbered(result, names[k], clobbered[k]);
   result.Passed = ok;
   return result;
+}
+
+/// row_scans_kernel(x, sums, prods, n_cols, stride); size (rows, cols).
+CaseResult runRowScans(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                       const Shape &shape) {
+  return runRowOutputs(
+      env, test, kernel, shape, {"sum", "prod"}, test.Config.Tol,
+      [](const float *x, std::uint64_t rows, std::uint64_t cols,
+         std::uint64_t stride, std::vector<std::vector<double>> &refs) {
+        rowScansReference(x, rows, cols, stride, refs[0].data(),
+                          refs[1].data());
+      });
 }
 
 /// linear_recurrence_kernel(x, fwd, bwd, n_cols, stride); size (rows, cols).
 CaseResult runLinearRecurrence(TestEnv &env, const GpuTest &test,
                                const Kernel &kernel, const Shape &shape) {
-  const std::uint64_t rows = shape[0], cols = shape[1];
-  if (cols > test.Config.Block)
-    return badSize(test, shape, "n_cols exceeds BLOCK");
-  const std::uint64_t stride = cols + 5;
-  CaseResult result;
-  Dim3 grid(rows);
-  result.Grid = gridString(grid);
-  result.Bytes = 3.0 * rows * cols * sizeof(float);
-  HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
-  CaseBuffers buffers(env.Ctx);
-  DeviceBuffer &dx = buffers.input(x);
-  DeviceBuffer &dfwd = buffers.output(rows * stride * sizeof(float));
-  DeviceBuffer &dbwd = buffers.output(rows * stride * sizeof(float));
-  if (!buffers.status().ok())
-    return failed(buffers.status(), result);
-  Status status = launchTimed(env, kernel, grid, {dx, dfwd, dbwd, cols, stride},
-                              buffers, result);
-  std::vector<float> fwd, bwd;
-  std::uint64_t clobberedFwd = 0, clobberedBwd = 0;
-  if (status.ok())
-    status =
-        readMatrix(dfwd, ElemType::F32, rows, cols, stride, fwd, clobberedFwd);
-  if (status.ok())
-    status =
-        readMatrix(dbwd, ElemType::F32, rows, cols, stride, bwd, clobberedBwd);
-  if (!status.ok())
-    return failed(status, result);
-  std::vector<double> fwdRef(rows * cols), bwdRef(rows * cols);
-  linearRecurrenceReference(x.Values.data(), rows, cols, stride, fwdRef.data(),
-                            bwdRef.data());
-  bool ok = checkOutput(result, "fwd", fwd, fwdRef, cols, test.Config.Tol);
-  ok &= checkOutput(result, "bwd", bwd, bwdRef, cols, test.Config.Tol);
-  ok &= recordClobbered(result, "fwd", clobberedFwd);
-  ok &= recordClobbered(result, "bwd", clobberedBwd);
-  result.Passed = ok;
-  return result;
+  return runRowOutputs(
+      env, test, kernel, shape, {"fwd", "bwd"}, test.Config.Tol,
+      [](const float *x, std::uint64_t rows, std::uint64_t cols,
+         std::uint64_t stride, std::vector<std::vector<double>> &refs) {
+        linearRecurrenceReference(x, rows, cols, stride, refs[0].data(),
+                                  refs[1].data());
+      });
 }
 
 /// flip_rows_kernel(x, rev, chunks, cat, n_cols, stride); size (rows, cols).
@@ -508,44 +505,20 @@ CaseResult runSortRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
-/// merge_rows_kernel(x, out, n_cols, stride); size (rows, cols).
+/// merge_rows_kernel(x, out, n_cols, stride); size (rows, cols): the row
+/// sorted ascending (the +inf padding sorts after it).
 CaseResult runMergeRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
                         const Shape &shape) {
-  const std::uint64_t rows = shape[0], cols = shape[1];
-  if (cols > test.Config.Block)
-    return badSize(test, shape, "n_cols exceeds BLOCK");
-  const std::uint64_t stride = cols + 5;
-  CaseResult result;
-  Dim3 grid(rows);
-  result.Grid = gridString(grid);
-  result.Bytes = 2.0 * rows * cols * sizeof(float);
-  HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, stride);
-  CaseBuffers buffers(env.Ctx);
-  DeviceBuffer &dx = buffers.input(x);
-  DeviceBuffer &dout = buffers.output(rows * stride * sizeof(float));
-  if (!buffers.status().ok())
-    return failed(buffers.status(), result);
-  Status status =
-      launchTimed(env, kernel, grid, {dx, dout, cols, stride}, buffers, result);
-  std::vector<float> out;
-  std::uint64_t clobbered = 0;
-  if (status.ok())
-    status =
-        readMatrix(dout, ElemType::F32, rows, cols, stride, out, clobbered);
-  if (!status.ok())
-    return failed(status, result);
-  // The row sorted ascending (the +inf padding sorts after it).
-  std::vector<double> ref(rows * cols);
-  for (std::uint64_t r = 0; r < rows; ++r) {
-    std::vector<float> row(x.Values.begin() + r * stride,
-                           x.Values.begin() + r * stride + cols);
-    std::sort(row.begin(), row.end());
-    std::copy(row.begin(), row.end(), ref.begin() + r * cols);
-  }
-  bool ok = checkOutput(result, "sorted", out, ref, cols, Tolerance::exact());
-  ok &= recordClobbered(result, "sorted", clobbered);
-  result.Passed = ok;
-  return result;
+  return runRowOutputs(
+      env, test, kernel, shape, {"sorted"}, Tolerance::exact(),
+      [](const float *x, std::uint64_t rows, std::uint64_t cols,
+         std::uint64_t stride, std::vector<std::vector<double>> &refs) {
+        for (std::uint64_t r = 0; r < rows; ++r) {
+          std::vector<float> row(x + r * stride, x + r * stride + cols);
+          std::sort(row.begin(), row.end());
+          std::copy(row.begin(), row.end(), refs[0].begin() + r * cols);
+        }
+      });
 }
 
 /// asm_bytes_kernel(x, y, n); size (n).
