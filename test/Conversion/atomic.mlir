@@ -58,6 +58,25 @@ module attributes {tile.num_warps = 1 : i32} {
 
 // -----
 
+// Unsigned max and min of integers: atom.max.u32 / atom.min.u32.
+#d1 = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+module attributes {tile.num_warps = 1 : i32} {
+  // CHECK-LABEL: llvm.func @umax_i32
+  // CHECK: atom.acq_rel.gpu.global.max.u32
+  // CHECK: atom.acq_rel.gpu.global.min.u32
+  func.func @umax_i32(%p: !tile.ptr<i32>, %v: i32) {
+    %r = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32, #d1>
+    %ps = tile.splat %p : tensor<32x!tile.ptr<i32>, #d1>
+    %pp = tile.addptr %ps, %r : tensor<32x!tile.ptr<i32>, #d1>, tensor<32xi32, #d1>
+    %vs = tile.splat %v : tensor<32xi32, #d1>
+    %a = tile.atomic_rmw umax, %pp, %vs : (tensor<32x!tile.ptr<i32>, #d1>, tensor<32xi32, #d1>) -> tensor<32xi32, #d1>
+    %b = tile.atomic_rmw umin, %pp, %vs : (tensor<32x!tile.ptr<i32>, #d1>, tensor<32xi32, #d1>) -> tensor<32xi32, #d1>
+    return
+  }
+}
+
+// -----
+
 // A scalar atomic is issued by thread 0 only; its old value is broadcast.
 module attributes {tile.num_warps = 4 : i32, tile.shared = 8 : i32} {
   // CHECK-LABEL: llvm.func @counter

@@ -33,7 +33,9 @@
 //    a row in eight with the ignore index (early return);
 //  - grouped_sum: partial row sums under per-group spin locks
 //    (tl.atomic_cas, tl.atomic_xchg, tl.debug_barrier), the pattern of the
-//    layer-norm backward kernel.
+//    layer-norm backward kernel;
+//  - hash_buckets: MurmurHash3's finalizer of uniform 32-bit keys, then
+//    `%`, `>=`, `>>` and the conversion to float, all unsigned, bit-exact.
 //
 // Sizes are ragged (not multiples of the block).
 //
@@ -45,6 +47,7 @@
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <random>
 
 using namespace tilec::rt;
 using namespace tilec::gpu;
@@ -817,6 +820,50 @@ CaseResult runGlu(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
+/// hash_buckets_kernel(keys, bucket, unit, n, n_buckets, split); size (n).
+/// The keys are uniform 32-bit words, so half of the hashes are at or above
+/// 2^31, where signed arithmetic would differ.
+CaseResult runHashBuckets(TestEnv &env, const GpuTest &test,
+                          const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t n = shape[0];
+  const std::uint32_t buckets = 1009, split = 0xC0000000u;
+  CaseResult result;
+  Dim3 grid(cdiv(n, test.Config.Block));
+  result.Grid = gridString(grid);
+  result.Bytes = n * 12.0;
+  std::mt19937 generator(env.Seed * 7919u + env.NextStream++);
+  std::vector<std::uint32_t> keys(n);
+  for (std::uint32_t &key : keys)
+    key = std::uint32_t(generator());
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dkeys = buffers.input(keys.data(), n * sizeof(std::uint32_t));
+  DeviceBuffer &dbucket = buffers.output(n * sizeof(std::int32_t));
+  DeviceBuffer &dunit = buffers.output(n * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dkeys, dbucket, dunit, n, buckets, split},
+                  buffers, result);
+  std::vector<std::int32_t> bucketValues(n);
+  std::vector<float> units(n);
+  if (status.ok())
+    status = dbucket.copyToHost(bucketValues);
+  if (status.ok())
+    status = dunit.copyToHost(units);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> bucketRef(n), unitRef(n);
+  hashBucketsReference(keys.data(), n, buckets, split, bucketRef.data(),
+                       unitRef.data());
+  // Buckets are below 2^24: exact as floats (the poison -1 is no bucket).
+  std::vector<float> bucketOut(bucketValues.begin(), bucketValues.end());
+  bool ok = checkOutput(result, "bucket", bucketOut, bucketRef, n,
+                        Tolerance::exact());
+  ok &= checkOutput(result, "unit", units, unitRef, n, Tolerance::exact());
+  result.Passed = ok;
+  return result;
+}
+
 } // namespace
 
 void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
@@ -973,4 +1020,12 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1, 1}, {5, 300}, {1000, 1000}, {8191, 777}},
                    runGroupedSum,
                    grouped});
+  TestConfig hashing;
+  hashing.Block = 1024;
+  tests.push_back({"hash_buckets",
+                   "hash_buckets.ptx",
+                   "hash_buckets_kernel",
+                   {{1}, {1000}, {4099}, {(1u << 22) + 3}},
+                   runHashBuckets,
+                   hashing});
 }

@@ -559,6 +559,28 @@ inline void rowHistogramReference(const float *x, std::uint64_t rows,
   }
 }
 
+/// MurmurHash3's 32-bit finalizer.
+inline std::uint32_t fmix32(std::uint32_t h) {
+  h ^= h >> 16;
+  h *= 0x85EBCA6Bu;
+  h ^= h >> 13;
+  h *= 0xC2B2AE35u;
+  h ^= h >> 16;
+  return h;
+}
+
+/// hash_buckets_kernel: h = fmix32(key); bucket = h % buckets, plus buckets
+/// when h >= split; unit = (h >> 8) * 2^-24. Exact.
+inline void hashBucketsReference(const std::uint32_t *keys, std::uint64_t n,
+                                 std::uint32_t buckets, std::uint32_t split,
+                                 double *bucket, double *unit) {
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::uint32_t h = fmix32(keys[i]);
+    bucket[i] = double(h % buckets) + (h >= split ? double(buckets) : 0.0);
+    unit[i] = double(h >> 8) * 0x1p-24;
+  }
+}
+
 /// sort_rows_kernel: per row (stride `stride`) of `cols` values, floor(8 x)
 /// / 8 sorted ascending (`asc`) and descending (`desc`), and int32(1000 x)
 /// ascending (`ints`), all dense rows x cols; and the 16 largest of

@@ -434,6 +434,30 @@ std::function<void()> gatherRows(Case &c) {
   };
 }
 
+/// hash_buckets_kernel(keys, bucket, unit, n, n_buckets, split); size (n).
+/// The keys are small integers, negative ones wrapping to above 2^31.
+std::function<void()> hashBuckets(Case &c) {
+  uint64_t n = c.size[0];
+  const uint32_t buckets = 1009, split = 0xC0000000u;
+  Buffer &keys = c.input(ScalarType::U32, 1, n);
+  Buffer &bucket = c.output(ScalarType::I32, n);
+  Buffer &unit = c.output(ScalarType::FP32, n);
+  c.args.push_back(Argument::ofInt(int64_t(n)));
+  c.args.push_back(Argument::ofInt(buckets));
+  c.args.push_back(Argument::ofInt(split));
+  c.grid[0] = cdiv(n, c.constant("BLOCK"));
+  return [&c, &keys, &bucket, &unit, n, buckets, split] {
+    std::vector<uint32_t> k(n);
+    for (uint64_t i = 0; i < n; ++i)
+      k[i] = uint32_t(int64_t(keys.get(i)));
+    std::vector<double> bucketRef(n), unitRef(n);
+    gpu::hashBucketsReference(k.data(), n, buckets, split, bucketRef.data(),
+                              unitRef.data());
+    c.check("bucket", bucket, 1, n, n, bucketRef, 0.0);
+    c.check("unit", unit, 1, n, n, unitRef, 0.0);
+  };
+}
+
 /// row_histogram_kernel(x, out, n_cols, stride); size (rows, cols).
 std::function<void()> rowHistogram(Case &c) {
   uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 3;
@@ -1354,6 +1378,14 @@ std::vector<Config> configurations() {
        {"GROUP=8", "BLOCK_N=1024"},
        groupedSum,
        {{1, 1}, {5, 300}, {21, 1000}},
+       ExactTol},
+      {"hash_buckets",
+       "hashing.tile",
+       "hash_buckets_kernel",
+       "*u32:16, *i32:16, *fp32:16, i32, u32, u32",
+       {"BLOCK=1024"},
+       hashBuckets,
+       {{1}, {1000}, {2049}},
        ExactTol},
   };
 }

@@ -55,6 +55,11 @@ LogicalResult Executor::runDebugOp(Operation *op) {
         os << llvm::format("%f", e.f);
       else if (print.getHex() || isa<tile::PtrType>(elem))
         os << llvm::format("0x%llx", (unsigned long long)e.i);
+      else if (print.isUnsignedArg(i))
+        os << (uint64_t(e.i) &
+               (elem.getIntOrFloatBitWidth() >= 64
+                    ? ~uint64_t(0)
+                    : (uint64_t(1) << elem.getIntOrFloatBitWidth()) - 1));
       else
         os << e.i;
     }

@@ -176,7 +176,13 @@ LogicalResult Kernel::Impl::bindArgument(size_t index, const Argument &arg,
       return fail() << "is an integer, not " << arg.floatValue;
     unsigned width = type.getIntOrFloatBitWidth();
     element.i = wrapInt(static_cast<uint64_t>(arg.intValue), width);
-    if (element.i != arg.intValue)
+    // Unsigned parameters hold [0, 2^width), signed ones what wraps to
+    // itself.
+    bool fits = abi::isUnsignedType(entry.Elem)
+                    ? arg.intValue >= 0 &&
+                          (width >= 64 || uint64_t(arg.intValue) >> width == 0)
+                    : element.i == arg.intValue;
+    if (!fits)
       return fail() << "cannot hold " << arg.intValue;
     // The hints were promises the compiled code relies on.
     if (entry.Hint == 16 && arg.intValue % 16 != 0)

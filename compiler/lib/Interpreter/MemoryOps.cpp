@@ -94,6 +94,13 @@ Element atomicUpdate(tile::AtomicKind kind, Type type, Element old,
   case tile::AtomicKind::Min:
     r = old.i < value.i ? a : b;
     break;
+  case tile::AtomicKind::UMax:
+  case tile::AtomicKind::UMin: {
+    uint64_t bitsMask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+    bool aFirst = (a & bitsMask) > (b & bitsMask);
+    r = (kind == tile::AtomicKind::UMax) == aFirst ? a : b;
+    break;
+  }
   case tile::AtomicKind::Xchg:
     break;
   case tile::AtomicKind::And:

@@ -322,14 +322,15 @@ loadAt(Generator &gen, const BlockPointer &bp, ArrayRef<TValue> offsets,
         gen.constant(padding == "nan" ? NAN : 0.0, elem, resultType, location);
   if (descriptor == DescriptorKind::None)
     return TValue::of(tile::LoadOp::create(gen.builder, location, resultType,
-                                           access->ptrs, access->mask, other));
+                                           access->ptrs, access->mask, other),
+                      bp.isUnsigned);
   DescriptorOperands d(gen, bp, offsets, location);
   auto load = tile::LoadOp::create(gen.builder, location, resultType,
                                    access->ptrs, access->mask, other, bp.base,
                                    d.shape, d.strides, d.offsets);
   if (descriptor == DescriptorKind::BlockPointer)
     load.setDescUncheckedAttr(gen.builder.getUnitAttr());
-  return TValue::of(load.getResult());
+  return TValue::of(load.getResult(), bp.isUnsigned);
 }
 
 /// Converts a value to store through `bp`: a scalar is splat, a tile must have
@@ -355,7 +356,7 @@ static FailureOr<Value> storedValue(Generator &gen, const BlockPointer &bp,
       isa<tile::PtrType>(getElementTypeOrSelf(v.value.getType())))
     return gen.error(l) << "cannot store pointers";
   return gen.toValueOfType(Generator::storedConstant(v, elem), elem, blockType,
-                           l);
+                           l, bp.isUnsigned);
 }
 
 FailureOr<TValue> Generator::loadBlock(const TValue &ptr, Binder &bind,
@@ -470,7 +471,7 @@ FailureOr<TValue> Generator::descriptorAttribute(const TValue &desc,
   const BlockPointer &bp = *desc.pointer;
   bool isDesc = desc.kind == TValue::Kind::TensorDesc;
   if (isDesc && attr == "dtype")
-    return TValue::ofDType(bp.elementType());
+    return TValue::ofDType(bp.elementType(), bp.isUnsigned);
   if (isDesc && attr == "block_shape") {
     std::vector<TValue> dims;
     for (int64_t d : bp.blockShape)
@@ -557,6 +558,7 @@ FailureOr<TValue> Generator::builtinMakeBlockPtr(BuiltinCall &call) {
     return failure();
   auto bp = std::make_shared<BlockPointer>();
   bp->base = *base;
+  bp->isUnsigned = bind.get(0).isUnsigned;
   FailureOr<std::vector<TValue>> shape =
       indexList(*this, bind.get(1), i64, bind.locs[1], "extent");
   if (failed(shape))
@@ -721,6 +723,7 @@ FailureOr<TValue> Generator::builtinMakeTensorDescriptor(BuiltinCall &call) {
   }
   auto bp = std::make_shared<BlockPointer>();
   bp->base = *base;
+  bp->isUnsigned = bind.get(0).isUnsigned;
   bp->shape = std::move(*shape);
   bp->strides = std::move(*strides);
   bp->blockShape = *block;

@@ -154,18 +154,33 @@ Type Generator::parseDType(llvm::StringRef name) const {
   return type ? tile::getElementType(builder.getContext(), *type) : Type();
 }
 
-/// Answers `dtype.is_<what>()`.
-static std::optional<bool> dtypePredicate(Type t, llvm::StringRef what) {
+TValue Generator::dtypeNamed(llvm::StringRef name) const {
+  std::optional<abi::ScalarType> type = abi::lookupScalarType(name);
+  if (!type)
+    return TValue();
+  return TValue::ofDType(tile::getElementType(builder.getContext(), *type),
+                         abi::isUnsignedType(*type));
+}
+
+/// Answers `dtype.is_<what>()` for `t` (`isUnsigned`: an unsigned integer
+/// type). As in Triton, int1 counts as unsigned.
+static std::optional<bool> dtypePredicate(Type t, bool isUnsigned,
+                                          llvm::StringRef what) {
   bool isInt = t.isInteger(), isFloat = isa<FloatType>(t);
   unsigned bits = (isInt || isFloat) ? t.getIntOrFloatBitWidth() : 0;
+  bool isSigned = isInt && bits > 1 && !isUnsigned;
   return llvm::StringSwitch<std::optional<bool>>(what)
       .Case("is_floating", isFloat)
       .Case("is_int", isInt)
-      .Case("is_int_signed", isInt && bits > 1)
-      .Case("is_int_unsigned", isInt && bits == 1)
+      .Case("is_int_signed", isSigned)
+      .Case("is_int_unsigned", isInt && !isSigned)
       .Case("is_bool", t.isInteger(1))
       .Cases({"is_int1", "is_int8", "is_int16", "is_int32", "is_int64"},
-             isInt && what.drop_front(6) == std::to_string(bits))
+             isInt && (bits == 1 || isSigned) &&
+                 what.drop_front(6) == std::to_string(bits))
+      .Cases({"is_uint8", "is_uint16", "is_uint32", "is_uint64"},
+             isInt && bits > 1 && !isSigned &&
+                 what.drop_front(7) == std::to_string(bits))
       .Case("is_fp8", isFloat && bits == 8)
       .Case("is_fp16", t.isF16())
       .Case("is_bf16", t.isBF16())
@@ -270,14 +285,15 @@ FailureOr<TValue> Generator::builtinLoad(BuiltinCall &call) {
   }
   if (bind.has(2)) {
     FailureOr<Value> o = toValueOfType(storedConstant(bind.get(2), elem), elem,
-                                       ptrType, bind.locs[2]);
+                                       ptrType, bind.locs[2], ptr.isUnsigned);
     if (failed(o))
       return failure();
     other = *o;
   }
   Type resultType = tile::withElementType(ptrType, elem);
   return TValue::of(tile::LoadOp::create(builder, loc(callLoc), resultType,
-                                         ptrValue, mask, other));
+                                         ptrValue, mask, other),
+                    ptr.isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinStore(BuiltinCall &call) {
@@ -332,8 +348,9 @@ FailureOr<TValue> Generator::builtinStore(BuiltinCall &call) {
   if (bind.get(1).isValue() &&
       isa<tile::PtrType>(getElementTypeOrSelf(bind.get(1).value.getType())))
     return error(bind.locs[1]) << "tl.store cannot store pointers";
-  FailureOr<Value> value = toValueOfType(storedConstant(bind.get(1), elem),
-                                         elem, ptrType, bind.locs[1]);
+  FailureOr<Value> value =
+      toValueOfType(storedConstant(bind.get(1), elem), elem, ptrType,
+                    bind.locs[1], ptr.isUnsigned);
   if (failed(value))
     return failure();
   Value mask;
@@ -449,7 +466,7 @@ FailureOr<TValue> Generator::builtinAtomic(BuiltinCall &call) {
   Type ptrType = ptr.value.getType();
   auto ptrTensor = dyn_cast<RankedTensorType>(ptrType);
   FailureOr<Value> val = toValueOfType(storedConstant(bind.get(1), elem), elem,
-                                       ptrType, bind.locs[1]);
+                                       ptrType, bind.locs[1], ptr.isUnsigned);
   if (failed(val))
     return failure();
   Value mask;
@@ -471,12 +488,18 @@ FailureOr<TValue> Generator::builtinAtomic(BuiltinCall &call) {
                               .Case("and", tile::AtomicKind::And)
                               .Case("or", tile::AtomicKind::Or)
                               .Default(tile::AtomicKind::Xor);
+  if (!isFloat && ptr.isUnsigned && kind == tile::AtomicKind::Max)
+    kind = tile::AtomicKind::UMax;
+  if (!isFloat && ptr.isUnsigned && kind == tile::AtomicKind::Min)
+    kind = tile::AtomicKind::UMin;
   Type resultType = tile::withElementType(ptrType, elem);
   MLIRContext *ctx = builder.getContext();
   return TValue::of(tile::AtomicRMWOp::create(
-      builder, loc(callLoc), resultType, tile::AtomicKindAttr::get(ctx, kind),
-      ptr.value, *val, mask, tile::MemSemanticAttr::get(ctx, sem),
-      tile::MemScopeAttr::get(ctx, scope)));
+                        builder, loc(callLoc), resultType,
+                        tile::AtomicKindAttr::get(ctx, kind), ptr.value, *val,
+                        mask, tile::MemSemanticAttr::get(ctx, sem),
+                        tile::MemScopeAttr::get(ctx, scope)),
+                    ptr.isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinAtomicCas(BuiltinCall &call) {
@@ -496,19 +519,24 @@ FailureOr<TValue> Generator::builtinAtomicCas(BuiltinCall &call) {
   if (failed(checkAtomicShapes(*this, bind, qualified, {1, 2})))
     return failure();
   Type ptrType = bind.get(0).value.getType();
-  FailureOr<Value> cmp = toValueOfType(storedConstant(bind.get(1), *elem),
-                                       *elem, ptrType, bind.locs[1]);
+  bool isUnsigned = bind.get(0).isUnsigned;
+  FailureOr<Value> cmp =
+      toValueOfType(storedConstant(bind.get(1), *elem), *elem, ptrType,
+                    bind.locs[1], isUnsigned);
   if (failed(cmp))
     return failure();
-  FailureOr<Value> val = toValueOfType(storedConstant(bind.get(2), *elem),
-                                       *elem, ptrType, bind.locs[2]);
+  FailureOr<Value> val =
+      toValueOfType(storedConstant(bind.get(2), *elem), *elem, ptrType,
+                    bind.locs[2], isUnsigned);
   if (failed(val))
     return failure();
   MLIRContext *ctx = builder.getContext();
   return TValue::of(tile::AtomicCASOp::create(
-      builder, l, tile::withElementType(ptrType, *elem), bind.get(0).value,
-      *cmp, *val, tile::MemSemanticAttr::get(ctx, sem),
-      tile::MemScopeAttr::get(ctx, scope)));
+                        builder, l, tile::withElementType(ptrType, *elem),
+                        bind.get(0).value, *cmp, *val,
+                        tile::MemSemanticAttr::get(ctx, sem),
+                        tile::MemScopeAttr::get(ctx, scope)),
+                    isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinDebugBarrier(BuiltinCall &call) {
@@ -575,7 +603,7 @@ static std::string printValue(const TValue &v) {
   case TValue::Kind::String:
     return v.s;
   case TValue::Kind::DType:
-    return typeName(v.type);
+    return typeName(v.type, v.isUnsigned);
   case TValue::Kind::Tuple: {
     std::string s = "(";
     for (auto [i, e] : llvm::enumerate(v.elements))
@@ -662,8 +690,7 @@ FailureOr<TValue> Generator::builtinClamp(BuiltinCall &call) {
 FailureOr<TValue> Generator::builtinCast(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
-  FailureOr<Type> to = bind.dtype(1);
-  if (failed(to))
+  if (failed(bind.dtype(1)))
     return failure();
   FailureOr<std::string> rounding =
       bind.has(2) ? bind.constString(2) : FailureOr<std::string>(std::string());
@@ -672,7 +699,7 @@ FailureOr<TValue> Generator::builtinCast(BuiltinCall &call) {
   FailureOr<bool> bitcast = bind.has(3) ? bind.constBool(3) : false;
   if (failed(bitcast))
     return failure();
-  return genCast(bind.get(0), *to, *bitcast, *rounding, callLoc);
+  return genCast(bind.get(0), bind.get(1), *bitcast, *rounding, callLoc);
 }
 
 FailureOr<TValue> Generator::builtinCdiv(BuiltinCall &call) {
@@ -768,7 +795,8 @@ FailureOr<TValue> Generator::builtinPointerType(BuiltinCall &call) {
   FailureOr<Type> elem = bind.dtype(0);
   if (failed(elem))
     return failure();
-  return TValue::ofDType(tile::PtrType::get(builder.getContext(), *elem));
+  return TValue::ofDType(tile::PtrType::get(builder.getContext(), *elem),
+                         bind.get(0).isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinLoopIterable(BuiltinCall &call) {
@@ -782,7 +810,8 @@ FailureOr<TValue> Generator::callMethod(const TValue &method, CallArgs &args,
   if (self.kind == TValue::Kind::DType) {
     if (!args.positional.empty() || !args.keywords.empty())
       return error(callLoc) << "'" << method.s << "' takes no arguments";
-    if (std::optional<bool> answer = dtypePredicate(self.type, method.s))
+    if (std::optional<bool> answer =
+            dtypePredicate(self.type, self.isUnsigned, method.s))
       return TValue::ofBool(*answer);
     return error(callLoc) << self.describe() << " has no method '" << method.s
                           << "'";
@@ -903,8 +932,10 @@ FailureOr<TValue> Generator::builtinDevicePrint(BuiltinCall &call) {
     return failure();
   // The values, broadcast to one shape.
   SmallVector<Value> values;
+  SmallVector<bool> isUnsigned;
   SmallVector<int64_t> shape;
   for (const TValue &v : varargs ? *varargs : std::vector<TValue>()) {
+    isUnsigned.push_back(unsignedOf(v));
     FailureOr<Value> x = toValue(v, callLoc);
     if (failed(x))
       return failure();
@@ -928,7 +959,11 @@ FailureOr<TValue> Generator::builtinDevicePrint(BuiltinCall &call) {
   if (!values.empty() && !text.empty() && text.back() != ' ')
     text += " ";
   tile::PrintOp::create(builder, l, builder.getStringAttr(text),
-                        builder.getBoolAttr(*hex), values);
+                        builder.getBoolAttr(*hex),
+                        llvm::is_contained(isUnsigned, true)
+                            ? builder.getDenseBoolArrayAttr(isUnsigned)
+                            : DenseBoolArrayAttr(),
+                        values);
   return TValue();
 }
 
@@ -1049,9 +1084,9 @@ FailureOr<TValue> Generator::builtinInlineAsm(BuiltinCall &call) {
       builder.getStringAttr(*constraints), builder.getBoolAttr(*pure),
       builder.getI32IntegerAttr(*pack), values);
   if (!several)
-    return TValue::of(op.getResult(0));
+    return TValue::of(op.getResult(0), dtypes.isUnsigned);
   std::vector<TValue> results;
-  for (Value r : op.getResults())
-    results.push_back(TValue::of(r));
+  for (auto [r, d] : llvm::zip_equal(op.getResults(), dtypes.elements))
+    results.push_back(TValue::of(r, d.isUnsigned));
   return TValue::ofTuple(std::move(results));
 }

@@ -222,7 +222,8 @@ static FailureOr<Carried> findCarried(Generator &gen, const StmtList &body,
       continue;
     Type type = leafType(gen, leaf);
     FailureOr<Value> v =
-        gen.toValueOfType(leaf.value, getElementTypeOrSelf(type), type, l);
+        gen.toValueOfType(leaf.value, getElementTypeOrSelf(type), type, l,
+                          Generator::unsignedOf(leaf.value));
     if (failed(v))
       return failure();
     c.inits.push_back(*v);
@@ -237,7 +238,9 @@ static void bindCarried(Generator &gen, const Carried &c, ValueRange args) {
   SmallVector<TValue, 4> leaves;
   size_t k = 0;
   for (auto [leaf, carried] : llvm::zip_equal(c.leaves, c.carried))
-    leaves.push_back(carried ? TValue::of(args[k++]) : leaf.value);
+    leaves.push_back(
+        carried ? TValue::of(args[k++], Generator::unsignedOf(leaf.value))
+                : leaf.value);
   size_t pos = 0;
   for (auto [name, init] : llvm::zip_equal(c.names, c.initial))
     gen.scope->values[name] = gen.unflatten(init, leaves, pos);
@@ -296,10 +299,12 @@ yieldCarried(Generator &gen, const Carried &c, llvm::SMLoc loopLoc,
         return diag;
       }
       Type type = c.types[k++];
-      if (leaf.value.isValue() && leaf.value.value.getType() != type)
+      bool isUnsigned = Generator::unsignedOf(c.leaves[i].value);
+      if (leaf.value.isValue() && (leaf.value.value.getType() != type ||
+                                   leaf.value.isUnsigned != isUnsigned))
         return typeChanged(gen, name, init, now, loopLoc, outer);
       FailureOr<Value> v = gen.toValueOfType(
-          leaf.value, getElementTypeOrSelf(type), type, loopLoc);
+          leaf.value, getElementTypeOrSelf(type), type, loopLoc, isUnsigned);
       if (failed(v))
         return failure();
       yields.push_back(*v);
@@ -320,7 +325,9 @@ static void bindResults(Generator &gen, const Carried &c, ValueRange results,
       continue;
     }
     bool unchanged = yields[k] == blockArgs[k];
-    leaves.push_back(unchanged ? leaf.value : TValue::of(results[k]));
+    leaves.push_back(
+        unchanged ? leaf.value
+                  : TValue::of(results[k], Generator::unsignedOf(leaf.value)));
     ++k;
   }
   size_t pos = 0;
@@ -699,6 +706,15 @@ static Type mergedType(Generator &gen, const Leaf &a, const Leaf &b) {
   return ta.getIntOrFloatBitWidth() >= tb.getIntOrFloatBitWidth() ? ta : tb;
 }
 
+/// The signedness of a value two branches merge: that of the run-time one
+/// (both must agree), else of the constants; std::nullopt if they differ.
+static std::optional<bool> mergedSignedness(const TValue &a, const TValue &b) {
+  bool ua = Generator::unsignedOf(a), ub = Generator::unsignedOf(b);
+  if (a.isValue() && b.isValue() && ua != ub)
+    return std::nullopt;
+  return a.isValue() ? ua : b.isValue() ? ub : ua || ub;
+}
+
 /// Reports a variable whose two branches disagree.
 static LogicalResult branchMismatch(Generator &gen, const std::string &name,
                                     const TValue &a, const TValue &b,
@@ -808,19 +824,23 @@ LogicalResult Generator::genIf(const IfStmtAST &stmt) {
         continue;
       }
       Type type = mergedType(*this, a, b);
-      if (!type)
+      std::optional<bool> isUnsigned = mergedSignedness(a.value, b.value);
+      if (!type || !isUnsigned)
         return branchMismatch(*this, name, t->second, e->second, stmt.getLoc(),
                               thenScope, elseScope);
       Type elem = getElementTypeOrSelf(type);
       builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      FailureOr<Value> tv = toValueOfType(a.value, elem, type, stmt.getLoc());
+      FailureOr<Value> tv =
+          toValueOfType(a.value, elem, type, stmt.getLoc(), *isUnsigned);
       if (failed(tv))
         return failure();
       builder.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-      FailureOr<Value> ev = toValueOfType(b.value, elem, type, stmt.getLoc());
+      FailureOr<Value> ev =
+          toValueOfType(b.value, elem, type, stmt.getLoc(), *isUnsigned);
       if (failed(ev))
         return failure();
-      p.leaves.push_back(TValue());
+      // A placeholder for the result, with its signedness.
+      p.leaves.push_back(TValue::of(Value(), *isUnsigned));
       p.resultIndex.push_back(thenValues.size());
       thenValues.push_back(*tv);
       elseValues.push_back(*ev);
@@ -831,7 +851,7 @@ LogicalResult Generator::genIf(const IfStmtAST &stmt) {
   for (Pending &p : pending) {
     for (auto [leaf, index] : llvm::zip_equal(p.leaves, p.resultIndex))
       if (index >= 0)
-        leaf = TValue::of(result.getResult(index));
+        leaf = TValue::of(result.getResult(index), leaf.isUnsigned);
     size_t pos = 0;
     merged.values[p.name] = unflatten(p.shape, p.leaves, pos);
   }
@@ -878,21 +898,24 @@ FailureOr<TValue> Generator::genIfExp(const IfExpAST &expr) {
     return *a;
   }
   Type type = mergedType(*this, Leaf{*a, Type()}, Leaf{*b, Type()});
-  if (!type)
+  std::optional<bool> isUnsigned = mergedSignedness(*a, *b);
+  if (!type || !isUnsigned)
     return error(expr.getLoc())
            << "the two values of a conditional expression with a run-time "
               "condition must have the same type, not "
            << a->describe() << " and " << b->describe();
   Type elem = getElementTypeOrSelf(type);
   builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-  FailureOr<Value> tv = toValueOfType(*a, elem, type, expr.getLoc());
+  FailureOr<Value> tv =
+      toValueOfType(*a, elem, type, expr.getLoc(), *isUnsigned);
   if (failed(tv))
     return failure();
   builder.setInsertionPoint(ifOp.elseBlock()->getTerminator());
-  FailureOr<Value> ev = toValueOfType(*b, elem, type, expr.getLoc());
+  FailureOr<Value> ev =
+      toValueOfType(*b, elem, type, expr.getLoc(), *isUnsigned);
   if (failed(ev))
     return failure();
   scf::IfOp result = addResults(builder, ifOp, {*tv}, {*ev});
   builder.setInsertionPointAfter(result);
-  return TValue::of(result.getResult(0));
+  return TValue::of(result.getResult(0), *isUnsigned);
 }

@@ -99,7 +99,20 @@ std::string tilec::shapeString(ArrayRef<int64_t> shape) {
   return s + "]";
 }
 
-std::string tilec::typeName(Type t) { return tile::getTypeName(t); }
+std::string tilec::typeName(Type t, bool isUnsigned) {
+  if (auto ptr = dyn_cast<tile::PtrType>(t))
+    return "pointer<" + typeName(ptr.getPointeeType(), isUnsigned) + ">";
+  std::string name = tile::getTypeName(t);
+  if (isUnsigned && t.isInteger() && !t.isInteger(1))
+    name[0] = 'u';
+  return name;
+}
+
+bool tilec::isUnsignedInt(Type elem, bool isUnsigned) {
+  while (auto ptr = dyn_cast<tile::PtrType>(elem))
+    elem = ptr.getPointeeType();
+  return elem.isInteger(1) || (isUnsigned && elem.isInteger());
+}
 
 Type BlockPointer::elementType() const {
   return llvm::cast<tile::PtrType>(base.getType()).getPointeeType();
@@ -109,9 +122,9 @@ std::string TValue::describe() const {
   switch (kind) {
   case Kind::Value: {
     if (auto tensor = dyn_cast<RankedTensorType>(value.getType()))
-      return "a tile of " + typeName(tensor.getElementType()) + " " +
-             shapeString(tensor.getShape());
-    return "a scalar of " + typeName(value.getType());
+      return "a tile of " + typeName(tensor.getElementType(), isUnsigned) +
+             " " + shapeString(tensor.getShape());
+    return "a scalar of " + typeName(value.getType(), isUnsigned);
   }
   case Kind::Int:
     return "the integer " + std::to_string(i);
@@ -124,7 +137,7 @@ std::string TValue::describe() const {
   case Kind::String:
     return "the string '" + s + "'";
   case Kind::DType:
-    return "the dtype " + typeName(type);
+    return "the dtype " + typeName(type, isUnsigned);
   case Kind::Module:
     return "the module '" + s + "'";
   case Kind::Function:
@@ -180,7 +193,7 @@ bool TValue::sameAs(const TValue &other) const {
   case Kind::Module:
     return s == other.s && source == other.source;
   case Kind::DType:
-    return type == other.type;
+    return type == other.type && isUnsigned == other.isUnsigned;
   case Kind::Function:
     return function == other.function;
   case Kind::Tuple:
@@ -380,8 +393,8 @@ static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
     return TValue();
   llvm::StringRef dtype = text;
   dtype.consume_front("tl.");
-  if (Type t = gen.parseDType(dtype))
-    return TValue::ofDType(t);
+  if (TValue t = gen.dtypeNamed(dtype); !t.isNone())
+    return t;
   // Any other word is a string (`-D PRECISION=tf32x3`).
   if (text.empty())
     return std::nullopt;
@@ -793,6 +806,8 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
     std::string name;
     unsigned hint;
     std::vector<int64_t> descriptorBlock;
+    /// `u32`, `*u8`...: unsigned integers.
+    bool isUnsigned;
   };
   SmallVector<ArgParam> argParams;
   size_t sigIndex = 0;
@@ -884,12 +899,13 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
             : i <= rank ? p.name + "_shape" + std::to_string(i - 1)
                         : p.name + "_stride" + std::to_string(i - rank - 1));
       }
-      argParams.push_back({p.name, 0, entry->DescriptorBlock});
+      argParams.push_back(
+          {p.name, 0, entry->DescriptorBlock, abi::isUnsignedType(arg.Elem)});
       continue;
     }
     Type type = arg.IsPointer ? Type(tile::PtrType::get(&context, elem)) : elem;
     argTypes.push_back(type);
-    argParams.push_back({p.name, arg.Hint, {}});
+    argParams.push_back({p.name, arg.Hint, {}, abi::isUnsignedType(arg.Elem)});
     info.signature.push_back(arg);
     info.argNames.push_back(p.name);
   }
@@ -918,8 +934,9 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       for (int64_t b : param.descriptorBlock)
         block.push_back(TValue::ofInt(b));
       CallArgs args;
-      for (TValue v : {TValue::of(arg), TValue::ofTuple(shape),
-                       TValue::ofTuple(strides), TValue::ofTuple(block)}) {
+      for (TValue v :
+           {TValue::of(arg, param.isUnsigned), TValue::ofTuple(shape),
+            TValue::ofTuple(strides), TValue::ofTuple(block)}) {
         args.positional.push_back(v);
         args.positionalRanges.push_back(llvm::SMRange(paramLoc, paramLoc));
       }
@@ -937,7 +954,7 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       define(param.name, TValue::ofInt(1), paramLoc);
       continue;
     }
-    define(param.name, TValue::of(arg), paramLoc);
+    define(param.name, TValue::of(arg, param.isUnsigned), paramLoc);
   }
   if (failed(applyHeuristics(*kernel, config)))
     return nullptr;
@@ -1143,8 +1160,8 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
       return error(expr.getLoc()) << "'" << path << "' is not supported";
     }
     if (module.starts_with("triton.language")) {
-      if (Type t = parseDType(attr))
-        return TValue::ofDType(t);
+      if (TValue t = dtypeNamed(attr); !t.isNone())
+        return t;
       if (attr == "pi32_t")
         return TValue::ofDType(
             tile::PtrType::get(builder.getContext(), builder.getI32Type()));
@@ -1189,8 +1206,8 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     // torch's dtypes and the finfo/iinfo of one, as module-level constants
     // (`torch.finfo(torch.float32).min`) and in kernels.
     if (module == "torch") {
-      if (Type t = parseDType(attr))
-        return TValue::ofDType(t);
+      if (TValue t = dtypeNamed(attr); !t.isNone())
+        return t;
       if (attr == "finfo" || attr == "iinfo")
         return TValue::named(TValue::Kind::Builtin, "torch." + attr.str());
       if (attr == "cuda" && hostDepth)
@@ -1216,7 +1233,7 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   case TValue::Kind::Value: {
     Type type = base->value.getType();
     if (attr == "dtype")
-      return TValue::ofDType(getElementTypeOrSelf(type));
+      return TValue::ofDType(getElementTypeOrSelf(type), base->isUnsigned);
     // A scalar's type is its dtype (`x_ptr.type.element_ty`); a tile's
     // block type has no value in tilec.
     if (attr == "type") {
@@ -1224,7 +1241,7 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
         return error(expr.getLoc())
                << "the 'type' of a tile is not supported by tilec; use its "
                   "'dtype' and 'shape'";
-      return TValue::ofDType(type);
+      return TValue::ofDType(type, base->isUnsigned);
     }
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (attr == "shape") {
@@ -1253,7 +1270,7 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   case TValue::Kind::DType: {
     if (attr == "element_ty") {
       if (auto ptr = dyn_cast<tile::PtrType>(base->type))
-        return TValue::ofDType(ptr.getPointeeType());
+        return TValue::ofDType(ptr.getPointeeType(), base->isUnsigned);
       return error(expr.getLoc()) << "'element_ty' of a non-pointer dtype";
     }
     if (attr == "primitive_bitwidth" || attr == "int_bitwidth") {
@@ -1445,7 +1462,7 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     if (args->positional.size() != 1 || !args->keywords.empty())
       return error(expr.getLoc())
              << "a dtype call takes one positional argument";
-    return genCast(args->positional[0], callee->type, /*bitcast=*/false, "",
+    return genCast(args->positional[0], *callee, /*bitcast=*/false, "",
                    expr.getLoc());
   case TValue::Kind::Module:
     // `from packaging.version import parse`, `from importlib.metadata import
@@ -1648,18 +1665,30 @@ FailureOr<TValue> Generator::typeInfo(llvm::StringRef name, CallArgs &args,
   if (isFloat ? !isa<FloatType>(t) : !t.isInteger())
     return error(l) << name << " of " << typeName(t) << " is not defined";
   // The dtype travels in the builtin's name.
-  return TValue::named(TValue::Kind::Builtin, name.str() + ":" + typeName(t));
+  return TValue::named(TValue::Kind::Builtin,
+                       name.str() + ":" +
+                           typeName(t, args.positional[0].isUnsigned));
 }
 
 FailureOr<TValue> Generator::typeInfoAttribute(const TValue &info,
                                                llvm::StringRef attr,
                                                llvm::SMLoc l) {
   auto [kind, dtype] = llvm::StringRef(info.s).split(':');
-  Type t = parseDType(dtype);
+  TValue named = dtypeNamed(dtype);
+  Type t = named.type;
   if (kind == "torch.iinfo") {
     unsigned bits = t.getIntOrFloatBitWidth();
     if (attr == "bits")
       return TValue::ofInt(bits);
+    if (named.isUnsigned && attr == "min")
+      return TValue::ofInt(0);
+    if (named.isUnsigned && attr == "max") {
+      if (bits == 64)
+        return error(l) << kind << "(" << dtype
+                        << ").max is above the largest integer tilec's "
+                           "constants hold (2**63 - 1)";
+      return TValue::ofInt((int64_t(1) << bits) - 1);
+    }
     if (attr == "min" || attr == "max") {
       llvm::APInt v = attr == "min" ? llvm::APInt::getSignedMinValue(bits)
                                     : llvm::APInt::getSignedMaxValue(bits);

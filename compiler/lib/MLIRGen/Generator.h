@@ -99,11 +99,17 @@ struct TValue {
   /// The imported file a Module is (null for the others), or the file whose
   /// module-level names a deferred value's expression or a lambda sees.
   SourceModule *source = nullptr;
+  /// Value and DType: the integers (of the elements, or those a pointer
+  /// points to) are unsigned. The IR's integer types are signless; as in
+  /// Triton's frontend, signedness is a property of the value that chooses
+  /// the operations (divui, shrui, cmpi ult, uitofp, extui...).
+  bool isUnsigned = false;
 
-  static TValue of(mlir::Value v) {
+  static TValue of(mlir::Value v, bool isUnsigned = false) {
     TValue t;
     t.kind = Kind::Value;
     t.value = v;
+    t.isUnsigned = isUnsigned;
     return t;
   }
   static TValue ofInt(int64_t v) {
@@ -124,10 +130,11 @@ struct TValue {
     t.i = v;
     return t;
   }
-  static TValue ofDType(mlir::Type ty) {
+  static TValue ofDType(mlir::Type ty, bool isUnsigned = false) {
     TValue t;
     t.kind = Kind::DType;
     t.type = ty;
+    t.isUnsigned = isUnsigned;
     return t;
   }
   /// A block pointer (`Kind::BlockPtr`) or tensor descriptor
@@ -195,6 +202,8 @@ struct TValue {
 struct BlockPointer {
   /// The scalar base pointer.
   mlir::Value base;
+  /// The elements are unsigned integers.
+  bool isUnsigned = false;
   /// Per dimension: the extent, the stride (Int constexprs or i64 values) and,
   /// for block pointers only, the offset (an Int constexpr or an i32 value).
   std::vector<TValue> shape, strides, offsets;
@@ -526,10 +535,11 @@ public:
   /// Materialises a run-time value; constexpr numbers become constants of
   /// their default type (i32/i64, f32/f64, i1).
   mlir::FailureOr<mlir::Value> toValue(const TValue &v, llvm::SMLoc l);
-  /// Materialises `v` as a value of element type `elem`, broadcast to the
-  /// shape of `like` if `like` is a tile.
+  /// Materialises `v` as a value of element type `elem` (unsigned integers
+  /// if `toUnsigned`), broadcast to the shape of `like` if `like` is a tile.
   mlir::FailureOr<mlir::Value> toValueOfType(const TValue &v, mlir::Type elem,
-                                             mlir::Type like, llvm::SMLoc l);
+                                             mlir::Type like, llvm::SMLoc l,
+                                             bool toUnsigned = false);
   /// A value stored through (or loaded as `other` from) a pointer of `elem`
   /// as Triton converts it: a float constant for an integer pointer becomes
   /// the integer toward zero (`tl.store(int_ptr, 0.0)`); others unchanged.
@@ -538,23 +548,33 @@ public:
   mlir::Value constant(double v, mlir::Type elem, mlir::Type like,
                        mlir::Location l);
   /// Converts `v` (scalar or tile) to element type `to`, Triton style.
-  /// `rtz` selects round-toward-zero for float truncations.
+  /// `rtz` selects round-toward-zero for float truncations; `fromUnsigned`
+  /// and `toUnsigned` give the integers' signedness (zero extension,
+  /// uitofp, fptoui).
   mlir::Value cast(mlir::Value v, mlir::Type to, mlir::Location l,
-                   bool rtz = false);
+                   bool rtz = false, bool fromUnsigned = false,
+                   bool toUnsigned = false);
   /// The element type two operands are promoted to (Triton's rules, see
-  /// docs/language.md); null after an error.
+  /// docs/language.md), and in `isUnsigned` whether its integers are
+  /// unsigned; null after an error.
   mlir::Type promote(const TValue &lhs, const TValue &rhs, bool divOrMod,
-                     llvm::SMLoc l, llvm::StringRef what);
+                     llvm::SMLoc l, llvm::StringRef what, bool &isUnsigned);
   /// Promotes and broadcasts two arithmetic operands; `what` names the
-  /// operation in diagnostics.
+  /// operation in diagnostics. `isUnsigned` (if given) receives the
+  /// signedness of the promoted integers.
   mlir::LogicalResult binaryOperands(TValue lhs, TValue rhs, bool divOrMod,
                                      llvm::SMLoc l, llvm::StringRef what,
-                                     mlir::Value &x, mlir::Value &y);
+                                     mlir::Value &x, mlir::Value &y,
+                                     bool *isUnsigned = nullptr);
+  /// True if `v` holds unsigned integers: a run-time value or dtype marked
+  /// so, or an integer constant in [2**31, 2**32), which Triton types uint32.
+  static bool unsignedOf(const TValue &v);
   /// Converts `v` to an i1 truth value (`!= 0` for numbers).
   mlir::FailureOr<mlir::Value> toBool(const TValue &v, llvm::SMLoc l);
   /// Truthiness of a compile-time value.
   mlir::FailureOr<bool> constTruth(const TValue &v, llvm::SMLoc l);
-  /// The default run-time type of a constexpr number (i32/i64, f32/f64, i1).
+  /// The default run-time type of a constexpr number (i32/i64, f32/f64, i1;
+  /// i32 for the unsigned constants of unsignedOf).
   mlir::Type defaultType(const TValue &v);
 
   // Shapes (Shapes.cpp).
@@ -608,10 +628,11 @@ public:
   /// tl.topk: the k largest along the last dimension, largest first (the
   /// first k of a descending sort).
   mlir::FailureOr<TValue> builtinTopk(BuiltinCall &call);
-  /// `x` (a tile of integers or floats) sorted along its last dimension
-  /// (by its last merge stage alone with `mergeOnly`: a bitonic `x`).
-  mlir::Value sortLastDim(mlir::Value x, bool descending, llvm::SMLoc l,
-                          bool mergeOnly = false);
+  /// `x` (a tile of integers, unsigned if `isUnsigned`, or floats) sorted
+  /// along its last dimension (by its last merge stage alone with
+  /// `mergeOnly`: a bitonic `x`).
+  mlir::Value sortLastDim(mlir::Value x, bool descending, bool isUnsigned,
+                          llvm::SMLoc l, bool mergeOnly = false);
 
   // tl.* builtins (Builtins.cpp).
   /// Calls `tl.<name>` through the builtin table (BuiltinTable.cpp).
@@ -690,15 +711,20 @@ public:
   mlir::FailureOr<TValue> genMinMax(bool isMax, const TValue &a,
                                     const TValue &b, bool propagateNan,
                                     llvm::SMLoc l);
-  /// `.to()` and tl.cast; `rounding` is "", "rtne" or "rtz".
-  mlir::FailureOr<TValue> genCast(const TValue &v, mlir::Type to, bool bitcast,
-                                  llvm::StringRef rounding, llvm::SMLoc l);
+  /// `.to()` and tl.cast to the dtype `to`; `rounding` is "", "rtne" or
+  /// "rtz".
+  mlir::FailureOr<TValue> genCast(const TValue &v, const TValue &to,
+                                  bool bitcast, llvm::StringRef rounding,
+                                  llvm::SMLoc l);
   /// `.to()` between pointers and 64-bit integers, and between pointer
   /// types.
-  mlir::FailureOr<TValue> castPointer(const TValue &v, mlir::Type to,
+  mlir::FailureOr<TValue> castPointer(const TValue &v, const TValue &to,
                                       llvm::SMLoc l);
   /// Maps a dtype name (`float32`, `fp32`, `int1`, `bfloat16`...) to its type.
   mlir::Type parseDType(llvm::StringRef name) const;
+  /// The dtype `name` names (`uint8` is i8, unsigned); None if no dtype has
+  /// that name.
+  TValue dtypeNamed(llvm::StringRef name) const;
 
   // Math (Math.cpp).
   /// tl.exp, tl.log, tl.sqrt... (one generator for the unary functions),
@@ -735,9 +761,11 @@ public:
                                   bool reverse, CombineBodyFn body,
                                   llvm::SMLoc l);
   /// Reduces `x` along `axis` (all axes when none) with the tile::ReduceKind
-  /// `kind`, in Triton's accumulation type.
+  /// `kind`, in Triton's accumulation type; `isUnsigned`: `x` holds unsigned
+  /// integers.
   mlir::FailureOr<TValue> reduce(mlir::Value x, std::optional<int64_t> axis,
-                                 bool keepDims, int kind, llvm::SMLoc l);
+                                 bool keepDims, int kind, llvm::SMLoc l,
+                                 bool isUnsigned = false);
 
   // Block pointers and tensor descriptors (BlockPointers.cpp).
   /// tl.make_block_ptr, tl.advance, tl.make_tensor_descriptor,
@@ -938,8 +966,13 @@ bool isConstexprAnnotation(const ExprAST *annotation);
 
 /// Prints `[a, b, c]` into a string.
 std::string shapeString(llvm::ArrayRef<int64_t> shape);
-/// A type as diagnostics print it (`f32`, `!tile.ptr<f16>`), without quotes.
-std::string typeName(mlir::Type t);
+/// A type as diagnostics print it (`f32`, `pointer<fp16>`), without quotes;
+/// `u32` for an unsigned integer type.
+std::string typeName(mlir::Type t, bool isUnsigned = false);
+/// True if integers of `elem` (the innermost pointee of a pointer) compare,
+/// divide, shift and extend as unsigned: an unsigned value, or i1 (Triton's
+/// int1 is unsigned).
+bool isUnsignedInt(mlir::Type elem, bool isUnsigned);
 /// The element type of a pointer or tile of pointers; null for other values.
 mlir::Type pointeeOf(const TValue &v);
 /// True for the tl.* functions that are also methods of tiles (`x.sum(0)`),

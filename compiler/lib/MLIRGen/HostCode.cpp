@@ -520,7 +520,7 @@ static std::optional<std::string> defineText(const TValue &v) {
   case TValue::Kind::String:
     return "'" + v.s + "'";
   case TValue::Kind::DType:
-    return typeName(v.type);
+    return typeName(v.type, v.isUnsigned);
   case TValue::Kind::None:
     return std::string("None");
   default:

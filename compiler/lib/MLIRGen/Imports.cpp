@@ -553,8 +553,8 @@ LogicalResult Generator::bindFromImport(const FromImportStmtAST &stmt) {
                         name.name == "tl" ? "triton.language" : "triton");
     } else if (isModulePath(full) || !module.starts_with("triton.language")) {
       globals()[bound] = TValue::named(TValue::Kind::Module, full);
-    } else if (Type t = parseDType(name.name)) {
-      globals()[bound] = TValue::ofDType(t);
+    } else if (TValue t = dtypeNamed(name.name); !t.isNone()) {
+      globals()[bound] = t;
     } else {
       globals()[bound] =
           TValue::named(TValue::Kind::Builtin, "tl." + name.name);

@@ -109,7 +109,8 @@ static FailureOr<Value> floatOperand(Generator &gen, Binder &bind, unsigned i,
     return gen.error(bind.locs[i])
            << "'" << bind.function << "' is not defined for " << v.describe();
   if (!isa<FloatType>(elem))
-    return gen.cast(*x, gen.builder.getF32Type(), gen.loc(bind.locs[i]));
+    return gen.cast(*x, gen.builder.getF32Type(), gen.loc(bind.locs[i]),
+                    /*rtz=*/false, Generator::unsignedOf(v));
   if (elem.isF32() || (allowF64 && elem.isF64()))
     return *x;
   return gen.error(bind.locs[i])
@@ -141,8 +142,8 @@ FailureOr<TValue> Generator::builtinAbs(BuiltinCall &call) {
     return error(bind.locs[0]) << "tl.abs is not defined for pointers";
   if (isa<FloatType>(elem))
     return TValue::of(math::AbsFOp::create(builder, l, *x));
-  if (elem.isInteger(1))
-    return TValue::of(*x);
+  if (elem.isInteger(1) || bind.get(0).isUnsigned)
+    return TValue::of(*x, bind.get(0).isUnsigned);
   return TValue::of(math::AbsIOp::create(builder, l, *x));
 }
 

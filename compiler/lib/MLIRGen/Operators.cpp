@@ -86,8 +86,8 @@ std::optional<int> Generator::compareConstants(const TValue &a,
 Type Generator::defaultType(const TValue &v) {
   switch (v.kind) {
   case TValue::Kind::Int:
-    return (v.i >= INT32_MIN && v.i <= INT32_MAX) ? builder.getI32Type()
-                                                  : builder.getI64Type();
+    return (v.i >= INT32_MIN && v.i <= UINT32_MAX) ? builder.getI32Type()
+                                                   : builder.getI64Type();
   case TValue::Kind::Bool:
     return builder.getI1Type();
   case TValue::Kind::Float:
@@ -98,6 +98,12 @@ Type Generator::defaultType(const TValue &v) {
   default:
     return Type();
   }
+}
+
+bool Generator::unsignedOf(const TValue &v) {
+  if (v.kind == TValue::Kind::Int)
+    return v.i > INT32_MAX && v.i <= UINT32_MAX;
+  return (v.isValue() || v.kind == TValue::Kind::DType) && v.isUnsigned;
 }
 
 Value Generator::constant(double v, Type elem, Type like, Location l) {
@@ -152,7 +158,7 @@ TValue Generator::storedConstant(const TValue &v, Type elem) {
 }
 
 FailureOr<Value> Generator::toValueOfType(const TValue &v, Type elem, Type like,
-                                          llvm::SMLoc l) {
+                                          llvm::SMLoc l, bool toUnsigned) {
   Location location = loc(l);
   if (v.isConstNumber()) {
     if (isa<FloatType>(elem))
@@ -183,7 +189,8 @@ FailureOr<Value> Generator::toValueOfType(const TValue &v, Type elem, Type like,
       (isa<tile::PtrType>(from) && from != elem))
     return error(l) << "cannot convert " << v.describe() << " to "
                     << typeName(elem);
-  Value scalar = cast(v.value, elem, location);
+  Value scalar =
+      cast(v.value, elem, location, /*rtz=*/false, v.isUnsigned, toUnsigned);
   if (auto tensor = dyn_cast<RankedTensorType>(like))
     return broadcastTo(scalar, tensor.getShape(), l);
   return scalar;
@@ -209,7 +216,8 @@ static bool isFP8(Type t) {
   return isa<FloatType>(t) && t.getIntOrFloatBitWidth() == 8;
 }
 
-Value Generator::cast(Value v, Type to, Location l, bool rtz) {
+Value Generator::cast(Value v, Type to, Location l, bool rtz, bool fromUnsigned,
+                      bool toUnsigned) {
   Type from = getElementTypeOrSelf(v.getType());
   if (from == to)
     return v;
@@ -232,8 +240,8 @@ Value Generator::cast(Value v, Type to, Location l, bool rtz) {
   }
   if (!fromFloat && toFloat) {
     if (isFP8(to))
-      return cast(cast(v, f32, l), to, l, rtz);
-    if (from.isInteger(1))
+      return cast(cast(v, f32, l, false, fromUnsigned), to, l, rtz);
+    if (isUnsignedInt(from, fromUnsigned))
       return arith::UIToFPOp::create(builder, l, result, v);
     return arith::SIToFPOp::create(builder, l, result, v);
   }
@@ -242,7 +250,9 @@ Value Generator::cast(Value v, Type to, Location l, bool rtz) {
       return arith::CmpFOp::create(builder, l, arith::CmpFPredicate::UNE, v,
                                    zeroLike(builder, l, v));
     if (isFP8(from))
-      return cast(cast(v, f32, l), to, l);
+      return cast(cast(v, f32, l), to, l, false, false, toUnsigned);
+    if (toUnsigned)
+      return arith::FPToUIOp::create(builder, l, result, v);
     return arith::FPToSIOp::create(builder, l, result, v);
   }
   unsigned fromBits = from.getIntOrFloatBitWidth();
@@ -250,7 +260,7 @@ Value Generator::cast(Value v, Type to, Location l, bool rtz) {
   if (toBits == 1)
     return arith::CmpIOp::create(builder, l, arith::CmpIPredicate::ne, v,
                                  zeroLike(builder, l, v));
-  if (fromBits == 1)
+  if (fromBits < toBits && isUnsignedInt(from, fromUnsigned))
     return arith::ExtUIOp::create(builder, l, result, v);
   if (fromBits < toBits)
     return arith::ExtSIOp::create(builder, l, result, v);
@@ -285,7 +295,8 @@ static int kindOf(Type t) {
 }
 
 Type Generator::promote(const TValue &lhs, const TValue &rhs, bool divOrMod,
-                        llvm::SMLoc l, llvm::StringRef what) {
+                        llvm::SMLoc l, llvm::StringRef what, bool &isUnsigned) {
+  isUnsigned = false;
   Type a = defaultType(lhs), b = defaultType(rhs);
   if (!a || !b) {
     error(l) << what << " must be numbers, not " << lhs.describe() << " and "
@@ -301,6 +312,7 @@ Type Generator::promote(const TValue &lhs, const TValue &rhs, bool divOrMod,
     if (kindOf(scalar) <= kindOf(other)) {
       if (divOrMod && (other.isF16() || other.isBF16()))
         return f32;
+      isUnsigned = unsignedOf(lhsConst ? rhs : lhs);
       return other;
     }
   }
@@ -321,7 +333,22 @@ Type Generator::promote(const TValue &lhs, const TValue &rhs, bool divOrMod,
              << rhs.describe();
     return Type();
   }
-  return a.getIntOrFloatBitWidth() >= b.getIntOrFloatBitWidth() ? a : b;
+  // C's usual arithmetic conversions: the wider type; between a signed and
+  // an unsigned type, the unsigned one unless the signed one is wider.
+  bool ua = isUnsignedInt(a, unsignedOf(lhs));
+  bool ub = isUnsignedInt(b, unsignedOf(rhs));
+  unsigned wa = a.getIntOrFloatBitWidth(), wb = b.getIntOrFloatBitWidth();
+  if (divOrMod && ua != ub) {
+    error(l) << what << " have different signedness (" << typeName(a, ua)
+             << " and " << typeName(b, ub)
+             << "): division and remainder need the same signedness; cast "
+                "one of them";
+    return Type();
+  }
+  bool pickA = ua == ub ? wa >= wb : ua ? wa >= wb : wa > wb;
+  Type result = pickA ? a : b;
+  isUnsigned = (pickA ? ua : ub) && !result.isInteger(1);
+  return result;
 }
 
 /// The shape of `v` if it is a tile.
@@ -333,10 +360,34 @@ static std::optional<SmallVector<int64_t>> shapeOf(const TValue &v) {
 
 LogicalResult Generator::binaryOperands(TValue lhs, TValue rhs, bool divOrMod,
                                         llvm::SMLoc l, llvm::StringRef what,
-                                        Value &x, Value &y) {
-  Type elem = promote(lhs, rhs, divOrMod, l, what);
+                                        Value &x, Value &y, bool *isUnsigned) {
+  bool uns = false;
+  Type elem = promote(lhs, rhs, divOrMod, l, what, uns);
   if (!elem)
     return failure();
+  if (isUnsigned)
+    *isUnsigned = uns;
+  // Triton checks that a constant fits the type it takes.
+  if (elem.isInteger() && !elem.isInteger(1)) {
+    unsigned bits = elem.getIntOrFloatBitWidth();
+    for (const TValue *c : {&lhs, &rhs}) {
+      if (c->kind != TValue::Kind::Int)
+        continue;
+      if (uns && c->i < 0)
+        return error(l) << "cannot combine " << typeName(elem, uns)
+                        << " with the negative constant " << c->i << " in the "
+                        << what << "; cast one of them";
+      int64_t lo = uns          ? 0
+                   : bits >= 64 ? INT64_MIN
+                                : -(int64_t(1) << (bits - 1));
+      int64_t hi = bits >= 64 ? INT64_MAX
+                   : uns      ? int64_t((uint64_t(1) << bits) - 1)
+                              : (int64_t(1) << (bits - 1)) - 1;
+      if (c->i < lo || c->i > hi)
+        return error(l) << "the constant " << c->i << " is out of range for "
+                        << typeName(elem, uns) << " in the " << what;
+    }
+  }
   std::optional<SmallVector<int64_t>> ls = shapeOf(lhs), rs = shapeOf(rhs);
   std::optional<SmallVector<int64_t>> shape = ls ? ls : rs;
   if (ls && rs) {
@@ -346,10 +397,10 @@ LogicalResult Generator::binaryOperands(TValue lhs, TValue rhs, bool divOrMod,
     shape = *s;
   }
   Type like = shape ? Type(RankedTensorType::get(*shape, elem)) : elem;
-  FailureOr<Value> a = toValueOfType(lhs, elem, like, l);
+  FailureOr<Value> a = toValueOfType(lhs, elem, like, l, uns);
   if (failed(a))
     return failure();
-  FailureOr<Value> b = toValueOfType(rhs, elem, like, l);
+  FailureOr<Value> b = toValueOfType(rhs, elem, like, l, uns);
   if (failed(b))
     return failure();
   x = *a;
@@ -465,6 +516,22 @@ static bool isPointer(const TValue &v) {
 /// The phrase diagnostics use for the operands of `op`.
 static std::string operandsOf(BinaryOp op) {
   return "operands of '" + spell(op).str() + "'";
+}
+
+/// The unsigned form of an ordering predicate.
+static arith::CmpIPredicate unsignedPredicate(arith::CmpIPredicate p) {
+  switch (p) {
+  case arith::CmpIPredicate::slt:
+    return arith::CmpIPredicate::ult;
+  case arith::CmpIPredicate::sle:
+    return arith::CmpIPredicate::ule;
+  case arith::CmpIPredicate::sgt:
+    return arith::CmpIPredicate::ugt;
+  case arith::CmpIPredicate::sge:
+    return arith::CmpIPredicate::uge;
+  default:
+    return p;
+  }
 }
 
 Value Generator::approximateDivide(Location loc, Value x, Value y) {
@@ -619,6 +686,9 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
                           << rhs.describe();
     if (offElem.isInteger(1))
       offset = cast(*offset, builder.getI32Type(), l);
+    // The offset is signed: an unsigned one is zero-extended first.
+    else if (unsignedOf(rhs) && !offElem.isInteger(64))
+      offset = cast(*offset, builder.getI64Type(), l, false, true);
     if (op == BinaryOp::Sub)
       offset = Value(arith::SubIOp::create(
           builder, l,
@@ -647,7 +717,8 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
       offset = *o;
     }
     return TValue::of(
-        tile::AddPtrOp::create(builder, l, ptr.getType(), ptr, *offset));
+        tile::AddPtrOp::create(builder, l, ptr.getType(), ptr, *offset),
+        lhs.isUnsigned);
   }
 
   if (op == BinaryOp::MatMul)
@@ -675,19 +746,26 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
   if (op == BinaryOp::Pow)
     return genPow(lhs, rhs, opLoc);
   Value x, y;
-  if (failed(binaryOperands(lhs, rhs, divOrMod, opLoc, operandsOf(op), x, y)))
+  bool isUnsigned = false;
+  if (failed(binaryOperands(lhs, rhs, divOrMod, opLoc, operandsOf(op), x, y,
+                            &isUnsigned)))
     return failure();
   Type elem = getElementTypeOrSelf(x.getType());
   bool isFloat = isa<FloatType>(elem);
   if (op == BinaryOp::Div && !isFloat) {
-    x = cast(x, builder.getF32Type(), l);
-    y = cast(y, builder.getF32Type(), l);
+    x = cast(x, builder.getF32Type(), l, false, isUnsigned);
+    y = cast(y, builder.getF32Type(), l, false, isUnsigned);
     isFloat = true;
+    isUnsigned = false;
   }
+  // Unsigned integers (and i1) divide, compare and shift right as unsigned.
+  bool u = !isFloat && isUnsignedInt(elem, isUnsigned);
 
   auto cmp = [&](arith::CmpIPredicate ip, arith::CmpFPredicate fp) -> Value {
     if (isFloat)
       return arith::CmpFOp::create(builder, l, fp, x, y);
+    if (u)
+      ip = unsignedPredicate(ip);
     return arith::CmpIOp::create(builder, l, ip, x, y);
   };
   auto intOnly = [&]() -> LogicalResult {
@@ -717,11 +795,14 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
     if (isFloat)
       result = math::FloorOp::create(builder, l,
                                      arith::DivFOp::create(builder, l, x, y));
+    else if (u)
+      result = arith::DivUIOp::create(builder, l, x, y);
     else
       result = arith::DivSIOp::create(builder, l, x, y);
     break;
   case BinaryOp::Mod:
     result = isFloat ? Value(arith::RemFOp::create(builder, l, x, y))
+             : u     ? Value(arith::RemUIOp::create(builder, l, x, y))
                      : Value(arith::RemSIOp::create(builder, l, x, y));
     break;
   case BinaryOp::Lt:
@@ -765,13 +846,16 @@ FailureOr<TValue> Generator::genBinary(BinaryOp op, TValue lhs, TValue rhs,
   case BinaryOp::RShift:
     if (failed(intOnly()))
       return failure();
-    result = arith::ShRSIOp::create(builder, l, x, y);
+    result = u ? Value(arith::ShRUIOp::create(builder, l, x, y))
+               : Value(arith::ShRSIOp::create(builder, l, x, y));
     break;
   default:
     return error(opLoc) << "operator '" << spell(op)
                         << "' is not supported on tiles";
   }
-  return TValue::of(result);
+  // Comparisons give i1; the others keep the operands' signedness.
+  return TValue::of(result, isUnsigned &&
+                                getElementTypeOrSelf(result.getType()) == elem);
 }
 
 FailureOr<TValue> Generator::genPow(const TValue &lhs, const TValue &rhs,
@@ -802,14 +886,16 @@ FailureOr<TValue> Generator::genPow(const TValue &lhs, const TValue &rhs,
       if (e > 1)
         square = arith::MulIOp::create(builder, l, square, square);
     }
-    return TValue::of(result);
+    return TValue::of(result, lhs.isUnsigned);
   }
   Value x, y;
-  if (failed(binaryOperands(lhs, rhs, false, opLoc, "operands of '**'", x, y)))
+  bool isUnsigned = false;
+  if (failed(binaryOperands(lhs, rhs, false, opLoc, "operands of '**'", x, y,
+                            &isUnsigned)))
     return failure();
   if (!isa<FloatType>(getElementTypeOrSelf(x.getType()))) {
-    x = cast(x, builder.getF32Type(), l);
-    y = cast(y, builder.getF32Type(), l);
+    x = cast(x, builder.getF32Type(), l, false, isUnsigned);
+    y = cast(y, builder.getF32Type(), l, false, isUnsigned);
   }
   return TValue::of(math::PowFOp::create(builder, l, x, y));
 }
@@ -861,9 +947,11 @@ FailureOr<TValue> Generator::genUnary(UnaryOp op, TValue operand,
   case UnaryOp::Neg:
     if (isa<FloatType>(elem))
       return TValue::of(arith::NegFOp::create(builder, l, operand.value));
-    return TValue::of(arith::SubIOp::create(
-        builder, l, constant(0, elem, operand.value.getType(), l),
-        operand.value));
+    return TValue::of(
+        arith::SubIOp::create(builder, l,
+                              constant(0, elem, operand.value.getType(), l),
+                              operand.value),
+        operand.isUnsigned);
   case UnaryOp::Not: {
     FailureOr<Value> truth = toBool(operand, opLoc);
     if (failed(truth))
@@ -878,7 +966,8 @@ FailureOr<TValue> Generator::genUnary(UnaryOp op, TValue operand,
                           << operand.describe();
     return TValue::of(
         arith::XOrIOp::create(builder, l, operand.value,
-                              constant(-1, elem, operand.value.getType(), l)));
+                              constant(-1, elem, operand.value.getType(), l)),
+        operand.isUnsigned);
   }
   }
   return failure();
@@ -894,17 +983,20 @@ FailureOr<TValue> Generator::genWhere(const TValue &cond, const TValue &a,
   if (failed(c))
     return failure();
   Value x, y;
+  bool isUnsigned = false;
   if (pointeeOf(a) || pointeeOf(b)) {
     if (!pointeeOf(a) || !pointeeOf(b) ||
         getElementTypeOrSelf(a.value.getType()) !=
-            getElementTypeOrSelf(b.value.getType()))
+            getElementTypeOrSelf(b.value.getType()) ||
+        a.isUnsigned != b.isUnsigned)
       return error(l) << "tl.where needs two pointers of the same type or two "
                          "numbers, not "
                       << a.describe() << " and " << b.describe();
     x = a.value;
     y = b.value;
-  } else if (failed(binaryOperands(a, b, false, l, "operands of tl.where", x,
-                                   y))) {
+    isUnsigned = a.isUnsigned;
+  } else if (failed(binaryOperands(a, b, false, l, "operands of tl.where", x, y,
+                                   &isUnsigned))) {
     return failure();
   }
   SmallVector<int64_t> shape;
@@ -933,7 +1025,8 @@ FailureOr<TValue> Generator::genWhere(const TValue &cond, const TValue &a,
   FailureOr<Value> yb = broadcastTo(y, shape, l);
   if (failed(yb))
     return failure();
-  return TValue::of(arith::SelectOp::create(builder, loc(l), *cb, *xb, *yb));
+  return TValue::of(arith::SelectOp::create(builder, loc(l), *cb, *xb, *yb),
+                    isUnsigned);
 }
 
 FailureOr<TValue> Generator::genMinMax(bool isMax, const TValue &a,
@@ -951,7 +1044,8 @@ FailureOr<TValue> Generator::genMinMax(bool isMax, const TValue &a,
   Value x, y;
   std::string what =
       std::string("operands of tl.") + (isMax ? "maximum" : "minimum");
-  if (failed(binaryOperands(a, b, false, l, what, x, y)))
+  bool isUnsigned = false;
+  if (failed(binaryOperands(a, b, false, l, what, x, y, &isUnsigned)))
     return failure();
   Location location = loc(l);
   if (isa<FloatType>(getElementTypeOrSelf(x.getType()))) {
@@ -965,6 +1059,11 @@ FailureOr<TValue> Generator::genMinMax(bool isMax, const TValue &a,
                ? TValue::of(arith::MinimumFOp::create(builder, location, x, y))
                : TValue::of(arith::MinNumFOp::create(builder, location, x, y));
   }
+  if (isUnsignedInt(getElementTypeOrSelf(x.getType()), isUnsigned))
+    return TValue::of(
+        isMax ? Value(arith::MaxUIOp::create(builder, location, x, y))
+              : Value(arith::MinUIOp::create(builder, location, x, y)),
+        isUnsigned);
   if (isMax)
     return TValue::of(arith::MaxSIOp::create(builder, location, x, y));
   return TValue::of(arith::MinSIOp::create(builder, location, x, y));
@@ -974,43 +1073,50 @@ FailureOr<TValue> Generator::genMinMax(bool isMax, const TValue &a,
 // Casts
 //===----------------------------------------------------------------------===//
 
-FailureOr<TValue> Generator::castPointer(const TValue &v, Type to,
+FailureOr<TValue> Generator::castPointer(const TValue &v, const TValue &dtype,
                                          llvm::SMLoc l) {
   Location location = loc(l);
+  Type to = dtype.type;
   Type from = v.isValue() ? getElementTypeOrSelf(v.value.getType()) : Type();
   Type result = v.isValue() ? tile::withElementType(v.value.getType(), to) : to;
   bool fromPtr = from && isa<tile::PtrType>(from);
   if (isa<tile::PtrType>(to)) {
     if (fromPtr)
       return TValue::of(
-          tile::PtrCastOp::create(builder, location, result, v.value));
+          tile::PtrCastOp::create(builder, location, result, v.value),
+          dtype.isUnsigned);
     if (from && from.isInteger(64))
       return TValue::of(
-          tile::IntToPtrOp::create(builder, location, result, v.value));
+          tile::IntToPtrOp::create(builder, location, result, v.value),
+          dtype.isUnsigned);
     return error(l) << "only int64 and uint64 values convert to pointers, not "
                     << v.describe();
   }
   if (to.isInteger(64))
     return TValue::of(
-        tile::PtrToIntOp::create(builder, location, result, v.value));
+        tile::PtrToIntOp::create(builder, location, result, v.value),
+        dtype.isUnsigned);
   return error(l) << "pointers convert to int64, uint64 or pointers, not to "
                   << typeName(to);
 }
 
-FailureOr<TValue> Generator::genCast(const TValue &v, Type to, bool bitcast,
-                                     llvm::StringRef rounding, llvm::SMLoc l) {
+FailureOr<TValue> Generator::genCast(const TValue &v, const TValue &dtype,
+                                     bool bitcast, llvm::StringRef rounding,
+                                     llvm::SMLoc l) {
   Location location = loc(l);
+  Type to = dtype.type;
+  bool toUnsigned = dtype.isUnsigned;
   if (isa<tile::PtrType>(to) || pointeeOf(v))
-    return castPointer(v, to, l);
+    return castPointer(v, dtype, l);
   if (!v.isValue() && !v.isConstNumber())
     return error(l) << "cannot convert " << v.describe() << " to "
                     << typeName(to);
   if (!bitcast && v.isConstNumber() &&
       !(v.kind == TValue::Kind::Float && !isa<FloatType>(to))) {
-    FailureOr<Value> c = toValueOfType(v, to, to, l);
+    FailureOr<Value> c = toValueOfType(v, to, to, l, toUnsigned);
     if (failed(c))
       return failure();
-    return TValue::of(*c);
+    return TValue::of(*c, toUnsigned);
   }
   FailureOr<Value> x = toValue(v, l);
   if (failed(x))
@@ -1021,15 +1127,17 @@ FailureOr<TValue> Generator::genCast(const TValue &v, Type to, bool bitcast,
       return error(l) << "'fp_downcast_rounding' cannot be combined with "
                          "'bitcast'";
     if (from == to)
-      return TValue::of(*x);
+      return TValue::of(*x, toUnsigned);
     unsigned fromBits = from.getIntOrFloatBitWidth();
     unsigned toBits = to.getIntOrFloatBitWidth();
     if (fromBits != toBits)
       return error(l) << "cannot bitcast " << typeName(from) << " (" << fromBits
                       << " bits) to " << typeName(to) << " (" << toBits
                       << " bits)";
-    return TValue::of(arith::BitcastOp::create(
-        builder, location, tile::withElementType(x->getType(), to), *x));
+    return TValue::of(
+        arith::BitcastOp::create(builder, location,
+                                 tile::withElementType(x->getType(), to), *x),
+        toUnsigned);
   }
   bool rtz = false;
   if (!rounding.empty()) {
@@ -1043,7 +1151,8 @@ FailureOr<TValue> Generator::genCast(const TValue &v, Type to, bool bitcast,
                       << typeName(from) << " to " << typeName(to);
     rtz = rounding == "rtz";
   }
-  return TValue::of(cast(*x, to, location, rtz));
+  return TValue::of(cast(*x, to, location, rtz, unsignedOf(v), toUnsigned),
+                    toUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinArithmetic(BuiltinCall &call) {

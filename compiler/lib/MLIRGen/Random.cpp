@@ -252,10 +252,12 @@ static FailureOr<Value> uniformArg(Binder &bind, unsigned i) {
 FailureOr<TValue> Generator::builtinRandom(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
+  // As Triton's, the random integers are unsigned (uint32 or uint64).
   auto tuple = [](ArrayRef<Value> values) {
     std::vector<TValue> elements;
     for (Value v : values)
-      elements.push_back(TValue::of(v));
+      elements.push_back(
+          TValue::of(v, getElementTypeOrSelf(v.getType()).isInteger()));
     return TValue::ofTuple(std::move(elements));
   };
   if (name == "philox") {
@@ -343,7 +345,7 @@ FailureOr<TValue> Generator::builtinRandom(BuiltinCall &call) {
     return failure();
   std::array<Value, 4> &w = *words;
   if (name == "randint")
-    return TValue::of(w[0]);
+    return TValue::of(w[0], /*isUnsigned=*/true);
   if (name == "randint4x")
     return tuple(w);
   if (name == "rand")
@@ -365,12 +367,13 @@ FailureOr<TValue> Generator::builtinUmulhi(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
   Value x, y;
+  bool isUnsigned = false;
   if (failed(binaryOperands(bind.get(0), bind.get(1), false, callLoc,
-                            "operands of tl.umulhi", x, y)))
+                            "operands of tl.umulhi", x, y, &isUnsigned)))
     return failure();
   Type elem = getElementTypeOrSelf(x.getType());
   if (!elem.isInteger(32) && !elem.isInteger(64))
     return error(callLoc) << "tl.umulhi expects 32- or 64-bit integers, not "
                           << typeName(elem);
-  return TValue::of(PhiloxBuilder{builder, l}.umulhi(x, y));
+  return TValue::of(PhiloxBuilder{builder, l}.umulhi(x, y), isUnsigned);
 }

@@ -23,6 +23,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace tilec;
 
@@ -31,8 +33,8 @@ using namespace tilec;
 //===----------------------------------------------------------------------===//
 
 FailureOr<TValue> Generator::reduce(Value x, std::optional<int64_t> axis,
-                                    bool keepDims, int kindValue,
-                                    llvm::SMLoc l) {
+                                    bool keepDims, int kindValue, llvm::SMLoc l,
+                                    bool isUnsigned) {
   Location location = loc(l);
   auto kind = tile::ReduceKind(kindValue);
   bool isArg =
@@ -41,12 +43,22 @@ FailureOr<TValue> Generator::reduce(Value x, std::optional<int64_t> axis,
   if (isa<tile::PtrType>(elem))
     return error(l) << "cannot reduce pointers";
 
-  // Triton's accumulation types.
+  // Triton's accumulation types: narrow integers in i32 (u32 for a sum of
+  // unsigned ones), narrow floats in f32.
   Type i32 = builder.getI32Type(), f32 = builder.getF32Type();
-  if (elem.isInteger() && elem.getIntOrFloatBitWidth() < 32)
-    x = cast(x, i32, location);
-  else if (kind != tile::ReduceKind::Sum && isa<FloatType>(elem) &&
-           elem.getIntOrFloatBitWidth() < 32 && !(isArg && elem.isF16()))
+  bool resultUnsigned = isUnsigned && !isArg;
+  // Unsigned extrema of 32 and 64 bits: with the sign bit flipped, unsigned
+  // order is signed order, so the signed reduction finds them.
+  Value signBit;
+  if (elem.isInteger() && elem.getIntOrFloatBitWidth() < 32) {
+    x = cast(x, i32, location, false, isUnsigned);
+    resultUnsigned &= kind == tile::ReduceKind::Sum;
+  } else if (isUnsigned && elem.isInteger() && kind != tile::ReduceKind::Sum) {
+    double sign = -std::ldexp(1.0, elem.getIntOrFloatBitWidth() - 1);
+    signBit = constant(sign, elem, x.getType(), location);
+    x = arith::XOrIOp::create(builder, location, x, signBit);
+  } else if (kind != tile::ReduceKind::Sum && isa<FloatType>(elem) &&
+             elem.getIntOrFloatBitWidth() < 32 && !(isArg && elem.isF16()))
     x = cast(x, f32, location);
 
   auto tensor = dyn_cast<RankedTensorType>(x.getType());
@@ -72,6 +84,11 @@ FailureOr<TValue> Generator::reduce(Value x, std::optional<int64_t> axis,
                         : Type(RankedTensorType::get(shape, resultElem));
   Value result = tile::ReduceOp::create(builder, location, resultType, x,
                                         uint32_t(a), kind);
+  if (signBit && !isArg)
+    result = arith::XOrIOp::create(
+        builder, location, result,
+        constant(-std::ldexp(1.0, resultElem.getIntOrFloatBitWidth() - 1),
+                 resultElem, resultType, location));
   if (keepDims) {
     if (axis) {
       result = expandDims(result, a, location);
@@ -80,7 +97,7 @@ FailureOr<TValue> Generator::reduce(Value x, std::optional<int64_t> axis,
       result = reshape(result, ones, location);
     }
   }
-  return TValue::of(result);
+  return TValue::of(result, resultUnsigned);
 }
 
 /// Reads the `axis` argument of a reduction: None or an axis of `x`.
@@ -120,6 +137,7 @@ FailureOr<TValue> Generator::builtinSum(BuiltinCall &call) {
   if (failed(keep))
     return failure();
   Value v = *x;
+  bool isUnsigned = bind.get(0).isUnsigned;
   if (bind.has(3)) {
     FailureOr<Type> dtype = bind.dtype(3);
     if (failed(dtype))
@@ -127,9 +145,11 @@ FailureOr<TValue> Generator::builtinSum(BuiltinCall &call) {
     if (isa<tile::PtrType>(*dtype))
       return error(bind.locs[3]) << "cannot sum pointers";
     if (!isa<tile::PtrType>(getElementTypeOrSelf(v.getType())))
-      v = cast(v, *dtype, l);
+      v = cast(v, *dtype, l, false, isUnsigned, bind.get(3).isUnsigned);
+    isUnsigned = bind.get(3).isUnsigned;
   }
-  return reduce(v, *axis, *keep, int(tile::ReduceKind::Sum), callLoc);
+  return reduce(v, *axis, *keep, int(tile::ReduceKind::Sum), callLoc,
+                isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinMax(BuiltinCall &call) {
@@ -151,9 +171,11 @@ FailureOr<TValue> Generator::builtinMax(BuiltinCall &call) {
            << "'return_indices_tie_break_left=False' is not "
               "supported";
   bool isMax = name == "max";
-  FailureOr<TValue> values = reduce(
-      *x, *axis, *keep,
-      int(isMax ? tile::ReduceKind::Max : tile::ReduceKind::Min), callLoc);
+  bool isUnsigned = bind.get(0).isUnsigned;
+  FailureOr<TValue> values =
+      reduce(*x, *axis, *keep,
+             int(isMax ? tile::ReduceKind::Max : tile::ReduceKind::Min),
+             callLoc, isUnsigned);
   if (failed(values))
     return failure();
   if (!*indices)
@@ -161,7 +183,7 @@ FailureOr<TValue> Generator::builtinMax(BuiltinCall &call) {
   FailureOr<TValue> idx =
       reduce(*x, *axis, *keep,
              int(isMax ? tile::ReduceKind::ArgMax : tile::ReduceKind::ArgMin),
-             callLoc);
+             callLoc, isUnsigned);
   if (failed(idx))
     return failure();
   return TValue::ofTuple({*values, *idx});
@@ -185,7 +207,7 @@ FailureOr<TValue> Generator::builtinArgmax(BuiltinCall &call) {
   return reduce(*x, *axis, *keep,
                 int(name == "argmax" ? tile::ReduceKind::ArgMax
                                      : tile::ReduceKind::ArgMin),
-                callLoc);
+                callLoc, bind.get(0).isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinCumsum(BuiltinCall &call) {
@@ -213,25 +235,30 @@ FailureOr<TValue> Generator::builtinCumsum(BuiltinCall &call) {
   if (isa<tile::PtrType>(elem))
     return error(bind.locs[0]) << "cannot scan pointers";
   bool isProd = name == "cumprod";
+  bool isUnsigned = bind.get(0).isUnsigned;
   if (!isProd && bind.has(3)) {
     FailureOr<Type> dtype = bind.dtype(3);
     if (failed(dtype))
       return failure();
     if (isa<tile::PtrType>(*dtype))
       return error(bind.locs[3]) << "cannot scan pointers";
-    v = cast(v, *dtype, l);
+    v = cast(v, *dtype, l, false, isUnsigned, bind.get(3).isUnsigned);
+    isUnsigned = bind.get(3).isUnsigned;
   } else if (!isProd && elem.isInteger() && elem.getIntOrFloatBitWidth() < 32) {
-    // As Triton: narrow integers are summed in i32 (products keep theirs).
-    v = cast(v, builder.getI32Type(), l);
+    // As Triton: narrow integers are summed in i32 or u32 (products keep
+    // theirs).
+    v = cast(v, builder.getI32Type(), l, false, isUnsigned);
   } else if (elem.isBF16()) {
     // As Triton: bf16 scans in fp32.
     v = cast(v, builder.getF32Type(), l);
   }
   auto kind = isProd ? tile::ScanKind::Prod : tile::ScanKind::Sum;
-  return TValue::of(tile::ScanOp::create(
-      builder, l, v.getType(), v, builder.getI32IntegerAttr(axis),
-      builder.getBoolAttr(*reverse),
-      tile::ScanKindAttr::get(builder.getContext(), kind)));
+  return TValue::of(
+      tile::ScanOp::create(builder, l, v.getType(), v,
+                           builder.getI32IntegerAttr(axis),
+                           builder.getBoolAttr(*reverse),
+                           tile::ScanKindAttr::get(builder.getContext(), kind)),
+      isUnsigned);
 }
 
 //===----------------------------------------------------------------------===//
@@ -302,9 +329,11 @@ FailureOr<TValue> Generator::combine(bool isScan, ArrayRef<Value> inputs,
 }
 
 /// The tiles of a reduction or scan with a combine function: parameter 0, a
-/// tile or a tuple of tiles of one shape.
-static FailureOr<SmallVector<Value>> combineInputs(Binder &bind,
-                                                   llvm::StringRef qualified) {
+/// tile or a tuple of tiles of one shape; `isUnsigned` receives their
+/// signedness.
+static FailureOr<SmallVector<Value>>
+combineInputs(Binder &bind, llvm::StringRef qualified,
+              SmallVectorImpl<bool> &isUnsigned) {
   const TValue &input = bind.get(0);
   std::vector<TValue> parts = input.kind == TValue::Kind::Tuple
                                   ? input.elements
@@ -326,6 +355,7 @@ static FailureOr<SmallVector<Value>> combineInputs(Binder &bind,
                     llvm::cast<RankedTensorType>(xs[0].getType()).getShape())
              << " and " << shapeString(type.getShape());
     xs.push_back(part.value);
+    isUnsigned.push_back(part.isUnsigned);
   }
   if (xs.empty())
     return bind.gen.error(bind.locs[0])
@@ -334,11 +364,12 @@ static FailureOr<SmallVector<Value>> combineInputs(Binder &bind,
 }
 
 /// A combine region's body: the @triton.jit function `fn` called on the
-/// region's arguments, which must return one scalar of each operand's
-/// element type.
+/// region's arguments (two of each operand, whose signedness `isUnsigned`
+/// gives), which must return one scalar of each operand's element type.
 static FailureOr<SmallVector<Value>>
 callCombineFunction(Generator &gen, const TValue &fn, ValueRange args,
-                    llvm::SMLoc fnLoc, llvm::SMLoc callLoc) {
+                    ArrayRef<bool> isUnsigned, llvm::SMLoc fnLoc,
+                    llvm::SMLoc callLoc) {
   size_t n = args.size() / 2;
   std::string name = fn.function->getName().str();
   size_t required = 0, total = 0;
@@ -358,8 +389,8 @@ callCombineFunction(Generator &gen, const TValue &fn, ValueRange args,
            << 2 * n << " (two partial results of " << n << " value"
            << (n == 1 ? "" : "s") << ")";
   CallArgs callArgs;
-  for (Value arg : args) {
-    callArgs.positional.push_back(TValue::of(arg));
+  for (auto [i, arg] : llvm::enumerate(args)) {
+    callArgs.positional.push_back(TValue::of(arg, isUnsigned[i % n]));
     callArgs.positionalRanges.push_back(llvm::SMRange(callLoc, callLoc));
   }
   FailureOr<TValue> returned = gen.callFunction(*fn.function, callArgs, fnLoc);
@@ -381,7 +412,8 @@ callCombineFunction(Generator &gen, const TValue &fn, ValueRange args,
              << "the combine function '" << name << "' returns "
              << part.describe() << " for an input of " << typeName(elem)
              << "; it must return the input's type";
-    FailureOr<Value> v = gen.toValueOfType(part, elem, elem, fnLoc);
+    FailureOr<Value> v =
+        gen.toValueOfType(part, elem, elem, fnLoc, isUnsigned[i]);
     if (failed(v))
       return failure();
     values.push_back(*v);
@@ -393,7 +425,8 @@ FailureOr<TValue> Generator::builtinCombine(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
   bool isScan = name == "associative_scan";
-  FailureOr<SmallVector<Value>> xs = combineInputs(bind, qualified);
+  SmallVector<bool> isUnsigned;
+  FailureOr<SmallVector<Value>> xs = combineInputs(bind, qualified, isUnsigned);
   if (failed(xs))
     return failure();
   // tl.reduce takes axis=None (every element); a scan needs an axis.
@@ -416,14 +449,22 @@ FailureOr<TValue> Generator::builtinCombine(BuiltinCall &call) {
   FailureOr<bool> flag = bind.has(3) ? bind.constBool(3) : false;
   if (failed(flag))
     return failure();
-  return combine(
+  FailureOr<TValue> result = combine(
       isScan, *xs, axis, /*keepDims=*/!isScan && *flag,
       /*reverse=*/isScan && *flag,
       [&](ValueRange regionArgs) {
-        return callCombineFunction(*this, fn, regionArgs, bind.locs[2],
-                                   callLoc);
+        return callCombineFunction(*this, fn, regionArgs, isUnsigned,
+                                   bind.locs[2], callLoc);
       },
       callLoc);
+  if (failed(result))
+    return failure();
+  if (result->kind != TValue::Kind::Tuple)
+    result->isUnsigned = isUnsigned[0];
+  else
+    for (auto [r, u] : llvm::zip_equal(result->elements, isUnsigned))
+      r.isUnsigned = u;
+  return result;
 }
 
 FailureOr<TValue> Generator::builtinBitwiseReduce(BuiltinCall &call) {
@@ -442,7 +483,7 @@ FailureOr<TValue> Generator::builtinBitwiseReduce(BuiltinCall &call) {
   if (failed(axis) || failed(keep))
     return failure();
   bool isXor = name == "xor_sum";
-  return combine(
+  FailureOr<TValue> result = combine(
       /*isScan=*/false, {*x}, *axis, *keep, /*reverse=*/false,
       [&](ValueRange regionArgs) -> FailureOr<SmallVector<Value>> {
         Value v = isXor ? Value(arith::XOrIOp::create(builder, l, regionArgs[0],
@@ -452,6 +493,9 @@ FailureOr<TValue> Generator::builtinBitwiseReduce(BuiltinCall &call) {
         return SmallVector<Value>{v};
       },
       callLoc);
+  if (succeeded(result))
+    result->isUnsigned = bind.get(0).isUnsigned;
+  return result;
 }
 
 //===----------------------------------------------------------------------===//

@@ -251,7 +251,7 @@ FailureOr<TValue> Generator::genSubscript(const SubscriptExprAST &expr) {
              << "rank " << current;
     v = expandDims(v, dim, loc(index->getLoc()));
   }
-  return TValue::of(v);
+  return TValue::of(v, base->isUnsigned);
 }
 
 //===----------------------------------------------------------------------===//
@@ -297,10 +297,11 @@ FailureOr<TValue> Generator::builtinZeros(BuiltinCall &call) {
                                << " must be a scalar, not " << value.describe();
   Type like =
       shape->empty() ? *dtype : Type(RankedTensorType::get(*shape, *dtype));
-  FailureOr<Value> v = toValueOfType(value, *dtype, like, callLoc);
+  bool isUnsigned = bind.get(dtypeIndex).isUnsigned;
+  FailureOr<Value> v = toValueOfType(value, *dtype, like, callLoc, isUnsigned);
   if (failed(v))
     return failure();
-  return TValue::of(*v);
+  return TValue::of(*v, isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinZerosLike(BuiltinCall &call) {
@@ -312,11 +313,13 @@ FailureOr<TValue> Generator::builtinZerosLike(BuiltinCall &call) {
     return failure();
   unsigned dtypeIndex = isFull ? 2 : 1;
   Type dtype = getElementTypeOrSelf(input->getType());
+  bool isUnsigned = bind.get(0).isUnsigned;
   if (bind.has(dtypeIndex)) {
     FailureOr<Type> t = bind.dtype(dtypeIndex);
     if (failed(t))
       return failure();
     dtype = *t;
+    isUnsigned = bind.get(dtypeIndex).isUnsigned;
   }
   if (isa<tile::PtrType>(dtype))
     return error(callLoc) << qualified << " of pointers is not supported";
@@ -325,10 +328,11 @@ FailureOr<TValue> Generator::builtinZerosLike(BuiltinCall &call) {
     return error(bind.locs[1]) << "'value' of " << qualified
                                << " must be a scalar, not " << value.describe();
   FailureOr<Value> v = toValueOfType(
-      value, dtype, tile::withElementType(input->getType(), dtype), callLoc);
+      value, dtype, tile::withElementType(input->getType(), dtype), callLoc,
+      isUnsigned);
   if (failed(v))
     return failure();
-  return TValue::of(*v);
+  return TValue::of(*v, isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinReshape(BuiltinCall &call) {
@@ -365,7 +369,7 @@ FailureOr<TValue> Generator::builtinReshape(BuiltinCall &call) {
                           << tensor.getNumElements() << " elements) to "
                           << shapeString(shape) << " (" << numel
                           << " elements)";
-  return TValue::of(reshape(*input, shape, l));
+  return TValue::of(reshape(*input, shape, l), bind.get(0).isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinTrans(BuiltinCall &call) {
@@ -423,10 +427,12 @@ FailureOr<TValue> Generator::builtinTrans(BuiltinCall &call) {
     return int64_t(p.index()) == p.value();
   });
   if (identity)
-    return TValue::of(*input);
+    return TValue::of(*input, bind.get(0).isUnsigned);
   return TValue::of(tile::TransOp::create(
-      builder, l, RankedTensorType::get(shape, tensor.getElementType()), *input,
-      builder.getDenseI32ArrayAttr(order)));
+                        builder, l,
+                        RankedTensorType::get(shape, tensor.getElementType()),
+                        *input, builder.getDenseI32ArrayAttr(order)),
+                    bind.get(0).isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinExpandDims(BuiltinCall &call) {
@@ -461,7 +467,7 @@ FailureOr<TValue> Generator::builtinExpandDims(BuiltinCall &call) {
   Value v = *input;
   for (int64_t axis : axes)
     v = expandDims(v, axis, l);
-  return TValue::of(v);
+  return TValue::of(v, bind.get(0).isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinBroadcastTo(BuiltinCall &call) {
@@ -485,7 +491,7 @@ FailureOr<TValue> Generator::builtinBroadcastTo(BuiltinCall &call) {
   FailureOr<Value> v = broadcastTo(*input, *shape, callLoc);
   if (failed(v))
     return failure();
-  return TValue::of(*v);
+  return TValue::of(*v, bind.get(0).isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinBroadcast(BuiltinCall &call) {
@@ -515,7 +521,8 @@ FailureOr<TValue> Generator::builtinBroadcast(BuiltinCall &call) {
   FailureOr<Value> y = broadcastTo(*b, shape, callLoc);
   if (failed(y))
     return failure();
-  return TValue::ofTuple({TValue::of(*x), TValue::of(*y)});
+  return TValue::ofTuple({TValue::of(*x, bind.get(0).isUnsigned),
+                          TValue::of(*y, bind.get(1).isUnsigned)});
 }
 
 /// The integer type of `elem`'s width (i8 for i1), in which split's
@@ -605,15 +612,16 @@ FailureOr<TValue> Generator::builtinJoin(BuiltinCall &call) {
   FailureOr<Value> joined = join(bind.get(0), bind.get(1), callLoc, qualified);
   if (failed(joined))
     return failure();
+  bool isUnsigned = bind.get(0).isUnsigned;
   if (name == "join")
-    return TValue::of(*joined);
+    return TValue::of(*joined, isUnsigned);
   // interleave: the pairs laid out one after the other along the last axis.
   auto type = llvm::cast<RankedTensorType>(joined->getType());
   SmallVector<int64_t> shape(type.getShape().drop_back());
   if (shape.empty())
     shape.push_back(1);
   shape.back() *= 2;
-  return TValue::of(reshape(*joined, shape, l));
+  return TValue::of(reshape(*joined, shape, l), isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinSplit(BuiltinCall &call) {
@@ -655,7 +663,8 @@ FailureOr<TValue> Generator::builtinSplit(BuiltinCall &call) {
       sum = arith::TruncIOp::create(
           builder, l, tile::withElementType(sum.getType(), bits), sum);
     halves.push_back(
-        TValue::of(toBits(builder, l, sum, bits, /*inverse=*/true, elem)));
+        TValue::of(toBits(builder, l, sum, bits, /*inverse=*/true, elem),
+                   bind.get(0).isUnsigned));
   }
   return TValue::ofTuple(std::move(halves));
 }
@@ -706,7 +715,8 @@ FailureOr<TValue> Generator::builtinFlip(BuiltinCall &call) {
   for (int64_t i = 0; i < steps; ++i)
     y = pairPartner(*this, y, dim + i, callLoc);
   y = reshape(y, type.getShape(), l);
-  return TValue::of(toBits(builder, l, y, bits, /*inverse=*/true, elem));
+  return TValue::of(toBits(builder, l, y, bits, /*inverse=*/true, elem),
+                    bind.get(0).isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinCat(BuiltinCall &call) {
@@ -734,7 +744,7 @@ FailureOr<TValue> Generator::builtinCat(BuiltinCall &call) {
   Value rows = tile::TransOp::create(
       builder, l, RankedTensorType::get({2, n}, at.getElementType()), *pairs,
       builder.getDenseI32ArrayAttr({1, 0}));
-  return TValue::of(reshape(rows, {2 * n}, l));
+  return TValue::of(reshape(rows, {2 * n}, l), bind.get(0).isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinGather(BuiltinCall &call) {
@@ -767,7 +777,8 @@ FailureOr<TValue> Generator::builtinGather(BuiltinCall &call) {
   auto resultType =
       RankedTensorType::get(indexType.getShape(), srcType.getElementType());
   return TValue::of(tile::GatherOp::create(builder, l, resultType, *src, *index,
-                                           builder.getI32IntegerAttr(*axis)));
+                                           builder.getI32IntegerAttr(*axis)),
+                    bind.get(0).isUnsigned);
 }
 
 FailureOr<TValue> Generator::builtinHistogram(BuiltinCall &call) {
@@ -841,12 +852,14 @@ FailureOr<TValue> Generator::builtinSort(BuiltinCall &call) {
   if (failed(x) || failed(descending))
     return failure();
   // tl.bitonic_merge: the network's last stage alone.
-  return TValue::of(sortLastDim(*x, *descending, callLoc,
-                                /*mergeOnly=*/name == "bitonic_merge"));
+  bool isUnsigned = bind.get(0).isUnsigned;
+  return TValue::of(sortLastDim(*x, *descending, isUnsigned, callLoc,
+                                /*mergeOnly=*/name == "bitonic_merge"),
+                    isUnsigned);
 }
 
-Value Generator::sortLastDim(Value x, bool descending, llvm::SMLoc callLoc,
-                             bool mergeOnly) {
+Value Generator::sortLastDim(Value x, bool descending, bool isUnsigned,
+                             llvm::SMLoc callLoc, bool mergeOnly) {
   Location l = loc(callLoc);
   auto type = llvm::cast<RankedTensorType>(x.getType());
   int64_t rank = type.getRank();
@@ -900,8 +913,11 @@ Value Generator::sortLastDim(Value x, bool descending, llvm::SMLoc callLoc,
             builder, l, lt,
             arith::AndIOp::create(builder, l, partnerNaN, yNumber));
       } else {
-        less = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, y,
-                                     partner);
+        less = arith::CmpIOp::create(builder, l,
+                                     isUnsignedInt(elem, isUnsigned)
+                                         ? arith::CmpIPredicate::ult
+                                         : arith::CmpIPredicate::slt,
+                                     y, partner);
       }
       Value low = arith::SelectOp::create(builder, l, less, y, partner);
       Value high = arith::SelectOp::create(builder, l, less, partner, y);
@@ -929,9 +945,10 @@ FailureOr<TValue> Generator::builtinTopk(BuiltinCall &call) {
   // The k largest, largest first: the first k of the dimension sorted
   // descending, picked by an exact integer sum over [n / k, k] of the
   // elements' bits where the row is 0.
-  Value sorted = sortLastDim(*x, /*descending=*/true, callLoc);
+  bool isUnsigned = bind.get(0).isUnsigned;
+  Value sorted = sortLastDim(*x, /*descending=*/true, isUnsigned, callLoc);
   if (*k == n)
-    return TValue::of(sorted);
+    return TValue::of(sorted, isUnsigned);
   Type elem = type.getElementType();
   Type bits = bitsType(builder, elem);
   SmallVector<int64_t> rows(type.getShape().drop_back());
@@ -952,5 +969,6 @@ FailureOr<TValue> Generator::builtinTopk(BuiltinCall &call) {
   if (getElementTypeOrSelf(top.getType()) != bits)
     top = arith::TruncIOp::create(
         builder, l, tile::withElementType(top.getType(), bits), top);
-  return TValue::of(toBits(builder, l, top, bits, /*inverse=*/true, elem));
+  return TValue::of(toBits(builder, l, top, bits, /*inverse=*/true, elem),
+                    isUnsigned);
 }

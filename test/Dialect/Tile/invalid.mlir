@@ -823,3 +823,19 @@ func.func @inline_asm_shapes(%x: tensor<64xi32>) {
   %y = tile.inline_asm "mov.b32 $0, $1;", "=r,r" (%x) {packed = 1 : i32, pure = true} : (tensor<64xi32>) -> tensor<32xi32>
   return
 }
+
+// -----
+
+func.func @umax_float(%p: !tile.ptr<f32>, %v: f32) {
+  // expected-error @+1 {{'umax' needs integer values}}
+  %o = tile.atomic_rmw umax, %p, %v : (!tile.ptr<f32>, f32) -> f32
+  return
+}
+
+// -----
+
+func.func @print_flags(%x: i32, %y: i32) {
+  // expected-error @+1 {{'is_unsigned' must have one flag per operand, not 1}}
+  tile.print %x, %y {prefix = "", hex = false, is_unsigned = array<i1: true>} : i32, i32
+  return
+}

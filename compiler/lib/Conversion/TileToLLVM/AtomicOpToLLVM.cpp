@@ -57,6 +57,12 @@ static std::string getAtomSuffix(AtomicKind kind, Type type) {
     // Floats are handled by the caller through integer updates.
     return std::string(kind == AtomicKind::Max ? ".max" : ".min") + ".s" +
            std::to_string(bits);
+  case AtomicKind::UMax:
+  case AtomicKind::UMin:
+    if (isFloat || (bits != 32 && bits != 64))
+      return "";
+    return std::string(kind == AtomicKind::UMax ? ".max" : ".min") + ".u" +
+           std::to_string(bits);
   case AtomicKind::Xchg:
     return bits == 32 || bits == 64 ? ".exch" + b : "";
   case AtomicKind::And:

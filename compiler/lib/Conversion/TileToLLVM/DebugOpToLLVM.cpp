@@ -98,7 +98,9 @@ struct PrintOpLowering : public OpConversionPattern<PrintOp> {
         format += "%f";
         slots.push_back(rewriter.getF64Type());
       } else {
-        format += isa<PtrType>(elem) || op.getHex() ? "0x%llx" : "%lld";
+        format += isa<PtrType>(elem) || op.getHex() ? "0x%llx"
+                  : op.isUnsignedArg(i)             ? "%llu"
+                                                    : "%lld";
         slots.push_back(rewriter.getI64Type());
       }
     }
@@ -135,7 +137,7 @@ struct PrintOpLowering : public OpConversionPattern<PrintOp> {
         SmallVector<Value> fields(pid, pid + 3);
         if (tensor)
           fields.append(coords[r].begin(), coords[r].end());
-        for (auto &argRegs : regs) {
+        for (auto [i, argRegs] : llvm::enumerate(regs)) {
           Value v = argRegs.size() == 1 ? argRegs[0] : argRegs[r];
           Type t = v.getType();
           if (isa<FloatType>(t))
@@ -144,7 +146,7 @@ struct PrintOpLowering : public OpConversionPattern<PrintOp> {
             v = LLVM::PtrToIntOp::create(rewriter, loc, rewriter.getI64Type(),
                                          v);
           else if (t.getIntOrFloatBitWidth() < 64)
-            v = t.isInteger(1)
+            v = t.isInteger(1) || op.isUnsignedArg(i)
                     ? Value(LLVM::ZExtOp::create(rewriter, loc,
                                                  rewriter.getI64Type(), v))
                     : Value(LLVM::SExtOp::create(rewriter, loc,

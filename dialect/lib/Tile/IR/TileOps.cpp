@@ -57,6 +57,10 @@ LogicalResult ExternElementwiseOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult PrintOp::verify() {
+  if (std::optional<ArrayRef<bool>> flags = getIsUnsigned();
+      flags && flags->size() != getArgs().size())
+    return emitOpError("'is_unsigned' must have one flag per operand, not ")
+           << flags->size();
   std::optional<ArrayRef<int64_t>> shape;
   for (Value arg : getArgs()) {
     auto tensor = dyn_cast<RankedTensorType>(arg.getType());
@@ -624,6 +628,10 @@ LogicalResult AtomicRMWOp::verify() {
   Type expected = getPointeeType(getPtr().getType());
   if (expected != getValue().getType() || getType() != expected)
     return emitOpError("value and result must have type ") << expected;
+  if ((getKind() == AtomicKind::UMax || getKind() == AtomicKind::UMin) &&
+      !getElementTypeOrSelf(expected).isInteger())
+    return emitOpError("'")
+           << stringifyAtomicKind(getKind()) << "' needs integer values";
   return verifyMask(*this, getPtr().getType(), getMask());
 }
 

@@ -42,7 +42,9 @@ def Tile_AtomicKind : I32EnumAttr<"AtomicKind", "an atomic update", [
     I32EnumAttrCase<"Xchg", 3, "xchg">,
     I32EnumAttrCase<"And", 4, "and">,
     I32EnumAttrCase<"Or", 5, "or">,
-    I32EnumAttrCase<"Xor", 6, "xor">]> {
+    I32EnumAttrCase<"Xor", 6, "xor">,
+    I32EnumAttrCase<"UMax", 7, "umax">,
+    I32EnumAttrCase<"UMin", 8, "umin">]> {
   let cppNamespace = "::tilec::tile";
   let genSpecializedAttr = 0;
 }

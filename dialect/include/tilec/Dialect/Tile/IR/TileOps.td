@@ -631,14 +631,25 @@ def Tile_PrintOp : Tile_Op<"print"> {
     `tl.device_print(prefix, *args, hex=False)`: one line per element of
     the operands (which have one shape), `pid (x, y, z) idx (i, j) PREFIX
     v0 v1 ...`, printed once per element; scalars print one line.
+    `is_unsigned` (one flag per operand, all false when absent) prints an
+    operand's integers as unsigned.
 
     ```mlir
     tile.print %x, %y {prefix = "x: ", hex = false} : tensor<16xf32>, tensor<16xi32>
+    tile.print %u {prefix = "u: ", hex = false, is_unsigned = array<i1: true>} : tensor<16xi32>
     ```
   }];
   let arguments = (ins StrAttr:$prefix, BoolAttr:$hex,
+                   OptionalAttr<DenseBoolArrayAttr>:$is_unsigned,
                    Variadic<Tile_Value>:$args);
   let assemblyFormat = "$args attr-dict `:` type($args)";
+  let extraClassDeclaration = [{
+    /// True if operand `i` prints as unsigned integers.
+    bool isUnsignedArg(unsigned i) {
+      std::optional<llvm::ArrayRef<bool>> flags = getIsUnsigned();
+      return flags && (*flags)[i];
+    }
+  }];
   let hasVerifier = 1;
 }
 
