@@ -76,7 +76,9 @@ def example_argument(torch, entry):
     """A launch argument that makes Triton specialize as entry says."""
     dtypes = {"fp64": torch.float64, "fp32": torch.float32,
               "fp16": torch.float16, "bf16": torch.bfloat16,
-              "i64": torch.int64, "i32": torch.int32, "i8": torch.int8}
+              "i64": torch.int64, "i32": torch.int32, "i8": torch.int8,
+              "u64": torch.uint64, "u32": torch.uint32, "u16": torch.uint16,
+              "u8": torch.uint8}
     if entry.startswith("tensordesc<"):
         raise RuntimeError("Triton passes a host-side tensor descriptor as "
                            "a CUtensorMap with its shape and strides, not "
@@ -87,9 +89,14 @@ def example_argument(torch, entry):
         return torch.empty(64, dtype=dtypes[type_name], device="cuda")
     if entry.startswith("fp"):
         return 0.5
+    # Triton types a Python int in [2**31, 2**32) uint32 and one in
+    # [2**63, 2**64) uint64; it has no narrower unsigned scalars.
+    base = {"u32": 2**31, "u64": 2**63}.get(entry.split(":")[0], 0)
+    if entry.startswith("u") and not base:
+        raise RuntimeError(f"Triton has no {entry} scalar arguments")
     if entry.endswith(":16"):
-        return 64  # A multiple of 16 (and not 1): divisibility 16.
-    return 37  # Neither 1 nor a multiple of 16: no specialization.
+        return base + 64  # A multiple of 16 (and not 1): divisibility 16.
+    return base + 37  # Neither 1 nor a multiple of 16: no specialization.
 
 
 def strip_scratch_params(ptx, entry_name, count):

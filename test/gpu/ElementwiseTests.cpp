@@ -826,7 +826,8 @@ CaseResult runGlu(TestEnv &env, const GpuTest &test, const Kernel &kernel,
 CaseResult runHashBuckets(TestEnv &env, const GpuTest &test,
                           const Kernel &kernel, const Shape &shape) {
   const std::uint64_t n = shape[0];
-  const std::uint32_t buckets = 1009, split = 0xC0000000u;
+  const std::int32_t buckets = 1009;
+  const std::int64_t split = 0xC0000000;
   CaseResult result;
   Dim3 grid(cdiv(n, test.Config.Block));
   result.Grid = gridString(grid);

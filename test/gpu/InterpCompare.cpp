@@ -55,6 +55,11 @@ bool readFile(const std::string &path, std::vector<std::uint8_t> &bytes) {
 
 /// The buffer element type cases.txt spells `name`; false for another name.
 bool parseElemType(const std::string &name, ElemType &type) {
+  // Unsigned 32-bit buffers compare bit for bit, as 32-bit integers do.
+  if (name == "u32") {
+    type = ElemType::I32;
+    return true;
+  }
   for (ElemType t : {ElemType::F32, ElemType::F16, ElemType::BF16, ElemType::I8,
                      ElemType::I32}) {
     if (name == elemName(t)) {
@@ -169,6 +174,8 @@ std::string runCase(Context &ctx, const std::string &dir,
         args.emplace_back(static_cast<std::int32_t>(std::stol(value)));
       else if (type == "i64")
         args.emplace_back(static_cast<std::int64_t>(std::stoll(value)));
+      else if (type == "u32")
+        args.emplace_back(static_cast<std::uint32_t>(std::stoul(value)));
       else if (type == "fp32")
         args.emplace_back(std::stof(value));
       else if (type == "fp64")

@@ -1382,7 +1382,7 @@ std::vector<Config> configurations() {
       {"hash_buckets",
        "hashing.tile",
        "hash_buckets_kernel",
-       "*u32:16, *i32:16, *fp32:16, i32, u32, u32",
+       "*u32:16, *i32:16, *fp32:16, i32, i32, i64",
        {"BLOCK=1024"},
        hashBuckets,
        {{1}, {1000}, {2049}},
