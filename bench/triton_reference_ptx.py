@@ -89,11 +89,11 @@ def example_argument(torch, entry):
         return torch.empty(64, dtype=dtypes[type_name], device="cuda")
     if entry.startswith("fp"):
         return 0.5
-    # Triton types a Python int in [2**31, 2**32) uint32 and one in
-    # [2**63, 2**64) uint64; it has no narrower unsigned scalars.
-    base = {"u32": 2**31, "u64": 2**63}.get(entry.split(":")[0], 0)
+    # Triton's launcher types a Python int i32, i64, or u64 when it is at
+    # least 2**63: it passes no narrower unsigned scalars.
+    base = 2**63 if entry.split(":")[0] == "u64" else 0
     if entry.startswith("u") and not base:
-        raise RuntimeError(f"Triton has no {entry} scalar arguments")
+        raise RuntimeError(f"Triton's launcher passes no {entry} scalars")
     if entry.endswith(":16"):
         return base + 64  # A multiple of 16 (and not 1): divisibility 16.
     return base + 37  # Neither 1 nor a multiple of 16: no specialization.
