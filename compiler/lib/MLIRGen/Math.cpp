@@ -303,8 +303,9 @@ FailureOr<TValue> Generator::callLibdevice(llvm::StringRef name, CallArgs &args,
     if (auto tensor = dyn_cast<RankedTensorType>(v->getType()))
       result = RankedTensorType::get(tensor.getShape(), result);
     return TValue::of(tile::ExternElementwiseOp::create(
-        builder, loc(callLoc), result, builder.getStringAttr(fn->symbol32),
-        ValueRange{*v}));
+                          builder, loc(callLoc), result,
+                          builder.getStringAttr(fn->symbol32), ValueRange{*v}),
+                      fn->returnsUnsigned());
   }
   // The int32 argument of (T, int32) and (int32, T) functions.
   auto isIntArgument = [&](unsigned i) {

@@ -37,8 +37,10 @@ Type getScalarType(MLIRContext *ctx, LibdeviceScalar scalar) {
   case LibdeviceScalar::F64:
     return Float64Type::get(ctx);
   case LibdeviceScalar::I32:
+  case LibdeviceScalar::U32:
     return IntegerType::get(ctx, 32);
   case LibdeviceScalar::I64:
+  case LibdeviceScalar::U64:
     return IntegerType::get(ctx, 64);
   case LibdeviceScalar::None:
     break;

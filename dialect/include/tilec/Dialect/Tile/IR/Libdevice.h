@@ -37,9 +37,10 @@ enum class LibdeviceKind {
   Convert, ///< one fixed type to another (LibdeviceFunction::from, to)
 };
 
-/// The argument and result types of Convert functions (unsigned integers
-/// are their signless types; the function decides the interpretation).
-enum class LibdeviceScalar { None, F32, F64, I32, I64 };
+/// The argument and result types of Convert functions. U32 and U64 are the
+/// signless i32 and i64 in the IR; a U32 or U64 result is unsigned for the
+/// frontend.
+enum class LibdeviceScalar { None, F32, F64, I32, I64, U32, U64 };
 
 struct LibdeviceFunction {
   llvm::StringRef name;
@@ -62,6 +63,10 @@ struct LibdeviceFunction {
   llvm::SmallVector<mlir::Type> getArgumentTypes(mlir::MLIRContext *ctx,
                                                  bool is64) const;
   mlir::Type getResultType(mlir::MLIRContext *ctx, bool is64) const;
+  /// True for the conversions to unsigned integers (`float2uint_rn`).
+  bool returnsUnsigned() const {
+    return to == LibdeviceScalar::U32 || to == LibdeviceScalar::U64;
+  }
 };
 
 /// Every function, in the order of Libdevice.def.
