@@ -27,8 +27,10 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -50,6 +52,10 @@ Generator::Generator(MLIRContext &context, const ModuleAST &module,
       srcMgr.getMemoryBuffer(srcMgr.getMainFileID());
   fileName = builder.getStringAttr(buffer->getBufferIdentifier());
   mainModule.dir = directoryOf(buffer->getBufferIdentifier());
+  llvm::SmallString<256> key;
+  if (llvm::sys::fs::real_path(buffer->getBufferIdentifier(), key))
+    key = buffer->getBufferIdentifier();
+  mainKey = key.str().str();
 }
 
 Location Generator::loc(llvm::SMLoc l) const {
@@ -401,6 +407,25 @@ static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
   return TValue::named(TValue::Kind::String, text);
 }
 
+FailureOr<TValue> Generator::callImportModule(CallArgs &args,
+                                              llvm::SMLoc callLoc) {
+  Binder bind(*this, "importlib.import_module", args, callLoc);
+  if (failed(bind.bind({"name", "package"}, 1)))
+    return failure();
+  FailureOr<std::string> name = bind.constString(0);
+  if (failed(name))
+    return failure();
+  if (llvm::StringRef(*name).starts_with("."))
+    return hostError(bind.locs[0])
+           << "importlib.import_module of a relative name is not supported; "
+              "use an absolute one";
+  FailureOr<SourceModule *> module = importFile(*name, bind.locs[0]);
+  if (failed(module))
+    return failure();
+  return *module ? moduleOf(**module)
+                 : TValue::named(TValue::Kind::Module, *name);
+}
+
 /// The Triton version tilec follows: what `triton.__version__` and
 /// `importlib.metadata.version("triton")` answer in host code.
 static constexpr llvm::StringLiteral kTritonVersion = "3.6.0";
@@ -705,10 +730,13 @@ const FunctionDefAST *Generator::evaluateModule(const KernelConfig &config) {
   scratch = ModuleOp::create(builder.getUnknownLoc());
   builder.setInsertionPointToEnd(scratch->getBody());
   std::vector<const FunctionDefAST *> kernels;
-  Scope noLocals;
-  scope = &noLocals;
-  HostCode host(*this);
-  if (!runModuleLevel(moduleAST.getBody(), &kernels, config.name))
+  mainKernels = &kernels;
+  mainSelected = config.name;
+  if (!importMainPackages())
+    return nullptr;
+  if (!mainStarted && !runMainModule())
+    return nullptr;
+  if (mainFailed)
     return nullptr;
 
   // Pick the kernel.
@@ -1220,7 +1248,8 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     if (path == "torch.cuda.get_device_capability" ||
         path == "torch.cuda.get_device_properties" ||
         path == "torch.cuda.current_device" ||
-        path == "torch.cuda.is_available" || isVersionFunction(path))
+        path == "torch.cuda.is_available" || isVersionFunction(path) ||
+        path == "importlib.import_module")
       return TValue::named(TValue::Kind::Builtin, path);
     if (module == "torch.cuda")
       return hostError(expr.getLoc())
@@ -1422,6 +1451,8 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     }
     if (isVersionFunction(name))
       return callVersionFunction(name, *args, expr.getLoc());
+    if (name == "importlib.import_module")
+      return callImportModule(*args, expr.getLoc());
     if (name == "torch.cuda.current_device")
       return TValue::ofInt(0);
     if (name == "torch.cuda.is_available")
@@ -1469,6 +1500,9 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     // version`.
     if (!callee->source && isVersionFunction(callee->s))
       return callVersionFunction(callee->s, *args, expr.getLoc());
+    // `from importlib import import_module`.
+    if (!callee->source && callee->s == "importlib.import_module")
+      return callImportModule(*args, expr.getLoc());
     // `from extlib import f` where no file is extlib: a host module's name.
     if (!callee->source && !llvm::StringRef(callee->s).starts_with("triton"))
       return hostError(expr.getLoc())

@@ -360,6 +360,16 @@ public:
   /// Runs the module-level statements and returns the kernel `config`
   /// selects, its decorators evaluated; null after an error.
   const FunctionDefAST *evaluateModule(const KernelConfig &config);
+  /// Runs the kernel file's module-level statements, once (imported by its
+  /// own package, they run there); false after an error.
+  bool runMainModule();
+  /// Imports the packages of a kernel file that lives in one, outermost
+  /// first, as Python does before it runs `pkg.sub.file` (whose __init__
+  /// files may import this very file, which then runs there). A package
+  /// that fails to import for a reason of its own is warned about and left
+  /// out: the file then runs on its own. False after an error of the kernel
+  /// file itself.
+  bool importMainPackages();
   /// Runs module-level statements of the current file. `kernels` (null in an
   /// imported file) collects its @triton.jit functions; the decorators of
   /// the one named `selected` (every one when empty) are evaluated.
@@ -370,6 +380,10 @@ public:
   bool runModuleLevel(const StmtList &statements,
                       std::vector<const FunctionDefAST *> *kernels,
                       llvm::StringRef selected);
+
+  /// `importlib.import_module(name)` in host code: the import of `name`
+  /// (absolute names only).
+  mlir::FailureOr<TValue> callImportModule(CallArgs &args, llvm::SMLoc callLoc);
 
   // Imports (Imports.cpp).
   /// `import a.b as c` and `from .a import b`: binds the names.
@@ -842,6 +856,18 @@ public:
   Scope *scope = nullptr;
   /// The kernel's file, and the files it imports by path.
   SourceModule mainModule;
+  /// The kernel file's real path (the key importedModules would give it).
+  std::string mainKey;
+  /// The kernel file's statements have started to run, and failed.
+  bool mainStarted = false, mainFailed = false;
+  /// Where the kernel file's @triton.jit functions are collected, and the
+  /// one whose decorators are evaluated (see runModuleLevel).
+  std::vector<const FunctionDefAST *> *mainKernels = nullptr;
+  std::string mainSelected;
+  /// The directory above the kernel file's outermost package (its
+  /// directory has an __init__ file), where absolute imports look too;
+  /// empty for a file outside packages.
+  std::string packageRoot;
   std::map<std::string, std::unique_ptr<SourceModule>> importedModules;
   /// Files whose import failed (values may still point at them).
   std::vector<std::unique_ptr<SourceModule>> failedModules;

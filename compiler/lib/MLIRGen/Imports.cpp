@@ -26,6 +26,7 @@
 #include "tilec/Frontend/Parser.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -92,6 +93,13 @@ FailureOr<SourceModule *> Generator::loadModule(llvm::StringRef path,
   if (llvm::sys::fs::real_path(path, key))
     key = path;
   std::string cacheKey = key.str().str();
+  if (cacheKey == mainKey) {
+    // The kernel's file, imported by its own package (`from .parallel import
+    // f` in an __init__): it runs there, once, as in Python.
+    if (!mainStarted && !runMainModule())
+      return error(at) << "importing '" << name << "' failed: the error above";
+    return &mainModule;
+  }
   auto found = importedModules.find(cacheKey);
   if (found != importedModules.end())
     return found->second.get();
@@ -150,6 +158,135 @@ FailureOr<SourceModule *> Generator::loadModule(llvm::StringRef path,
     return abandon();
   }
   return module;
+}
+
+bool Generator::runMainModule() {
+  mainStarted = true;
+  OpBuilder::InsertionGuard insertion(builder);
+  builder.setInsertionPointToEnd(scratch->getBody());
+  HostCode host(*this);
+  Scope noLocals;
+  Scope *savedScope = scope;
+  SourceModule *savedModule = current;
+  scope = &noLocals;
+  current = &mainModule;
+  mainModule.loading = true;
+  bool ok = runModuleLevel(moduleAST.getBody(), mainKernels, mainSelected);
+  mainModule.loading = false;
+  current = savedModule;
+  scope = savedScope;
+  mainFailed = !ok;
+  return ok;
+}
+
+/// True if `dir` is a package: it has an __init__ file.
+static bool isPackageDirectory(llvm::StringRef dir) {
+  for (const char *init : {"__init__.tile", "__init__.py"}) {
+    llvm::SmallString<256> file(dir);
+    llvm::sys::path::append(file, init);
+    if (llvm::sys::fs::is_regular_file(file))
+      return true;
+  }
+  return false;
+}
+
+bool Generator::importMainPackages() {
+  std::vector<std::string> chain;
+  llvm::SmallString<256> dir(mainModule.dir);
+  while (isPackageDirectory(dir)) {
+    chain.insert(chain.begin(), llvm::sys::path::filename(dir).str());
+    llvm::SmallString<256> parent(llvm::sys::path::parent_path(dir));
+    if (parent.empty() || parent == dir)
+      break;
+    dir = parent;
+  }
+  if (chain.empty())
+    return true;
+  packageRoot = dir.str().str();
+  std::string package = llvm::join(chain, ".");
+  mainModule.name =
+      package + "." +
+      llvm::sys::path::stem(
+          srcMgr.getMemoryBuffer(srcMgr.getMainFileID())->getBufferIdentifier())
+          .str();
+
+  // Every diagnostic is held back while the packages import: their own
+  // warnings are not the kernel's business, and their errors matter only if
+  // the kernel file fails with them.
+  struct Held {
+    Location location;
+    DiagnosticSeverity severity;
+    std::string text;
+    std::vector<std::pair<Location, std::string>> notes;
+    bool inKernelFile;
+  };
+  std::vector<Held> held;
+  bool imported;
+  {
+    ScopedDiagnosticHandler hold(&context, [&](Diagnostic &diag) {
+      auto file = dyn_cast<FileLineColLoc>(diag.getLocation());
+      Held h{diag.getLocation(),
+             diag.getSeverity(),
+             diag.str(),
+             {},
+             file && file.getFilename() == fileName && file.getLine() > 0};
+      for (Diagnostic &note : diag.getNotes())
+        h.notes.push_back({note.getLocation(), note.str()});
+      held.push_back(std::move(h));
+      return success();
+    });
+    imported = succeeded(importFile(package, llvm::SMLoc()));
+  }
+  auto replay = [&](const Held &h) {
+    InFlightDiagnostic diag =
+        h.severity == DiagnosticSeverity::Error     ? emitError(h.location)
+        : h.severity == DiagnosticSeverity::Warning ? emitWarning(h.location)
+                                                    : emitRemark(h.location);
+    diag << h.text;
+    for (const auto &[noteLoc, text] : h.notes)
+      diag.attachNote(noteLoc) << text;
+  };
+  if (mainFailed) {
+    // The kernel file failed inside: its errors and those they refer to
+    // (not the last, placeless "importing 'pkg' failed").
+    for (const Held &h : held) {
+      auto file = dyn_cast<FileLineColLoc>(h.location);
+      if (h.inKernelFile || (h.severity == DiagnosticSeverity::Error &&
+                             !(file && file.getLine() == 0)))
+        replay(h);
+    }
+    return false;
+  }
+  if (imported) {
+    for (const Held &h : held)
+      if (h.inKernelFile)
+        replay(h);
+    return true;
+  }
+  std::string firstError;
+  for (const Held &h : held)
+    if (h.severity == DiagnosticSeverity::Error && firstError.empty()) {
+      llvm::raw_string_ostream os(firstError);
+      if (auto file = dyn_cast<FileLineColLoc>(h.location))
+        os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+           << file.getColumn() << ": ";
+      os << h.text;
+    }
+  // Python would stop here; tilec compiles the file on its own.
+  llvm::SMLoc fileStart = llvm::SMLoc::getFromPointer(
+      srcMgr.getMemoryBuffer(srcMgr.getMainFileID())->getBufferStart());
+  warning(fileStart,
+          "importing the package '" + package +
+              "', which Python imports "
+              "before '" +
+              mainModule.name +
+              "', failed; compiling the file on "
+              "its own",
+          "the first error: " + firstError);
+  mainStarted = false;
+  mainModule.globals.clear();
+  mainKernels->clear();
+  return true;
 }
 
 /// True if `top` names a module of Python 3's standard library
@@ -408,6 +545,8 @@ FailureOr<SourceModule *> Generator::importFile(llvm::StringRef dotted,
     if (top == "triton" || top == "torch" || isStandardLibraryModule(top))
       return nullptr;
     dirs.push_back(mainModule.dir);
+    if (!packageRoot.empty())
+      dirs.push_back(packageRoot);
     for (const std::string &dir : srcMgr.getIncludeDirs())
       dirs.push_back(dir);
   }
