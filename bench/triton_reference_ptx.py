@@ -89,9 +89,10 @@ def example_argument(torch, entry):
         return torch.empty(64, dtype=dtypes[type_name], device="cuda")
     if entry.startswith("fp"):
         return 0.5
-    # Triton's launcher types a Python int i32, i64, or u64 when it is at
-    # least 2**63: it passes no narrower unsigned scalars.
-    base = 2**63 if entry.split(":")[0] == "u64" else 0
+    # Triton's launcher types a Python int i32, i64 outside the i32 range,
+    # or u64 when it is at least 2**63: it passes no narrower unsigned
+    # scalars.
+    base = {"i64": 2**32, "u64": 2**63}.get(entry.split(":")[0], 0)
     if entry.startswith("u") and not base:
         raise RuntimeError(f"Triton's launcher passes no {entry} scalars")
     if entry.endswith(":16"):
