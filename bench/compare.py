@@ -455,6 +455,38 @@ def row_row_histogram(h):
               lambda: torch.bincount(flat, minlength=rows * (bins + 1)))
 
 
+def row_hash_buckets(h):
+    """examples/hashing.tile's hash_buckets_kernel (MurmurHash3's finalizer
+    of uint32 keys, unsigned %, >= and >>) on 2^26 + 3 keys. torch: the same
+    arithmetic eagerly, in int64 masked to 32 bits."""
+    torch = h.torch
+    n = (1 << 26) + 3
+    buckets, split = 1009, 0xC0000000
+    wide = torch.randint(0, 1 << 32, (n,), device="cuda", dtype=torch.int64)
+    keys = wide.to(torch.int32).view(torch.uint32)
+    bucket = torch.empty(n, device="cuda", dtype=torch.int32)
+    unit = torch.empty(n, device="cuda")
+
+    def mix(x):
+        mask = 0xFFFFFFFF
+        x = x ^ (x >> 16)
+        x = (x * 0x85EBCA6B) & mask
+        x = x ^ (x >> 13)
+        x = (x * 0xC2B2AE35) & mask
+        return x ^ (x >> 16)
+
+    def eager():
+        m = mix(wide)
+        return m % buckets + (m >= split) * buckets, (m >> 8) * 2.0**-24
+
+    ref_bucket, ref_unit = eager()
+    h.run_row(f"hash_buckets u32 {n} (torch: eager int64)", "hash_buckets",
+              (h.triton.cdiv(n, 1024),),
+              (keys, bucket, unit, n, buckets, split), [bucket, unit],
+              [ref_bucket.double(), ref_unit.double()], 0.0, 12 * n, "GB/s",
+              eager)
+
+
 def matmul_row(h, name, dtype, m, n, k, blocks, kind="ptr"):
     torch = h.torch
     a = randn(torch, (m, k), dtype)
@@ -655,6 +687,7 @@ ROWS = {
     "asm_pair": row_asm_pair,
     "gather_rows": row_gather_rows,
     "row_histogram": row_row_histogram,
+    "hash_buckets": row_hash_buckets,
     "matmul_fp16": row_matmul_fp16,
     "matmul_bf16": row_matmul_bf16,
     "matmul_fp16_ragged": row_matmul_fp16_ragged,

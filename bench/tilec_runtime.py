@@ -54,7 +54,8 @@ class _Arg(ctypes.Structure):
 # Element types as signatures spell them, by torch dtype name.
 _TORCH_DTYPES = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32",
                  "float64": "fp64", "int8": "i8", "int16": "i16",
-                 "int32": "i32", "int64": "i64", "uint8": "u8"}
+                 "int32": "i32", "int64": "i64", "uint8": "u8",
+                 "uint16": "u16", "uint32": "u32", "uint64": "u64"}
 
 
 def _dtype_name(dtype):
