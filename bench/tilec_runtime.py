@@ -31,7 +31,9 @@ import sys
 MAX_RANK = 5
 SUCCESS, NO_DEVICE, ERROR = 0, 1, 2
 ARG_POINTER, ARG_INT, ARG_FLOAT32, ARG_FLOAT64, ARG_DESCRIPTOR = range(5)
-API_VERSION = 1
+API_VERSION = 2
+# tilecKernelLaunch's flag TILEC_LAUNCH_PROGRAMMATIC_DEPENDENT.
+PROGRAMMATIC_DEPENDENT = 1
 
 
 class TilecError(RuntimeError):
@@ -142,7 +144,8 @@ class Runtime:
             "tilecKernelLaunch": (status, [p, ctypes.c_uint32,
                                            ctypes.c_uint32, ctypes.c_uint32,
                                            ctypes.POINTER(_Arg),
-                                           ctypes.c_size_t, p]),
+                                           ctypes.c_size_t, p,
+                                           ctypes.c_uint32]),
         }
         for name, (restype, argtypes) in signatures.items():
             function = getattr(lib, name)
@@ -308,20 +311,21 @@ class Kernel:
                                  f"argument")
         return converted
 
-    def launch(self, grid, *args, stream=None):
+    def launch(self, grid, *args, stream=None, launch_pdl=False):
+        """launch_pdl: programmatic dependent launch, as Triton's."""
         grid = tuple(grid) + (1,) * (3 - len(tuple(grid)))
         converted = self._convert(args)
         if stream is None:
             stream = _current_stream()
         self._rt.check(self._rt.lib.tilecKernelLaunch(
             self._handle, grid[0], grid[1], grid[2], converted, len(args),
-            stream))
+            stream, PROGRAMMATIC_DEPENDENT if launch_pdl else 0))
 
     def __getitem__(self, grid):
         if isinstance(grid, int):
             grid = (grid,)
-        return lambda *args, stream=None: self.launch(grid, *args,
-                                                      stream=stream)
+        return lambda *args, stream=None, launch_pdl=False: self.launch(
+            grid, *args, stream=stream, launch_pdl=launch_pdl)
 
     def __del__(self):
         if getattr(self, "_handle", None):

@@ -247,7 +247,10 @@ int tilecKernelNumRegisters(const TilecKernel *kernel) {
 TilecStatus tilecKernelLaunch(const TilecKernel *kernel, uint32_t gridX,
                               uint32_t gridY, uint32_t gridZ,
                               const TilecArg *args, size_t numArgs,
-                              void *stream) {
+                              void *stream, uint32_t flags) {
+  if (flags & ~uint32_t(TILEC_LAUNCH_PROGRAMMATIC_DEPENDENT))
+    return fail("kernel '" + kernel->K.name() + "': unknown launch flags " +
+                std::to_string(flags));
   std::vector<TensorDescriptor> descs;
   descs.reserve(numArgs);
   std::vector<KernelArg> converted;
@@ -260,8 +263,11 @@ TilecStatus tilecKernelLaunch(const TilecKernel *kernel, uint32_t gridX,
     converted.push_back(*arg);
   }
   Stream borrowed = Stream::borrow(stream);
+  LaunchOptions options;
+  options.ProgrammaticDependentLaunch =
+      flags & TILEC_LAUNCH_PROGRAMMATIC_DEPENDENT;
   return result(kernel->K.launch(Dim3(gridX, gridY, gridZ), converted.data(),
-                                 converted.size(), &borrowed));
+                                 converted.size(), &borrowed, options));
 }
 
 } // extern "C"

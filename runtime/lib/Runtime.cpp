@@ -451,12 +451,14 @@ Status DeviceBuffer::fill(std::uint8_t value) {
 //===----------------------------------------------------------------------===//
 
 Status Kernel::launch(Dim3 grid, std::initializer_list<KernelArg> args,
-                      const Stream *stream) const {
-  return launch(grid, args.begin(), args.size(), stream);
+                      const Stream *stream,
+                      const LaunchOptions &options) const {
+  return launch(grid, args.begin(), args.size(), stream, options);
 }
 
 Status Kernel::launch(Dim3 grid, const KernelArg *args, std::size_t numArgs,
-                      const Stream *stream) const {
+                      const Stream *stream,
+                      const LaunchOptions &options) const {
   // Tensor descriptors launch as their base, extents and strides.
   std::vector<KernelArg> expanded;
   if (std::any_of(args, args + numArgs, [](const KernelArg &arg) {
@@ -487,7 +489,7 @@ Status Kernel::launch(Dim3 grid, const KernelArg *args, std::size_t numArgs,
     return packed.status();
   if (Status maps = encodeTensorMaps(*packed); !maps.ok())
     return maps;
-  return launchUnchecked(grid, packed->kernelParams(), stream);
+  return launchUnchecked(grid, packed->kernelParams(), stream, options);
 }
 
 Status Kernel::encodeTensorMaps(const PackedArguments &packed) const {
@@ -540,8 +542,8 @@ Status Kernel::encodeTensorMaps(const PackedArguments &packed) const {
   return Status::success();
 }
 
-Status Kernel::launchUnchecked(Dim3 grid, void **params,
-                               const Stream *stream) const {
+Status Kernel::launchUnchecked(Dim3 grid, void **params, const Stream *stream,
+                               const LaunchOptions &options) const {
   if (grid.X == 0 || grid.Y == 0 || grid.Z == 0)
     return Status::success(); // An empty grid launches nothing.
   // Formatted only for messages: formatting would cost more than the
@@ -561,16 +563,36 @@ Status Kernel::launchUnchecked(Dim3 grid, void **params,
   if (!api)
     return status;
   setLastLaunchedKernel(Meta.Name);
-  CUresult result = api->cuLaunchKernel(
-      static_cast<CUfunction>(Function), static_cast<unsigned>(grid.X),
-      static_cast<unsigned>(grid.Y), static_cast<unsigned>(grid.Z),
-      Meta.blockSize(), 1, 1, Meta.SharedBytes, asStream(stream), params,
-      nullptr);
+  CUresult result;
+  const char *call = "cuLaunchKernel";
+  if (options.ProgrammaticDependentLaunch) {
+    call = "cuLaunchKernelEx";
+    CUlaunchAttribute attribute = {};
+    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config = {};
+    config.gridDimX = static_cast<unsigned>(grid.X);
+    config.gridDimY = static_cast<unsigned>(grid.Y);
+    config.gridDimZ = static_cast<unsigned>(grid.Z);
+    config.blockDimX = Meta.blockSize();
+    config.blockDimY = config.blockDimZ = 1;
+    config.sharedMemBytes = Meta.SharedBytes;
+    config.hStream = asStream(stream);
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    result = api->cuLaunchKernelEx(&config, static_cast<CUfunction>(Function),
+                                   params, nullptr);
+  } else {
+    result = api->cuLaunchKernel(
+        static_cast<CUfunction>(Function), static_cast<unsigned>(grid.X),
+        static_cast<unsigned>(grid.Y), static_cast<unsigned>(grid.Z),
+        Meta.blockSize(), 1, 1, Meta.SharedBytes, asStream(stream), params,
+        nullptr);
+  }
   if (result != CUDA_SUCCESS)
-    return Status::error(
-        ErrorCode::CudaError,
-        cudaFailure(api, "cuLaunchKernel", result, Meta.Name).message() + " [" +
-            dims() + "]");
+    return Status::error(ErrorCode::CudaError,
+                         cudaFailure(api, call, result, Meta.Name).message() +
+                             " [" + dims() + "]");
   return Status::success();
 }
 

@@ -425,6 +425,36 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX,
   return CUDA_ERROR_NOT_SUPPORTED; // An unknown kernel: refuse it cleanly.
 }
 
+/// Launches with programmatic stream serialization, the one attribute the
+/// runtime sets: counted, then run as cuLaunchKernel runs them.
+static int ProgrammaticLaunches = 0;
+
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f,
+                                  void **kernelParams, void **extra) {
+  FAKE_CHECK_INIT();
+  if (!config || (config->numAttrs && !config->attrs))
+    return CUDA_ERROR_INVALID_VALUE;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const CUlaunchAttribute &attr = config->attrs[i];
+    if (attr.id != CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION)
+      return CUDA_ERROR_NOT_SUPPORTED;
+    if (attr.value.programmaticStreamSerializationAllowed) {
+      std::lock_guard<std::mutex> guard(Lock);
+      ++ProgrammaticLaunches;
+    }
+  }
+  return cuLaunchKernel(f, config->gridDimX, config->gridDimY, config->gridDimZ,
+                        config->blockDimX, config->blockDimY, config->blockDimZ,
+                        config->sharedMemBytes, config->hStream, kernelParams,
+                        extra);
+}
+
+/// For tests: how many launches asked for programmatic dependent launch.
+__attribute__((visibility("default"))) int tilecFakeCudaProgrammaticLaunches() {
+  std::lock_guard<std::mutex> guard(Lock);
+  return ProgrammaticLaunches;
+}
+
 /// Checks what the driver checks of a 2-D tiled tensor map and fills the
 /// map with a pattern; the fake kernels never read it.
 CUresult CUDAAPI cuTensorMapEncodeTiled(

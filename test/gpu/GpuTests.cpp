@@ -101,6 +101,63 @@ CaseResult runVectorAdd(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
+/// chained_add_kernel four times in a row on one stream, each launch a
+/// programmatic dependent launch of the one before: s1 = x + y, s2 = s1 + y,
+/// s3 = s2 + y, s4 = s3 + y. Each reads its predecessor's output after
+/// griddepcontrol.wait, so every sum must be exact in fp32.
+CaseResult runChainedAddPdl(TestEnv &env, const GpuTest &test,
+                            const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t n = shape[0];
+  constexpr int Links = 4;
+  CaseResult result;
+  Dim3 grid(cdiv(n, test.Config.Block));
+  result.Grid = gridString(grid);
+  result.Bytes = Links * 3.0 * sizeof(float) * n;
+  std::vector<float> x(n), y(n), out(n);
+  fillRandomFloats(x.data(), n, env.Seed, env.NextStream++);
+  fillRandomFloats(y.data(), n, env.Seed, env.NextStream++);
+  std::size_t bytes = n * sizeof(float);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x.data(), bytes);
+  DeviceBuffer &dy = buffers.input(y.data(), bytes);
+  std::vector<DeviceBuffer *> sums;
+  for (int k = 0; k < Links; ++k)
+    sums.push_back(&buffers.output(bytes));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Expected<Stream> stream = Stream::create(env.Ctx);
+  if (!stream)
+    return failed(stream.status(), result);
+  LaunchOptions pdl;
+  pdl.ProgrammaticDependentLaunch = true;
+  Status status = buffers.reset();
+  for (int k = 0; k < Links && status.ok(); ++k)
+    status = kernel.launch(grid, {k ? *sums[k - 1] : dx, dy, *sums[k], n},
+                           &*stream, pdl);
+  if (status.ok())
+    status = stream->synchronize();
+  if (status.ok())
+    status = sums.back()->copyToHost(out);
+  if (status.ok())
+    status = buffers.countOverruns(result.Overruns);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<std::uint64_t> wrong;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    float ref = x[i];
+    for (int k = 0; k < Links; ++k)
+      ref += y[i];
+    if (!(out[i] == ref) && ++result.Mismatches <= 4)
+      wrong.push_back(i);
+  }
+  result.RelError = result.Mismatches ? std::nan("") : 0.0;
+  result.Passed = result.Mismatches == 0 && result.Overruns == 0;
+  for (std::uint64_t i : wrong)
+    result.Note +=
+        "\n    s4[" + std::to_string(i) + "] = " + formatValue(out[i], "%.9g");
+  return result;
+}
+
 } // namespace
 
 void tilec::gpu::addVectorAddTests(std::vector<GpuTest> &tests) {
@@ -136,6 +193,13 @@ void tilec::gpu::addVectorAddTests(std::vector<GpuTest> &tests) {
                    "chained_add_kernel",
                    {{1}, {1000}, {1025}, {(1u << 20) + 3}},
                    runVectorAdd,
+                   config});
+  // The same kernel chained four times by programmatic dependent launches.
+  tests.push_back({"vector_add_gdc_pdl",
+                   "vector_add_gdc.ptx",
+                   "chained_add_kernel",
+                   {{1}, {1000}, {1025}, {(1u << 20) + 3}},
+                   runChainedAddPdl,
                    config});
 }
 

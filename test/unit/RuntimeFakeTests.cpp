@@ -26,6 +26,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -644,6 +645,37 @@ TEST_CASE("A tensor descriptor launches as its base, extents and strides",
                  .status()
                  .message(),
              Contains("the block shape has 2 dimensions, the view 1"));
+}
+
+TEST_CASE("A programmatic dependent launch goes through cuLaunchKernelEx "
+          "with its attribute",
+          "[fake][launch]") {
+  Context ctx = makeContext();
+  Expected<CompiledKernel> compiled = compileVectorAdd();
+  REQUIRE(compiled.ok());
+  Expected<Module> module = Module::loadPtx(ctx, compiled->Ptx);
+  REQUIRE(module.ok());
+  Expected<Kernel> kernel = module->getKernel("add_kernel");
+  REQUIRE(kernel.ok());
+  // The fake driver counts the launches that carry the attribute.
+  void *fake = ::dlopen(std::getenv("TILEC_CUDA_LIBRARY"), RTLD_NOW);
+  REQUIRE(fake);
+  auto count = reinterpret_cast<int (*)()>(
+      ::dlsym(fake, "tilecFakeCudaProgrammaticLaunches"));
+  REQUIRE(count);
+  int before = count();
+  Inputs in(ctx, 3000);
+  REQUIRE(kernel->launch(blocksFor(in.N), {in.X, in.Y, in.Out, in.N}).ok());
+  CHECK(count() == before);
+  LaunchOptions pdl;
+  pdl.ProgrammaticDependentLaunch = true;
+  REQUIRE(in.Out.fill(0xff).ok());
+  REQUIRE(
+      kernel->launch(blocksFor(in.N), {in.X, in.Y, in.Out, in.N}, nullptr, pdl)
+          .ok());
+  CHECK(count() == before + 1);
+  in.checkOutput();
+  ::dlclose(fake);
 }
 
 TEST_CASE("Launch requirements of the metadata line are checked at launch",

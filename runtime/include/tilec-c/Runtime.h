@@ -38,7 +38,7 @@ extern "C" {
 #endif
 
 /* The version of this interface; it changes when a declaration does. */
-#define TILEC_C_API_VERSION 1
+#define TILEC_C_API_VERSION 2
 
 typedef enum TilecStatus {
   TILEC_SUCCESS = 0,
@@ -122,13 +122,21 @@ TILEC_C_API int tilecKernelNumWarps(const TilecKernel *Kernel);
 TILEC_C_API int tilecKernelSharedBytes(const TilecKernel *Kernel);
 TILEC_C_API int tilecKernelNumRegisters(const TilecKernel *Kernel);
 
+/* Flags of tilecKernelLaunch. */
+enum {
+  /* Programmatic dependent launch (tilec::rt::LaunchOptions,
+   * Triton's launch_pdl=True). */
+  TILEC_LAUNCH_PROGRAMMATIC_DEPENDENT = 1u
+};
+
 /* Launches on a GridX x GridY x GridZ grid on Stream (a CUstream; NULL for
  * the legacy default stream), checking the arguments as
- * tilec::rt::Kernel::launch does. */
+ * tilec::rt::Kernel::launch does. Flags is 0 or TILEC_LAUNCH_* flags. */
 TILEC_C_API TilecStatus tilecKernelLaunch(const TilecKernel *Kernel,
                                           uint32_t GridX, uint32_t GridY,
                                           uint32_t GridZ, const TilecArg *Args,
-                                          size_t NumArgs, void *Stream);
+                                          size_t NumArgs, void *Stream,
+                                          uint32_t Flags);
 
 #ifdef __cplusplus
 }

@@ -214,6 +214,18 @@ struct Dim3 {
 
 class Module;
 
+/// How a launch runs, beyond its grid, arguments and stream.
+struct LaunchOptions {
+  /// Programmatic dependent launch (Triton's `launch_pdl=True`; sm_90 and
+  /// later): the kernel may start before the kernel launched before it on
+  /// the same stream has finished, as soon as every block of that one has
+  /// called `tl.extra.cuda.gdc_launch_dependents` (or exited). The kernel
+  /// must call `tl.extra.cuda.gdc_wait` before it reads what that kernel
+  /// wrote. Launched through cuLaunchKernelEx with
+  /// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION.
+  bool ProgrammaticDependentLaunch = false;
+};
+
 /// A kernel of a loaded Module, with its tilec metadata.
 class Kernel {
 public:
@@ -230,15 +242,18 @@ public:
   /// dimension launches nothing and succeeds. Launch errors are reported
   /// here; errors while the kernel runs show up at the next synchronize.
   Status launch(Dim3 grid, std::initializer_list<KernelArg> args,
-                const Stream *stream = nullptr) const;
+                const Stream *stream = nullptr,
+                const LaunchOptions &options = {}) const;
   Status launch(Dim3 grid, const KernelArg *args, std::size_t numArgs,
-                const Stream *stream = nullptr) const;
+                const Stream *stream = nullptr,
+                const LaunchOptions &options = {}) const;
   /// Launches with arguments already checked and laid out by the caller:
   /// \p params holds one pointer per parameter, to a value of the
   /// parameter's size (cuLaunchKernel's kernelParams). Only the grid is
   /// checked. Generated launchers use this; it is the fast path.
   Status launchUnchecked(Dim3 grid, void **params,
-                         const Stream *stream = nullptr) const;
+                         const Stream *stream = nullptr,
+                         const LaunchOptions &options = {}) const;
   /// Builds the tensor maps \p packed asks for in place (before
   /// launchUnchecked with its kernelParams()).
   Status encodeTensorMaps(const PackedArguments &packed) const;
