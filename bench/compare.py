@@ -60,9 +60,10 @@ class Harness:
         return self.ctx.load_module(self.ptx_dir / f"{name}.ptx").kernel(
             entry["kernel"])
 
-    def triton_kernel(self, name):
+    def triton_kernel(self, name, **launch_options):
         """Triton's kernel of manifest entry name, with its constexprs,
-        num_warps and num_stages: launch(grid, *args)."""
+        num_warps, num_stages and launch_options (launch_pdl=True):
+        launch(grid, *args)."""
         entry = self.manifest[name]
         source = entry["source"]
         if source not in self._modules:
@@ -77,7 +78,7 @@ class Harness:
         def launch(grid, *args):
             kernel[grid](*args, num_warps=entry["num_warps"],
                          num_stages=entry["num_stages"],
-                         **entry["constexprs"])
+                         **entry["constexprs"], **launch_options)
         return launch
 
     def specialization_note(self, name, args):
@@ -487,6 +488,44 @@ def row_hash_buckets(h):
               eager)
 
 
+def row_dependent_launch(h):
+    """examples/dependent_launch.tile's chained_add_kernel eight times in a
+    row (s = s + y), each a programmatic dependent launch of the one
+    before (launch_pdl=True under tilec and Triton alike), on 2^20 + 3
+    elements: short kernels, where the overlap of one's tail with the next
+    one's start shows. torch: eight adds."""
+    torch = h.torch
+    n, links = (1 << 20) + 3, 8
+    x = randn(torch, n, torch.float32)
+    y = randn(torch, n, torch.float32)
+    sums = [torch.empty_like(x) for _ in range(links)]
+    ref = x.double()
+    for _ in range(links):
+        ref = (ref.float() + y).double()
+    grid = (h.triton.cdiv(n, 1024),)
+    tilec = h.tilec("vector_add_gdc")
+    triton_launch = h.triton_kernel("vector_add_gdc", launch_pdl=True)
+
+    def chain(launch):
+        def run():
+            prev = x
+            for s in sums:
+                launch(prev, s)
+                prev = s
+        return run
+
+    row = f"dependent_launch fp32 {n}, {links} chained launches (torch: add)"
+    work = links * 12 * n
+    h.measure(row, "tilec",
+              chain(lambda a, s: tilec[grid](a, y, s, n, launch_pdl=True)),
+              [sums[-1]], [ref], 0.0, work, "GB/s")
+    h.measure(row, "triton",
+              chain(lambda a, s: triton_launch(grid, a, y, s, n)),
+              [sums[-1]], [ref], 0.0, work, "GB/s")
+    h.measure(row, "torch", chain(lambda a, s: torch.add(a, y, out=s)),
+              [sums[-1]], [ref], 0.0, work, "GB/s")
+
+
 def matmul_row(h, name, dtype, m, n, k, blocks, kind="ptr"):
     torch = h.torch
     a = randn(torch, (m, k), dtype)
@@ -673,6 +712,7 @@ def row_attention_bwd(h):
 
 ROWS = {
     "vector_add": row_vector_add,
+    "dependent_launch": row_dependent_launch,
     "softmax": row_softmax,
     "layer_norm": row_layer_norm,
     "rms_norm": row_rms_norm,
