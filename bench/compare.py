@@ -565,6 +565,45 @@ def row_matmul_desc_fp16(h):
                4096, (128, 256), kind="desc")
 
 
+def row_mx_matmul(h):
+    """examples/mx_matmul.tile (tl.dot_scaled) with A in fp4 (e2m1, two a
+    byte) and B in fp8 (e4m3), one e8m0 scale per 32 elements along K, at
+    4096^3. torch: cuBLAS's bf16 matmul of the decoded, scaled operands
+    (the product tl.dot_scaled decodes to on sm_90)."""
+    torch = h.torch
+    m = n = k = 4096
+    a = torch.randint(0, 256, (m, k // 2), device="cuda", dtype=torch.uint8)
+    b = torch.randint(0, 256, (k, n), device="cuda", dtype=torch.uint8)
+    b[(b & 0x7F) == 0x7F] = 0  # no e4m3 NaN
+    a_scale = torch.randint(124, 131, (m, k // 32), device="cuda",
+                            dtype=torch.uint8)
+    b_scale = torch.randint(124, 131, (n, k // 32), device="cuda",
+                            dtype=torch.uint8)
+    fp4 = torch.tensor([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0], device="cuda",
+                       dtype=torch.float64)
+    fp4 = torch.cat([fp4, -fp4])
+    # The first value of a byte is its low nibble.
+    a_values = torch.stack([fp4[(a & 15).long()], fp4[(a >> 4).long()]],
+                           dim=-1).reshape(m, k)
+    b_values = b.view(torch.float8_e4m3fn).double()
+    a_full = a_values * torch.exp2(a_scale.double() - 127).repeat_interleave(
+        32, dim=1)
+    b_full = b_values * torch.exp2(b_scale.double() - 127).repeat_interleave(
+        32, dim=1).T
+    ref = a_full @ b_full
+    a16, b16 = a_full.to(torch.bfloat16), b_full.to(torch.bfloat16)
+    c = torch.empty((m, n), device="cuda", dtype=torch.float32)
+    c16 = torch.empty((m, n), device="cuda", dtype=torch.bfloat16)
+    name = "mx_matmul_fp4_fp8"
+    bm = h.manifest[name]["constexprs"]["BLOCK_M"]
+    bn = h.manifest[name]["constexprs"]["BLOCK_N"]
+    h.run_row(f"{name} {m}x{n}x{k} (torch: bf16 matmul of the decoded "
+              "operands)", name, (h.triton.cdiv(m, bm), h.triton.cdiv(n, bn)),
+              (a, a_scale, b, b_scale, c, m, n, k, a.stride(0), b.stride(0),
+               c.stride(0)), [c], [ref], 1e-4, 2 * m * n * k, "TFLOP/s",
+              lambda: torch.matmul(a16, b16, out=c16))
+
+
 def row_persistent_matmul(h):
     torch = h.torch
     from triton.tools.tensor_descriptor import TensorDescriptor
@@ -732,6 +771,7 @@ ROWS = {
     "matmul_bf16": row_matmul_bf16,
     "matmul_fp16_ragged": row_matmul_fp16_ragged,
     "matmul_desc_fp16": row_matmul_desc_fp16,
+    "mx_matmul": row_mx_matmul,
     "persistent_matmul": row_persistent_matmul,
     "attention_fp16": row_attention_fp16,
     "attention_fp16_d128": row_attention_fp16_d128,

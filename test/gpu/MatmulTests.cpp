@@ -45,6 +45,7 @@
 
 #include "tilec/Runtime/Tensor.h"
 
+#include <random>
 #include <tuple>
 
 using namespace tilec::rt;
@@ -405,6 +406,96 @@ TestConfig tensorCoreConfig(ElemType in, ElemType out, double tol,
   return config;
 }
 
+/// mx_matmul_kernel(a, a_scale, b, b_scale, c, M, N, K, stride_am,
+/// stride_bk, stride_cm) of examples/mx_matmul.tile with A in \p formatA and
+/// B in \p formatB, bytes uniform over the finite codes, scales uniform in
+/// 2^-3..2^3 (e8m0 124..130); size (M, N, K), K a multiple of 32.
+CaseResult runMxMatmul(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                       const Shape &shape, MxFormat formatA, MxFormat formatB) {
+  const TestConfig &config = test.Config;
+  const std::uint64_t m = shape[0], n = shape[1], k = shape[2];
+  if (k % 32)
+    return badSize(test, shape, "K must be a multiple of the scale group, 32");
+  const bool padded = shape.has(Shape::Flag::Padded);
+  const std::uint64_t packA = mxPacking(formatA), packB = mxPacking(formatB);
+  // Row strides multiples of 16 (the signature says so), past the row
+  // when padded.
+  auto stride = [padded](std::uint64_t cols) {
+    return (cols + 15) / 16 * 16 + (padded ? 16 : 0);
+  };
+  const std::uint64_t lda = stride(k / packA), ldb = stride(n), ldc = stride(n);
+  const std::uint64_t groups = k / 32;
+  CaseResult result;
+  Dim3 grid(cdiv(m, config.BlockM), cdiv(n, config.BlockN));
+  result.Grid = gridString(grid);
+  result.Flops = 2.0 * m * n * k;
+
+  // Padding bytes hold e4m3 NaN codes: read, they would show.
+  std::mt19937 generator(env.Seed * 7919u + env.NextStream++);
+  auto randomByte = [&](MxFormat format) {
+    for (;;)
+      if (auto byte = std::uint8_t(generator()); mxFinite(format, byte))
+        return byte;
+  };
+  std::vector<std::uint8_t> a(m * lda, 0xFF), b(k / packB * ldb, 0xFF);
+  std::vector<std::uint8_t> aScale(m * groups), bScale(n * groups);
+  for (std::uint64_t r = 0; r < m; ++r)
+    for (std::uint64_t c = 0; c < k / packA; ++c)
+      a[r * lda + c] = randomByte(formatA);
+  for (std::uint64_t r = 0; r < k / packB; ++r)
+    for (std::uint64_t c = 0; c < n; ++c)
+      b[r * ldb + c] = randomByte(formatB);
+  for (std::uint8_t &s : aScale)
+    s = std::uint8_t(124 + generator() % 7);
+  for (std::uint8_t &s : bScale)
+    s = std::uint8_t(124 + generator() % 7);
+
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &da = buffers.input(a);
+  DeviceBuffer &daScale = buffers.input(aScale);
+  DeviceBuffer &db = buffers.input(b);
+  DeviceBuffer &dbScale = buffers.input(bScale);
+  DeviceBuffer &dc = buffers.output(m * ldc * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(
+      env, kernel, grid, {da, daScale, db, dbScale, dc, m, n, k, lda, ldb, ldc},
+      buffers, result);
+  std::vector<float> c;
+  std::uint64_t clobbered = 0;
+  if (status.ok())
+    status = readMatrix(dc, ElemType::F32, m, n, ldc, c, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+
+  std::vector<double> ref(m * n);
+  double rmsA = 0.0, rmsB = 0.0;
+  mxMatmulReference(a.data(), lda, aScale.data(), formatA, b.data(), ldb,
+                    bScale.data(), formatB, m, n, k, ref.data(), rmsA, rmsB);
+  // The products are exact in bf16; the sums are fp32.
+  Tolerance tol = config.Tol;
+  tol.RefFloor = 0.5 * std::sqrt(double(k)) * rmsA * rmsB;
+  bool ok = checkOutput(result, "C", c, ref, n, tol);
+  ok &= recordClobbered(result, "C", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
+CaseResult runMxFp4Fp8(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                       const Shape &shape) {
+  return runMxMatmul(env, test, kernel, shape, MxFormat::E2M1, MxFormat::E4M3);
+}
+
+CaseResult runMxFp8Fp8(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                       const Shape &shape) {
+  return runMxMatmul(env, test, kernel, shape, MxFormat::E5M2, MxFormat::E4M3);
+}
+
+CaseResult runMxFp4Fp4(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                       const Shape &shape) {
+  return runMxMatmul(env, test, kernel, shape, MxFormat::E2M1, MxFormat::E2M1);
+}
+
 } // namespace
 
 void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
@@ -607,6 +698,22 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                      std::string("matmul_") + fp8 + "_tc.ptx",
                      "matmul_fp8_kernel", tcSizes, runMatmulFp8,
                      tensorCoreConfig(ElemType::I8, F32, 1e-7, 32)});
+
+  // Microscaled products (tl.dot_scaled): fp4 and fp8 bytes with e8m0
+  // scales, decoded to bf16 (exact) and summed in fp32. Ragged M, N and K
+  // (K a multiple of the scale group, not of BLOCK_K = 64).
+  std::vector<Shape> mxSizes = {{1, 1, 32},
+                                {100, 72, 96},
+                                {{257, 130, 160}, Pad},
+                                {512, 512, 512},
+                                {1000, 776, 256}};
+  for (auto [name, run] : {std::pair{"mx_matmul_fp4_fp8", runMxFp4Fp8},
+                           std::pair{"mx_matmul_fp8_fp8", runMxFp8Fp8},
+                           std::pair{"mx_matmul_fp4_fp4", runMxFp4Fp4}}) {
+    TestConfig config = tensorCoreConfig(ElemType::I8, F32, 1e-5, 64);
+    tests.push_back({name, std::string(name) + ".ptx", "mx_matmul_kernel",
+                     mxSizes, run, config});
+  }
 
   // mma.sync with ldmatrix (the sm_80 path), on the H200.
   tests.push_back({"matmul_ptr_fp16_sm80", "matmul_ptr_fp16_sm80.ptx",

@@ -708,6 +708,92 @@ inline double normalReference(std::int64_t seed, std::int64_t offset) {
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(th);
 }
 
+/// An OCP MX operand format of examples/mx_matmul.tile.
+enum class MxFormat { E2M1, E4M3, E5M2 };
+
+/// Values one byte of \p format holds.
+inline unsigned mxPacking(MxFormat format) {
+  return format == MxFormat::E2M1 ? 2 : 1;
+}
+
+/// The value of code \p code (the low 4 bits for e2m1) of \p format.
+inline double mxDecode(MxFormat format, unsigned code) {
+  auto decode = [](unsigned bits, int expBits, int manBits) {
+    const unsigned exponent = (bits >> manBits) & ((1u << expBits) - 1);
+    const unsigned mantissa = bits & ((1u << manBits) - 1);
+    const int bias = (1 << (expBits - 1)) - 1;
+    const double magnitude = exponent == 0
+                                 ? std::ldexp(mantissa, 1 - bias - manBits)
+                                 : std::ldexp((1u << manBits) + mantissa,
+                                              int(exponent) - bias - manBits);
+    return (bits >> (expBits + manBits)) & 1 ? -magnitude : magnitude;
+  };
+  switch (format) {
+  case MxFormat::E2M1:
+    return decode(code & 15, 2, 1);
+  case MxFormat::E4M3:
+    return decode(code, 4, 3);
+  case MxFormat::E5M2:
+    return decode(code, 5, 2);
+  }
+  return 0.0;
+}
+
+/// True if \p byte encodes a finite value of \p format (no e4m3 NaN
+/// S.1111.111, no e5m2 infinity or NaN; every e2m1 byte).
+inline bool mxFinite(MxFormat format, std::uint8_t byte) {
+  if (format == MxFormat::E4M3)
+    return (byte & 0x7F) != 0x7F;
+  if (format == MxFormat::E5M2)
+    return (byte & 0x7C) != 0x7C;
+  return true;
+}
+
+/// mx_matmul_kernel: C[M, N] = A @ B of microscaled operands. A is M rows
+/// of K / packing(fa) bytes (row stride lda), B K / packing(fb) rows of N
+/// bytes (stride ldb); e2m1 bytes hold two values along K, the first in the
+/// low nibble. Element k of a row of A (column of B) is scaled by 2^(s -
+/// 127), s = aScale[r * K / 32 + k / 32] (bScale[col * K / 32 + k / 32]).
+/// Returns the rms of the decoded, scaled A and B in \p rmsA and \p rmsB.
+inline void mxMatmulReference(const std::uint8_t *a, std::uint64_t lda,
+                              const std::uint8_t *aScale, MxFormat fa,
+                              const std::uint8_t *b, std::uint64_t ldb,
+                              const std::uint8_t *bScale, MxFormat fb,
+                              std::uint64_t m, std::uint64_t n, std::uint64_t k,
+                              double *c, double &rmsA, double &rmsB) {
+  const std::uint64_t packA = mxPacking(fa), packB = mxPacking(fb);
+  const std::uint64_t groups = k / 32;
+  auto code = [](std::uint8_t byte, std::uint64_t index, std::uint64_t pack) {
+    return pack == 2 ? unsigned(byte >> (4 * (index % 2))) & 15u
+                     : unsigned(byte);
+  };
+  std::vector<double> av(m * k), bv(k * n);
+  double squaresA = 0.0, squaresB = 0.0;
+  for (std::uint64_t r = 0; r < m; ++r)
+    for (std::uint64_t kk = 0; kk < k; ++kk) {
+      const double v = mxDecode(fa, code(a[r * lda + kk / packA], kk, packA)) *
+                       std::ldexp(1.0, int(aScale[r * groups + kk / 32]) - 127);
+      av[r * k + kk] = v;
+      squaresA += v * v;
+    }
+  for (std::uint64_t kk = 0; kk < k; ++kk)
+    for (std::uint64_t col = 0; col < n; ++col) {
+      const double v =
+          mxDecode(fb, code(b[kk / packB * ldb + col], kk, packB)) *
+          std::ldexp(1.0, int(bScale[col * groups + kk / 32]) - 127);
+      bv[kk * n + col] = v;
+      squaresB += v * v;
+    }
+  rmsA = m * k ? std::sqrt(squaresA / double(m * k)) : 0.0;
+  rmsB = k * n ? std::sqrt(squaresB / double(k * n)) : 0.0;
+  for (std::uint64_t i = 0; i < m * n; ++i)
+    c[i] = 0.0;
+  for (std::uint64_t r = 0; r < m; ++r)
+    for (std::uint64_t kk = 0; kk < k; ++kk)
+      for (std::uint64_t col = 0; col < n; ++col)
+        c[r * n + col] += av[r * k + kk] * bv[kk * n + col];
+}
+
 } // namespace gpu
 } // namespace tilec
 

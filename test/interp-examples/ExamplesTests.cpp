@@ -67,6 +67,9 @@ public:
   /// [-8, 8] (padding 127, outside that range); and a zero-filled output.
   Buffer &input(ScalarType type, uint64_t rows, uint64_t cols, uint64_t ld = 0);
   Buffer &output(ScalarType type, uint64_t count);
+  /// A uniform 32-bit word of the case's stream (for inputs of other
+  /// distributions).
+  uint32_t random() { return generator(); }
 
   /// The rows x cols matrix of `buffer` with row stride ld, as floats.
   static std::vector<float> values(const Buffer &buffer, uint64_t rows,
@@ -714,6 +717,61 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
   };
 }
 
+/// mx_matmul_kernel(a, a_scale, b, b_scale, c, M, N, K, stride_am,
+/// stride_bk, stride_cm) with A in `fa` and B in `fb`; size (M, N, K), K a
+/// multiple of 32. Bytes uniform over the finite codes, scales 2^-3..2^3.
+Setup mxMatmul(gpu::MxFormat fa, gpu::MxFormat fb) {
+  return [fa, fb](Case &c) -> std::function<void()> {
+    uint64_t m = c.size[0], n = c.size[1], k = c.size[2], groups = k / 32;
+    uint64_t rowsB = k / gpu::mxPacking(fb), colsA = k / gpu::mxPacking(fa);
+    uint64_t lda = c.stride(colsA, 0), ldb = c.stride(n, 0),
+             ldc = c.stride(n, 0);
+    Buffer &a = c.input(ScalarType::U8, m, colsA, lda);
+    Buffer &aScale = c.input(ScalarType::U8, m, groups);
+    Buffer &b = c.input(ScalarType::U8, rowsB, n, ldb);
+    Buffer &bScale = c.input(ScalarType::U8, n, groups);
+    Buffer &d = c.output(ScalarType::FP32, m * ldc);
+    auto fill = [&c](Buffer &buffer, uint64_t rows, uint64_t cols, uint64_t ld,
+                     gpu::MxFormat format) {
+      for (uint64_t r = 0; r < rows; ++r)
+        for (uint64_t col = 0; col < cols; ++col) {
+          uint8_t byte = uint8_t(c.random());
+          while (!gpu::mxFinite(format, byte))
+            byte = uint8_t(c.random());
+          buffer.set(r * ld + col, byte);
+        }
+    };
+    fill(a, m, colsA, lda, fa);
+    fill(b, rowsB, n, ldb, fb);
+    for (Buffer *scale : {&aScale, &bScale})
+      for (uint64_t i = 0; i < (scale == &aScale ? m : n) * groups; ++i)
+        scale->set(i, 124 + c.random() % 7);
+    for (uint64_t v : {m, n, k, lda, ldb, ldc})
+      c.args.push_back(Argument::ofInt(int64_t(v)));
+    c.grid = {unsigned(cdiv(m, c.constant("BLOCK_M"))),
+              unsigned(cdiv(n, c.constant("BLOCK_N"))), 1};
+    return [&c, &a, &aScale, &b, &bScale, &d, fa, fb, m, n, k, lda, ldb, ldc] {
+      auto bytes = [](const Buffer &buffer, uint64_t count) {
+        std::vector<uint8_t> v(count);
+        for (uint64_t i = 0; i < count; ++i)
+          v[i] = uint8_t(buffer.get(i));
+        return v;
+      };
+      uint64_t groups = k / 32;
+      std::vector<uint8_t> av = bytes(a, m * lda),
+                           as = bytes(aScale, m * groups),
+                           bv = bytes(b, k / gpu::mxPacking(fb) * ldb),
+                           bs = bytes(bScale, n * groups);
+      std::vector<double> ref(m * n);
+      double rmsA = 0, rmsB = 0;
+      gpu::mxMatmulReference(av.data(), lda, as.data(), fa, bv.data(), ldb,
+                             bs.data(), fb, m, n, k, ref.data(), rmsA, rmsB);
+      c.refFloor = 0.5 * std::sqrt(double(k)) * rmsA * rmsB;
+      c.check("C", d, m, n, ldc, ref, c.config.tol);
+    };
+  };
+}
+
 /// attention_fwd(Q, K, V, O, sm_scale, N_CTX) (and flash_attention.tile's
 /// attn_fwd, causal when CAUSAL is 1); size (heads, N_CTX).
 std::function<void()> attention(Case &c) {
@@ -821,6 +879,13 @@ std::vector<Config> configurations() {
   std::vector<std::vector<uint64_t>> mmSizes = {{200, 136, 72}, {130, 100, 48}};
   std::vector<std::vector<uint64_t>> mmHintedSizes = {{200, 144, 80},
                                                       {130, 112, 48}};
+  // Microscaled products: ragged M, N and K (a multiple of the scale
+  // group of 32, not of BLOCK_K = 64).
+  const std::string mxSig = "*u8:16, *u8:16, *u8:16, *u8:16, *fp32:16, i32, "
+                            "i32, i32, i32:16, i32:16, i32:16";
+  const std::vector<std::string> mxBlocks = {"BLOCK_M=128", "BLOCK_N=128",
+                                             "BLOCK_K=64"};
+  std::vector<std::vector<uint64_t>> mxSizes = {{1, 1, 32}, {130, 100, 96}};
   return {
       {"vector_add",
        "vector_add.tile",
@@ -1184,6 +1249,16 @@ std::vector<Config> configurations() {
        "*i8:16, *i8:16, *fp32:16, " + mmInts,
        with(tcBlocks, {"FP8=tl.float8e5"}), matmul(MatmulForm::Strided, 0.125),
        mmSizes, 1e-7},
+      // Microscaled products (tl.dot_scaled).
+      {"mx_matmul_fp4_fp8", "mx_matmul.tile", "mx_matmul_kernel", mxSig,
+       with(mxBlocks, {"A_FORMAT=e2m1", "B_FORMAT=e4m3"}),
+       mxMatmul(gpu::MxFormat::E2M1, gpu::MxFormat::E4M3), mxSizes, 1e-5},
+      {"mx_matmul_fp8_fp8", "mx_matmul.tile", "mx_matmul_kernel", mxSig,
+       with(mxBlocks, {"A_FORMAT=e5m2", "B_FORMAT=e4m3"}),
+       mxMatmul(gpu::MxFormat::E5M2, gpu::MxFormat::E4M3), mxSizes, 1e-5},
+      {"mx_matmul_fp4_fp4", "mx_matmul.tile", "mx_matmul_kernel", mxSig,
+       with(mxBlocks, {"A_FORMAT=e2m1", "B_FORMAT=e2m1"}),
+       mxMatmul(gpu::MxFormat::E2M1, gpu::MxFormat::E2M1), mxSizes, 1e-5},
       // The sm_80 (mma.sync) configurations: the arch does not matter here.
       {"matmul_ptr_fp16_sm80", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
        "*fp16:16, *fp16:16, *fp16:16, " + mmInts, mmBlocks,

@@ -170,6 +170,7 @@ const BuiltinSpec Builtins[] = {
     {"xor_sum", &G::builtinBitwiseReduce, "input,axis,keep_dims", 1, M},
     {"reduce_or", &G::builtinBitwiseReduce, "input,axis,keep_dims", 2, M},
     {"dot", &G::builtinDot, "input,other,acc,input_precision,allow_tf32,max_num_imprecise_acc,out_dtype", 2, 0},
+    {"dot_scaled", &G::builtinDotScaled, "lhs,lhs_scale,lhs_format,rhs,rhs_scale,rhs_format,acc,fast_math,lhs_k_pack,rhs_k_pack,out_dtype", 6, 0},
     // Compile-time helpers and hints.
     {"constexpr", &G::builtinConstexpr, "value", 1, 0},
     {"static_assert", &G::builtinStaticAssert, "cond,msg", 1, 0},
@@ -181,7 +182,6 @@ const BuiltinSpec Builtins[] = {
     {"pointer_type", &G::builtinPointerType, "element_ty,address_space,const", 1, 0},
     {"inline_asm_elementwise", &G::builtinInlineAsm, "asm,constraints,args,dtype,is_pure,pack", 6, 0},
     // Triton builtins tilec does not support yet.
-    {"dot_scaled", nullptr, "", 0, 0},
     {"map_elementwise", nullptr, "", 0, 0},
 };
 // clang-format on

@@ -758,6 +758,9 @@ public:
   mlir::FailureOr<TValue> builtinArgmax(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinCumsum(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinDot(BuiltinCall &call);
+  /// tl.dot_scaled: microscaled operands decoded and scaled, then tile.dot
+  /// (DotScaled.cpp).
+  mlir::FailureOr<TValue> builtinDotScaled(BuiltinCall &call);
   /// tl.reduce and tl.associative_scan with a @triton.jit combine function;
   /// tl.xor_sum and tl.reduce_or, whose combination is one operator.
   mlir::FailureOr<TValue> builtinCombine(BuiltinCall &call);
