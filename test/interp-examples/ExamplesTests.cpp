@@ -1257,7 +1257,8 @@ std::vector<Config> configurations() {
        with(mxBlocks, {"A_FORMAT=e5m2", "B_FORMAT=e4m3"}),
        mxMatmul(gpu::MxFormat::E5M2, gpu::MxFormat::E4M3), mxSizes, 1e-5},
       {"mx_matmul_fp4_fp4", "mx_matmul.tile", "mx_matmul_kernel", mxSig,
-       with(mxBlocks, {"A_FORMAT=e2m1", "B_FORMAT=e2m1"}),
+       {"BLOCK_M=128", "BLOCK_N=64", "BLOCK_K=64", "A_FORMAT=e2m1",
+        "B_FORMAT=e2m1"},
        mxMatmul(gpu::MxFormat::E2M1, gpu::MxFormat::E2M1), mxSizes, 1e-5},
       // The sm_80 (mma.sync) configurations: the arch does not matter here.
       {"matmul_ptr_fp16_sm80", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",

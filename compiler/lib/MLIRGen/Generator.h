@@ -644,9 +644,11 @@ public:
   mlir::FailureOr<TValue> builtinTopk(BuiltinCall &call);
   /// `x` (a tile of integers, unsigned if `isUnsigned`, or floats) sorted
   /// along its last dimension (by its last merge stage alone with
-  /// `mergeOnly`: a bitonic `x`).
+  /// `mergeOnly`: a bitonic `x`); with `keep` (a power of two), only the
+  /// `keep` largest, in order (`descending` for largest first).
   mlir::Value sortLastDim(mlir::Value x, bool descending, bool isUnsigned,
-                          llvm::SMLoc l, bool mergeOnly = false);
+                          llvm::SMLoc l, bool mergeOnly = false,
+                          int64_t keep = 0);
 
   // tl.* builtins (Builtins.cpp).
   /// Calls `tl.<name>` through the builtin table (BuiltinTable.cpp).

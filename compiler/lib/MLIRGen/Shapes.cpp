@@ -556,10 +556,14 @@ static Value axisIndexIs(Generator &gen, Location l, ArrayRef<int64_t> shape,
   Value idx = tile::MakeRangeOp::create(
       b, l, RankedTensorType::get({shape[axis]}, b.getI32Type()), 0,
       shape[axis]);
+  // Size-1 dimensions inserted around it (expand_dims, not a reshape: the
+  // layouts of the result then derive from the full tile's, and the index
+  // is computed in place rather than converted).
+  for (int64_t d = 0; d < int64_t(shape.size()); ++d)
+    if (d != axis)
+      idx = gen.expandDims(idx, d, l);
   SmallVector<int64_t> ones(shape.size(), 1);
   ones[axis] = shape[axis];
-  if (shape.size() > 1)
-    idx = gen.reshape(idx, ones, l);
   auto full = RankedTensorType::get(shape, b.getI32Type());
   if (ones != shape)
     idx = tile::BroadcastOp::create(b, l, full, idx);
@@ -858,75 +862,137 @@ FailureOr<TValue> Generator::builtinSort(BuiltinCall &call) {
                     isUnsigned);
 }
 
-Value Generator::sortLastDim(Value x, bool descending, bool isUnsigned,
-                             llvm::SMLoc callLoc, bool mergeOnly) {
-  Location l = loc(callLoc);
-  auto type = llvm::cast<RankedTensorType>(x.getType());
-  int64_t rank = type.getRank();
-  Type elem = type.getElementType();
-  Type bits = bitsType(builder, elem);
-  int64_t steps = llvm::Log2_64(type.getShape().back());
-  if (steps == 0)
-    return x;
-  // A bitonic network over the last dimension reshaped to [2, ..., 2]: bit
-  // j of the position moves along axis rank - 1 + steps - 1 - j. Each
-  // compare-and-swap finds the partner across that axis as in tl.flip (xor
-  // with the pair's xor_sum) and keeps the smaller or the larger of the two,
-  // NaN ordered last.
-  SmallVector<int64_t> shape(type.getShape().drop_back());
-  shape.append(steps, 2);
-  auto axisOfBit = [&](int64_t j) { return rank - 1 + steps - 1 - j; };
-  Value y = reshape(x, shape, l);
-  bool isFloat = isa<FloatType>(elem);
-  auto boolTile = [&](bool v) -> Value {
-    return arith::ConstantOp::create(
-        builder, l,
-        DenseElementsAttr::get(
-            RankedTensorType::get(shape, builder.getI1Type()), v));
-  };
-  // tl.bitonic_merge is the last stage alone: it sorts a bitonic row.
-  for (int64_t stage = mergeOnly ? steps : 1; stage <= steps; ++stage) {
-    // Blocks of 2^stage positions alternate direction by bit `stage`; the
-    // last stage sorts the whole dimension one way.
+namespace {
+
+/// A bitonic network along the last dimension of a tile, reshaped into a
+/// hypercube [lead..., 2, ..., 2] of `bits` axes: bit j of a position lies
+/// along axis lead + bits - 1 - j. Elements are ordered as by `less`.
+struct BitonicNetwork {
+  Generator &gen;
+  Location l;
+  llvm::SMLoc callLoc;
+  Type elem;
+  bool isUnsigned;
+  int64_t lead;
+
+  int64_t axisOfBit(int64_t bits, int64_t j) const {
+    return lead + bits - 1 - j;
+  }
+
+  /// a before b ascending (scalars or tiles), NaN after every number: not
+  /// a >= b (true when either is NaN) unless a is NaN.
+  Value less(Value a, Value b) {
+    OpBuilder &builder = gen.builder;
+    if (!isa<FloatType>(elem))
+      return arith::CmpIOp::create(builder, l,
+                                   isUnsignedInt(elem, isUnsigned)
+                                       ? arith::CmpIPredicate::ult
+                                       : arith::CmpIPredicate::slt,
+                                   a, b);
+    Value notGreaterEq =
+        arith::CmpFOp::create(builder, l, arith::CmpFPredicate::ULT, a, b);
+    Value aNumber =
+        arith::CmpFOp::create(builder, l, arith::CmpFPredicate::ORD, a, a);
+    return arith::AndIOp::create(builder, l, notGreaterEq, aNumber);
+  }
+
+  /// Merge stage `stage` of a hypercube `y` of `bits` axes: compare-and-swap
+  /// along bits stage - 1 .. 0, blocks of 2^stage positions in
+  /// `descending` order when given, else alternating by bit `stage`
+  /// (ascending where it is 0, flipped by `flip`).
+  Value merge(Value y, int64_t bits, int64_t stage,
+              std::optional<bool> descending, bool flip) {
+    OpBuilder &builder = gen.builder;
+    auto type = llvm::cast<RankedTensorType>(y.getType());
+    ArrayRef<int64_t> shape = type.getShape();
+    Type bitType = bitsType(builder, elem);
+    auto boolTile = [&](bool v) -> Value {
+      return arith::ConstantOp::create(
+          builder, l,
+          DenseElementsAttr::get(
+              RankedTensorType::get(shape, builder.getI1Type()), v));
+    };
     Value blockDescending =
-        stage < steps ? axisIndexIs(*this, l, shape, axisOfBit(stage), 1)
-                      : boolTile(false);
-    if (descending)
+        descending ? boolTile(*descending)
+                   : axisIndexIs(gen, l, shape, axisOfBit(bits, stage), 1);
+    if (!descending && flip)
       blockDescending =
           arith::XOrIOp::create(builder, l, blockDescending, boolTile(true));
     for (int64_t j = stage - 1; j >= 0; --j) {
-      int64_t axis = axisOfBit(j);
-      Value partner =
-          toBits(builder, l,
-                 pairPartner(*this, toBits(builder, l, y, bits), axis, callLoc),
-                 bits, /*inverse=*/true, elem);
-      Value less;
-      if (isFloat) {
-        // y < partner, with NaN after every number.
-        Value lt = arith::CmpFOp::create(builder, l, arith::CmpFPredicate::OLT,
-                                         y, partner);
-        Value partnerNaN = arith::CmpFOp::create(
-            builder, l, arith::CmpFPredicate::UNO, partner, partner);
-        Value yNumber =
-            arith::CmpFOp::create(builder, l, arith::CmpFPredicate::ORD, y, y);
-        less = arith::OrIOp::create(
-            builder, l, lt,
-            arith::AndIOp::create(builder, l, partnerNaN, yNumber));
-      } else {
-        less = arith::CmpIOp::create(builder, l,
-                                     isUnsignedInt(elem, isUnsigned)
-                                         ? arith::CmpIPredicate::ult
-                                         : arith::CmpIPredicate::slt,
-                                     y, partner);
-      }
-      Value low = arith::SelectOp::create(builder, l, less, y, partner);
-      Value high = arith::SelectOp::create(builder, l, less, partner, y);
+      int64_t axis = axisOfBit(bits, j);
+      // The partner across the axis, as in tl.flip (xor with the pair's
+      // xor_sum).
+      Value partner = toBits(
+          builder, l,
+          pairPartner(gen, toBits(builder, l, y, bitType), axis, callLoc),
+          bitType, /*inverse=*/true, elem);
+      // The low position of a pair keeps the smaller of the two, the high
+      // one the larger (swapped in descending blocks): y stays where its
+      // order agrees with its position.
       Value takeHigh = arith::XOrIOp::create(
-          builder, l, axisIndexIs(*this, l, shape, axis, 1), blockDescending);
-      y = arith::SelectOp::create(builder, l, takeHigh, high, low);
+          builder, l, axisIndexIs(gen, l, shape, axis, 1), blockDescending);
+      Value keep =
+          arith::XOrIOp::create(builder, l, less(y, partner), takeHigh);
+      y = arith::SelectOp::create(builder, l, keep, y, partner);
     }
+    return y;
   }
-  return reshape(y, type.getShape(), l);
+
+  /// The larger of each pair along bit `bit` of a hypercube of `bits` axes
+  /// (that axis removed).
+  Value keepLarger(Value y, int64_t bits, int64_t bit) {
+    OpBuilder &builder = gen.builder;
+    auto body = [&](ValueRange pair) -> FailureOr<SmallVector<Value>> {
+      return SmallVector<Value>{arith::SelectOp::create(
+          builder, l, less(pair[0], pair[1]), pair[1], pair[0])};
+    };
+    // A one-operation region on numbers: cannot fail.
+    return gen
+        .combine(/*isScan=*/false, {y}, axisOfBit(bits, bit),
+                 /*keepDims=*/false, /*reverse=*/false, body, callLoc)
+        ->value;
+  }
+};
+
+} // namespace
+
+Value Generator::sortLastDim(Value x, bool descending, bool isUnsigned,
+                             llvm::SMLoc callLoc, bool mergeOnly,
+                             int64_t keep) {
+  Location l = loc(callLoc);
+  auto type = llvm::cast<RankedTensorType>(x.getType());
+  int64_t n = type.getShape().back();
+  int64_t steps = llvm::Log2_64(n);
+  int64_t keepBits = keep ? llvm::Log2_64(keep) : steps;
+  if (steps == 0)
+    return x;
+  BitonicNetwork network{
+      *this, l, callLoc, type.getElementType(), isUnsigned, type.getRank() - 1};
+  SmallVector<int64_t> shape(type.getShape().drop_back());
+  shape.append(steps, 2);
+  Value y = reshape(x, shape, l);
+  // Blocks of 2^stage positions sorted in alternating directions, the last
+  // stage one way (tl.bitonic_merge is that stage alone: it sorts a bitonic
+  // row).
+  for (int64_t stage = mergeOnly ? steps : 1; stage <= keepBits; ++stage)
+    y = network.merge(y, steps, stage,
+                      stage == steps ? std::optional<bool>(descending)
+                                     : std::nullopt,
+                      descending);
+  // The top `keep` (Triton's bitonic top-k): of two neighbouring sorted
+  // blocks, one ascending and one descending, the larger of each pair of
+  // positions are the block's largest and form a bitonic block, which one
+  // merge sorts; until one block remains.
+  for (int64_t bits = steps; bits > keepBits; --bits) {
+    y = network.keepLarger(y, bits, keepBits);
+    y = network.merge(y, bits - 1, keepBits,
+                      bits - 1 == keepBits ? std::optional<bool>(descending)
+                                           : std::nullopt,
+                      descending);
+  }
+  SmallVector<int64_t> result(type.getShape().drop_back());
+  result.push_back(int64_t(1) << keepBits);
+  return reshape(y, result, l);
 }
 
 FailureOr<TValue> Generator::builtinTopk(BuiltinCall &call) {
@@ -937,38 +1003,14 @@ FailureOr<TValue> Generator::builtinTopk(BuiltinCall &call) {
   if (failed(x) || failed(k))
     return failure();
   auto type = llvm::cast<RankedTensorType>(x->getType());
-  int64_t rank = type.getRank(), n = type.getShape().back();
+  int64_t n = type.getShape().back();
   if (*k < 1 || *k > n || !llvm::isPowerOf2_64(uint64_t(*k)))
     return error(bind.locs[1])
            << qualified << " needs k a power of two of at most " << n
            << ", not " << *k;
-  // The k largest, largest first: the first k of the dimension sorted
-  // descending, picked by an exact integer sum over [n / k, k] of the
-  // elements' bits where the row is 0.
+  // The k largest, largest first.
   bool isUnsigned = bind.get(0).isUnsigned;
-  Value sorted = sortLastDim(*x, /*descending=*/true, isUnsigned, callLoc);
-  if (*k == n)
-    return TValue::of(sorted, isUnsigned);
-  Type elem = type.getElementType();
-  Type bits = bitsType(builder, elem);
-  SmallVector<int64_t> rows(type.getShape().drop_back());
-  rows.push_back(n / *k);
-  rows.push_back(*k);
-  Value y = reshape(toBits(builder, l, sorted, bits), rows, l);
-  Value zero = arith::ConstantOp::create(
-      builder, l,
-      DenseElementsAttr::get(llvm::cast<RankedTensorType>(y.getType()),
-                             builder.getIntegerAttr(bits, 0)));
-  Value picked = arith::SelectOp::create(
-      builder, l, axisIndexIs(*this, l, rows, rank - 1, 0), y, zero);
-  FailureOr<TValue> sum = reduce(picked, rank - 1, /*keepDims=*/false,
-                                 int(tile::ReduceKind::Sum), callLoc);
-  if (failed(sum))
-    return failure();
-  Value top = sum->value;
-  if (getElementTypeOrSelf(top.getType()) != bits)
-    top = arith::TruncIOp::create(
-        builder, l, tile::withElementType(top.getType(), bits), top);
-  return TValue::of(toBits(builder, l, top, bits, /*inverse=*/true, elem),
+  return TValue::of(sortLastDim(*x, /*descending=*/true, isUnsigned, callLoc,
+                                /*mergeOnly=*/false, *k),
                     isUnsigned);
 }
