@@ -709,9 +709,9 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                                 {1000, 776, 256}};
   // (fp4 x fp4 with BLOCK_N = 64, as examples/CMakeLists.txt builds it.)
   for (auto [name, run, blockN] :
-       {std::tuple{"mx_matmul_fp4_fp8", runMxFp4Fp8, 128u},
-        std::tuple{"mx_matmul_fp8_fp8", runMxFp8Fp8, 128u},
-        std::tuple{"mx_matmul_fp4_fp4", runMxFp4Fp4, 64u}}) {
+       {std::tuple{"mx_matmul_fp4_fp8", &runMxFp4Fp8, 128u},
+        std::tuple{"mx_matmul_fp8_fp8", &runMxFp8Fp8, 128u},
+        std::tuple{"mx_matmul_fp4_fp4", &runMxFp4Fp4, 64u}}) {
     TestConfig config = tensorCoreConfig(ElemType::I8, F32, 1e-5, 64);
     config.BlockN = blockN;
     tests.push_back({name, std::string(name) + ".ptx", "mx_matmul_kernel",

@@ -784,8 +784,8 @@ inline void mxMatmulReference(const std::uint8_t *a, std::uint64_t lda,
       bv[kk * n + col] = v;
       squaresB += v * v;
     }
-  rmsA = m * k ? std::sqrt(squaresA / double(m * k)) : 0.0;
-  rmsB = k * n ? std::sqrt(squaresB / double(k * n)) : 0.0;
+  rmsA = m * k != 0 ? std::sqrt(squaresA / double(m * k)) : 0.0;
+  rmsB = k * n != 0 ? std::sqrt(squaresB / double(k * n)) : 0.0;
   for (std::uint64_t i = 0; i < m * n; ++i)
     c[i] = 0.0;
   for (std::uint64_t r = 0; r < m; ++r)
