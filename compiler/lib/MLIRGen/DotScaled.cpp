@@ -272,21 +272,21 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
     Value factor = cast(
         arith::BitcastOp::create(builder, l, sType.clone(wideFloat), exponent),
         compute, l);
-    int64_t kDim = i == 0 ? 1 : 0;
-    Value scaled = arith::MulFOp::create(
-        builder, l, v, repeatEach(*this, factor, kDim, group, l));
     if (!*fastMath) {
-      // 0xFF is NaN.
+      // 0xFF is NaN: a NaN factor makes its whole group NaN, as Triton's
+      // select does, at the cost of one select per scale.
       Value isNaN =
           arith::CmpIOp::create(builder, l, arith::CmpIPredicate::eq, s,
                                 constant(-1, builder.getI8Type(), sType, l));
       Value nan = arith::ConstantOp::create(
           builder, l,
-          DenseElementsAttr::get(llvm::cast<RankedTensorType>(scaled.getType()),
+          DenseElementsAttr::get(llvm::cast<RankedTensorType>(factor.getType()),
                                  APFloat::getNaN(compute.getFloatSemantics())));
-      scaled = arith::SelectOp::create(
-          builder, l, repeatEach(*this, isNaN, kDim, group, l), nan, scaled);
+      factor = arith::SelectOp::create(builder, l, isNaN, nan, factor);
     }
+    int64_t kDim = i == 0 ? 1 : 0;
+    Value scaled = arith::MulFOp::create(
+        builder, l, v, repeatEach(*this, factor, kDim, group, l));
     operands[i] = scaled;
   }
 

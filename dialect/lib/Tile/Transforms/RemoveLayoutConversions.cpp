@@ -11,14 +11,15 @@
 // instructions per register. So the
 // pass recomputes such producers directly in the wanted layout
 // ("rematerialisation", bounded by a budget of cloned ops), folds chains of
-// conversions, and re-types loop-carried values that the loop body keeps
-// converting (the value it yields, or the argument before using it). Clones are
-// placed right after the ops they copy, so they dominate every use of the
-// original; originals left without uses are erased. A conversion in which
-// every thread keeps its own elements (a row vector of one accumulator
-// layout into another's: attention's `alpha[:, None] * acc` when the two
-// products differ in N) only renames registers: it is left alone, and
-// rematerialisation may end in one instead of converting a larger tile.
+// conversions (also through an expand_dims between them), and re-types
+// loop-carried values that the loop body keeps converting (the value it yields,
+// or the argument before using it). Clones are placed right after the ops they
+// copy, so they dominate every use of the original; originals left without uses
+// are erased. A conversion in which every thread keeps its own elements (a row
+// vector of one accumulator layout into another's: attention's `alpha[:, None]
+// * acc` when the two products differ in N) only renames registers: it is left
+// alone, and rematerialisation may end in one instead of converting a larger
+// tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -206,6 +207,31 @@ static bool foldConversion(ConvertLayoutOp convert) {
   return false;
 }
 
+/// Moves `convert` of an expand_dims whose operand is itself a conversion
+/// above the expand_dims, where the two fold into one:
+/// convert(expand_dims(convert(x)), L) becomes expand_dims(convert(x,
+/// slice(L))) (a tile unpacked into pairs: two round trips through shared
+/// memory become one). Returns true if the IR changed.
+static bool hoistConversionAboveExpand(ConvertLayoutOp convert) {
+  auto expand = convert.getSrc().getDefiningOp<ExpandDimsOp>();
+  auto layout = dyn_cast<LayoutAttrInterface>(convert.getType().getEncoding());
+  if (!expand || !layout || !expand->hasOneUse() ||
+      !expand.getSrc().getDefiningOp<ConvertLayoutOp>())
+    return false;
+  OpBuilder b(convert);
+  auto slice =
+      SliceLayoutAttr::get(convert.getContext(), expand.getAxis(), layout);
+  Value src = ConvertLayoutOp::create(
+      b, convert.getLoc(), withLayout(expand.getSrc().getType(), slice),
+      expand.getSrc());
+  Value expanded = ExpandDimsOp::create(b, expand.getLoc(), convert.getType(),
+                                        src, expand.getAxisAttr());
+  convert.getResult().replaceAllUsesWith(expanded);
+  convert->erase();
+  expand->erase();
+  return true;
+}
+
 /// Carries iter arg `index` of `forOp` as `newType`: its initial value and
 /// the value the body yields are converted to it, and the argument and the
 /// result converted back for their uses (conversions the rounds then fold
@@ -315,7 +341,7 @@ struct RemoveLayoutConversionsPass
       module.walk([&](ConvertLayoutOp op) { converts.push_back(op); });
       // Each rewrite erases at most the conversion it looks at.
       for (ConvertLayoutOp convert : converts) {
-        if (foldConversion(convert)) {
+        if (foldConversion(convert) || hoistConversionAboveExpand(convert)) {
           changed = true;
           continue;
         }

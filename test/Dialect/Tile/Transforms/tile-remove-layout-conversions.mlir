@@ -328,3 +328,29 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+#a = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#e = #tile.blocked<sizePerThread = [1, 1, 1], threadsPerWarp = [16, 2, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]>
+#p = #tile.blocked<sizePerThread = [1, 1, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]>
+// A tile converted, expanded and converted again (the halves of a tile
+// unpacked into pairs) is converted once, straight into the slice of the
+// final layout.
+// CHECK-LABEL: func.func @conversion_through_expand
+// CHECK: %[[X:.*]] = tile.load {{.*}} -> tensor<32x16xf32, #[[A:blocked[0-9]*]]>
+// CHECK-NEXT: %[[C:.*]] = tile.convert_layout %[[X]] : tensor<32x16xf32, #[[A]]> -> tensor<32x16xf32, #tile.slice<dim = 2, parent = #[[P:blocked[0-9]*]]>>
+// CHECK-NEXT: %[[E:.*]] = tile.expand_dims %[[C]] {axis = 2 : i32} : tensor<32x16xf32, #tile.slice<dim = 2, parent = #[[P]]>> -> tensor<32x16x1xf32, #[[P]]>
+// CHECK-NEXT: tile.broadcast %[[E]] : tensor<32x16x1xf32, #[[P]]> -> tensor<32x16x2xf32, #[[P]]>
+// CHECK-NOT: tile.convert_layout
+func.func @conversion_through_expand(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>) {
+  %ps = tile.splat %p : tensor<32x16x!tile.ptr<f32>, #a>
+  %x = tile.load %ps : (tensor<32x16x!tile.ptr<f32>, #a>) -> tensor<32x16xf32, #a>
+  %c = tile.convert_layout %x : tensor<32x16xf32, #a> -> tensor<32x16xf32, #tile.slice<dim = 2, parent = #e>>
+  %e = tile.expand_dims %c {axis = 2 : i32} : tensor<32x16xf32, #tile.slice<dim = 2, parent = #e>> -> tensor<32x16x1xf32, #e>
+  %f = tile.convert_layout %e : tensor<32x16x1xf32, #e> -> tensor<32x16x1xf32, #p>
+  %b = tile.broadcast %f : tensor<32x16x1xf32, #p> -> tensor<32x16x2xf32, #p>
+  %qs = tile.splat %q : tensor<32x16x2x!tile.ptr<f32>, #p>
+  tile.store %qs, %b : tensor<32x16x2x!tile.ptr<f32>, #p>, tensor<32x16x2xf32, #p>
+  return
+}
