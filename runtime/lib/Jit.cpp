@@ -319,13 +319,14 @@ JitKernel::prepare(const Context &ctx, const JitArg *args, std::size_t numArgs,
 
 Status JitKernel::launch(const Context &ctx, Dim3 grid,
                          std::initializer_list<JitArg> args,
-                         const JitConfig &config, const Stream *stream) {
-  return launch(ctx, grid, args.begin(), args.size(), config, stream);
+                         const JitConfig &config, const Stream *stream,
+                         const LaunchOptions &options) {
+  return launch(ctx, grid, args.begin(), args.size(), config, stream, options);
 }
 
 Status JitKernel::launch(const Context &ctx, Dim3 grid, const JitArg *args,
                          std::size_t numArgs, const JitConfig &config,
-                         const Stream *stream) {
+                         const Stream *stream, const LaunchOptions &options) {
   Expected<const tilec::rt::Kernel *> kernel =
       prepare(ctx, args, numArgs, config);
   if (!kernel)
@@ -334,7 +335,7 @@ Status JitKernel::launch(const Context &ctx, Dim3 grid, const JitArg *args,
   values.reserve(numArgs);
   for (std::size_t i = 0; i < numArgs; ++i)
     values.push_back(args[i].value());
-  return (*kernel)->launch(grid, values.data(), values.size(), stream);
+  return (*kernel)->launch(grid, values.data(), values.size(), stream, options);
 }
 
 Status JitKernel::launchTuned(const Context &ctx,
@@ -342,9 +343,10 @@ Status JitKernel::launchTuned(const Context &ctx,
                               std::initializer_list<JitArg> args,
                               const std::vector<JitConfig> &configs,
                               Autotuner &tuner, std::string_view key,
-                              const Stream *stream) {
+                              const Stream *stream,
+                              const LaunchOptions &options) {
   return launchTuned(ctx, grid, args.begin(), args.size(), configs, tuner, key,
-                     stream);
+                     stream, options);
 }
 
 Expected<JitKernel::Autotuned *> JitKernel::autotuned() {
@@ -390,7 +392,8 @@ Expected<const std::vector<JitConfig> *> JitKernel::autotuneConfigs() {
 Status JitKernel::launchAutotuned(const Context &ctx,
                                   FunctionRef<Dim3(const JitConfig &)> grid,
                                   std::initializer_list<JitArg> args,
-                                  const Stream *stream) {
+                                  const Stream *stream,
+                                  const LaunchOptions &options) {
   Expected<Autotuned *> tuned = autotuned();
   if (!tuned)
     return tuned.status();
@@ -408,7 +411,7 @@ Status JitKernel::launchAutotuned(const Context &ctx,
           (key.empty() ? "" : ",") + name + "=" + std::to_string(value.bits());
   }
   return launchTuned(ctx, grid, args.begin(), args.size(), (*tuned)->Configs,
-                     *(*tuned)->Tuner, key, stream);
+                     *(*tuned)->Tuner, key, stream, options);
 }
 
 Status JitKernel::launchTuned(const Context &ctx,
@@ -416,7 +419,8 @@ Status JitKernel::launchTuned(const Context &ctx,
                               const JitArg *args, std::size_t numArgs,
                               const std::vector<JitConfig> &configs,
                               Autotuner &tuner, std::string_view key,
-                              const Stream *stream) {
+                              const Stream *stream,
+                              const LaunchOptions &options) {
   if (tuner.configNames().size() != configs.size())
     return Status::invalidArgument(
         "kernel '" + KernelName + "': the tuner has " +
@@ -424,7 +428,7 @@ Status JitKernel::launchTuned(const Context &ctx,
         std::to_string(configs.size()) + " were given");
   auto run = [&](unsigned config) {
     return launch(ctx, grid(configs[config]), args, numArgs, configs[config],
-                  stream);
+                  stream, options);
   };
   Expected<unsigned> chosen = tuner.choose(ctx, key, run, stream);
   if (!chosen)

@@ -55,9 +55,10 @@ bool readFile(const std::string &path, std::vector<std::uint8_t> &bytes) {
 
 /// The buffer element type cases.txt spells `name`; false for another name.
 bool parseElemType(const std::string &name, ElemType &type) {
-  // Unsigned 32-bit buffers compare bit for bit, as 32-bit integers do.
-  if (name == "u32") {
-    type = ElemType::I32;
+  // Unsigned buffers compare bit for bit, as the signed integers of their
+  // width do.
+  if (name == "u32" || name == "u8") {
+    type = name == "u32" ? ElemType::I32 : ElemType::I8;
     return true;
   }
   for (ElemType t : {ElemType::F32, ElemType::F16, ElemType::BF16, ElemType::I8,

@@ -648,7 +648,8 @@ TEST_CASE("A tensor descriptor launches as its base, extents and strides",
 }
 
 TEST_CASE("A programmatic dependent launch goes through cuLaunchKernelEx "
-          "with its attribute",
+          "with its attribute, from Kernel::launch, generated launchers and "
+          "the JIT",
           "[fake][launch]") {
   Context ctx = makeContext();
   Expected<CompiledKernel> compiled = compileVectorAdd();
@@ -674,6 +675,30 @@ TEST_CASE("A programmatic dependent launch goes through cuLaunchKernelEx "
       kernel->launch(blocksFor(in.N), {in.X, in.Y, in.Out, in.N}, nullptr, pdl)
           .ok());
   CHECK(count() == before + 1);
+  in.checkOutput();
+
+  // Generated launchers and the JIT take the same options.
+  REQUIRE(in.Out.fill(0xff).ok());
+  REQUIRE(aot::add_kernel(ctx, blocksFor(in.N), in.X, in.Y, in.Out, in.N,
+                          nullptr, pdl)
+              .ok());
+  CHECK(count() == before + 2);
+  in.checkOutput();
+  REQUIRE(aot::add_kernel(ctx, blocksFor(in.N), in.X, in.Y, in.Out, in.N).ok());
+  CHECK(count() == before + 2);
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  auto jit =
+      JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel", compiler.get());
+  REQUIRE(jit.ok());
+  JitConfig config;
+  config.Constexprs = {{"BLOCK", "1024"}};
+  REQUIRE(in.Out.fill(0xff).ok());
+  REQUIRE((*jit)
+              ->launch(ctx, blocksFor(in.N),
+                       {in.view(in.X), in.view(in.Y), in.view(in.Out), in.N},
+                       config, nullptr, pdl)
+              .ok());
+  CHECK(count() == before + 3);
   in.checkOutput();
   ::dlclose(fake);
 }

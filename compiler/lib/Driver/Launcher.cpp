@@ -11,10 +11,14 @@
 //   struct K_config { <constexpr fields>; unsigned num_warps, num_stages;
 //                     const char *name; };
 //   extern const K_config K_configs[N];
-//   Status K(ctx, grid, args..., stream = nullptr);         // dispatching
-//   const char *K_variant(args...);                         // its choice
-//   Status K_<suffix>(ctx, grid, [config,] args..., stream); // one variant
-//   rt::Autotuner &K_tuner();                  // with several configs only
+//   Status K(ctx, grid, args..., stream = nullptr, options = {});
+//                                                  // dispatching
+//   const char *K_variant(args...);                // its choice
+//   Status K_<suffix>(ctx, grid, [config,] args..., stream, options);
+//                                                  // one variant
+//   rt::Autotuner &K_tuner();                      // with several configs
+//
+// (`options`: rt::LaunchOptions, programmatic dependent launch.)
 //
 // `grid` is a Dim3 with one configuration, a function of the configuration
 // with several. The dispatcher takes the first (most specialized) variant
@@ -358,7 +362,8 @@ void Printer::printHeader(llvm::raw_ostream &os, StringRef sourceName) const {
        << signatureText(m.variants[v]) << "\n";
   os << "tilec::rt::Status " << m.name << "(const tilec::rt::Context &ctx, "
      << gridParam() << (m.params.empty() ? "" : ", ") << argParams()
-     << ", const tilec::rt::Stream *stream = nullptr);\n\n";
+     << ", const tilec::rt::Stream *stream = nullptr, "
+     << "const tilec::rt::LaunchOptions &options = {});\n\n";
 
   os << "/// The variant " << m.name
      << "() launches for these arguments (its suffix).\n"
@@ -374,7 +379,8 @@ void Printer::printHeader(llvm::raw_ostream &os, StringRef sourceName) const {
        << "(const tilec::rt::Context &ctx, tilec::rt::Dim3 grid, "
        << (m.multiConfig() ? "unsigned config, " : "") << argParams()
        << (m.params.empty() ? "" : ", ")
-       << "const tilec::rt::Stream *stream = nullptr);\n\n";
+       << "const tilec::rt::Stream *stream = nullptr, "
+       << "const tilec::rt::LaunchOptions &options = {});\n\n";
   }
   if (m.multiConfig())
     os << "/// The tuner that chooses " << m.name << "'s configuration.\n"
@@ -426,7 +432,10 @@ void Printer::printSource(llvm::raw_ostream &os) const {
      << "                              tilec::rt::Dim3 grid, void **params,\n";
   if (m.hasRequirements)
     os << "                              const tilec::rt::KernelArg *args,\n";
-  os << "                              const tilec::rt::Stream *stream) {\n"
+  os << "                              const tilec::rt::Stream *stream,\n"
+     << "                              const tilec::rt::LaunchOptions "
+        "&options) "
+        "{\n"
      << "  tilec::rt::Expected<const tilec::rt::Kernel *> loaded =\n"
      << "      kernel(index).get(ctx);\n"
      << "  if (!loaded)\n    return loaded.status();\n";
@@ -436,7 +445,8 @@ void Printer::printSource(llvm::raw_ostream &os) const {
           "tilec::rt::checkLaunchRequirements(\n"
        << "          (*loaded)->metadata(), args, " << m.params.size()
        << ");\n      !status.ok())\n    return status;\n";
-  os << "  return (*loaded)->launchUnchecked(grid, params, stream);\n}\n\n";
+  os << "  return (*loaded)->launchUnchecked(grid, params, stream, options);\n"
+     << "}\n\n";
 
   // The dispatch rule: the first variant whose conditions hold.
   os << "unsigned selectVariant(" << valueList(/*typed=*/true) << ") {\n";
@@ -492,12 +502,13 @@ void Printer::printSource(llvm::raw_ostream &os) const {
   // The dispatching launcher.
   os << "tilec::rt::Status " << m.name << "(const tilec::rt::Context &ctx, "
      << gridParam() << (m.params.empty() ? "" : ", ") << argParams()
-     << ", const tilec::rt::Stream *stream) {\n";
+     << ",\n    const tilec::rt::Stream *stream,\n"
+     << "    const tilec::rt::LaunchOptions &options) {\n";
   printPrologue(os, /*withParams=*/true);
   os << "  unsigned variant = selectVariant(" << valueList(false) << ");\n";
   if (!m.multiConfig()) {
     os << "  return launchImage(ctx, variant, grid, " << launchArgs()
-       << "stream);\n}\n\n";
+       << "stream, options);\n}\n\n";
   } else {
     os << "  std::string key;\n";
     for (auto [i, param] : llvm::enumerate(m.keyParams))
@@ -506,7 +517,8 @@ void Printer::printSource(llvm::raw_ostream &os) const {
     os << "  auto launch = [&](unsigned config) {\n"
        << "    return launchImage(ctx, config * " << numVariants
        << " + variant, grid(" << m.name << "_configs[config]),\n"
-       << "                       " << launchArgs() << "stream);\n  };\n"
+       << "                       " << launchArgs()
+       << "stream, options);\n  };\n"
        << "  tilec::rt::Expected<unsigned> config =\n"
        << "      " << m.name << "_tuner().choose(ctx, key, launch, stream);\n"
        << "  if (!config)\n    return config.status();\n"
@@ -528,8 +540,8 @@ void Printer::printSource(llvm::raw_ostream &os) const {
     os << "tilec::rt::Status " << m.name << "_" << m.suffixes[v]
        << "(const tilec::rt::Context &ctx, tilec::rt::Dim3 grid, "
        << (m.multiConfig() ? "unsigned config, " : "") << argParams()
-       << (m.params.empty() ? "" : ", ")
-       << "const tilec::rt::Stream *stream) {\n";
+       << (m.params.empty() ? "" : ", ") << "const tilec::rt::Stream *stream,\n"
+       << "    const tilec::rt::LaunchOptions &options) {\n";
     if (m.multiConfig())
       os << "  if (config >= " << m.configs.size() << ")\n"
          << "    return tilec::rt::Status::invalidArgument(\"kernel '" << m.name
@@ -542,7 +554,7 @@ void Printer::printSource(llvm::raw_ostream &os) const {
     os << "  return launchImage(ctx, "
        << (m.multiConfig() ? "config * " + std::to_string(numVariants) + " + "
                            : std::string())
-       << v << ", grid, " << launchArgs() << "stream);\n}\n\n";
+       << v << ", grid, " << launchArgs() << "stream, options);\n}\n\n";
   }
   os << "} // namespace " << options.cppNamespace << "\n";
 }

@@ -167,13 +167,15 @@ public:
                                    std::size_t numArgs,
                                    const JitConfig &config);
 
-  /// Launches the specialization for \p args on \p grid.
+  /// Launches the specialization for \p args on \p grid, with \p options
+  /// (programmatic dependent launch: Triton's `launch_pdl=True`).
   Status launch(const Context &ctx, Dim3 grid,
                 std::initializer_list<JitArg> args,
-                const JitConfig &config = {}, const Stream *stream = nullptr);
+                const JitConfig &config = {}, const Stream *stream = nullptr,
+                const LaunchOptions &options = {});
   Status launch(const Context &ctx, Dim3 grid, const JitArg *args,
                 std::size_t numArgs, const JitConfig &config,
-                const Stream *stream);
+                const Stream *stream, const LaunchOptions &options = {});
 
   /// Launches the configuration of \p configs that \p tuner (which must
   /// name the same configurations, in order) chooses for \p key, with the
@@ -182,7 +184,8 @@ public:
                      FunctionRef<Dim3(const JitConfig &)> grid,
                      std::initializer_list<JitArg> args,
                      const std::vector<JitConfig> &configs, Autotuner &tuner,
-                     std::string_view key, const Stream *stream = nullptr);
+                     std::string_view key, const Stream *stream = nullptr,
+                     const LaunchOptions &options = {});
 
   /// Launches the configuration of the kernel's @triton.autotune that a
   /// tuner keyed by the integer arguments its `key=` names chooses (timed
@@ -192,7 +195,8 @@ public:
   Status launchAutotuned(const Context &ctx,
                          FunctionRef<Dim3(const JitConfig &)> grid,
                          std::initializer_list<JitArg> args,
-                         const Stream *stream = nullptr);
+                         const Stream *stream = nullptr,
+                         const LaunchOptions &options = {});
   /// The kernel's @triton.autotune configurations, read once.
   Expected<const std::vector<JitConfig> *> autotuneConfigs();
 
@@ -209,7 +213,8 @@ private:
                      FunctionRef<Dim3(const JitConfig &)> grid,
                      const JitArg *args, std::size_t numArgs,
                      const std::vector<JitConfig> &configs, Autotuner &tuner,
-                     std::string_view key, const Stream *stream);
+                     std::string_view key, const Stream *stream,
+                     const LaunchOptions &options);
 
   /// The cache key of one specialization.
   std::string cacheKey(const std::string &signature,
