@@ -138,16 +138,24 @@ static Value decodeOperand(Generator &gen, const MxOperand &op,
   // packed dimension: K (the last dimension of the lhs, the first of the
   // rhs), or M / N.
   int64_t packedDim = (op.index == 0) == op.kPack ? 1 : 0;
-  auto c = [&](int64_t v) { return gen.constant(v, b.getI8Type(), type, l); };
-  Value low =
-      decodeE2M1(gen, arith::AndIOp::create(b, l, op.value, c(15)), compute, l);
-  Value high =
-      decodeE2M1(gen, arith::ShRUIOp::create(b, l, op.value, c(4)), compute, l);
-  // [r, c, 2] with the pair last (cannot fail: one type, one shape), moved
-  // after the packed dimension, merged with it.
+  // The bytes spread to [r, c, 2] (one conversion of bytes, not two of the
+  // decoded halves), shifted by 0 and 4 along the pair, decoded.
   SmallVector<int64_t> shape(type.getShape());
-  Value pairs =
-      *gen.join(TValue::of(low), TValue::of(high), callLoc, "tl.dot_scaled");
+  auto pairType = RankedTensorType::get({shape[0], shape[1], 2}, elem);
+  Value bytes =
+      tile::BroadcastOp::create(b, l, pairType, gen.expandDims(op.value, 2, l));
+  Value half = tile::MakeRangeOp::create(
+      b, l, RankedTensorType::get({2}, b.getI32Type()), 0, 2);
+  half = gen.expandDims(gen.expandDims(half, 0, l), 0, l);
+  half = arith::TruncIOp::create(b, l, RankedTensorType::get({1, 1, 2}, elem),
+                                 half);
+  Value shift = arith::MulIOp::create(
+      b, l, tile::BroadcastOp::create(b, l, pairType, half),
+      gen.constant(4, elem, pairType, l));
+  Value codes =
+      arith::AndIOp::create(b, l, arith::ShRUIOp::create(b, l, bytes, shift),
+                            gen.constant(15, elem, pairType, l));
+  Value pairs = decodeE2M1(gen, codes, compute, l);
   if (packedDim == 0)
     pairs = tile::TransOp::create(
         b, l, RankedTensorType::get({shape[0], 2, shape[1]}, compute), pairs,
