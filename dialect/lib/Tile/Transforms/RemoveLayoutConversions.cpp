@@ -15,7 +15,11 @@
 // loop-carried values that the loop body keeps converting (the value it yields,
 // or the argument before using it). Clones are placed right after the ops they
 // copy, so they dominate every use of the original; originals left without uses
-// are erased. A conversion in which every thread keeps its own elements (a row
+// are erased. A reshape that would go through shared memory gets its operand
+// recomputed in the result's layout split in two, where the reshape keeps
+// every element in its thread, when that moves at most one conversion (fp4
+// codes spread into pairs and merged back). A conversion in which every
+// thread keeps its own elements (a row
 // vector of one accumulator layout into another's: attention's `alpha[:, None]
 // * acc` when the two products differ in N) only renames registers: it is left
 // alone, and rematerialisation may end in one instead of converting a larger
@@ -23,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
 #include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
@@ -87,6 +92,12 @@ static bool isSmallLoad(LoadOp load) {
 /// Rematerialises values in other layouts, one conversion at a time.
 class Rematerializer {
 public:
+  /// With `reconvert`, a conversion on the way is replaced by a conversion
+  /// of its source into the wanted layout (moving a conversion, not adding
+  /// one: for the operand of a reshape that then keeps its elements in
+  /// their threads).
+  explicit Rematerializer(bool reconvert = false) : reconvert(reconvert) {}
+
   /// Whether `value` can be produced in `layout` without a conversion,
   /// cloning at most `budget` ops (decremented by what is used).
   bool canRematerialize(Value value, Attribute layout, int &budget);
@@ -94,12 +105,16 @@ public:
   /// Produces `value` in `layout`; canRematerialize must have said yes.
   Value rematerialize(Value value, Attribute layout);
 
+  /// The conversions canRematerialize would replace (with `reconvert`).
+  SmallPtrSet<Operation *, 4> reconverted;
+
 private:
   /// Clones `op` right after itself with result type in `layout` and
   /// operands `operands`.
   Value cloneInLayout(Operation *op, Attribute layout, ValueRange operands);
 
   DenseMap<std::pair<Value, Attribute>, Value> cache;
+  bool reconvert;
 };
 
 bool Rematerializer::canRematerialize(Value value, Attribute layout,
@@ -114,8 +129,12 @@ bool Rematerializer::canRematerialize(Value value, Attribute layout,
   Operation *op = value.getDefiningOp();
   if (!op)
     return false;
-  if (auto convert = dyn_cast<ConvertLayoutOp>(op))
-    return canRematerialize(convert.getSrc(), layout, budget);
+  if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
+    if (!reconvert)
+      return canRematerialize(convert.getSrc(), layout, budget);
+    reconverted.insert(convert);
+    return true;
+  }
   if (--budget < 0)
     return false;
   if (isa<MakeRangeOp, SplatOp>(op))
@@ -173,7 +192,13 @@ Value Rematerializer::rematerialize(Value value, Attribute layout) {
     result = ConvertLayoutOp::create(b, value.getLoc(),
                                      withLayout(tensor, layout), value);
   } else if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
-    result = rematerialize(convert.getSrc(), layout);
+    if (reconvert) {
+      OpBuilder b(convert);
+      result = ConvertLayoutOp::create(
+          b, convert.getLoc(), withLayout(tensor, layout), convert.getSrc());
+    } else {
+      result = rematerialize(convert.getSrc(), layout);
+    }
   } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
     auto slice = SliceLayoutAttr::get(op->getContext(), expand.getAxis(),
                                       cast<LayoutAttrInterface>(layout));
@@ -229,6 +254,96 @@ static bool hoistConversionAboveExpand(ConvertLayoutOp convert) {
   convert.getResult().replaceAllUsesWith(expanded);
   convert->erase();
   expand->erase();
+  return true;
+}
+
+/// The blocked layout of `reshape`'s operand in which the reshape keeps
+/// every element in its thread, when the reshape splits one dimension of
+/// its result (in a blocked layout) in two, the inner part held within
+/// registers, lanes and warps in that order without wrapping; null
+/// otherwise.
+static BlockedLayoutAttr splitLayout(ReshapeOp reshape) {
+  auto src = cast<RankedTensorType>(reshape.getSrc().getType());
+  auto dst = cast<RankedTensorType>(reshape.getType());
+  auto blocked = dyn_cast_or_null<BlockedLayoutAttr>(dst.getEncoding());
+  if (!blocked || src.getRank() != dst.getRank() + 1)
+    return {};
+  // The split dimension: the first where the shapes differ.
+  int64_t d = 0;
+  while (d < dst.getRank() && src.getDimSize(d) == dst.getDimSize(d))
+    ++d;
+  if (d == dst.getRank() ||
+      src.getDimSize(d) * src.getDimSize(d + 1) != dst.getDimSize(d) ||
+      src.getShape().drop_front(d + 2) != dst.getShape().drop_front(d + 1))
+    return {};
+  SmallVector<unsigned> spt(blocked.getSizePerThread()),
+      tpw(blocked.getThreadsPerWarp()), wpc(blocked.getWarpsPerCTA());
+  // The inner part takes registers first, then lanes, then warps.
+  int64_t inner = src.getDimSize(d + 1);
+  auto take = [&inner](unsigned &from) {
+    unsigned taken = unsigned(std::min<int64_t>(from, inner));
+    if (inner % taken != 0 || from % taken != 0)
+      return 0u;
+    from /= taken;
+    inner /= taken;
+    return taken;
+  };
+  unsigned innerSpt = take(spt[d]);
+  unsigned innerTpw = innerSpt ? take(tpw[d]) : 0;
+  unsigned innerWpc = innerTpw ? take(wpc[d]) : 0;
+  if (!innerWpc || inner != 1)
+    return {};
+  spt.insert(spt.begin() + d + 1, innerSpt);
+  tpw.insert(tpw.begin() + d + 1, innerTpw);
+  wpc.insert(wpc.begin() + d + 1, innerWpc);
+  SmallVector<unsigned> order;
+  for (unsigned o : blocked.getOrder()) {
+    if (o == d) {
+      order.push_back(d + 1);
+      order.push_back(d);
+    } else {
+      order.push_back(o > d ? o + 1 : o);
+    }
+  }
+  auto layout =
+      BlockedLayoutAttr::get(reshape.getContext(), spt, tpw, wpc, order);
+  // Checked, not assumed: every destination element's source element is in
+  // the same thread.
+  std::optional<TileDistribution> from =
+      TileDistribution::get(withLayout(src, layout));
+  std::optional<TileDistribution> to = TileDistribution::get(dst);
+  auto dstToSrc = [&](ArrayRef<int64_t> coords) {
+    int64_t index = 0;
+    for (auto [c, size] : llvm::zip_equal(coords, dst.getShape()))
+      index = index * size + c;
+    Coords c(src.getRank(), 0);
+    for (int64_t i = src.getRank() - 1; i >= 0; --i) {
+      c[i] = index % src.getDimSize(i);
+      index /= src.getDimSize(i);
+    }
+    return c;
+  };
+  if (!from || !to || !getRegisterRemap(*from, *to, dstToSrc))
+    return {};
+  return layout;
+}
+
+/// Recomputes the operand of `reshape` in splitLayout's layout when the
+/// reshape would otherwise go through shared memory and the operand can be,
+/// moving at most one conversion (the reshape's round trip is one). Returns
+/// true if the IR changed.
+static bool relayoutReshapeOperand(ReshapeOp reshape) {
+  if (getDataMovementRemap(reshape))
+    return false;
+  BlockedLayoutAttr layout = splitLayout(reshape);
+  if (!layout)
+    return false;
+  Rematerializer remat(/*reconvert=*/true);
+  int budget = kRematerializationBudget;
+  if (!remat.canRematerialize(reshape.getSrc(), layout, budget) ||
+      remat.reconverted.size() > 1)
+    return false;
+  reshape.getSrcMutable().assign(remat.rematerialize(reshape.getSrc(), layout));
   return true;
 }
 
@@ -336,6 +451,11 @@ struct RemoveLayoutConversionsPass
             retyped.insert({forOp, i});
             changed = true;
           }
+
+      SmallVector<ReshapeOp> reshapes;
+      module.walk([&](ReshapeOp op) { reshapes.push_back(op); });
+      for (ReshapeOp reshape : reshapes)
+        changed |= relayoutReshapeOperand(reshape);
 
       SmallVector<ConvertLayoutOp> converts;
       module.walk([&](ConvertLayoutOp op) { converts.push_back(op); });

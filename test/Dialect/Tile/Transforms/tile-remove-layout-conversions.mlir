@@ -354,3 +354,36 @@ func.func @conversion_through_expand(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>) {
   tile.store %qs, %b : tensor<32x16x2x!tile.ptr<f32>, #p>, tensor<32x16x2xf32, #p>
   return
 }
+
+// -----
+
+#a = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#e = #tile.blocked<sizePerThread = [1, 1, 2], threadsPerWarp = [1, 32, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]>
+#r = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+// A reshape that merges [32, 16, 2] into [32, 32] would go through shared
+// memory; its operand is recomputed in the result's layout split in two
+// ([1, 8] per thread: [1, 4, 2]), which keeps every element in its thread,
+// and the one conversion on the way (of the loaded tile) moves into that
+// layout's slice.
+// CHECK: #[[S:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 4, 2], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]>
+// CHECK-LABEL: func.func @reshape_operand
+// CHECK: %[[X:.*]] = tile.load
+// CHECK: %[[C:.*]] = tile.convert_layout %[[X]] : tensor<32x16xi32, #{{blocked[0-9]*}}> -> tensor<32x16xi32, #tile.slice<dim = 2, parent = #[[S]]>>
+// CHECK: %[[E:.*]] = tile.expand_dims %[[C]]
+// CHECK: %[[B:.*]] = tile.broadcast %[[E]] : tensor<32x16x1xi32, #[[S]]> -> tensor<32x16x2xi32, #[[S]]>
+// CHECK: %[[P:.*]] = arith.addi %[[B]], %{{.*}} : tensor<32x16x2xi32, #[[S]]>
+// CHECK: tile.reshape %[[P]] : tensor<32x16x2xi32, #[[S]]> -> tensor<32x32xi32, #{{blocked[0-9]*}}>
+// CHECK-NOT: tile.convert_layout
+func.func @reshape_operand(%p: !tile.ptr<i32>, %q: !tile.ptr<i32>) {
+  %ps = tile.splat %p : tensor<32x16x!tile.ptr<i32>, #a>
+  %x = tile.load %ps : (tensor<32x16x!tile.ptr<i32>, #a>) -> tensor<32x16xi32, #a>
+  %c = tile.convert_layout %x : tensor<32x16xi32, #a> -> tensor<32x16xi32, #tile.slice<dim = 2, parent = #e>>
+  %e = tile.expand_dims %c {axis = 2 : i32} : tensor<32x16xi32, #tile.slice<dim = 2, parent = #e>> -> tensor<32x16x1xi32, #e>
+  %b = tile.broadcast %e : tensor<32x16x1xi32, #e> -> tensor<32x16x2xi32, #e>
+  %one = arith.constant dense<1> : tensor<32x16x2xi32, #e>
+  %s = arith.addi %b, %one : tensor<32x16x2xi32, #e>
+  %m = tile.reshape %s : tensor<32x16x2xi32, #e> -> tensor<32x32xi32, #r>
+  %qs = tile.splat %q : tensor<32x32x!tile.ptr<i32>, #r>
+  tile.store %qs, %m : tensor<32x32x!tile.ptr<i32>, #r>, tensor<32x32xi32, #r>
+  return
+}

@@ -318,10 +318,13 @@ def TileRemoveLayoutConversions
   let summary = "Removes layout conversions that cheap recomputation or "
                 "re-typing makes unnecessary.";
   let description = [{
-    Repeats, until nothing changes, three rewrites of `tile.convert_layout`:
+    Repeats, until nothing changes, three rewrites of `tile.convert_layout`
+    and one of `tile.reshape`:
 
-    - folding: a conversion to the operand's own layout disappears, and a
-      conversion of a conversion converts the original value once;
+    - folding: a conversion to the operand's own layout disappears, a
+      conversion of a conversion converts the original value once, also
+      through a `tile.expand_dims` between them (the outer conversion moves
+      above it, into the slice of its layout);
     - rematerialisation: when the converted value is computed only from
       `tile.make_range`, `tile.splat`, splat constants, elementwise ops,
       `tile.expand_dims` and `tile.broadcast` (at most 16 ops), those ops
@@ -329,7 +332,11 @@ def TileRemoveLayoutConversions
     - loop re-typing: when an `scf.for` yields `convert_layout(x)` for a
       loop-carried value, the value is carried in `x`'s layout instead, and
       conversions are placed at the loop's entry and uses, where the first
-      two rewrites usually remove them.
+      two rewrites usually remove them;
+    - reshape operands: a `tile.reshape` that splits one dimension of its
+      result and would go through shared memory gets its operand recomputed
+      in the result's layout split in two (checked to keep every element in
+      its thread), when that moves at most one conversion on the way.
 
     Dead ops left behind are erased.
 
