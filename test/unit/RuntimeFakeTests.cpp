@@ -10,8 +10,10 @@
 // by tilec_add_kernels (see CMakeLists.txt): add_kernel_aot.h (variants
 // i32:16, pointers :16, generic), add_kernel_tuned.h (two configurations
 // tuned on n), add_kernel_baked.h (the same with a tuning file baked in)
-// and matmul_desc_aot.h (examples/seeds/matmul_desc.tile, whose launch
-// requirements the launchers check; the fake does not run it).
+// matmul_desc_aot.h (examples/seeds/matmul_desc.tile, whose launch
+// requirements the launchers check; the fake does not run it) and
+// persistent_matmul_aot.h (examples/persistent_matmul.tile, taking host-side
+// tensor descriptors; not run either).
 // The JIT tests compile vector_add.tile in process with tilec::jit.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +22,7 @@
 #include "add_kernel_baked.h"
 #include "add_kernel_tuned.h"
 #include "matmul_desc_aot.h"
+#include "persistent_matmul_aot.h"
 
 #include "tilec/JIT/Compiler.h"
 #include "tilec/Runtime/Jit.h"
@@ -770,6 +773,48 @@ TEST_CASE("Kernel::launch builds the TMA tensor maps of the metadata line",
   CHECK_THAT(rejected.message(), Contains("cuTensorMapEncodeTiled") &&
                                      Contains("tma_kernel") &&
                                      Contains("row stride 120 bytes"));
+}
+
+TEST_CASE("Generated launchers take host-side tensor descriptors",
+          "[fake][aot][launch]") {
+  Context ctx = makeContext();
+  const std::int64_t M = 256, N = 256, K = 128;
+  Expected<DeviceBuffer> a = DeviceBuffer::allocate(ctx, M * K * 2);
+  Expected<DeviceBuffer> b = DeviceBuffer::allocate(ctx, K * N * 2);
+  Expected<DeviceBuffer> c = DeviceBuffer::allocate(ctx, M * N * 2);
+  REQUIRE((a.ok() && b.ok() && c.ok()));
+  auto describe = [](const DeviceBuffer &buffer, ScalarType type,
+                     std::int64_t rows, std::int64_t cols,
+                     std::vector<std::int64_t> block) {
+    return TensorDescriptor::fromTensor(TensorView(buffer, type, {rows, cols}),
+                                        std::move(block));
+  };
+  Expected<TensorDescriptor> da =
+      describe(*a, ScalarType::FP16, M, K, {128, 64});
+  Expected<TensorDescriptor> db =
+      describe(*b, ScalarType::FP16, K, N, {64, 128});
+  Expected<TensorDescriptor> dc =
+      describe(*c, ScalarType::FP16, M, N, {128, 128});
+  REQUIRE((da.ok() && db.ok() && dc.ok()));
+  Dim3 grid(2);
+
+  // Descriptors that meet the signature get through packing and the tensor
+  // maps' encoding to the driver, which emulates add_kernel only.
+  Status launched =
+      hostdesc::persistent_matmul_kernel(ctx, grid, *da, *db, *dc, M, N, K);
+  CHECK_THAT(launched.message(), Contains("add_kernel only"));
+
+  // A descriptor of another element type is refused, naming the argument.
+  Expected<TensorDescriptor> fp32 =
+      describe(*a, ScalarType::FP32, M, K / 2, {128, 64});
+  REQUIRE(fp32.ok());
+  Status wrongType =
+      hostdesc::persistent_matmul_kernel(ctx, grid, *fp32, *db, *dc, M, N, K);
+  CHECK(wrongType.code() == ErrorCode::InvalidArgument);
+  CHECK_THAT(wrongType.message(),
+             Contains("kernel 'persistent_matmul_kernel', argument 0: "
+                      "tensordesc<fp32[128, 64]>") &&
+                 Contains("where the kernel takes *fp16"));
 }
 
 TEST_CASE("Generated launchers check the launch requirements",

@@ -154,6 +154,15 @@ std::optional<ParamType> paramType(const abi::ArgType &arg) {
   return std::nullopt;
 }
 
+/// A host-side tensor descriptor parameter: passed as the runtime's
+/// TensorDescriptor, which Kernel::launch expands into the kernel's
+/// arguments and TMA tensor map.
+ParamType descriptorParamType() {
+  return ParamType{"const tilec::rt::TensorDescriptor &",
+                   "const tilec::rt::TensorDescriptor &", "{0}", "",
+                   "tilec::rt::KernelArg({0})"};
+}
+
 /// The C++ type and literal of a constexpr value as written for -D.
 std::pair<std::string, std::string> constexprField(StringRef value) {
   long long integer;
@@ -238,6 +247,10 @@ struct KernelModel {
   /// Whether an image has launch requirements (a "requires=" key), which
   /// launchImage then checks with tilec::rt::checkLaunchRequirements.
   bool hasRequirements = false;
+  /// Whether the kernel takes host-side tensor descriptors: its launchers
+  /// then launch through Kernel::launch, which checks the arguments and
+  /// encodes the descriptors' TMA tensor maps.
+  bool hasDescriptors = false;
 
   bool multiConfig() const { return configs.size() > 1; }
 };
@@ -275,7 +288,9 @@ private:
   /// launchImage's arguments after the grid: "params, " and, with launch
   /// requirements, "checkedArgs, ".
   std::string launchArgs() const {
-    return m.hasRequirements ? "params, checkedArgs, " : "params, ";
+    return m.hasDescriptors    ? "checkedArgs, "
+           : m.hasRequirements ? "params, checkedArgs, "
+                               : "params, ";
   }
   /// The statements that check pointer element types and compute the
   /// parameter values and the kernelParams array (and, with launch
@@ -308,6 +323,15 @@ void Printer::printPrologue(llvm::raw_ostream &os, bool withParams) const {
        << ";\n";
   if (!withParams)
     return;
+  if (m.hasDescriptors) {
+    os << "  const tilec::rt::KernelArg checkedArgs[] = {";
+    for (size_t i = 0; i < m.params.size(); ++i)
+      os << (i ? ", " : "")
+         << llvm::formatv(m.types[i].kernelArg.c_str(), m.params[i] + "_v")
+                .str();
+    os << "};\n";
+    return;
+  }
   if (m.params.empty()) {
     os << "  void **params = nullptr;\n";
     return;
@@ -429,8 +453,12 @@ void Printer::printSource(llvm::raw_ostream &os) const {
 
   os << "tilec::rt::Status launchImage(const tilec::rt::Context &ctx, "
         "unsigned index,\n"
-     << "                              tilec::rt::Dim3 grid, void **params,\n";
-  if (m.hasRequirements)
+     << "                              tilec::rt::Dim3 grid, ";
+  if (m.hasDescriptors)
+    os << "const tilec::rt::KernelArg *args,\n";
+  else
+    os << "void **params,\n";
+  if (m.hasRequirements && !m.hasDescriptors)
     os << "                              const tilec::rt::KernelArg *args,\n";
   os << "                              const tilec::rt::Stream *stream,\n"
      << "                              const tilec::rt::LaunchOptions "
@@ -439,14 +467,22 @@ void Printer::printSource(llvm::raw_ostream &os) const {
      << "  tilec::rt::Expected<const tilec::rt::Kernel *> loaded =\n"
      << "      kernel(index).get(ctx);\n"
      << "  if (!loaded)\n    return loaded.status();\n";
-  // The image's "requires=" key, checked as Kernel::launch checks it.
-  if (m.hasRequirements)
-    os << "  if (tilec::rt::Status status = "
-          "tilec::rt::checkLaunchRequirements(\n"
-       << "          (*loaded)->metadata(), args, " << m.params.size()
-       << ");\n      !status.ok())\n    return status;\n";
-  os << "  return (*loaded)->launchUnchecked(grid, params, stream, options);\n"
-     << "}\n\n";
+  if (m.hasDescriptors) {
+    // Checked and packed as Kernel::launch does: descriptors become TMA
+    // tensor maps (and their shapes and strides).
+    os << "  return (*loaded)->launch(grid, args, " << m.params.size()
+       << ", stream, options);\n}\n\n";
+  } else {
+    // The image's "requires=" key, checked as Kernel::launch checks it.
+    if (m.hasRequirements)
+      os << "  if (tilec::rt::Status status = "
+            "tilec::rt::checkLaunchRequirements(\n"
+         << "          (*loaded)->metadata(), args, " << m.params.size()
+         << ");\n      !status.ok())\n    return status;\n";
+    os << "  return (*loaded)->launchUnchecked(grid, params, stream, "
+          "options);\n"
+       << "}\n\n";
+  }
 
   // The dispatch rule: the first variant whose conditions hold.
   os << "unsigned selectVariant(" << valueList(/*typed=*/true) << ") {\n";
@@ -615,14 +651,9 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
   std::vector<std::vector<SignatureEntry>> variants = options.variants;
   if (variants.empty())
     return fail("--emit=header needs a --signature");
-  for (const std::vector<SignatureEntry> &variant : variants)
-    for (const SignatureEntry &entry : variant)
-      if (entry.isTensorDesc())
-        return fail("--emit=header: generated launchers do not take tensor "
-                    "descriptors (" +
-                    entry.str() +
-                    ") yet; launch the kernel with Kernel::launch or the JIT, "
-                    "passing a tilec::rt::TensorDescriptor");
+  model.hasDescriptors =
+      llvm::any_of(variants.front(),
+                   [](const SignatureEntry &e) { return e.isTensorDesc(); });
   std::vector<SignatureEntry> generic = variants.front();
   for (SignatureEntry &entry : generic)
     entry.Type.Hint = 0;
@@ -662,8 +693,10 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
       compileOptions.pipeline.numWarps = config.numWarps;
       compileOptions.pipeline.numStages = config.numStages;
       // Generated launchers pack the arguments themselves and build no TMA
-      // tensor maps: descriptor loads take the cp.async path.
-      compileOptions.pipeline.tma = false;
+      // tensor maps, unless the kernel takes descriptors (launched through
+      // Kernel::launch): descriptor loads take the cp.async path.
+      if (!model.hasDescriptors)
+        compileOptions.pipeline.tma = false;
       FailureOr<CompiledPTX> compiled =
           compileToPTX(srcMgr, compileOptions, llvm::errs());
       if (failed(compiled))
@@ -684,16 +717,46 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
     return !c.info.requirements.empty();
   });
   model.name = info.name;
-  for (auto [index, entry] : llvm::enumerate(info.signature)) {
-    std::optional<ParamType> type = paramType(entry);
-    if (!type)
-      return fail("kernel '" + info.name + "': parameter " +
-                  llvm::Twine(index) + " of type " + entry.str() +
-                  " cannot be passed by a generated launcher");
-    model.types.push_back(*type);
-    model.params.push_back(index < info.argNames.size()
-                               ? info.argNames[index]
-                               : "arg" + std::to_string(index));
+  auto argName = [&](size_t index) {
+    return index < info.argNames.size() ? info.argNames[index]
+                                        : "arg" + std::to_string(index);
+  };
+  if (model.hasDescriptors) {
+    // One parameter per signature entry: a descriptor of rank R stands for
+    // 2 R kernel arguments (descriptorArgTypes), named after the first.
+    size_t abiIndex = 0;
+    for (const SignatureEntry &entry : model.variants.front()) {
+      if (entry.IsConstant)
+        return fail("--emit=header: a kernel taking tensor descriptors "
+                    "cannot have constexprs bound in its signature ('" +
+                    entry.str() + "'); bind them with -D");
+      if (abiIndex >= info.signature.size())
+        return fail("kernel '" + info.name +
+                    "': its signature has more entries than parameters");
+      model.params.push_back(argName(abiIndex));
+      if (entry.isTensorDesc()) {
+        model.types.push_back(descriptorParamType());
+        abiIndex += 2 * entry.DescriptorBlock.size();
+        continue;
+      }
+      std::optional<ParamType> type = paramType(info.signature[abiIndex]);
+      if (!type)
+        return fail("kernel '" + info.name + "': parameter " +
+                    llvm::Twine(abiIndex) + " of type " + entry.str() +
+                    " cannot be passed by a generated launcher");
+      model.types.push_back(*type);
+      ++abiIndex;
+    }
+  } else {
+    for (auto [index, entry] : llvm::enumerate(info.signature)) {
+      std::optional<ParamType> type = paramType(entry);
+      if (!type)
+        return fail("kernel '" + info.name + "': parameter " +
+                    llvm::Twine(index) + " of type " + entry.str() +
+                    " cannot be passed by a generated launcher");
+      model.types.push_back(*type);
+      model.params.push_back(argName(index));
+    }
   }
   for (const std::string &key : options.tuneKey) {
     auto param = llvm::find(model.params, key);
