@@ -4,13 +4,15 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What a C++ application does with tilec, in three steps (--steps picks
+// What a C++ application does with tilec, in four steps (--steps picks
 // some; all by default):
 //
 //   aot-vector-add  vector_add through its generated launcher, which picks
 //                   the variant for the arguments' alignment and sizes;
 //   aot-matmul      the seed matmul through its generated launcher, tuned on
 //                   first use for (M, N, K) and remembered in the tuning file;
+//   aot-desc-matmul examples/persistent_matmul.tile through its generated
+//                   launcher, given host-side tensor descriptors;
 //   jit-matmul      the same kernel compiled at run time from the .tile
 //                   source, specialized on the arguments and cached on disk:
 //                   a second run compiles nothing.
@@ -28,6 +30,7 @@
 
 #include "add_kernel.h"
 #include "matmul_ptr_kernel.h"
+#include "persistent_matmul_kernel.h"
 
 #include "tilec/Runtime/Error.h"
 #include "tilec/Runtime/Jit.h"
@@ -47,7 +50,7 @@ using namespace tilec::rt;
 namespace {
 
 struct Options {
-  std::string Steps = "aot-vector-add,aot-matmul,jit-matmul";
+  std::string Steps = "aot-vector-add,aot-matmul,aot-desc-matmul,jit-matmul";
   std::int32_t Size = 512;
   std::string MatmulSource = HOST_APP_MATMUL_TILE;
   bool JitNoLaunch = false;
@@ -200,6 +203,30 @@ bool runAotMatmul(const Context &ctx, std::int32_t n) {
   return pass;
 }
 
+/// The persistent matmul of examples/persistent_matmul.tile through its
+/// generated launcher, which takes host-side tensor descriptors (Triton's
+/// TensorDescriptor.from_tensor) of blocks 128 x 64, 64 x 128, 128 x 128.
+bool runAotDescMatmul(const Context &ctx, std::int32_t n) {
+  Matmul mm(ctx, n);
+  auto describe = [&](const DeviceBuffer &buffer, std::int64_t rows,
+                      std::int64_t cols) {
+    return value(TensorDescriptor::fromTensor(mm.view(buffer), {rows, cols}));
+  };
+  TensorDescriptor a = describe(mm.A, 128, 64);
+  TensorDescriptor b = describe(mm.B, 64, 128);
+  TensorDescriptor c = describe(mm.C, 128, 128);
+  std::int32_t tiles = ((n + 127) / 128) * ((n + 127) / 128);
+  check(tilec_kernels::persistent_matmul_kernel(ctx, Dim3(std::min(tiles, 132)),
+                                                a, b, c, n, n, n));
+  check(ctx.synchronize());
+  double error = mm.maxError();
+  bool pass = error <= MatmulTolerance;
+  std::printf("aot-desc-matmul: %dx%dx%d through tensor descriptors, max rel "
+              "error %.2g: %s\n",
+              n, n, n, error, pass ? "PASS" : "FAIL");
+  return pass;
+}
+
 bool runJitMatmul(const Context &ctx, const Options &options) {
 #ifdef HOST_APP_HAS_COMPILER
   std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
@@ -252,9 +279,11 @@ int main(int argc, char **argv) {
     } else if (arg == "--jit-no-launch") {
       options.JitNoLaunch = true;
     } else {
-      std::fprintf(stderr, "usage: host-app [--steps aot-vector-add,aot-matmul,"
-                           "jit-matmul] [--size N] [--matmul-source FILE] "
-                           "[--jit-no-launch]\n");
+      std::fprintf(
+          stderr,
+          "usage: host-app [--steps aot-vector-add,aot-matmul,"
+          "aot-desc-matmul,jit-matmul] [--size N] [--matmul-source FILE] "
+          "[--jit-no-launch]\n");
       return 2;
     }
   }
@@ -271,6 +300,8 @@ int main(int argc, char **argv) {
       pass &= runVectorAdd(*ctx);
     if (options.has("aot-matmul"))
       pass &= runAotMatmul(*ctx, options.Size);
+    if (options.has("aot-desc-matmul"))
+      pass &= runAotDescMatmul(*ctx, options.Size);
     if (options.has("jit-matmul"))
       pass &= runJitMatmul(*ctx, options);
   } catch (const Error &error) {
