@@ -24,10 +24,14 @@
 // with several. The dispatcher takes the first (most specialized) variant
 // whose assumptions the arguments satisfy; the per-variant launchers check
 // them and fail with a message naming the kernel, variant and argument.
-// When an image has launch requirements (the "requires=" key of its
-// metadata line), every launcher also passes its arguments as KernelArgs
-// to tilec::rt::checkLaunchRequirements, with the loaded kernel's metadata,
-// before launchUnchecked: the check and messages of Kernel::launch.
+// A kernel that takes host-side tensor descriptors or reads through TMA
+// (tensor maps in its metadata) is launched through Kernel::launch, which
+// checks and packs the arguments and encodes the maps. Otherwise the
+// launchers pack the parameters themselves (launchUnchecked); when an image
+// has launch requirements (the "requires=" key of its metadata line), they
+// also pass the arguments as KernelArgs to
+// tilec::rt::checkLaunchRequirements, with the loaded kernel's metadata: the
+// check and messages of Kernel::launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -247,10 +251,14 @@ struct KernelModel {
   /// Whether an image has launch requirements (a "requires=" key), which
   /// launchImage then checks with tilec::rt::checkLaunchRequirements.
   bool hasRequirements = false;
-  /// Whether the kernel takes host-side tensor descriptors: its launchers
-  /// then launch through Kernel::launch, which checks the arguments and
-  /// encodes the descriptors' TMA tensor maps.
+  /// Whether the kernel takes host-side tensor descriptors (one launcher
+  /// parameter each, a TensorDescriptor).
   bool hasDescriptors = false;
+  /// Whether the launchers go through Kernel::launch, which checks and packs
+  /// the arguments and encodes TMA tensor maps: for kernels taking
+  /// descriptors or reading through TMA. The others pack their own
+  /// parameters (launchUnchecked).
+  bool checkedLaunch = false;
 
   bool multiConfig() const { return configs.size() > 1; }
 };
@@ -288,7 +296,7 @@ private:
   /// launchImage's arguments after the grid: "params, " and, with launch
   /// requirements, "checkedArgs, ".
   std::string launchArgs() const {
-    return m.hasDescriptors    ? "checkedArgs, "
+    return m.checkedLaunch     ? "checkedArgs, "
            : m.hasRequirements ? "params, checkedArgs, "
                                : "params, ";
   }
@@ -323,7 +331,7 @@ void Printer::printPrologue(llvm::raw_ostream &os, bool withParams) const {
        << ";\n";
   if (!withParams)
     return;
-  if (m.hasDescriptors) {
+  if (m.checkedLaunch) {
     os << "  const tilec::rt::KernelArg checkedArgs[] = {";
     for (size_t i = 0; i < m.params.size(); ++i)
       os << (i ? ", " : "")
@@ -454,11 +462,11 @@ void Printer::printSource(llvm::raw_ostream &os) const {
   os << "tilec::rt::Status launchImage(const tilec::rt::Context &ctx, "
         "unsigned index,\n"
      << "                              tilec::rt::Dim3 grid, ";
-  if (m.hasDescriptors)
+  if (m.checkedLaunch)
     os << "const tilec::rt::KernelArg *args,\n";
   else
     os << "void **params,\n";
-  if (m.hasRequirements && !m.hasDescriptors)
+  if (m.hasRequirements && !m.checkedLaunch)
     os << "                              const tilec::rt::KernelArg *args,\n";
   os << "                              const tilec::rt::Stream *stream,\n"
      << "                              const tilec::rt::LaunchOptions "
@@ -467,9 +475,9 @@ void Printer::printSource(llvm::raw_ostream &os) const {
      << "  tilec::rt::Expected<const tilec::rt::Kernel *> loaded =\n"
      << "      kernel(index).get(ctx);\n"
      << "  if (!loaded)\n    return loaded.status();\n";
-  if (m.hasDescriptors) {
-    // Checked and packed as Kernel::launch does: descriptors become TMA
-    // tensor maps (and their shapes and strides).
+  if (m.checkedLaunch) {
+    // Checked and packed as Kernel::launch does, with the TMA tensor maps
+    // (descriptors expanded into their shapes and strides).
     os << "  return (*loaded)->launch(grid, args, " << m.params.size()
        << ", stream, options);\n}\n\n";
   } else {
@@ -692,11 +700,6 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
         compileOptions.kernel.defines[name] = value;
       compileOptions.pipeline.numWarps = config.numWarps;
       compileOptions.pipeline.numStages = config.numStages;
-      // Generated launchers pack the arguments themselves and build no TMA
-      // tensor maps, unless the kernel takes descriptors (launched through
-      // Kernel::launch): descriptor loads take the cp.async path.
-      if (!model.hasDescriptors)
-        compileOptions.pipeline.tma = false;
       FailureOr<CompiledPTX> compiled =
           compileToPTX(srcMgr, compileOptions, llvm::errs());
       if (failed(compiled))
@@ -716,6 +719,10 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
   model.hasRequirements = llvm::any_of(model.compiled, [](const auto &c) {
     return !c.info.requirements.empty();
   });
+  model.checkedLaunch =
+      model.hasDescriptors || llvm::any_of(model.compiled, [](const auto &c) {
+        return !c.metadata.TensorMaps.empty();
+      });
   model.name = info.name;
   auto argName = [&](size_t index) {
     return index < info.argNames.size() ? info.argNames[index]
