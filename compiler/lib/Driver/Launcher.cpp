@@ -294,7 +294,8 @@ private:
     return text;
   }
   /// launchImage's arguments after the grid: "params, " and, with launch
-  /// requirements, "checkedArgs, ".
+  /// requirements, "checkedArgs, "; "checkedArgs, " alone for a checked
+  /// launch.
   std::string launchArgs() const {
     return m.checkedLaunch     ? "checkedArgs, "
            : m.hasRequirements ? "params, checkedArgs, "
@@ -302,7 +303,9 @@ private:
   }
   /// The statements that check pointer element types and compute the
   /// parameter values and the kernelParams array (and, with launch
-  /// requirements, the KernelArg array launchImage checks them on).
+  /// requirements, the KernelArg array launchImage checks them on; for a
+  /// checked launch, the KernelArg array alone, which has an element: TMA
+  /// and descriptors need parameters).
   void printPrologue(llvm::raw_ostream &os, bool withParams) const;
   std::string condition(const SignatureEntry &entry, size_t index) const;
 
