@@ -38,6 +38,10 @@ struct MxOperand {
   bool kPack;
   /// 0 for the left-hand side ([M, K]), 1 for the right ([K, N]).
   unsigned index;
+
+  /// The dimension an e2m1 operand holds two values a byte along: K (the
+  /// last of the lhs, the first of the rhs), or M / N.
+  int64_t packedDim() const { return (index == 0) == kPack ? 1 : 0; }
 };
 
 } // namespace
@@ -121,8 +125,7 @@ static Value decodeE2M1(Generator &gen, Value codes, FloatType compute,
 /// Decodes operand `op` to a tile of `compute` of its logical shape ([M, K]
 /// or [K, N]).
 static Value decodeOperand(Generator &gen, const MxOperand &op,
-                           FloatType compute, llvm::SMLoc callLoc) {
-  Location l = gen.loc(callLoc);
+                           FloatType compute, Location l) {
   OpBuilder &b = gen.builder;
   auto type = llvm::cast<RankedTensorType>(op.value.getType());
   Type elem = type.getElementType();
@@ -135,9 +138,8 @@ static Value decodeOperand(Generator &gen, const MxOperand &op,
     return gen.cast(v, compute, l);
   }
   // Two codes a byte, the first in the low nibble; the pair lies along the
-  // packed dimension: K (the last dimension of the lhs, the first of the
-  // rhs), or M / N.
-  int64_t packedDim = (op.index == 0) == op.kPack ? 1 : 0;
+  // packed dimension.
+  int64_t packedDim = op.packedDim();
   // The bytes spread to [r, c, 2] (one conversion of bytes, not two of the
   // decoded halves), shifted by 0 and 4 along the pair, decoded.
   SmallVector<int64_t> shape(type.getShape());
@@ -212,7 +214,7 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
     auto type = llvm::cast<RankedTensorType>(op.value.getType());
     SmallVector<int64_t> shape(type.getShape());
     if (op.format == MxFormat::E2M1)
-      shape[(op.index == 0) == op.kPack ? 1 : 0] *= 2;
+      shape[op.packedDim()] *= 2;
     return shape;
   };
   SmallVector<int64_t> lhsShape = shapeOf(ops[0]), rhsShape = shapeOf(ops[1]);
@@ -238,7 +240,7 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
 
   Value operands[2];
   for (unsigned i = 0; i < 2; ++i) {
-    Value v = decodeOperand(*this, ops[i], compute, callLoc);
+    Value v = decodeOperand(*this, ops[i], compute, l);
     unsigned param = 3 * i + 1;
     if (!bind.has(param)) {
       operands[i] = v;

@@ -897,11 +897,11 @@ struct BitonicNetwork {
   }
 
   /// Merge stage `stage` of a hypercube `y` of `bits` axes: compare-and-swap
-  /// along bits stage - 1 .. 0, blocks of 2^stage positions in
-  /// `descending` order when given, else alternating by bit `stage`
-  /// (ascending where it is 0, flipped by `flip`).
-  Value merge(Value y, int64_t bits, int64_t stage,
-              std::optional<bool> descending, bool flip) {
+  /// along bits stage - 1 .. 0. The last stage (stage == bits) sorts the
+  /// whole row in `descending` order; earlier ones sort blocks of 2^stage
+  /// positions in alternating orders by bit `stage` (`descending` where it
+  /// is 0), so that two neighbouring blocks form a bitonic one.
+  Value merge(Value y, int64_t bits, int64_t stage, bool descending) {
     OpBuilder &builder = gen.builder;
     auto type = llvm::cast<RankedTensorType>(y.getType());
     ArrayRef<int64_t> shape = type.getShape();
@@ -912,12 +912,11 @@ struct BitonicNetwork {
           DenseElementsAttr::get(
               RankedTensorType::get(shape, builder.getI1Type()), v));
     };
-    Value blockDescending =
-        descending ? boolTile(*descending)
-                   : axisIndexIs(gen, l, shape, axisOfBit(bits, stage), 1);
-    if (!descending && flip)
-      blockDescending =
-          arith::XOrIOp::create(builder, l, blockDescending, boolTile(true));
+    Value blockDescending = boolTile(descending);
+    if (stage < bits)
+      blockDescending = arith::XOrIOp::create(
+          builder, l, axisIndexIs(gen, l, shape, axisOfBit(bits, stage), 1),
+          blockDescending);
     for (int64_t j = stage - 1; j >= 0; --j) {
       int64_t axis = axisOfBit(bits, j);
       // The partner across the axis, as in tl.flip (xor with the pair's
@@ -975,20 +974,14 @@ Value Generator::sortLastDim(Value x, bool descending, bool isUnsigned,
   // stage one way (tl.bitonic_merge is that stage alone: it sorts a bitonic
   // row).
   for (int64_t stage = mergeOnly ? steps : 1; stage <= keepBits; ++stage)
-    y = network.merge(y, steps, stage,
-                      stage == steps ? std::optional<bool>(descending)
-                                     : std::nullopt,
-                      descending);
+    y = network.merge(y, steps, stage, descending);
   // The top `keep` (Triton's bitonic top-k): of two neighbouring sorted
   // blocks, one ascending and one descending, the larger of each pair of
   // positions are the block's largest and form a bitonic block, which one
   // merge sorts; until one block remains.
   for (int64_t bits = steps; bits > keepBits; --bits) {
     y = network.keepLarger(y, bits, keepBits);
-    y = network.merge(y, bits - 1, keepBits,
-                      bits - 1 == keepBits ? std::optional<bool>(descending)
-                                           : std::nullopt,
-                      descending);
+    y = network.merge(y, bits - 1, keepBits, descending);
   }
   SmallVector<int64_t> result(type.getShape().drop_back());
   result.push_back(int64_t(1) << keepBits);

@@ -313,15 +313,7 @@ static BlockedLayoutAttr splitLayout(ReshapeOp reshape) {
       TileDistribution::get(withLayout(src, layout));
   std::optional<TileDistribution> to = TileDistribution::get(dst);
   auto dstToSrc = [&](ArrayRef<int64_t> coords) {
-    int64_t index = 0;
-    for (auto [c, size] : llvm::zip_equal(coords, dst.getShape()))
-      index = index * size + c;
-    Coords c(src.getRank(), 0);
-    for (int64_t i = src.getRank() - 1; i >= 0; --i) {
-      c[i] = index % src.getDimSize(i);
-      index /= src.getDimSize(i);
-    }
-    return c;
+    return getOperandCoords(reshape, coords);
   };
   if (!from || !to || !getRegisterRemap(*from, *to, dstToSrc))
     return {};
