@@ -17,9 +17,11 @@
 
 #include "tilec/ABI/KernelABI.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 
@@ -36,6 +38,12 @@ KernelCompiler::~KernelCompiler() = default;
 Expected<JitTuning> KernelCompiler::readTuning(const CompileRequest &request) {
   return Status::invalidArgument("kernel '" + request.Kernel +
                                  "': this compiler cannot read decorators");
+}
+
+Expected<JitHeuristics>
+KernelCompiler::evaluateHeuristics(const CompileRequest &,
+                                   const std::vector<std::string> &) {
+  return JitHeuristics();
 }
 
 std::string JitConfig::name() const {
@@ -81,6 +89,38 @@ void JitArg::appendSpecialization(std::string &signature) const {
     return;
   }
   signature += type.str();
+}
+
+std::string JitArg::valueText() const {
+  std::uint64_t bits = Value.bits();
+  double value;
+  switch (Value.kind()) {
+  case KernelArg::Kind::Signed:
+    return std::to_string(static_cast<std::int64_t>(bits));
+  case KernelArg::Kind::Unsigned:
+    return std::to_string(bits);
+  case KernelArg::Kind::Float32: {
+    float f;
+    std::uint32_t word = static_cast<std::uint32_t>(bits);
+    std::memcpy(&f, &word, sizeof f);
+    value = f;
+    break;
+  }
+  case KernelArg::Kind::Float64:
+    std::memcpy(&value, &bits, sizeof value);
+    break;
+  default:
+    return "";
+  }
+  if (!std::isfinite(value))
+    return "";
+  // Enough digits to read back the same double, and always a float.
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  std::string result = text;
+  if (result.find_first_of(".e") == std::string::npos)
+    result += ".0";
+  return result;
 }
 
 /// One specialization loaded on one device.
@@ -242,13 +282,68 @@ JitKernel::prepare(const Context &ctx, std::initializer_list<JitArg> args,
   return prepare(ctx, args.begin(), args.size(), config);
 }
 
+Expected<JitConfig> JitKernel::withHeuristics(const std::string &signature,
+                                              const JitConfig &config,
+                                              const JitArg *args,
+                                              std::size_t numArgs) {
+  // Without a compiler, heuristics are the ones compiled into the cache.
+  if (!Compiler)
+    return config;
+  HeuristicMemo &memo = Heuristics[signature + "\n" + config.name()];
+  auto valuesOfReads = [&] {
+    std::string key;
+    for (std::size_t i : memo.Reads)
+      key += (i < numArgs ? args[i].valueText() : "") + "\n";
+    return key;
+  };
+  auto merged =
+      [&](const std::vector<std::pair<std::string, std::string>> &values) {
+        JitConfig full = config;
+        full.Constexprs.insert(full.Constexprs.end(), values.begin(),
+                               values.end());
+        return full;
+      };
+  if (memo.Evaluated) {
+    if (memo.Reads.empty())
+      return config;
+    auto found = memo.Values.find(valuesOfReads());
+    if (found != memo.Values.end())
+      return merged(found->second);
+  }
+  std::vector<std::string> values;
+  for (std::size_t i = 0; i < numArgs; ++i)
+    values.push_back(args[i].valueText());
+  CompileRequest request{SourceName, Source, KernelName,
+                         signature,  config, Arch};
+  Expected<JitHeuristics> computed =
+      Compiler->evaluateHeuristics(request, values);
+  if (!computed)
+    return computed.status();
+  // Reads can depend on the values (a heuristic that branches): keyed by
+  // the latest set, the earlier results are dropped.
+  if (!memo.Evaluated || computed->Reads != memo.Reads) {
+    memo.Reads = computed->Reads;
+    memo.Values.clear();
+  }
+  memo.Evaluated = true;
+  if (memo.Reads.empty())
+    return config;
+  memo.Values[valuesOfReads()] = computed->Values;
+  return merged(computed->Values);
+}
+
 Expected<const tilec::rt::Kernel *>
 JitKernel::prepare(const Context &ctx, const JitArg *args, std::size_t numArgs,
-                   const JitConfig &config) {
+                   const JitConfig &launchConfig) {
   std::string signature;
   for (std::size_t i = 0; i < numArgs; ++i)
     args[i].appendSpecialization(signature);
   std::lock_guard<std::mutex> guard(Lock);
+  Expected<JitConfig> withValues =
+      withHeuristics(signature, launchConfig, args, numArgs);
+  if (!withValues)
+    return withValues.status();
+  const JitConfig &config = *withValues;
   std::pair<int, std::string> slot(ctx.ordinal(),
                                    signature + "\n" + config.name());
   auto found = Kernels.find(slot);

@@ -27,6 +27,9 @@
 //  - merge_rows: tl.bitonic_merge of rows made bitonic from sorted halves;
 //  - asm_bytes / asm_pair: tl.inline_asm_elementwise with four bytes packed
 //    in a register, and with two results and a scalar argument;
+//  - map_elementwise: tl.map_elementwise of functions that branch (SELU
+//    with `if`/`else` returns) and loop (Collatz step counts), with pack=2,
+//    and a (max, first index) tl.reduce whose combine function branches;
 //  - gather_rows: tl.gather of random indices along rows;
 //  - row_histogram: tl.histogram of each row's bucketed values, masked tail;
 //  - cross_entropy: the fused loss and gradient of examples/cross_entropy.tile,
@@ -594,6 +597,66 @@ CaseResult runAsmPair(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
+/// map_elementwise_kernel(x, selu, steps, swap, max, argmax, n, alpha); size
+/// (n).
+CaseResult runMapElementwise(TestEnv &env, const GpuTest &test,
+                             const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t n = shape[0], block = test.Config.Block;
+  const float alpha = 1.6732632f;
+  CaseResult result;
+  Dim3 grid(cdiv(n, block));
+  const std::uint64_t programs = grid.X;
+  result.Grid = gridString(grid);
+  result.Bytes = n * 16.0;
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, 1, n);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &dselu = buffers.output(n * sizeof(float));
+  DeviceBuffer &dsteps = buffers.output(n * sizeof(float));
+  DeviceBuffer &dswap = buffers.output(n * sizeof(float));
+  DeviceBuffer &dmax = buffers.output(programs * sizeof(float));
+  DeviceBuffer &dargmax = buffers.output(programs * sizeof(std::int32_t));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status = launchTimed(
+      env, kernel, grid, {dx, dselu, dsteps, dswap, dmax, dargmax, n, alpha},
+      buffers, result);
+  std::vector<float> selu, steps, swap, maxima, argmax;
+  std::uint64_t clobbered[5] = {0, 0, 0, 0, 0};
+  if (status.ok())
+    status = readMatrix(dselu, ElemType::F32, 1, n, n, selu, clobbered[0]);
+  if (status.ok())
+    status = readMatrix(dsteps, ElemType::F32, 1, n, n, steps, clobbered[1]);
+  if (status.ok())
+    status = readMatrix(dswap, ElemType::F32, 1, n, n, swap, clobbered[2]);
+  if (status.ok())
+    status = readMatrix(dmax, ElemType::F32, 1, programs, programs, maxima,
+                        clobbered[3]);
+  if (status.ok())
+    status = readMatrix(dargmax, ElemType::I32, 1, programs, programs, argmax,
+                        clobbered[4]);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> seluRef(n), stepsRef(n), swapRef(n), maxRef(programs),
+      argmaxRef(programs);
+  mapElementwiseReference(x.Values.data(), n, block, alpha, seluRef.data(),
+                          stepsRef.data(), swapRef.data(), maxRef.data(),
+                          argmaxRef.data());
+  bool ok =
+      checkOutput(result, "selu", selu, seluRef, n, Tolerance::relative(1e-6));
+  ok &= checkOutput(result, "steps", steps, stepsRef, n, Tolerance::exact());
+  ok &= checkOutput(result, "swap", swap, swapRef, n, Tolerance::exact());
+  ok &=
+      checkOutput(result, "max", maxima, maxRef, programs, Tolerance::exact());
+  ok &= checkOutput(result, "argmax", argmax, argmaxRef, programs,
+                    Tolerance::exact());
+  const char *names[] = {"selu", "steps", "swap", "max", "argmax"};
+  for (int k = 0; k < 5; ++k)
+    ok &= recordClobbered(result, names[k], clobbered[k]);
+  result.Passed = ok;
+  return result;
+}
+
 /// gather_rows_kernel(src, idx, out, n_rows); size (rows).
 CaseResult runGatherRows(TestEnv &env, const GpuTest &test,
                          const Kernel &kernel, const Shape &shape) {
@@ -962,6 +1025,14 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1}, {1000}, {4099}, {(1u << 20) + 7}},
                    runAsmPair,
                    inlineAsm});
+  TestConfig maps;
+  maps.Block = 1024;
+  tests.push_back({"map_elementwise",
+                   "map_elementwise.ptx",
+                   "map_elementwise_kernel",
+                   {{1}, {1000}, {4099}, {(1u << 20) + 7}},
+                   runMapElementwise,
+                   maps});
   TestConfig gathers;
   gathers.BlockM = 32;
   gathers.BlockN = 64;

@@ -455,6 +455,35 @@ inline void complexSquareReference(const float *z, std::uint64_t n, double *out,
   }
 }
 
+/// map_elementwise_kernel over x[n], programs of `block` elements: SELU
+/// (scale 1.0507009873554805, `alpha`; fp32 as the kernel rounds its inputs),
+/// the Collatz step count of int(|x| * 1000) + 1 (fp32 product, truncated),
+/// x with the elements of each pair swapped (0 past the end, the masked
+/// load's `other`), and each program's largest element with its first
+/// position in x.
+inline void mapElementwiseReference(const float *x, std::uint64_t n,
+                                    std::uint64_t block, float alpha,
+                                    double *selu, double *steps, double *swap,
+                                    double *maxima, double *argmax) {
+  const double scale = float(1.0507009873554805);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    double v = x[i];
+    selu[i] = v > 0 ? scale * v : scale * double(alpha) * (std::exp(v) - 1.0);
+    std::int64_t seed = std::int32_t(std::fabs(x[i]) * 1000.0f) + 1;
+    double count = 0;
+    for (; seed > 1; ++count)
+      seed = seed % 2 == 0 ? seed / 2 : 3 * seed + 1;
+    steps[i] = count;
+    std::uint64_t partner = i ^ 1;
+    swap[i] = partner < n ? x[partner] : 0.0;
+    std::uint64_t p = i / block;
+    if (i % block == 0 || v > maxima[p]) {
+      maxima[p] = v;
+      argmax[p] = double(i);
+    }
+  }
+}
+
 /// row_scans_kernel: per row of x (row stride `stride`, `cols` long), the
 /// running sum and the running product from the end of the row of
 /// 1 + 0.01 x (the factor rounded to fp32 as the kernel computes it).

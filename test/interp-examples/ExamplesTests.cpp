@@ -418,6 +418,37 @@ std::function<void()> mergeRows(Case &c) {
   };
 }
 
+/// map_elementwise_kernel(x, selu, steps, swap, max, argmax, n, alpha); size
+/// (n).
+std::function<void()> mapElementwise(Case &c) {
+  uint64_t n = c.size[0], block = c.constant("BLOCK");
+  uint64_t programs = cdiv(n, block);
+  const float alpha = 1.6732632f;
+  Buffer &x = c.input(ScalarType::FP32, 1, n);
+  Buffer &selu = c.output(ScalarType::FP32, n);
+  Buffer &steps = c.output(ScalarType::FP32, n);
+  Buffer &swap = c.output(ScalarType::FP32, n);
+  Buffer &maxima = c.output(ScalarType::FP32, programs);
+  Buffer &argmax = c.output(ScalarType::I32, programs);
+  c.args.push_back(Argument::ofInt(int64_t(n)));
+  c.args.push_back(Argument::ofFloat(alpha));
+  c.grid[0] = programs;
+  return [&c, &x, &selu, &steps, &swap, &maxima, &argmax, n, block, programs,
+          alpha] {
+    std::vector<float> xv = Case::values(x, 1, n);
+    std::vector<double> seluRef(n), stepsRef(n), swapRef(n), maxRef(programs),
+        argmaxRef(programs);
+    gpu::mapElementwiseReference(xv.data(), n, block, alpha, seluRef.data(),
+                                 stepsRef.data(), swapRef.data(), maxRef.data(),
+                                 argmaxRef.data());
+    c.check("selu", selu, 1, n, n, seluRef, c.config.tol);
+    c.check("steps", steps, 1, n, n, stepsRef, 0);
+    c.check("swap", swap, 1, n, n, swapRef, 0);
+    c.check("max", maxima, 1, programs, programs, maxRef, 0);
+    c.check("argmax", argmax, 1, programs, programs, argmaxRef, 0);
+  };
+}
+
 /// gather_rows_kernel(src, idx, out, n_rows); size (rows).
 std::function<void()> gatherRows(Case &c) {
   uint64_t rows = c.size[0], n = c.constant("N"), k = c.constant("K");
@@ -1256,10 +1287,15 @@ std::vector<Config> configurations() {
       {"mx_matmul_fp8_fp8", "mx_matmul.tile", "mx_matmul_kernel", mxSig,
        with(mxBlocks, {"A_FORMAT=e5m2", "B_FORMAT=e4m3"}),
        mxMatmul(gpu::MxFormat::E5M2, gpu::MxFormat::E4M3), mxSizes, 1e-5},
-      {"mx_matmul_fp4_fp4", "mx_matmul.tile", "mx_matmul_kernel", mxSig,
+      {"mx_matmul_fp4_fp4",
+       "mx_matmul.tile",
+       "mx_matmul_kernel",
+       mxSig,
        {"BLOCK_M=128", "BLOCK_N=64", "BLOCK_K=64", "A_FORMAT=e2m1",
         "B_FORMAT=e2m1"},
-       mxMatmul(gpu::MxFormat::E2M1, gpu::MxFormat::E2M1), mxSizes, 1e-5},
+       mxMatmul(gpu::MxFormat::E2M1, gpu::MxFormat::E2M1),
+       mxSizes,
+       1e-5},
       // The sm_80 (mma.sync) configurations: the arch does not matter here.
       {"matmul_ptr_fp16_sm80", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
        "*fp16:16, *fp16:16, *fp16:16, " + mmInts, mmBlocks,
@@ -1399,6 +1435,14 @@ std::vector<Config> configurations() {
        mergeRows,
        {{1, 1}, {3, 200}, {2, 256}},
        ExactTol},
+      {"map_elementwise",
+       "map_elementwise.tile",
+       "map_elementwise_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, *fp32:16, *fp32:16, *i32:16, i32, fp32",
+       {"BLOCK=1024"},
+       mapElementwise,
+       {{1}, {1000}, {2051}},
+       1e-6},
       {"gather_rows",
        "gather_histogram.tile",
        "gather_rows_kernel",

@@ -594,6 +594,77 @@ TEST_CASE("The JIT tunes over @triton.autotune's configurations",
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("The JIT evaluates @triton.heuristics over the launch's values",
+          "[fake][jit]") {
+  Context ctx = makeContext();
+  std::string dir = freshPath("jit-heuristics");
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  // EVEN depends on the run-time n: each launch's value decides it.
+  JitKernel kernel(
+      "even.tile",
+      "import triton\nimport triton.language as tl\n\n"
+      "@triton.heuristics({'EVEN': lambda args: args['n'] % args['BLOCK'] "
+      "== 0})\n"
+      "@triton.jit\n"
+      "def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr,\n"
+      "               EVEN: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+      "    if EVEN:\n"
+      "        out = tl.load(x_ptr + offs) + tl.load(y_ptr + offs)\n"
+      "        tl.store(out_ptr + offs, out)\n"
+      "    else:\n"
+      "        mask = offs < n\n"
+      "        out = tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs,\n"
+      "                                                         mask=mask)\n"
+      "        tl.store(out_ptr + offs, out, mask=mask)\n",
+      "add_kernel", compiler.get(), DiskCache(dir));
+  JitConfig config;
+  config.Constexprs = {{"BLOCK", "1024"}};
+  Inputs in(ctx, 4096);
+  auto launch = [&](std::int32_t n) {
+    return kernel.launch(ctx, blocksFor(n),
+                         {in.view(in.X), in.view(in.Y), in.view(in.Out), n},
+                         config);
+  };
+  // n = 3000 and 3001 (i32): EVEN false, one compilation; 3072 and 4096
+  // (i32:16): EVEN true; 3008 (i32:16): EVEN false.
+  for (std::int32_t n : {3000, 3001, 3072, 4096, 3008}) {
+    Status status = launch(n);
+    INFO(n << ": " << status.message());
+    REQUIRE(status.ok());
+  }
+  JitStats stats = kernel.stats();
+  CHECK(stats.Compiled == 3);
+  CHECK(stats.FromMemory == 2);
+  // Three disk-cache entries: the heuristic's value is part of each key.
+  std::vector<std::string> keys;
+  for (const auto &entry : std::filesystem::directory_iterator(dir))
+    keys.push_back(entry.path().filename().string());
+  CHECK(keys.size() == 3);
+
+  // A heuristic reading a tensor argument is an error at the launch.
+  JitKernel tensor(
+      "tensor.tile",
+      "import triton\nimport triton.language as tl\n\n"
+      "@triton.heuristics({'EVEN': lambda args: args['x_ptr'] == 0})\n"
+      "@triton.jit\n"
+      "def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr,\n"
+      "               EVEN: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+      "    tl.store(out_ptr + offs, tl.load(x_ptr + offs))\n",
+      "add_kernel", compiler.get(), DiskCache(dir));
+  Status status = tensor.launch(
+      ctx, blocksFor(4096),
+      {in.view(in.X), in.view(in.Y), in.view(in.Out), std::int32_t(4096)},
+      config);
+  REQUIRE_FALSE(status.ok());
+  CHECK_THAT(status.message(),
+             Contains("evaluating the @triton.heuristics of kernel "
+                      "'add_kernel'") &&
+                 Contains("and 'x_ptr' is not one (a tensor"));
+  std::filesystem::remove_all(dir);
+}
+
 /// examples/vector_add.tile's add_kernel (BLOCK 1024) compiled in process.
 static Expected<CompiledKernel> compileVectorAdd() {
   std::string source;

@@ -248,16 +248,19 @@ int tilec::runMain() {
 
   std::vector<ArgSpec> specs;
   std::string derived;
+  KernelConfig config;
   for (auto [i, text] : llvm::enumerate(arguments)) {
     auto spec = parseArgument(text, i);
     if (!spec)
       return usageError(toString(spec.takeError()));
     derived += (i ? ", " : "") + std::string(spec->isBuffer ? "*" : "") +
                abi::scalarTypeName(spec->type);
+    // A scalar's value, which @triton.heuristics may read.
+    config.runtimeValues.push_back(
+        spec->isBuffer ? "" : StringRef(text).split('=').second.trim().str());
     specs.push_back(std::move(*spec));
   }
 
-  KernelConfig config;
   config.name = kernelName;
   config.debug = runDebug;
   auto entries =

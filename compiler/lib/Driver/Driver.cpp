@@ -132,6 +132,16 @@ FailureOr<KernelTuning> tilec::readTuning(llvm::SourceMgr &srcMgr,
   return readKernelTuning(compilation.context, *ast, srcMgr, kernel);
 }
 
+FailureOr<HeuristicValues>
+tilec::evaluateHeuristics(llvm::SourceMgr &srcMgr, const KernelConfig &kernel,
+                          llvm::raw_ostream &diagnosticOS) {
+  std::unique_ptr<ModuleAST> ast = parseModule(srcMgr, srcMgr.getMainFileID());
+  if (!ast)
+    return failure();
+  CompilationContext compilation(srcMgr, diagnosticOS);
+  return evaluateHeuristics(compilation.context, *ast, srcMgr, kernel);
+}
+
 LogicalResult tilec::compile(llvm::SourceMgr &srcMgr,
                              const CompileOptions &options,
                              llvm::raw_ostream &os) {

@@ -108,6 +108,8 @@ LogicalResult Executor::run(Operation *op) {
     return runDebugOp(op);
   if (isa<tile::CombineReduceOp, tile::CombineScanOp>(op))
     return runCombine(op);
+  if (isa<tile::MapElementwiseOp>(op))
+    return runMapElementwise(op);
   if (isa_and_nonnull<tile::TileDialect>(dialect))
     return runTileOp(op);
   if (isa<scf::ForOp>(op))

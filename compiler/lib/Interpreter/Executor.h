@@ -149,6 +149,9 @@ private:
   /// tile.combine_reduce and tile.combine_scan: the combine region runs on
   /// scalars, folding each row in order along the axis.
   mlir::LogicalResult runCombine(mlir::Operation *op);
+  /// tile.map_elementwise: the body runs on each group of `pack`
+  /// consecutive (row-major) elements.
+  mlir::LogicalResult runMapElementwise(mlir::Operation *op);
 
   mlir::Block &body;
   const Launch &launch;

@@ -325,3 +325,33 @@ LogicalResult Executor::runCombine(Operation *op) {
     set(result, std::move(tile));
   return success();
 }
+
+LogicalResult Executor::runMapElementwise(Operation *op) {
+  auto map = cast<tile::MapElementwiseOp>(op);
+  Block &block = map.getBody().front();
+  size_t pack = map.getPack();
+  // Copies: running the region adds values, which may move the others.
+  SmallVector<Tile> srcs;
+  for (Value src : map.getSrcs())
+    srcs.push_back(get(src));
+  SmallVector<Tile> results(map.getNumResults());
+  for (auto [tile, result] : llvm::zip(results, map.getResults()))
+    tile.shape = getShape(result.getType());
+  SmallVector<Tile> args, yielded;
+  for (size_t group = 0; group < srcs[0].elems.size(); group += pack) {
+    args.clear();
+    for (const Tile &src : srcs)
+      for (size_t j = 0; j < pack; ++j) {
+        Tile scalar;
+        scalar.elems.push_back(src.elems[group + j]);
+        args.push_back(std::move(scalar));
+      }
+    if (failed(runBlock(block, args, yielded)))
+      return failure();
+    for (auto [i, value] : llvm::enumerate(yielded))
+      results[i / pack].elems.push_back(value.elems[0]);
+  }
+  for (auto [result, tile] : llvm::zip(map.getResults(), results))
+    set(result, std::move(tile));
+  return success();
+}

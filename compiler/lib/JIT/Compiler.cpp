@@ -55,6 +55,9 @@ public:
   compile(const rt::CompileRequest &request) override;
   rt::Expected<rt::JitTuning>
   readTuning(const rt::CompileRequest &request) override;
+  rt::Expected<rt::JitHeuristics>
+  evaluateHeuristics(const rt::CompileRequest &request,
+                     const std::vector<std::string> &args) override;
 
 private:
   std::string Ptxas;
@@ -139,6 +142,36 @@ InProcessCompiler::readTuning(const rt::CompileRequest &request) {
   }
   result.Params = tuning->params;
   result.Key = tuning->key;
+  return result;
+}
+
+rt::Expected<rt::JitHeuristics>
+InProcessCompiler::evaluateHeuristics(const rt::CompileRequest &request,
+                                      const std::vector<std::string> &args) {
+  std::string what = "evaluating the @triton.heuristics of kernel '" +
+                     request.Kernel + "' of " + request.SourceName + " (" +
+                     request.Signature + "; " + request.Config.name() + ")";
+  KernelConfig kernel;
+  kernel.name = request.Kernel;
+  kernel.target = request.Arch;
+  rt::Expected<std::vector<SignatureEntry>> signature =
+      abi::parseSignatureEntries(request.Signature);
+  if (!signature)
+    return rt::Status::invalidArgument(what + ": " +
+                                       signature.status().message());
+  kernel.signature = signature.take();
+  for (const auto &[name, value] : request.Config.Constexprs)
+    kernel.defines[name] = value;
+  kernel.runtimeValues = args;
+  RequestSource source(request, IncludeDirs);
+  mlir::FailureOr<HeuristicValues> values =
+      tilec::evaluateHeuristics(source.srcMgr, kernel, source.os);
+  if (mlir::failed(values))
+    return rt::Status::error(rt::ErrorCode::CompileError,
+                             what + " failed:\n" + source.diagnostics);
+  rt::JitHeuristics result;
+  result.Values = std::move(values->values);
+  result.Reads.assign(values->reads.begin(), values->reads.end());
   return result;
 }
 

@@ -6,10 +6,10 @@
 //
 // The one table of the `tl.*` functions: for each, Triton's parameter names
 // (which are also its keywords) and how many are required, whether it is a
-// tile method too (`x.sum(0)`), and the Generator member that generates it
-// (none for the Triton builtins tilec does not support). Calls, method
-// lookup, the "not supported" diagnostics and `tilec --list-builtins` (the
-// index in docs/language.md) all read this table. Adding a builtin is one row
+// tile method too (`x.sum(0)`), and the Generator member that generates it.
+// Calls, method lookup, the "not supported" diagnostic of other names and
+// `tilec --list-builtins` (the index in docs/language.md) all read this
+// table. Adding a builtin is one row
 // here plus its generator.
 //
 //===----------------------------------------------------------------------===//
@@ -42,7 +42,6 @@ struct BuiltinSpec {
     MethodOnly = 8,
   };
   llvm::StringLiteral name;
-  /// Null for a Triton builtin tilec does not support.
   FailureOr<TValue> (Generator::*generate)(BuiltinCall &);
   /// Triton's parameter names, comma-separated; the first `required` are
   /// mandatory.
@@ -182,7 +181,7 @@ const BuiltinSpec Builtins[] = {
     {"pointer_type", &G::builtinPointerType, "element_ty,address_space,const", 1, 0},
     {"inline_asm_elementwise", &G::builtinInlineAsm, "asm,constraints,args,dtype,is_pure,pack", 6, 0},
     // Triton builtins tilec does not support yet.
-    {"map_elementwise", nullptr, "", 0, 0},
+    {"map_elementwise", &G::builtinMapElementwise, "scalar_fn,pack", 1, V},
 };
 // clang-format on
 
@@ -217,8 +216,6 @@ FailureOr<TValue> Generator::callBuiltin(llvm::StringRef name, CallArgs &args,
   if (!spec)
     return error(callLoc) << "'" << (spelled.empty() ? qualified : spelled)
                           << "' is not supported";
-  if (!spec->generate)
-    return error(callLoc) << "'" << qualified << "' is not supported by tilec";
   // Messages name a method-only builtin as the method (`to`).
   if (spec->flags & BuiltinSpec::MethodOnly)
     qualified = name.str();
@@ -262,9 +259,7 @@ void tilec::printBuiltinIndex(llvm::raw_ostream &os) {
     // A method-only row is shown as the method, without its `self`.
     bool methodOnly = spec->flags & BuiltinSpec::MethodOnly;
     os << "| `" << (methodOnly ? "x." : "tl.") << spec->name << "` | ";
-    if (!spec->generate) {
-      os << "not supported yet";
-    } else if (spec->flags & BuiltinSpec::BindsItself) {
+    if (spec->flags & BuiltinSpec::BindsItself) {
       os << "matched by the generator (§7)";
     } else if (spec->params.empty()) {
       os << "none";

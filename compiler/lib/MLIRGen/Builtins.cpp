@@ -1026,35 +1026,13 @@ FailureOr<TValue> Generator::builtinInlineAsm(BuiltinCall &call) {
   if (list.elements.empty())
     return error(bind.locs[2])
            << qualified << " without arguments is not supported by tilec";
-  SmallVector<Value> values;
   SmallVector<int64_t> shape;
   bool anyTile = false;
-  for (const TValue &arg : list.elements) {
-    FailureOr<Value> v = toValue(arg, bind.locs[2]);
-    if (failed(v))
-      return failure();
-    if (auto tensor = dyn_cast<RankedTensorType>(v->getType())) {
-      if (!anyTile) {
-        shape.assign(tensor.getShape().begin(), tensor.getShape().end());
-        anyTile = true;
-      } else {
-        FailureOr<SmallVector<int64_t>> s =
-            broadcastShapes(shape, tensor.getShape(), bind.locs[2],
-                            "the arguments of " + qualified);
-        if (failed(s))
-          return failure();
-        shape = *s;
-      }
-    }
-    values.push_back(*v);
-  }
-  if (anyTile)
-    for (Value &v : values) {
-      FailureOr<Value> b = broadcastTo(v, shape, bind.locs[2]);
-      if (failed(b))
-        return failure();
-      v = *b;
-    }
+  FailureOr<SmallVector<Value>> values =
+      broadcastTogether(list.elements, bind.locs[2],
+                        "the arguments of " + qualified, shape, anyTile);
+  if (failed(values))
+    return failure();
   // One result per dtype.
   const TValue &dtypes = bind.get(3);
   bool several = dtypes.kind == TValue::Kind::Tuple;
@@ -1082,11 +1060,119 @@ FailureOr<TValue> Generator::builtinInlineAsm(BuiltinCall &call) {
   auto op = tile::InlineAsmOp::create(
       builder, l, resultTypes, builder.getStringAttr(*asmString),
       builder.getStringAttr(*constraints), builder.getBoolAttr(*pure),
-      builder.getI32IntegerAttr(*pack), values);
+      builder.getI32IntegerAttr(*pack), *values);
   if (!several)
     return TValue::of(op.getResult(0), dtypes.isUnsigned);
   std::vector<TValue> results;
   for (auto [r, d] : llvm::zip_equal(op.getResults(), dtypes.elements))
     results.push_back(TValue::of(r, d.isUnsigned));
+  return TValue::ofTuple(std::move(results));
+}
+
+FailureOr<TValue> Generator::builtinMapElementwise(BuiltinCall &call) {
+  [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
+      call;
+  const TValue &fn = bind.get(0);
+  if (fn.kind != TValue::Kind::Function)
+    return error(bind.locs[0])
+           << "the function " << qualified
+           << " maps must be a @triton.jit function, not " << fn.describe();
+  FailureOr<int64_t> pack = bind.has(1) ? bind.constInt(1) : 1;
+  if (failed(pack))
+    return failure();
+  if (*pack < 1)
+    return error(bind.locs[1])
+           << "'pack' of " << qualified << " must be positive, not " << *pack;
+  std::vector<TValue> inputs = varargs.value_or(std::vector<TValue>());
+  SmallVector<int64_t> shape;
+  bool anyTile = false;
+  FailureOr<SmallVector<Value>> srcs = broadcastTogether(
+      inputs, callLoc, "the arguments of " + qualified, shape, anyTile);
+  if (failed(srcs))
+    return failure();
+  if (!anyTile)
+    return error(callLoc) << qualified << " needs at least one tile to map "
+                          << "the function over";
+  int64_t elements =
+      llvm::cast<RankedTensorType>(srcs->front().getType()).getNumElements();
+  if (elements % *pack != 0)
+    return error(bind.locs[1])
+           << "'pack' of " << qualified << " (" << *pack
+           << ") must divide the number of elements of the arguments ("
+           << elements << ")";
+
+  // The body first, in an op without results: what the function returns
+  // gives the results' types.
+  auto body = tile::MapElementwiseOp::create(builder, l, TypeRange(), *srcs,
+                                             builder.getI32IntegerAttr(*pack));
+  std::vector<TValue> returned;
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    SmallVector<Type> argTypes;
+    CallArgs callArgs;
+    for (Value src : *srcs)
+      argTypes.append(*pack, getElementTypeOrSelf(src.getType()));
+    Block *block =
+        builder.createBlock(&body.getBody(), {}, argTypes,
+                            SmallVector<Location>(argTypes.size(), l));
+    for (auto [i, arg] : llvm::enumerate(block->getArguments())) {
+      callArgs.positional.push_back(
+          TValue::of(arg, unsignedOf(inputs[i / *pack])));
+      callArgs.positionalRanges.push_back(llvm::SMRange(callLoc, callLoc));
+    }
+    FailureOr<TValue> result =
+        callFunction(*fn.function, callArgs, bind.locs[0]);
+    if (failed(result))
+      return failure();
+    returned = result->kind == TValue::Kind::Tuple
+                   ? result->elements
+                   : std::vector<TValue>{*result};
+    std::string fnName = fn.function->getName().str();
+    if (result->kind == TValue::Kind::None || returned.size() % *pack != 0)
+      return error(bind.locs[0])
+             << "the function '" << fnName << "' that " << qualified
+             << " maps must return a multiple of pack (" << *pack
+             << ") scalars, not " << result->describe();
+    SmallVector<Value> values;
+    for (auto [i, part] : llvm::enumerate(returned)) {
+      FailureOr<Value> v = toValue(part, bind.locs[0]);
+      if (failed(v))
+        return failure();
+      if (isa<RankedTensorType>(v->getType()))
+        return error(bind.locs[0])
+               << "the function '" << fnName << "' that " << qualified
+               << " maps must return scalars, not " << part.describe();
+      Type first = values.empty() || i % *pack == 0
+                       ? v->getType()
+                       : values[i - i % *pack].getType();
+      if (v->getType() != first)
+        return error(bind.locs[0])
+               << "the function '" << fnName << "' that " << qualified
+               << " maps returns " << typeName(first) << " and "
+               << typeName(v->getType()) << " for the elements of one pack";
+      values.push_back(*v);
+    }
+    tile::MapElementwiseYieldOp::create(builder, l, values);
+    for (Operation &op : *block)
+      if (!isMemoryEffectFree(&op))
+        return error(bind.locs[0])
+               << "the function '" << fnName << "' that " << qualified
+               << " maps must not load, store, use atomics or print: it "
+                  "runs on each element";
+  }
+  SmallVector<Type> resultTypes;
+  for (size_t i = 0; i < returned.size(); i += *pack)
+    resultTypes.push_back(RankedTensorType::get(
+        shape,
+        body.getBody().front().getTerminator()->getOperand(i).getType()));
+  auto map = tile::MapElementwiseOp::create(builder, l, resultTypes, *srcs,
+                                            body.getPackAttr());
+  map.getBody().takeBody(body.getBody());
+  body.erase();
+  std::vector<TValue> results;
+  for (auto [r, result] : llvm::enumerate(map.getResults()))
+    results.push_back(TValue::of(result, returned[r * *pack].isUnsigned));
+  if (results.size() == 1)
+    return results.front();
   return TValue::ofTuple(std::move(results));
 }

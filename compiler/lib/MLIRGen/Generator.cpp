@@ -376,8 +376,7 @@ void Generator::skipHostStatement(const StmtAST &stmt) {
   }
 }
 
-/// Parses the text of a -D value as a compile-time value.
-static std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text) {
+std::optional<TValue> tilec::parseDefine(Generator &gen, llvm::StringRef text) {
   text = text.trim();
   int64_t i;
   if (!text.getAsInteger(0, i))
@@ -986,6 +985,24 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   }
   if (failed(applyHeuristics(*kernel, config)))
     return nullptr;
+  if (heuristicsOnly) {
+    // What the heuristics computed, and which launch values they read.
+    for (const std::string &name : tuning.heuristics) {
+      if (config.defines.count(name))
+        continue;
+      std::optional<std::string> text = defineText(scope->values[name]);
+      heuristicsOnly->values.emplace_back(name, text.value_or(""));
+    }
+    unsigned position = 0;
+    for (const ParamAST &p : params) {
+      if (isConstexprAnnotation(p.annotation.get()))
+        continue;
+      if (heuristicReads.count(p.name))
+        heuristicsOnly->reads.push_back(position);
+      ++position;
+    }
+    return module;
+  }
 
   LogicalResult result = genBlock(kernel->getBody());
   flushRemarks();
@@ -1669,6 +1686,19 @@ void tilec::loadGeneratorDialects(MLIRContext &context) {
   context.getOrLoadDialect<arith::ArithDialect>();
   context.getOrLoadDialect<math::MathDialect>();
   context.getOrLoadDialect<scf::SCFDialect>();
+}
+
+FailureOr<HeuristicValues>
+tilec::evaluateHeuristics(MLIRContext &context, const ModuleAST &module,
+                          llvm::SourceMgr &srcMgr, const KernelConfig &config) {
+  loadGeneratorDialects(context);
+  Generator generator(context, module, srcMgr);
+  HeuristicValues values;
+  generator.heuristicsOnly = &values;
+  KernelInfo info;
+  if (!generator.generate(config, info))
+    return failure();
+  return values;
 }
 
 OwningOpRef<ModuleOp> tilec::mlirGen(MLIRContext &context,

@@ -599,6 +599,13 @@ public:
   /// Broadcasts a scalar or tile to `shape`, numpy style.
   mlir::FailureOr<mlir::Value>
   broadcastTo(mlir::Value v, llvm::ArrayRef<int64_t> shape, llvm::SMLoc l);
+  /// Materialises `args` and broadcasts them to one shape, numpy style:
+  /// `shape` receives it and `anyTile` whether any was a tile (if none, the
+  /// values stay scalars). `what` names them in diagnostics.
+  mlir::FailureOr<llvm::SmallVector<mlir::Value>>
+  broadcastTogether(llvm::ArrayRef<TValue> args, llvm::SMLoc l,
+                    llvm::StringRef what, llvm::SmallVectorImpl<int64_t> &shape,
+                    bool &anyTile);
   /// Inserts a dimension of size 1 at `axis` (a scalar becomes a [1] tile).
   mlir::Value expandDims(mlir::Value v, int64_t axis, mlir::Location l);
   /// Reshapes a tile (a scalar is splat first).
@@ -634,6 +641,7 @@ public:
   mlir::FailureOr<TValue> builtinCat(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinGather(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinInlineAsm(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinMapElementwise(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinHistogram(BuiltinCall &call);
   /// tl.sort along the last dimension: a bitonic network of
   /// compare-and-swaps, each finding its partner as tl.flip does; and
@@ -909,6 +917,12 @@ public:
   /// The constexpr a @triton.heuristics function is computing (for
   /// diagnostics); empty outside one.
   std::string heuristicName;
+  /// The run-time arguments whose launch values (KernelConfig::
+  /// runtimeValues) the heuristics read, by name.
+  std::set<std::string> heuristicReads;
+  /// Set by evaluateHeuristics: generate() stops after the heuristics and
+  /// leaves their values here.
+  HeuristicValues *heuristicsOnly = nullptr;
   /// The target (KernelConfig::target), for get_current_target().
   std::string target;
   /// Value of a `return` statement of the helper being inlined.
@@ -1000,6 +1014,12 @@ std::string shapeString(llvm::ArrayRef<int64_t> shape);
 /// A type as diagnostics print it (`f32`, `pointer<fp16>`), without quotes;
 /// `u32` for an unsigned integer type.
 std::string typeName(mlir::Type t, bool isUnsigned = false);
+/// The text `-D` takes for a constexpr value of a configuration; none for
+/// values a constexpr cannot have.
+std::optional<std::string> defineText(const TValue &v);
+/// Parses the text of a -D value as a compile-time value; std::nullopt if
+/// it is none.
+std::optional<TValue> parseDefine(Generator &gen, llvm::StringRef text);
 /// True if integers of `elem` (the innermost pointee of a pointer) compare,
 /// divide, shift and extend as unsigned: an unsigned value, or i1 (Triton's
 /// int1 is unsigned).

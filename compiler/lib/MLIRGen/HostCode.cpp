@@ -501,9 +501,7 @@ std::optional<std::string> tilec::pythonStr(const TValue &v) {
 // triton.Config, triton.autotune, triton.heuristics, the target
 //===----------------------------------------------------------------------===//
 
-/// The text `-D` takes for a constexpr value of a configuration; none for
-/// values a constexpr cannot have.
-static std::optional<std::string> defineText(const TValue &v) {
+std::optional<std::string> tilec::defineText(const TValue &v) {
   switch (v.kind) {
   case TValue::Kind::Int:
     return std::to_string(v.i);
@@ -922,6 +920,16 @@ FailureOr<TValue> Generator::dictItem(const TValue &dict, const TValue &key,
     if (!k.sameAs(key))
       continue;
     if (value.kind == TValue::Kind::Object && value.s == kRuntimeArgument) {
+      // Its value at the launch the heuristics are evaluated for.
+      if (const TValue *known = value.lookup("value")) {
+        heuristicReads.insert(key.s);
+        return *known;
+      }
+      if (value.lookup("tensor"))
+        return error(l) << "heuristics read the launch values of integer "
+                        << "and float scalars, and '" << key.s
+                        << "' is not one (a tensor, or an fp16/bf16 or "
+                           "non-finite value)";
       auto diag = error(l) << "'" << key.s << "' is a run-time argument, "
                            << "whose value tilec does not know when it "
                               "compiles";
@@ -1135,15 +1143,30 @@ LogicalResult Generator::applyHeuristics(const FunctionDefAST &fn,
       if (config.defines.count(name))
         continue;
       // The arguments as the heuristic sees them: constexprs by value, the
-      // run-time ones as placeholders that are errors to read.
+      // run-time ones as placeholders holding their launch values, if
+      // known, and otherwise errors to read.
       TValue argsDict = emptyDict();
+      unsigned position = 0;
       for (const ParamAST &p : fn.getParams()) {
+        bool runtime = !isConstexprAnnotation(p.annotation.get());
+        unsigned index = runtime ? position++ : 0;
         auto bound = scope->values.find(p.name);
         if (bound == scope->values.end())
           continue;
         TValue value = bound->second;
-        if (value.isValue())
-          value = TValue::ofObject(kRuntimeArgument, {});
+        if (value.isValue()) {
+          std::optional<TValue> known;
+          bool launched = runtime && index < config.runtimeValues.size();
+          if (launched && !config.runtimeValues[index].empty())
+            known = parseDefine(*this, config.runtimeValues[index]);
+          if (known)
+            value = TValue::ofObject(kRuntimeArgument, {{"value", *known}});
+          else if (launched)
+            value = TValue::ofObject(kRuntimeArgument,
+                                     {{"tensor", TValue::ofBool(true)}});
+          else
+            value = TValue::ofObject(kRuntimeArgument, {});
+        }
         setItem(argsDict, TValue::named(TValue::Kind::String, p.name), value);
       }
       heuristicName = name;

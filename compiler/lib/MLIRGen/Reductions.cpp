@@ -310,10 +310,10 @@ FailureOr<TValue> Generator::combine(bool isScan, ArrayRef<Value> inputs,
       return failure();
     tile::CombineYieldOp::create(builder, location, *yielded);
     for (Operation &inner : block->without_terminator())
-      if (inner.getNumRegions() || !isMemoryEffectFree(&inner))
-        return error(l) << "the combine function must be straight-line code "
-                           "on its arguments: no loads, stores, atomics or "
-                           "run-time control flow (use tl.where)";
+      if (!isMemoryEffectFree(&inner))
+        return error(l) << "the combine function must not load, store, use "
+                           "atomics or print: it only combines its "
+                           "arguments";
   }
   std::vector<TValue> results;
   for (Value result : op->getResults()) {

@@ -67,6 +67,41 @@ Value Generator::reshape(Value v, ArrayRef<int64_t> shape, Location l) {
   return tile::ReshapeOp::create(builder, l, type, v);
 }
 
+FailureOr<SmallVector<Value>>
+Generator::broadcastTogether(ArrayRef<TValue> args, llvm::SMLoc l,
+                             llvm::StringRef what,
+                             SmallVectorImpl<int64_t> &shape, bool &anyTile) {
+  SmallVector<Value> values;
+  shape.clear();
+  anyTile = false;
+  for (const TValue &arg : args) {
+    FailureOr<Value> v = toValue(arg, l);
+    if (failed(v))
+      return failure();
+    if (auto tensor = dyn_cast<RankedTensorType>(v->getType())) {
+      if (!anyTile) {
+        shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+        anyTile = true;
+      } else {
+        FailureOr<SmallVector<int64_t>> s =
+            broadcastShapes(shape, tensor.getShape(), l, what);
+        if (failed(s))
+          return failure();
+        shape.assign(s->begin(), s->end());
+      }
+    }
+    values.push_back(*v);
+  }
+  if (anyTile)
+    for (Value &v : values) {
+      FailureOr<Value> b = broadcastTo(v, shape, l);
+      if (failed(b))
+        return failure();
+      v = *b;
+    }
+  return values;
+}
+
 FailureOr<Value> Generator::broadcastTo(Value v, ArrayRef<int64_t> shape,
                                         llvm::SMLoc l) {
   Location location = loc(l);

@@ -14,16 +14,15 @@
 #include "Generator.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace tilec;
 
-/// True if `body` ends with a `return` without a value.
-static bool endsWithBareReturn(const StmtList &body) {
-  if (body.empty())
-    return false;
-  auto *ret = llvm::dyn_cast<ReturnStmtAST>(body.back().get());
-  return ret && !ret->getValue();
+/// The `return` that ends `body`, if it ends with one.
+static const ReturnStmtAST *endingReturn(const StmtList &body) {
+  return body.empty() ? nullptr
+                      : llvm::dyn_cast<ReturnStmtAST>(body.back().get());
 }
 
 LogicalResult Generator::genBlock(const StmtList &body, size_t start) {
@@ -33,11 +32,10 @@ LogicalResult Generator::genBlock(const StmtList &body, size_t start) {
     if (returnValue)
       return success();
     const StmtAST &stmt = *body[i];
-    // `if cond: ...; return` with a run-time cond: the rest of the function
-    // becomes the `else` branch.
+    // `if cond: ...; return [value]` with a run-time cond: its `else` and
+    // the rest of the function become the `else` branch.
     auto *ifStmt = llvm::dyn_cast<IfStmtAST>(&stmt);
-    if (ifStmt && ifStmt->getElse().empty() &&
-        endsWithBareReturn(ifStmt->getThen()) &&
+    if (ifStmt && endingReturn(ifStmt->getThen()) &&
         (regionDepth == 0 || int(regionDepth) == earlyExitDepth)) {
       FailureOr<TValue> cond = genExpr(ifStmt->getCond());
       if (failed(cond))
@@ -49,7 +47,8 @@ LogicalResult Generator::genBlock(const StmtList &body, size_t start) {
         if (failed(truth))
           return failure();
         continuations.push_back({&body, i + 1});
-        LogicalResult r = *truth ? genBlock(ifStmt->getThen()) : success();
+        LogicalResult r =
+            genBlock(*truth ? ifStmt->getThen() : ifStmt->getElse());
         continuations.pop_back();
         if (failed(r))
           return failure();
@@ -66,34 +65,51 @@ LogicalResult Generator::genBlock(const StmtList &body, size_t start) {
   return success();
 }
 
+/// The parts of a returned value: a tuple's elements, else the value.
+static std::vector<TValue> returnedParts(const TValue &v) {
+  return v.kind == TValue::Kind::Tuple ? v.elements : std::vector<TValue>{v};
+}
+
 LogicalResult Generator::genEarlyExit(const IfStmtAST &stmt, const TValue &cond,
                                       const StmtList &body, size_t next) {
   FailureOr<Value> c = toBool(cond, stmt.getCond().getLoc());
   if (failed(c))
     return failure();
-  auto ifOp = scf::IfOp::create(builder, loc(stmt.getLoc()), TypeRange(), *c,
+  Location location = loc(stmt.getLoc());
+  auto ifOp = scf::IfOp::create(builder, location, TypeRange(), *c,
                                 /*withElseRegion=*/true);
   Scope outer = *scope;
   ++regionDepth;
-  // The branch that returns, without its `return`.
+  // The branch that returns, then the value it returns.
   builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   const StmtList &then = stmt.getThen();
   for (size_t i = 0; i + 1 < then.size(); ++i)
     if (failed(genStmt(*then[i])))
       return failure();
+  const ReturnStmtAST &thenReturn = *endingReturn(then);
+  TValue thenValue;
+  if (thenReturn.getValue()) {
+    FailureOr<TValue> v = genExpr(*thenReturn.getValue());
+    if (failed(v))
+      return failure();
+    thenValue = *v;
+  }
   *scope = outer;
-  // The other: what follows, in this block and in the enclosing ones that
-  // continue the function (compile-time `if`s), innermost first.
+  // The other: the `else` statements, then what follows, in this block and
+  // in the enclosing ones that continue the function (compile-time `if`s),
+  // innermost last.
   builder.setInsertionPoint(ifOp.elseBlock()->getTerminator());
   int savedExitDepth = earlyExitDepth;
   size_t savedBase = continuationBase;
   earlyExitDepth = regionDepth;
-  std::vector<std::pair<const StmtList *, size_t>> enclosing(
+  std::vector<std::pair<const StmtList *, size_t>> rest(
       continuations.begin() + continuationBase, continuations.end());
+  rest.push_back({&body, next});
   continuationBase = continuations.size();
-  LogicalResult result = genBlock(body, next);
-  for (auto it = enclosing.rbegin();
-       succeeded(result) && it != enclosing.rend(); ++it)
+  continuations.insert(continuations.end(), rest.begin(), rest.end());
+  LogicalResult result = genBlock(stmt.getElse());
+  continuations.resize(continuationBase);
+  for (auto it = rest.rbegin(); succeeded(result) && it != rest.rend(); ++it)
     result = genBlock(*it->first, it->second);
   continuationBase = savedBase;
   earlyExitDepth = savedExitDepth;
@@ -101,13 +117,96 @@ LogicalResult Generator::genEarlyExit(const IfStmtAST &stmt, const TValue &cond,
   *scope = outer;
   if (failed(result))
     return failure();
-  if (returnValue && returnValue->kind != TValue::Kind::None)
-    return error(stmt.getLoc())
-           << "a function that returns early from a run-time 'if' cannot "
-              "return a value";
+  TValue elseValue = returnValue.value_or(TValue());
+  Block *elseBlock = ifOp.elseBlock();
   builder.setInsertionPointAfter(ifOp);
   // Everything after was generated in the `else` branch.
   returnValue = TValue();
+  if (thenValue.kind == TValue::Kind::None &&
+      elseValue.kind == TValue::Kind::None)
+    return success();
+
+  // The values both paths return: what differs between them becomes a
+  // result of the `if`.
+  llvm::SMLoc l = thenReturn.getLoc();
+  std::vector<TValue> thenParts = returnedParts(thenValue);
+  std::vector<TValue> elseParts = returnedParts(elseValue);
+  auto mismatch = [&]() {
+    return error(l) << "this 'return' inside a run-time 'if' returns "
+                    << thenValue.describe() << ", but the function returns "
+                    << elseValue.describe()
+                    << " on the other path; both must return the same type";
+  };
+  if (thenParts.size() != elseParts.size())
+    return mismatch();
+  std::vector<TValue> merged(thenParts.size());
+  SmallVector<Value> thenYield, elseYield;
+  SmallVector<size_t> yielded;
+  for (auto [i, a, b] : llvm::enumerate(thenParts, elseParts)) {
+    if (!a.isValue() && !b.isValue() && a.sameAs(b)) {
+      merged[i] = a;
+      continue;
+    }
+    bool numbers = (a.isValue() || a.isConstNumber()) &&
+                   (b.isValue() || b.isConstNumber());
+    if (!numbers)
+      return mismatch();
+    // A constant takes the type of the value on the other path if it fits
+    // its kind (an integer any number type, a float a float type).
+    Type like = a.isValue()   ? a.value.getType()
+                : b.isValue() ? b.value.getType()
+                              : Type();
+    auto fits = [&](const TValue &v) {
+      Type elem = getElementTypeOrSelf(like);
+      if (v.kind == TValue::Kind::Bool)
+        return elem.isInteger(1);
+      return isa<FloatType>(elem) || (v.kind == TValue::Kind::Int &&
+                                      elem.isInteger() && !elem.isInteger(1));
+    };
+    auto materialize = [&](const TValue &v, Block *block) -> FailureOr<Value> {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPoint(block->getTerminator());
+      if (v.isValue() || !like || !fits(v))
+        return toValue(v, l);
+      return toValueOfType(v, getElementTypeOrSelf(like), like, l,
+                           unsignedOf(a.isValue() ? a : b));
+    };
+    FailureOr<Value> x = materialize(a, ifOp.thenBlock());
+    FailureOr<Value> y = materialize(b, elseBlock);
+    if (failed(x) || failed(y))
+      return failure();
+    if (x->getType() != y->getType())
+      return mismatch();
+    thenYield.push_back(*x);
+    elseYield.push_back(*y);
+    yielded.push_back(i);
+    merged[i].isUnsigned = a.isValue() ? a.isUnsigned : b.isUnsigned;
+  }
+  if (!yielded.empty()) {
+    auto withResults = scf::IfOp::create(builder, location,
+                                         ValueRange(thenYield).getTypes(), *c,
+                                         /*withElseRegion=*/true);
+    for (auto [from, to, values] :
+         {std::tuple(&ifOp.getThenRegion(), &withResults.getThenRegion(),
+                     ValueRange(thenYield)),
+          std::tuple(&ifOp.getElseRegion(), &withResults.getElseRegion(),
+                     ValueRange(elseYield))}) {
+      to->takeBody(*from);
+      Operation *terminator = to->front().getTerminator();
+      builder.setInsertionPoint(terminator);
+      scf::YieldOp::create(builder, location, values);
+      terminator->erase();
+    }
+    ifOp.erase();
+    builder.setInsertionPointAfter(withResults);
+    for (auto [i, result] : llvm::zip(yielded, withResults.getResults())) {
+      bool isUnsigned = merged[i].isUnsigned;
+      merged[i] = TValue::of(result, isUnsigned);
+    }
+  }
+  returnValue = thenValue.kind == TValue::Kind::Tuple
+                    ? TValue::ofTuple(std::move(merged))
+                    : merged.front();
   return success();
 }
 
@@ -317,9 +416,10 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
     // (genEarlyExit) is where that branch ends.
     if (regionDepth > 0 && int(regionDepth) != earlyExitDepth)
       return error(stmt.getLoc())
-             << "'return' inside a run-time 'if' or loop is not supported; "
-                "assign the result to a variable and return after it (a "
-                "bare 'return' ending an 'if' is)";
+             << "'return' inside a run-time loop, or inside a run-time 'if' "
+                "other than as the last statement of its first branch, is "
+                "not supported; assign the result to a variable and return "
+                "after it";
     TValue value;
     if (r.getValue()) {
       FailureOr<TValue> v = genExpr(*r.getValue());

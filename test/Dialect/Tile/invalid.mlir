@@ -674,7 +674,7 @@ func.func @combine_result(%x: tensor<16x8xf32>) {
 // -----
 
 func.func @combine_arguments(%x: tensor<16xf32>) {
-  // expected-error @+1 {{combine region must take two partial results (2 scalars of the operands' element types)}}
+  // expected-error @+1 {{combine region must take 2 scalars of the operands' element types}}
   %r = tile.combine_reduce %x {axis = 0 : i32} : (tensor<16xf32>) -> (f32) {
   ^bb0(%a: f32, %b: i32):
     tile.combine_yield %a : f32
@@ -688,7 +688,7 @@ func.func @combine_yield(%x: tensor<16xi32>) {
   %r = tile.combine_scan %x {axis = 0 : i32, reverse = false} : (tensor<16xi32>) -> (tensor<16xi32>) {
   ^bb0(%a: i32, %b: i32):
     %f = arith.sitofp %a : i32 to f32
-    // expected-error @+1 {{must yield one scalar of each operand's element type}}
+    // expected-error @+1 {{must yield 1 scalars of the results' element types}}
     tile.combine_yield %f : f32
   }
   return
@@ -699,7 +699,7 @@ func.func @combine_yield(%x: tensor<16xi32>) {
 func.func @combine_memory(%x: tensor<16xi32>, %p: !tile.ptr<i32>) {
   %r = tile.combine_reduce %x {axis = 0 : i32} : (tensor<16xi32>) -> (i32) {
   ^bb0(%a: i32, %b: i32):
-    // expected-error @+1 {{is not allowed in a combine region (only straight-line code without memory effects)}}
+    // expected-error @+1 {{is not allowed in combine region (it must have no memory effects)}}
     %v = tile.load %p : (!tile.ptr<i32>) -> i32
     tile.combine_yield %v : i32
   }
@@ -837,5 +837,61 @@ func.func @umax_float(%p: !tile.ptr<f32>, %v: f32) {
 func.func @print_flags(%x: i32, %y: i32) {
   // expected-error @+1 {{'is_unsigned' must have one flag per operand, not 1}}
   tile.print %x, %y {prefix = "", hex = false, is_unsigned = array<i1: true>} : i32, i32
+  return
+}
+
+// -----
+
+func.func @map_elementwise_pack(%x: tensor<6xf32>) {
+  // expected-error @+1 {{packs 4 elements, which must divide the elements of 'tensor<6xf32>'}}
+  %r = tile.map_elementwise %x {pack = 4 : i32} : (tensor<6xf32>) -> (tensor<6xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %d: f32):
+    tile.map_elementwise_yield %a, %b, %c, %d : f32, f32, f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_elementwise_arguments(%x: tensor<8xf32>, %y: tensor<8xi32>) {
+  // expected-error @+1 {{the body must take 4 scalars of the operands' element types}}
+  %r = tile.map_elementwise %x, %y {pack = 2 : i32} : (tensor<8xf32>, tensor<8xi32>) -> (tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    tile.map_elementwise_yield %a, %b : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_elementwise_yield(%x: tensor<8xf32>) {
+  %r = tile.map_elementwise %x {pack = 1 : i32} : (tensor<8xf32>) -> (tensor<8xi32>) {
+  ^bb0(%a: f32):
+    // expected-error @+1 {{must yield 1 scalars of the results' element types}}
+    tile.map_elementwise_yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_elementwise_shape(%x: tensor<8xf32>) {
+  // expected-error @+1 {{requires the same shape for all operands and results}}
+  %r = tile.map_elementwise %x {pack = 1 : i32} : (tensor<8xf32>) -> (tensor<4xf32>) {
+  ^bb0(%a: f32):
+    tile.map_elementwise_yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @map_elementwise_memory(%x: tensor<8xf32>, %p: !tile.ptr<f32>) {
+  %r = tile.map_elementwise %x {pack = 1 : i32} : (tensor<8xf32>) -> (tensor<8xf32>) {
+  ^bb0(%a: f32):
+    // expected-error @+1 {{is not allowed in the body (it must have no memory effects)}}
+    tile.store %p, %a : !tile.ptr<f32>, f32
+    tile.map_elementwise_yield %a : f32
+  }
   return
 }

@@ -85,6 +85,20 @@ func.func @shapes_and_reductions(%x: tensor<16x64xf32>, %a: tensor<16x32xf16>, %
     %w = arith.xori %u, %v : i32
     tile.combine_yield %w : i32
   }
+  // CHECK: tile.map_elementwise %{{.*}}, %{{.*}} {pack = 2 : i32} : (tensor<64xi32>, tensor<64xi32>) -> (tensor<64xi32>) {
+  // CHECK: scf.if
+  // CHECK: tile.map_elementwise_yield %{{.*}}, %{{.*}} : i32, i32
+  %me = tile.map_elementwise %r, %xs {pack = 2 : i32} : (tensor<64xi32>, tensor<64xi32>) -> (tensor<64xi32>) {
+  ^bb0(%r0: i32, %r1: i32, %x0: i32, %x1: i32):
+    %lt = arith.cmpi slt, %r0, %x0 : i32
+    %sel = scf.if %lt -> (i32) {
+      scf.yield %x1 : i32
+    } else {
+      %sum = arith.addi %r0, %r1 : i32
+      scf.yield %sum : i32
+    }
+    tile.map_elementwise_yield %sel, %r1 : i32, i32
+  }
   %c = arith.constant dense<0.0> : tensor<16x64xf32>
   // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = #tile<input_precision tf32>} : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
   %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>

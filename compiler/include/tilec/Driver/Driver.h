@@ -77,6 +77,13 @@ mlir::FailureOr<KernelTuning> readTuning(llvm::SourceMgr &srcMgr,
                                          const KernelConfig &kernel,
                                          llvm::raw_ostream &diagnosticOS);
 
+/// Evaluates the @triton.heuristics of the kernel `kernel` selects for one
+/// launch (its signature, defines and runtimeValues) without compiling it.
+/// Diagnostics go to `diagnosticOS` as compileToPTX's do.
+mlir::FailureOr<HeuristicValues>
+evaluateHeuristics(llvm::SourceMgr &srcMgr, const KernelConfig &kernel,
+                   llvm::raw_ostream &diagnosticOS);
+
 } // namespace tilec
 
 #endif // TILEC_DRIVER_DRIVER_H

@@ -65,6 +65,21 @@ struct KernelConfig {
   bool debug = false;
   /// The target (`sm_90a`), as host code's get_current_target() sees it.
   std::string target = "sm_90a";
+  /// The values of the run-time arguments of one launch, in launch order,
+  /// as -D spells them (empty where unknown: tensors), which the functions
+  /// of @triton.heuristics may read (`args["N"]`); kernel code still sees
+  /// run-time values. Empty when compiling for every launch.
+  std::vector<std::string> runtimeValues;
+};
+
+/// What the @triton.heuristics of a kernel computed for one launch
+/// (evaluateHeuristics).
+struct HeuristicValues {
+  /// NAME=VALUE of each constexpr computed, VALUE as -D spells it.
+  std::vector<std::pair<std::string, std::string>> values;
+  /// The run-time arguments whose values they read, as positions in launch
+  /// order.
+  std::vector<unsigned> reads;
 };
 
 /// One configuration of `@triton.autotune`: constexpr bindings (values
@@ -111,6 +126,15 @@ mlir::OwningOpRef<mlir::ModuleOp> mlirGen(mlir::MLIRContext &context,
                                           llvm::SourceMgr &srcMgr,
                                           const KernelConfig &config,
                                           KernelInfo &info);
+
+/// Evaluates the @triton.heuristics of the kernel `config` selects (its
+/// signature, defines and runtimeValues as for one launch) without
+/// generating its body. Errors are emitted as MLIR diagnostics, as by
+/// mlirGen.
+mlir::FailureOr<HeuristicValues> evaluateHeuristics(mlir::MLIRContext &context,
+                                                    const ModuleAST &module,
+                                                    llvm::SourceMgr &srcMgr,
+                                                    const KernelConfig &config);
 
 /// Runs the module-level code of `module` and reads the decorators of the
 /// kernel `config` selects (its name, signature and defines are not needed).

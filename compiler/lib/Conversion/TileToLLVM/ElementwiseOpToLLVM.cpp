@@ -299,6 +299,50 @@ struct InlineAsmOpLowering : public OpConversionPattern<InlineAsmOp> {
   }
 };
 
+/// tile.map_elementwise: the body inlined once per group of `pack`
+/// registers of the thread (inlineScalarRegion), its arguments the group's
+/// elements of each operand in turn.
+struct MapElementwiseOpLowering : public OpConversionPattern<MapElementwiseOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(MapElementwiseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    if (!getLayout(op.getResult(0).getType()))
+      return rewriter.notifyMatchFailure(op, "tiles without layouts");
+    unsigned pack = op.getPack();
+    SmallVector<Type> resultTypes, yieldTypes;
+    for (Type type : op.getResultTypes()) {
+      resultTypes.push_back(getTypeConverter()->convertType(type));
+      Type elem = getTypeConverter()->convertType(getElementTypeOrSelf(type));
+      if (!resultTypes.back() || !elem)
+        return failure();
+      yieldTypes.append(pack, elem);
+    }
+    SmallVector<SmallVector<Value>> srcs;
+    for (Value src : adaptor.getSrcs())
+      srcs.push_back(unpackRegisters(rewriter, loc, src));
+    // verifyPacking checked that groups fill the registers.
+    SmallVector<SmallVector<Value>> results(op.getNumResults());
+    for (size_t group = 0; group < srcs.front().size(); group += pack) {
+      SmallVector<Value> args;
+      for (SmallVector<Value> &regs : srcs)
+        args.append(regs.begin() + group, regs.begin() + group + pack);
+      SmallVector<Value> yielded =
+          inlineScalarRegion(rewriter, op.getBody(), args, yieldTypes);
+      for (auto [r, regs] : llvm::enumerate(results))
+        regs.append(yielded.begin() + r * pack,
+                    yielded.begin() + (r + 1) * pack);
+    }
+    SmallVector<Value> replacements;
+    for (auto [type, regs] : llvm::zip_equal(resultTypes, results))
+      replacements.push_back(packRegisters(rewriter, loc, type, regs));
+    rewriter.replaceOp(op, replacements);
+    return success();
+  }
+};
+
 } // namespace
 
 void tilec::populateElementwiseOpToLLVMPatterns(TileTypeConverter &converter,
@@ -306,7 +350,7 @@ void tilec::populateElementwiseOpToLLVMPatterns(TileTypeConverter &converter,
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SplatOpLowering, MakeRangeOpLowering, AddPtrOpLowering,
                AddressCastLowering<IntToPtrOp>, AddressCastLowering<PtrToIntOp>,
-               AddressCastLowering<PtrCastOp>, InlineAsmOpLowering>(converter,
-                                                                    ctx);
+               AddressCastLowering<PtrCastOp>, InlineAsmOpLowering,
+               MapElementwiseOpLowering>(converter, ctx);
   patterns.add<SplatConstantLowering, ElementwiseOpLowering>(converter, ctx);
 }

@@ -412,8 +412,12 @@ struct CombineReduceOpLowering : public OpConversionPattern<CombineReduceOp> {
         p.push_back(operand[reg]);
       return p;
     };
+    SmallVector<Type> types =
+        convertTypes(*getTypeConverter(), getCombinedTypes(op));
     auto combineRegion = [&](ValueRange x, ValueRange y) {
-      return Partial(inlineCombineRegion(rewriter, op.getCombine(), x, y));
+      return Partial(inlineScalarRegion(
+          rewriter, op.getCombine(), llvm::to_vector(llvm::concat<Value>(x, y)),
+          types));
     };
     ReductionSpec spec{cast<RankedTensorType>(op.getSrcs()[0].getType()),
                        static_cast<unsigned>(op.getAxis()),
@@ -434,19 +438,6 @@ struct CombineReduceOpLowering : public OpConversionPattern<CombineReduceOp> {
 };
 
 } // namespace
-
-SmallVector<Value> tilec::inlineCombineRegion(OpBuilder &b, Region &region,
-                                              ValueRange x, ValueRange y) {
-  Block &block = region.front();
-  IRMapping mapping;
-  mapping.map(block.getArguments().take_front(x.size()), x);
-  mapping.map(block.getArguments().drop_front(x.size()), y);
-  for (Operation &op : block.without_terminator())
-    b.clone(op, mapping);
-  return llvm::map_to_vector(
-      block.getTerminator()->getOperands(),
-      [&](Value v) { return mapping.lookupOrDefault(v); });
-}
 
 void tilec::populateReduceOpToLLVMPatterns(TileTypeConverter &converter,
                                            RewritePatternSet &patterns) {

@@ -380,7 +380,9 @@ struct CombineScanOpLowering : public OpConversionPattern<CombineScanOp> {
           getTypeConverter()->convertType(getElementTypeOrSelf(src.getType())));
     }
     auto combineRegion = [&](ValueRange x, ValueRange y) {
-      return Partial(inlineCombineRegion(rewriter, op.getCombine(), x, y));
+      return Partial(inlineScalarRegion(
+          rewriter, op.getCombine(), llvm::to_vector(llvm::concat<Value>(x, y)),
+          types));
     };
     ScanSpec spec{cast<RankedTensorType>(op.getSrcs()[0].getType()),
                   static_cast<unsigned>(op.getAxis()),

@@ -136,20 +136,32 @@ static LogicalResult verifyLayouts(ModuleOp module, int64_t numWarps) {
   return failure(result.wasInterrupted());
 }
 
-/// Checks that each tl.inline_asm_elementwise packs a whole number of groups
-/// into the elements every thread holds of its operands.
-static LogicalResult verifyInlineAsmPacking(ModuleOp module) {
-  WalkResult result = module.walk([&](InlineAsmOp op) {
-    auto type = dyn_cast<RankedTensorType>(op.getResult(0).getType());
+/// Checks that each tl.inline_asm_elementwise and tl.map_elementwise packs
+/// a whole number of groups into the elements every thread holds.
+static LogicalResult verifyPacking(ModuleOp module) {
+  WalkResult result = module.walk([&](Operation *op) {
+    int64_t pack;
+    llvm::StringRef name;
+    if (auto inlineAsm = dyn_cast<InlineAsmOp>(op)) {
+      pack = inlineAsm.getPacked();
+      name = "tl.inline_asm_elementwise";
+    } else if (auto map = dyn_cast<MapElementwiseOp>(op)) {
+      pack = map.getPack();
+      name = "tl.map_elementwise";
+    } else {
+      return WalkResult::advance();
+    }
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
     std::optional<TileDistribution> dist =
         type ? TileDistribution::get(type) : std::nullopt;
-    if (!dist || dist->getNumRegisters() % op.getPacked() == 0)
+    if (!dist || dist->getNumRegisters() % pack == 0)
       return WalkResult::advance();
-    op.emitError("tl.inline_asm_elementwise packs ")
-        << op.getPacked() << " elements, but each thread holds "
-        << dist->getNumRegisters() << " of its " << type.getNumElements()
-        << " (pack must divide that: use a smaller pack, a larger tile or "
-           "fewer warps)";
+    op->emitError(name) << " packs " << pack
+                        << " elements, but each thread holds "
+                        << dist->getNumRegisters() << " of its "
+                        << type.getNumElements()
+                        << " (pack must divide that: use a smaller pack, a "
+                           "larger tile or fewer warps)";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
@@ -305,8 +317,7 @@ struct ConvertTileToLLVMPass
     }
 
     if (failed(verifyLayouts(module, *numWarps)) ||
-        failed(verifyFp8Uses(module)) ||
-        failed(verifyInlineAsmPacking(module)) ||
+        failed(verifyFp8Uses(module)) || failed(verifyPacking(module)) ||
         failed(checkCodeSize(module, *numWarps)))
       return signalPassFailure();
 

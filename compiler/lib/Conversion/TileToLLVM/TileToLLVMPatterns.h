@@ -124,14 +124,18 @@ void emitBarrier(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value shuffleXor(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value value, unsigned laneMask);
 
-/// Inlines the combine region of a tile.combine_reduce or tile.combine_scan
-/// at `b`'s insertion point with its arguments bound to the partials `x`
-/// (earlier) and `y` (later), and returns the values it yields. The clones
+/// Inlines `region` (the combine region of a tile.combine_reduce or
+/// tile.combine_scan, or the body of a tile.map_elementwise) at `b`'s
+/// insertion point with its entry arguments bound to `args`, and returns
+/// the values it yields, of types `yieldTypes`. A region of several blocks
+/// (control flow, already lowered to branches) is cloned between two halves
+/// of the current block, its yields branching to a join block whose
+/// arguments are the results; `b` then inserts after the join. The clones
 /// are converted with the rest of the kernel.
-llvm::SmallVector<mlir::Value> inlineCombineRegion(mlir::OpBuilder &b,
-                                                   mlir::Region &region,
-                                                   mlir::ValueRange x,
-                                                   mlir::ValueRange y);
+llvm::SmallVector<mlir::Value> inlineScalarRegion(mlir::RewriterBase &b,
+                                                  mlir::Region &region,
+                                                  mlir::ValueRange args,
+                                                  mlir::TypeRange yieldTypes);
 
 /// Converts `value` between integer and float types of any width (sign
 /// extension or truncation for integers, `sitofp` for int to float).

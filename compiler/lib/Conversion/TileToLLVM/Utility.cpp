@@ -14,10 +14,13 @@
 #include "TileToLLVMPatterns.h"
 
 #include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -123,6 +126,45 @@ Value tilec::shuffleXor(OpBuilder &b, Location loc, Value value,
   if (type.isInteger())
     return result;
   return LLVM::BitcastOp::create(b, loc, type, result);
+}
+
+SmallVector<Value> tilec::inlineScalarRegion(RewriterBase &b, Region &region,
+                                             ValueRange args,
+                                             TypeRange yieldTypes) {
+  auto isYield = [](Operation *op) {
+    return isa<tile::CombineYieldOp, tile::MapElementwiseYieldOp>(op);
+  };
+  IRMapping mapping;
+  mapping.map(region.front().getArguments(), args);
+  if (region.hasOneBlock()) {
+    Block &block = region.front();
+    for (Operation &op : block.without_terminator())
+      b.clone(op, mapping);
+    return llvm::map_to_vector(
+        block.getTerminator()->getOperands(),
+        [&](Value v) { return mapping.lookupOrDefault(v); });
+  }
+  // before -> (the region's blocks) -> join(results) -> tail.
+  Location loc = region.getParentOp()->getLoc();
+  Block *before = b.getInsertionBlock();
+  Block *tail = b.splitBlock(before, b.getInsertionPoint());
+  Block *join = b.createBlock(tail, yieldTypes,
+                              SmallVector<Location>(yieldTypes.size(), loc));
+  LLVM::BrOp::create(b, loc, ValueRange(), tail);
+  b.cloneRegionBefore(region, *join->getParent(), join->getIterator(), mapping);
+  Block *entry = mapping.lookup(&region.front());
+  b.setInsertionPointToEnd(before);
+  LLVM::BrOp::create(b, loc, ValueRange(), entry);
+  for (Block *block = entry; block != join; block = block->getNextNode()) {
+    Operation *terminator = block->getTerminator();
+    if (!isYield(terminator))
+      continue;
+    b.setInsertionPoint(terminator);
+    LLVM::BrOp::create(b, loc, terminator->getOperands(), join);
+    b.eraseOp(terminator);
+  }
+  b.setInsertionPointToStart(tail);
+  return SmallVector<Value>(join->getArguments());
 }
 
 Value tilec::castScalar(OpBuilder &b, Location loc, Value value, Type type) {

@@ -491,30 +491,65 @@ static LogicalResult verifyCombineOperands(Operation *op, ValueRange srcs,
   return success();
 }
 
+/// Checks a region that runs on scalars: its entry block takes `args`,
+/// every `YieldOp` in it yields `yields`, a single block ends with one, and
+/// nothing in it has memory effects (it may branch and loop).
+template <typename YieldOp>
+static LogicalResult verifyScalarRegion(Operation *op, Region &region,
+                                        TypeRange args, TypeRange yields,
+                                        llvm::StringRef what) {
+  if (region.front().getArgumentTypes() != args)
+    return op->emitOpError() << what << " must take " << args.size()
+                             << " scalars of the operands' element types";
+  if (region.hasOneBlock() && !isa<YieldOp>(region.front().getTerminator()))
+    return op->emitOpError()
+           << what << " must end with " << YieldOp::getOperationName();
+  WalkResult result = region.walk([&](Operation *inner) {
+    if (auto yield = dyn_cast<YieldOp>(inner);
+        yield && yield.getValues().getTypes() != yields) {
+      yield.emitOpError("must yield ")
+          << yields.size() << " scalars of the results' element types";
+      return WalkResult::interrupt();
+    }
+    if (!isMemoryEffectFree(inner)) {
+      inner->emitOpError("is not allowed in ")
+          << what << " (it must have no memory effects)";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 /// Checks the combine region of `op` over operands of element types
-/// `elems`: 2N scalar arguments (two partial results), a yield of N values
-/// of those types, and nothing but straight-line code without memory
-/// effects in between.
+/// `elems`: 2N scalar arguments (two partial results) and yields of N.
 static LogicalResult verifyCombineRegion(Operation *op, Region &region,
                                          TypeRange elems) {
-  Block &block = region.front();
   SmallVector<Type> expected(elems);
   expected.append(elems.begin(), elems.end());
-  if (block.getArgumentTypes() != TypeRange(expected))
-    return op->emitOpError("combine region must take two partial results (")
-           << expected.size() << " scalars of the operands' element types)";
-  auto yield = dyn_cast<CombineYieldOp>(block.getTerminator());
-  if (!yield)
-    return op->emitOpError("combine region must end with "
-                           "tile.combine_yield");
-  if (yield.getValues().getTypes() != elems)
-    return yield.emitOpError("must yield one scalar of each operand's "
-                             "element type");
-  for (Operation &inner : block.without_terminator())
-    if (inner.getNumRegions() || !isMemoryEffectFree(&inner))
-      return inner.emitOpError("is not allowed in a combine region (only "
-                               "straight-line code without memory effects)");
+  return verifyScalarRegion<CombineYieldOp>(op, region, expected, elems,
+                                            "combine region");
+}
+
+LogicalResult MapElementwiseOp::verify() {
+  if (getSrcs().empty() || getResults().empty())
+    return emitOpError("needs at least one operand and one result");
+  int64_t pack = getPack();
+  auto type = cast<RankedTensorType>(getSrcs().front().getType());
+  if (pack < 1 || type.getNumElements() % pack != 0)
+    return emitOpError("packs ")
+           << pack << " elements, which must divide the elements of " << type;
   return success();
+}
+
+LogicalResult MapElementwiseOp::verifyRegions() {
+  SmallVector<Type> args, yields;
+  for (Value src : getSrcs())
+    args.append(getPack(), getElementTypeOrSelf(src.getType()));
+  for (Value result : getResults())
+    yields.append(getPack(), getElementTypeOrSelf(result.getType()));
+  return verifyScalarRegion<MapElementwiseYieldOp>(*this, getBody(), args,
+                                                   yields, "the body");
 }
 
 static SmallVector<Type> getElementTypes(ValueRange values) {

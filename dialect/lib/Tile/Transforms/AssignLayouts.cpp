@@ -361,7 +361,7 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     }
     return success();
   }
-  if (isa<InlineAsmOp>(op)) {
+  if (isa<InlineAsmOp, MapElementwiseOp>(op)) {
     // Elementwise over its operands (one shape): all in the first one's
     // layout, and so are the results.
     auto first = dyn_cast<RankedTensorType>(op->getOperand(0).getType());

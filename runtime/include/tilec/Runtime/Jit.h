@@ -98,6 +98,16 @@ struct JitTuning {
   std::vector<std::string> Key;
 };
 
+/// What a kernel's @triton.heuristics compute for one launch.
+struct JitHeuristics {
+  /// NAME=VALUE bindings of the constexprs they compute, VALUE as tilec's -D
+  /// takes it.
+  std::vector<std::pair<std::string, std::string>> Values;
+  /// The positions (in launch order) of the run-time arguments whose values
+  /// they read; empty when the values depend on the specialization only.
+  std::vector<std::size_t> Reads;
+};
+
 class KernelCompiler {
 public:
   virtual ~KernelCompiler();
@@ -106,6 +116,13 @@ public:
   /// Reads the decorators of the kernel \p request names (its signature
   /// and configuration are not used). This default says it cannot.
   virtual Expected<JitTuning> readTuning(const CompileRequest &request);
+  /// Evaluates the @triton.heuristics of \p request's kernel (its signature
+  /// and configuration) for a launch whose run-time arguments have the
+  /// values \p args (as -D spells them; empty for tensors), without
+  /// compiling it. This default computes none.
+  virtual Expected<JitHeuristics>
+  evaluateHeuristics(const CompileRequest &request,
+                     const std::vector<std::string> &args);
 };
 
 /// A launch argument of a JitKernel.
@@ -130,6 +147,10 @@ public:
   const KernelArg &value() const { return Value; }
   /// Appends this argument's signature entry ("*fp16:16", "i32:1", ...).
   void appendSpecialization(std::string &signature) const;
+  /// The value of a scalar as -D spells it ("42", "0.5"), which
+  /// @triton.heuristics may read; empty for tensors and for values -D
+  /// cannot spell (non-finite floats, fp16/bf16).
+  std::string valueText() const;
 
 private:
   KernelArg Value;
@@ -216,6 +237,22 @@ private:
                      std::string_view key, const Stream *stream,
                      const LaunchOptions &options);
 
+  /// What the kernel's @triton.heuristics computed per specialization
+  /// (signature and configuration), for the values of the arguments they
+  /// read.
+  struct HeuristicMemo {
+    bool Evaluated = false;
+    std::vector<std::size_t> Reads;
+    std::map<std::string, std::vector<std::pair<std::string, std::string>>>
+        Values;
+  };
+  /// \p config with the constexprs @triton.heuristics computes from the
+  /// values of \p args added (none when they read no run-time value:
+  /// those the compiler computes itself).
+  Expected<JitConfig> withHeuristics(const std::string &signature,
+                                     const JitConfig &config,
+                                     const JitArg *args, std::size_t numArgs);
+
   /// The cache key of one specialization.
   std::string cacheKey(const std::string &signature,
                        const JitConfig &config) const;
@@ -236,6 +273,7 @@ private:
   /// Loaded kernels by device ordinal and cache key.
   std::map<std::pair<int, std::string>, std::unique_ptr<Loaded>> Kernels;
   std::unique_ptr<Autotuned> Tuning;
+  std::map<std::string, HeuristicMemo> Heuristics;
 };
 
 } // namespace rt

@@ -215,6 +215,57 @@ def Tile_InlineAsmOp : Tile_Op<"inline_asm", [SameOperandsAndResultShape,
   let hasVerifier = 1;
 }
 
+def Tile_MapElementwiseOp : Tile_Op<"map_elementwise", [Pure,
+    SameOperandsAndResultShape]> {
+  let summary = "A scalar function applied to each group of elements.";
+  let description = [{
+    `tl.map_elementwise(scalar_fn, *args, pack)`: the `body` region runs once
+    for each group of `pack` elements of the operands (tiles of one shape),
+    as the same thread holds them. Its entry block takes `pack` scalars of
+    each operand in turn (operand 0's elements, then operand 1's, ...); each
+    `tile.map_elementwise_yield` gives `pack` scalars of each result in the
+    same order. The body may branch and loop per element (structured control
+    flow, which becomes blocks and branches when the module is lowered), but
+    has no memory effects.
+
+    ```mlir
+    %y = tile.map_elementwise %x {pack = 1 : i32}
+        : (tensor<128xf32>) -> (tensor<128xf32>) {
+    ^bb0(%v: f32):
+      %zero = arith.constant 0.0 : f32
+      %pos = arith.cmpf ogt, %v, %zero : f32
+      %r = scf.if %pos -> (f32) {
+        scf.yield %v : f32
+      } else {
+        %e = math.exp %v : f32
+        scf.yield %e : f32
+      }
+      tile.map_elementwise_yield %r : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$pack);
+  let results = (outs Variadic<Tile_Tensor>:$results);
+  let regions = (region MinSizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $srcs attr-dict `:` `(` type($srcs) `)` `->` `(` type($results) `)`
+    $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Tile_MapElementwiseYieldOp : Tile_Op<"map_elementwise_yield", [Pure,
+    Terminator, HasParent<"MapElementwiseOp">]> {
+  let summary = "The elements a map_elementwise body computed.";
+  let description = [{
+    Ends a path through the `body` of `tile.map_elementwise` with `pack`
+    scalars of each result of the parent.
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
 def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
   let summary = "Loads a tile (or a scalar) through pointers, under a mask.";
@@ -473,8 +524,7 @@ def Tile_ScanOp : Tile_Op<"scan", [Pure, SameOperandsAndResultType]> {
   let hasVerifier = 1;
 }
 
-def Tile_CombineReduceOp : Tile_Op<"combine_reduce", [Pure,
-    SingleBlock]> {
+def Tile_CombineReduceOp : Tile_Op<"combine_reduce", [Pure]> {
   let summary = "Reduces tiles along one dimension with a combine region.";
   let description = [{
     `tl.reduce(input, axis, combine_fn)` (and `tl.xor_sum`, `tl.reduce_or`):
@@ -484,8 +534,9 @@ def Tile_CombineReduceOp : Tile_Op<"combine_reduce", [Pure,
     the earlier one along the axis, the next N the later one), and yields
     their combination. As in Triton the function is assumed associative and
     commutative: rows are combined as a tree. Each result drops dimension
-    `axis` (a scalar for 1-D tiles). The region holds straight-line code
-    without memory effects.
+    `axis` (a scalar for 1-D tiles). The region has no memory effects; it
+    may branch and loop (structured control flow, which becomes blocks and
+    branches when the module is lowered).
 
     ```mlir
     %v, %i = tile.combine_reduce %x, %idx {axis = 0 : i32}
@@ -500,7 +551,7 @@ def Tile_CombineReduceOp : Tile_Op<"combine_reduce", [Pure,
   }];
   let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis);
   let results = (outs Variadic<Tile_Value>:$results);
-  let regions = (region SizedRegion<1>:$combine);
+  let regions = (region MinSizedRegion<1>:$combine);
   let assemblyFormat = [{
     $srcs attr-dict `:` `(` type($srcs) `)` `->` `(` type($results) `)`
     $combine
@@ -509,8 +560,7 @@ def Tile_CombineReduceOp : Tile_Op<"combine_reduce", [Pure,
   let hasRegionVerifier = 1;
 }
 
-def Tile_CombineScanOp : Tile_Op<"combine_scan", [Pure,
-    SingleBlock]> {
+def Tile_CombineScanOp : Tile_Op<"combine_scan", [Pure]> {
   let summary = "Inclusive scan of tiles along one dimension with a combine "
                 "region.";
   let description = [{
@@ -534,7 +584,7 @@ def Tile_CombineScanOp : Tile_Op<"combine_scan", [Pure,
   let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis,
                    BoolAttr:$reverse);
   let results = (outs Variadic<Tile_Tensor>:$results);
-  let regions = (region SizedRegion<1>:$combine);
+  let regions = (region MinSizedRegion<1>:$combine);
   let assemblyFormat = [{
     $srcs attr-dict `:` `(` type($srcs) `)` `->` `(` type($results) `)`
     $combine
