@@ -420,6 +420,43 @@ def row_asm_pair(h):
               0.0, 12 * n, "GB/s", lambda: (x + shift, x - shift))
 
 
+def row_map_elementwise(h):
+    """examples/map_elementwise.tile's map_elementwise_kernel (SELU with
+    per-element branches, Collatz step counts in a per-element loop, a
+    pack=2 swap, a (max, first index) reduction whose combine branches) on
+    2^24 + 7 elements. torch's row: torch.nn.functional.selu alone."""
+    torch = h.torch
+    n = (1 << 24) + 7
+    block = h.manifest["map_elementwise"]["constexprs"]["BLOCK"]
+    alpha, scale = 1.6732632, 1.0507009873554805
+    x = torch.rand(n, device="cuda") * 2 - 1
+    programs = h.triton.cdiv(n, block)
+    outs = [torch.empty_like(x) for _ in range(4)]
+    outs[3] = torch.empty(programs, device="cuda")
+    argmax = torch.empty(programs, device="cuda", dtype=torch.int32)
+    xd = x.double()
+    selu = torch.where(xd > 0, scale * xd, scale * alpha * torch.expm1(xd))
+    seeds = ((x.abs() * 1000.0).to(torch.int32) + 1).long()
+    steps = torch.zeros_like(seeds)
+    while bool((seeds > 1).any()):
+        live = seeds > 1
+        steps += live.long()
+        seeds = torch.where(live, torch.where(seeds % 2 == 0, seeds // 2,
+                                              3 * seeds + 1), seeds)
+    partner = torch.arange(n, device="cuda") ^ 1
+    swap = torch.where(partner < n, xd[partner.clamp(max=n - 1)], 0.0)
+    padded = torch.full((programs * block,), -float("inf"), device="cuda",
+                        dtype=torch.float64)
+    padded[:n] = xd
+    largest, at = padded.view(programs, block).max(dim=1)
+    first = at + torch.arange(programs, device="cuda") * block
+    h.run_row(f"map_elementwise fp32 {n} (torch: selu alone)",
+              "map_elementwise", (programs,),
+              (x, *outs, argmax, n, alpha), outs + [argmax],
+              [selu, steps.double(), swap, largest, first.double()], 1e-6,
+              16 * n, "GB/s", lambda: torch.nn.functional.selu(x))
+
+
 def row_gather_rows(h):
     """examples/gather_histogram.tile's gather_rows_kernel (tl.gather of 32
     indices along rows of 64) on 65536 rows. torch: torch.gather."""
@@ -764,6 +801,7 @@ ROWS = {
     "sort_rows": row_sort_rows,
     "asm_bytes": row_asm_bytes,
     "asm_pair": row_asm_pair,
+    "map_elementwise": row_map_elementwise,
     "gather_rows": row_gather_rows,
     "row_histogram": row_row_histogram,
     "hash_buckets": row_hash_buckets,
