@@ -1106,6 +1106,7 @@ FailureOr<TValue> Generator::builtinMapElementwise(BuiltinCall &call) {
   auto body = tile::MapElementwiseOp::create(builder, l, TypeRange(), *srcs,
                                              builder.getI32IntegerAttr(*pack));
   std::vector<TValue> returned;
+  bool returnedTuple = false;
   {
     OpBuilder::InsertionGuard guard(builder);
     SmallVector<Type> argTypes;
@@ -1124,9 +1125,8 @@ FailureOr<TValue> Generator::builtinMapElementwise(BuiltinCall &call) {
         callFunction(*fn.function, callArgs, bind.locs[0]);
     if (failed(result))
       return failure();
-    returned = result->kind == TValue::Kind::Tuple
-                   ? result->elements
-                   : std::vector<TValue>{*result};
+    returnedTuple = result->kind == TValue::Kind::Tuple;
+    returned = returnedTuple ? result->elements : std::vector<TValue>{*result};
     std::string fnName = fn.function->getName().str();
     if (result->kind == TValue::Kind::None || returned.size() % *pack != 0)
       return error(bind.locs[0])
@@ -1172,7 +1172,9 @@ FailureOr<TValue> Generator::builtinMapElementwise(BuiltinCall &call) {
   std::vector<TValue> results;
   for (auto [r, result] : llvm::enumerate(map.getResults()))
     results.push_back(TValue::of(result, returned[r * *pack].isUnsigned));
-  if (results.size() == 1)
+  // As in Triton, a tuple whenever the function returned one (with pack > 1
+  // it must): `(y,) = tl.map_elementwise(f, x, pack=2)`.
+  if (!returnedTuple)
     return results.front();
   return TValue::ofTuple(std::move(results));
 }
