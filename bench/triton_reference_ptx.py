@@ -78,7 +78,8 @@ def example_argument(torch, entry):
               "fp16": torch.float16, "bf16": torch.bfloat16,
               "i64": torch.int64, "i32": torch.int32, "i8": torch.int8,
               "u64": torch.uint64, "u32": torch.uint32, "u16": torch.uint16,
-              "u8": torch.uint8}
+              "u8": torch.uint8, "fp8e4nv": torch.float8_e4m3fn,
+              "fp8e5": torch.float8_e5m2}
     if entry.startswith("tensordesc<"):
         raise RuntimeError("Triton passes a host-side tensor descriptor as "
                            "a CUtensorMap with its shape and strides, not "

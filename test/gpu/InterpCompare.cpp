@@ -55,10 +55,14 @@ bool readFile(const std::string &path, std::vector<std::uint8_t> &bytes) {
 
 /// The buffer element type cases.txt spells `name`; false for another name.
 bool parseElemType(const std::string &name, ElemType &type) {
-  // Unsigned buffers compare bit for bit, as the signed integers of their
-  // width do.
-  if (name == "u32" || name == "u8") {
-    type = name == "u32" ? ElemType::I32 : ElemType::I8;
+  // Unsigned and fp8 buffers compare bit for bit, as the signed integers of
+  // their width do.
+  if (name == "u32") {
+    type = ElemType::I32;
+    return true;
+  }
+  if (name == "u8" || name == "fp8e4nv" || name == "fp8e5") {
+    type = ElemType::I8;
     return true;
   }
   for (ElemType t : {ElemType::F32, ElemType::F16, ElemType::BF16, ElemType::I8,

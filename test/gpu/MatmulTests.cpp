@@ -408,14 +408,18 @@ TestConfig tensorCoreConfig(ElemType in, ElemType out, double tol,
 
 /// mx_matmul_kernel(a, a_scale, b, b_scale, c, M, N, K, stride_am,
 /// stride_bk, stride_cm) of examples/mx_matmul.tile with A in \p formatA and
-/// B in \p formatB, bytes uniform over the finite codes, scales uniform in
-/// 2^-3..2^3 (e8m0 124..130); size (M, N, K), K a multiple of 32.
+/// B in \p formatB, bytes uniform over the finite codes; e8m0 scales
+/// uniform in 2^-3..2^3 (124..130) one per 32 elements, or for \p nvfp4
+/// e4m3 scales uniform over 2^-3..2^3 with any mantissa, one per 16; size
+/// (M, N, K), K a multiple of the group.
 CaseResult runMxMatmul(TestEnv &env, const GpuTest &test, const Kernel &kernel,
-                       const Shape &shape, MxFormat formatA, MxFormat formatB) {
+                       const Shape &shape, MxFormat formatA, MxFormat formatB,
+                       bool nvfp4 = false) {
   const TestConfig &config = test.Config;
   const std::uint64_t m = shape[0], n = shape[1], k = shape[2];
-  if (k % 32)
-    return badSize(test, shape, "K must be a multiple of the scale group, 32");
+  const std::uint64_t group = nvfp4 ? 16 : 32;
+  if (k % group)
+    return badSize(test, shape, "K must be a multiple of the scale group");
   const bool padded = shape.has(Shape::Flag::Padded);
   const std::uint64_t packA = mxPacking(formatA), packB = mxPacking(formatB);
   // Row strides multiples of 16 (the signature says so), past the row
@@ -424,7 +428,7 @@ CaseResult runMxMatmul(TestEnv &env, const GpuTest &test, const Kernel &kernel,
     return (cols + 15) / 16 * 16 + (padded ? 16 : 0);
   };
   const std::uint64_t lda = stride(k / packA), ldb = stride(n), ldc = stride(n);
-  const std::uint64_t groups = k / 32;
+  const std::uint64_t groups = k / group;
   CaseResult result;
   Dim3 grid(cdiv(m, config.BlockM), cdiv(n, config.BlockN));
   result.Grid = gridString(grid);
@@ -445,10 +449,15 @@ CaseResult runMxMatmul(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   for (std::uint64_t r = 0; r < k / packB; ++r)
     for (std::uint64_t c = 0; c < n; ++c)
       b[r * ldb + c] = randomByte(formatB);
+  // e4m3: exponent field 4..10 (bias 7), any mantissa.
+  auto randomScale = [&] {
+    return nvfp4 ? std::uint8_t((4 + generator() % 7) << 3 | generator() % 8)
+                 : std::uint8_t(124 + generator() % 7);
+  };
   for (std::uint8_t &s : aScale)
-    s = std::uint8_t(124 + generator() % 7);
+    s = randomScale();
   for (std::uint8_t &s : bScale)
-    s = std::uint8_t(124 + generator() % 7);
+    s = randomScale();
 
   CaseBuffers buffers(env.Ctx);
   DeviceBuffer &da = buffers.input(a);
@@ -471,7 +480,8 @@ CaseResult runMxMatmul(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   std::vector<double> ref(m * n);
   double rmsA = 0.0, rmsB = 0.0;
   mxMatmulReference(a.data(), lda, aScale.data(), formatA, b.data(), ldb,
-                    bScale.data(), formatB, m, n, k, ref.data(), rmsA, rmsB);
+                    bScale.data(), formatB, m, n, k, ref.data(), rmsA, rmsB,
+                    group, nvfp4);
   // The products are exact in bf16; the sums are fp32.
   Tolerance tol = config.Tol;
   tol.RefFloor = 0.5 * std::sqrt(double(k)) * rmsA * rmsB;
@@ -494,6 +504,12 @@ CaseResult runMxFp8Fp8(TestEnv &env, const GpuTest &test, const Kernel &kernel,
 CaseResult runMxFp4Fp4(TestEnv &env, const GpuTest &test, const Kernel &kernel,
                        const Shape &shape) {
   return runMxMatmul(env, test, kernel, shape, MxFormat::E2M1, MxFormat::E2M1);
+}
+
+CaseResult runMxNvfp4(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                      const Shape &shape) {
+  return runMxMatmul(env, test, kernel, shape, MxFormat::E2M1, MxFormat::E2M1,
+                     /*nvfp4=*/true);
 }
 
 } // namespace
@@ -700,8 +716,9 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                      tensorCoreConfig(ElemType::I8, F32, 1e-7, 32)});
 
   // Microscaled products (tl.dot_scaled): fp4 and fp8 bytes with e8m0
-  // scales, decoded to bf16 (exact) and summed in fp32. Ragged M, N and K
-  // (K a multiple of the scale group, not of BLOCK_K = 64).
+  // scales (and nvfp4: fp4 with e4m3 scales), decoded to bf16 (exact) and
+  // summed in fp32. Ragged M, N and K (K a multiple of the scale group, not
+  // of BLOCK_K = 64).
   std::vector<Shape> mxSizes = {{1, 1, 32},
                                 {100, 72, 96},
                                 {{257, 130, 160}, Pad},
@@ -711,7 +728,8 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   for (auto [name, run, blockN] :
        {std::tuple{"mx_matmul_fp4_fp8", &runMxFp4Fp8, 128u},
         std::tuple{"mx_matmul_fp8_fp8", &runMxFp8Fp8, 128u},
-        std::tuple{"mx_matmul_fp4_fp4", &runMxFp4Fp4, 64u}}) {
+        std::tuple{"mx_matmul_fp4_fp4", &runMxFp4Fp4, 64u},
+        std::tuple{"mx_matmul_nvfp4", &runMxNvfp4, 64u}}) {
     TestConfig config = tensorCoreConfig(ElemType::I8, F32, 1e-5, 64);
     config.BlockN = blockN;
     tests.push_back({name, std::string(name) + ".ptx", "mx_matmul_kernel",

@@ -781,17 +781,25 @@ inline bool mxFinite(MxFormat format, std::uint8_t byte) {
 /// mx_matmul_kernel: C[M, N] = A @ B of microscaled operands. A is M rows
 /// of K / packing(fa) bytes (row stride lda), B K / packing(fb) rows of N
 /// bytes (stride ldb); e2m1 bytes hold two values along K, the first in the
-/// low nibble. Element k of a row of A (column of B) is scaled by 2^(s -
-/// 127), s = aScale[r * K / 32 + k / 32] (bScale[col * K / 32 + k / 32]).
-/// Returns the rms of the decoded, scaled A and B in \p rmsA and \p rmsB.
+/// low nibble. Element k of a row of A (column of B) is scaled by
+/// s = aScale[r * K / group + k / group] (bScale[col * K / group + k /
+/// group]): 2^(s - 127) for e8m0 scales, the e4m3 value of s for
+/// \p e4m3Scales (nvfp4's). Returns the rms of the decoded, scaled A and B
+/// in \p rmsA and \p rmsB.
 inline void mxMatmulReference(const std::uint8_t *a, std::uint64_t lda,
                               const std::uint8_t *aScale, MxFormat fa,
                               const std::uint8_t *b, std::uint64_t ldb,
                               const std::uint8_t *bScale, MxFormat fb,
                               std::uint64_t m, std::uint64_t n, std::uint64_t k,
-                              double *c, double &rmsA, double &rmsB) {
+                              double *c, double &rmsA, double &rmsB,
+                              std::uint64_t group = 32,
+                              bool e4m3Scales = false) {
   const std::uint64_t packA = mxPacking(fa), packB = mxPacking(fb);
-  const std::uint64_t groups = k / 32;
+  const std::uint64_t groups = k / group;
+  auto factor = [e4m3Scales](std::uint8_t s) {
+    return e4m3Scales ? mxDecode(MxFormat::E4M3, s)
+                      : std::ldexp(1.0, int(s) - 127);
+  };
   auto code = [](std::uint8_t byte, std::uint64_t index, std::uint64_t pack) {
     return pack == 2 ? unsigned(byte >> (4 * (index % 2))) & 15u
                      : unsigned(byte);
@@ -801,7 +809,7 @@ inline void mxMatmulReference(const std::uint8_t *a, std::uint64_t lda,
   for (std::uint64_t r = 0; r < m; ++r)
     for (std::uint64_t kk = 0; kk < k; ++kk) {
       const double v = mxDecode(fa, code(a[r * lda + kk / packA], kk, packA)) *
-                       std::ldexp(1.0, int(aScale[r * groups + kk / 32]) - 127);
+                       factor(aScale[r * groups + kk / group]);
       av[r * k + kk] = v;
       squaresA += v * v;
     }
@@ -809,7 +817,7 @@ inline void mxMatmulReference(const std::uint8_t *a, std::uint64_t lda,
     for (std::uint64_t col = 0; col < n; ++col) {
       const double v =
           mxDecode(fb, code(b[kk / packB * ldb + col], kk, packB)) *
-          std::ldexp(1.0, int(bScale[col * groups + kk / 32]) - 127);
+          factor(bScale[col * groups + kk / group]);
       bv[kk * n + col] = v;
       squaresB += v * v;
     }

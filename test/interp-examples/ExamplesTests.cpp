@@ -750,17 +750,21 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
 
 /// mx_matmul_kernel(a, a_scale, b, b_scale, c, M, N, K, stride_am,
 /// stride_bk, stride_cm) with A in `fa` and B in `fb`; size (M, N, K), K a
-/// multiple of 32. Bytes uniform over the finite codes, scales 2^-3..2^3.
-Setup mxMatmul(gpu::MxFormat fa, gpu::MxFormat fb) {
-  return [fa, fb](Case &c) -> std::function<void()> {
-    uint64_t m = c.size[0], n = c.size[1], k = c.size[2], groups = k / 32;
+/// multiple of the group. Bytes uniform over the finite codes, scales
+/// 2^-3..2^3: e8m0 powers of two one per 32 elements, or for `nvfp4` e4m3
+/// values with any mantissa one per 16.
+Setup mxMatmul(gpu::MxFormat fa, gpu::MxFormat fb, bool nvfp4 = false) {
+  return [fa, fb, nvfp4](Case &c) -> std::function<void()> {
+    uint64_t group = nvfp4 ? 16 : 32;
+    uint64_t m = c.size[0], n = c.size[1], k = c.size[2], groups = k / group;
     uint64_t rowsB = k / gpu::mxPacking(fb), colsA = k / gpu::mxPacking(fa);
     uint64_t lda = c.stride(colsA, 0), ldb = c.stride(n, 0),
              ldc = c.stride(n, 0);
+    ScalarType scaleType = nvfp4 ? ScalarType::FP8E4NV : ScalarType::U8;
     Buffer &a = c.input(ScalarType::U8, m, colsA, lda);
-    Buffer &aScale = c.input(ScalarType::U8, m, groups);
+    Buffer &aScale = c.input(scaleType, m, groups);
     Buffer &b = c.input(ScalarType::U8, rowsB, n, ldb);
-    Buffer &bScale = c.input(ScalarType::U8, n, groups);
+    Buffer &bScale = c.input(scaleType, n, groups);
     Buffer &d = c.output(ScalarType::FP32, m * ldc);
     auto fill = [&c](Buffer &buffer, uint64_t rows, uint64_t cols, uint64_t ld,
                      gpu::MxFormat format) {
@@ -774,21 +778,23 @@ Setup mxMatmul(gpu::MxFormat fa, gpu::MxFormat fb) {
     };
     fill(a, m, colsA, lda, fa);
     fill(b, rowsB, n, ldb, fb);
+    // The scales' bytes (e4m3: exponent field 4..10, bias 7).
     for (Buffer *scale : {&aScale, &bScale})
       for (uint64_t i = 0; i < (scale == &aScale ? m : n) * groups; ++i)
-        scale->set(i, 124 + c.random() % 7);
+        scale->getBytes()[i] =
+            nvfp4 ? uint8_t((4 + c.random() % 7) << 3 | c.random() % 8)
+                  : uint8_t(124 + c.random() % 7);
     for (uint64_t v : {m, n, k, lda, ldb, ldc})
       c.args.push_back(Argument::ofInt(int64_t(v)));
     c.grid = {unsigned(cdiv(m, c.constant("BLOCK_M"))),
               unsigned(cdiv(n, c.constant("BLOCK_N"))), 1};
-    return [&c, &a, &aScale, &b, &bScale, &d, fa, fb, m, n, k, lda, ldb, ldc] {
+    return [&c, &a, &aScale, &b, &bScale, &d, fa, fb, m, n, k, lda, ldb, ldc,
+            group, nvfp4] {
       auto bytes = [](const Buffer &buffer, uint64_t count) {
-        std::vector<uint8_t> v(count);
-        for (uint64_t i = 0; i < count; ++i)
-          v[i] = uint8_t(buffer.get(i));
-        return v;
+        return std::vector<uint8_t>(buffer.getBytes().begin(),
+                                    buffer.getBytes().begin() + count);
       };
-      uint64_t groups = k / 32;
+      uint64_t groups = k / group;
       std::vector<uint8_t> av = bytes(a, m * lda),
                            as = bytes(aScale, m * groups),
                            bv = bytes(b, k / gpu::mxPacking(fb) * ldb),
@@ -796,7 +802,8 @@ Setup mxMatmul(gpu::MxFormat fa, gpu::MxFormat fb) {
       std::vector<double> ref(m * n);
       double rmsA = 0, rmsB = 0;
       gpu::mxMatmulReference(av.data(), lda, as.data(), fa, bv.data(), ldb,
-                             bs.data(), fb, m, n, k, ref.data(), rmsA, rmsB);
+                             bs.data(), fb, m, n, k, ref.data(), rmsA, rmsB,
+                             group, nvfp4);
       c.refFloor = 0.5 * std::sqrt(double(k)) * rmsA * rmsB;
       c.check("C", d, m, n, ldc, ref, c.config.tol);
     };
@@ -1294,6 +1301,16 @@ std::vector<Config> configurations() {
        {"BLOCK_M=128", "BLOCK_N=64", "BLOCK_K=64", "A_FORMAT=e2m1",
         "B_FORMAT=e2m1"},
        mxMatmul(gpu::MxFormat::E2M1, gpu::MxFormat::E2M1),
+       mxSizes,
+       1e-5},
+      {"mx_matmul_nvfp4",
+       "mx_matmul.tile",
+       "mx_matmul_kernel",
+       "*u8:16, *fp8e4nv:16, *u8:16, *fp8e4nv:16, *fp32:16, i32, i32, i32, "
+       "i32:16, i32:16, i32:16",
+       {"BLOCK_M=128", "BLOCK_N=64", "BLOCK_K=64", "A_FORMAT=e2m1",
+        "B_FORMAT=e2m1", "GROUP=16"},
+       mxMatmul(gpu::MxFormat::E2M1, gpu::MxFormat::E2M1, /*nvfp4=*/true),
        mxSizes,
        1e-5},
       // The sm_80 (mma.sync) configurations: the arch does not matter here.

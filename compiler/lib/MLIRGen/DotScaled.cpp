@@ -8,11 +8,13 @@
 // computes it on GPUs without native microscaled products (sm_90): each
 // operand is decoded to bf16 (fp16 when either operand's format is fp16),
 // multiplied by its e8m0 scales, 2^(s - 127) for each group of K / scale_K
-// elements along K (NaN where s = 0xFF, unless fast_math), and the two go to
+// elements along K (NaN where s = 0xFF, unless fast_math), or by its e4m3
+// scales (nvfp4's) as they are, and the two go to
 // tile.dot with an fp32 accumulator. The decoding is exact: fp4 (e2m1, two
 // to a byte, the first element in the low nibble), fp8 and 16-bit values
 // are representable in bf16/fp16, and so are their products with a power of
-// two unless they leave the range of the compute type.
+// two unless they leave the range of the compute type, and the products of
+// fp4 and fp8 values with an e4m3 factor (at most 8 significant bits).
 //
 //===----------------------------------------------------------------------===//
 
@@ -247,20 +249,23 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
       continue;
     }
     // Scales: [M, K / group] for the lhs, [N, K / group] for the rhs, one
-    // e8m0 exponent each.
+    // e8m0 exponent (uint8) or one e4m3 factor (float8e4nv, NVIDIA's nvfp4
+    // scales) each.
     FailureOr<Value> scale = bind.tile(param);
     if (failed(scale))
       return failure();
     auto st = llvm::cast<RankedTensorType>(scale->getType());
     int64_t rows = i == 0 ? m : n;
-    if (!st.getElementType().isInteger(8) || !bind.get(param).isUnsigned ||
-        st.getRank() != 2 || st.getDimSize(0) != rows ||
+    bool e8m0 = st.getElementType().isInteger(8) && bind.get(param).isUnsigned;
+    bool e4m3 = isa<Float8E4M3FNType>(st.getElementType());
+    if (!(e8m0 || e4m3) || st.getRank() != 2 || st.getDimSize(0) != rows ||
         k % st.getDimSize(1) != 0)
       return error(bind.locs[param])
              << "the scales of " << qualified << "'s "
-             << (i == 0 ? "lhs" : "rhs") << " must be a tile of uint8 (e8m0) "
-             << "of shape [" << rows << ", K / group] with K = " << k
-             << ", not " << bind.get(param).describe();
+             << (i == 0 ? "lhs" : "rhs")
+             << " must be a tile of uint8 (e8m0) or float8e4nv (e4m3) of "
+             << "shape [" << rows << ", K / group] with K = " << k << ", not "
+             << bind.get(param).describe();
     int64_t group = k / st.getDimSize(1);
     Value s = *scale;
     if (i == 1)
@@ -269,6 +274,14 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
           RankedTensorType::get({st.getDimSize(1), n}, st.getElementType()), s,
           builder.getDenseI32ArrayAttr({1, 0}));
     auto sType = llvm::cast<RankedTensorType>(s.getType());
+    int64_t kDim = i == 0 ? 1 : 0;
+    if (e4m3) {
+      // The factor itself, exact in bf16 and fp16 (NaN stays NaN).
+      operands[i] = arith::MulFOp::create(
+          builder, l, v,
+          repeatEach(*this, cast(s, compute, l), kDim, group, l));
+      continue;
+    }
     // 2^(s - 127): s as the exponent field of the compute type (bf16), or
     // of fp32 rounded to fp16.
     Type wideInt =
@@ -294,7 +307,6 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
                                  APFloat::getNaN(compute.getFloatSemantics())));
       factor = arith::SelectOp::create(builder, l, isNaN, nan, factor);
     }
-    int64_t kDim = i == 0 ? 1 : 0;
     Value scaled = arith::MulFOp::create(
         builder, l, v, repeatEach(*this, factor, kDim, group, l));
     operands[i] = scaled;
