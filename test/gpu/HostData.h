@@ -112,7 +112,7 @@ inline void fillUniform(float *data, std::uint64_t n, std::uint32_t seed,
 
 /// The element type of a kernel's tensor.
 /// Integers travel as floats on the host (exact below 2^24).
-enum class ElemType { F32, F16, BF16, I8, I32 };
+enum class ElemType { F32, F16, BF16, I8, U8, I32 };
 
 /// The kernel ABI's dtype of `type`, which gives its name and size.
 inline tilec::abi::ScalarType scalarType(ElemType type) {
@@ -126,6 +126,8 @@ inline tilec::abi::ScalarType scalarType(ElemType type) {
     return ScalarType::BF16;
   case ElemType::I8:
     return ScalarType::I8;
+  case ElemType::U8:
+    return ScalarType::U8;
   case ElemType::I32:
     return ScalarType::I32;
   }
@@ -136,7 +138,7 @@ inline unsigned elemSize(ElemType type) {
   return tilec::abi::scalarTypeSize(scalarType(type));
 }
 
-/// Triton's spelling: "fp32", "fp16", "bf16", "i8", "i32".
+/// Triton's spelling: "fp32", "fp16", "bf16", "i8", "u8", "i32".
 inline const char *elemName(ElemType type) {
   return tilec::abi::scalarTypeName(scalarType(type));
 }
@@ -174,6 +176,8 @@ inline float roundTo(ElemType type, float value) {
     return value;
   case ElemType::I8:
     return std::fmin(127.0f, std::fmax(-128.0f, std::nearbyint(value)));
+  case ElemType::U8:
+    return std::fmin(255.0f, std::fmax(0.0f, std::nearbyint(value)));
   case ElemType::I32:
     return std::nearbyint(value);
   case ElemType::F16:
@@ -197,6 +201,11 @@ inline void encodeElements(ElemType type, const float *values, std::uint64_t n,
       if (type == ElemType::I8) {
         bytes[i] = static_cast<std::uint8_t>(static_cast<std::int8_t>(
             std::isnan(values[i]) ? -1.0f : values[i]));
+        continue;
+      }
+      if (type == ElemType::U8) {
+        bytes[i] = std::isnan(values[i]) ? std::uint8_t(0xFF)
+                                         : static_cast<std::uint8_t>(values[i]);
         continue;
       }
       if (type == ElemType::I32) {
@@ -223,6 +232,10 @@ inline void decodeElements(ElemType type, const std::uint8_t *bytes,
       }
       if (type == ElemType::I8) {
         values[i] = static_cast<std::int8_t>(bytes[i]);
+        continue;
+      }
+      if (type == ElemType::U8) {
+        values[i] = bytes[i];
         continue;
       }
       if (type == ElemType::I32) {

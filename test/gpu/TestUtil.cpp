@@ -95,9 +95,13 @@ HostMatrix HostMatrix::random(TestEnv &env, ElemType type, std::uint64_t rows,
   m.Values.assign(rows * m.Ld, std::nanf(""));
   forEachRow(rows, [&](std::uint64_t r) {
     for (std::uint64_t c = 0; c < cols; ++c) {
-      // Integers: uniform in [-8, 8].
-      float scale = type == ElemType::I8 || type == ElemType::I32 ? 8.0f : 1.0f;
-      m.Values[r * m.Ld + c] = roundTo(type, scale * dense[r * cols + c]);
+      // Integers: uniform in [-8, 8]; unsigned bytes over all of [0, 255].
+      float value = dense[r * cols + c];
+      if (type == ElemType::I8 || type == ElemType::I32)
+        value *= 8.0f;
+      if (type == ElemType::U8)
+        value = (value + 1.0f) * 127.5f;
+      m.Values[r * m.Ld + c] = roundTo(type, value);
     }
   });
   m.Bytes.assign(m.Values.size() * elemSize(type), 0xFF);

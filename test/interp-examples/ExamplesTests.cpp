@@ -132,7 +132,11 @@ Buffer &Case::input(ScalarType type, uint64_t rows, uint64_t cols,
   ld = ld ? ld : cols;
   auto buffer = std::make_unique<Buffer>(type, rows * ld);
   bool isInt = !abi::isFloatType(type);
+  bool isUnsigned = abi::isUnsignedType(type);
   auto value = [&]() -> double {
+    // Unsigned bytes over all of [0, 255]; other integers in [-8, 8].
+    if (isUnsigned && abi::scalarTypeSize(type) == 1)
+      return static_cast<int>(generator() % 256);
     if (isInt)
       return static_cast<int>(generator() % 17) - 8;
     return (generator() >> 8) * 0x1p-23 - 1.0;
@@ -1277,6 +1281,9 @@ std::vector<Config> configurations() {
       // Integers in [-8, 8] summed into int32: exact.
       {"matmul_int8_tc", "matmul_dtypes.tile", "matmul_int8_kernel",
        "*i8:16, *i8:16, *i32:16, " + mmInts, tcBlocks,
+       matmul(MatmulForm::Strided), mmSizes, 0},
+      {"matmul_uint8_tc", "matmul_dtypes.tile", "matmul_int8_kernel",
+       "*u8:16, *u8:16, *i32:16, " + mmInts, tcBlocks,
        matmul(MatmulForm::Strided), mmSizes, 0},
       // fp8 products of int8 inputs / 8 (exact in e4m3 and e5m2).
       {"matmul_e4m3_tc", "matmul_dtypes.tile", "matmul_fp8_kernel",
