@@ -407,6 +407,8 @@ inline const std::vector<MathFunction> &mathFunctions() {
        [](float x) {
          return std::floor((std::trunc(double(x * 8.0f)) + 3.0) / 2.0);
        }},
+      // Within one unit of the high word (about 1e-6).
+      {"rcp64h", [](float x) { return 1.0 / double(pos(x)); }},
   };
   return functions;
 }
@@ -437,6 +439,7 @@ inline const std::vector<MathFunction64> &mathFunctions64() {
       {"cbrt", [](double x) { return std::cbrt(x); }},
       {"lgamma",
        [](double x) { return std::lgamma((std::fabs(x) + 0.25) * 4.0 + 1.0); }},
+      {"hiloint2double", [](double x) { return x; }},
   };
   return functions;
 }

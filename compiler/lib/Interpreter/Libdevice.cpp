@@ -180,6 +180,16 @@ double bitsFloat(int64_t a) {
 }
 int64_t doubleBits(double a) { return llvm::bit_cast<int64_t>(a); }
 double bitsDouble(int64_t a) { return llvm::bit_cast<double>(a); }
+/// The double whose high and low words are `hi` and `lo` (int32s).
+double hiLoDouble(int64_t hi, int64_t lo) {
+  return bitsDouble(int64_t(uint64_t(hi) << 32 | (uint64_t(lo) & 0xffffffff)));
+}
+/// 1 / a with a's low word dropped, its own low word dropped (rcp64h).
+double reciprocalHigh(double a) {
+  const uint64_t high = ~uint64_t(0) << 32;
+  double r = 1.0 / bitsDouble(int64_t(uint64_t(doubleBits(a)) & high));
+  return bitsDouble(int64_t(uint64_t(doubleBits(r)) & high));
+}
 
 uint64_t lowBits(int64_t a, unsigned bits) {
   return bits == 64 ? uint64_t(a) : uint64_t(a) & ((uint64_t(1) << bits) - 1);

@@ -302,8 +302,6 @@ void tilec::printBuiltinIndex(llvm::raw_ostream &os) {
     }
     rows.push_back({f.name.str(), fp32, fp64});
   }
-  for (llvm::StringRef name : tile::getUnsupportedLibdeviceFunctions())
-    rows.push_back({name.str(), "not supported yet", ""});
   llvm::sort(rows, [](const Row &a, const Row &b) { return a.name < b.name; });
   for (const Row &row : rows)
     os << "| `libdevice." << row.name << "` | " << row.fp32 << " | " << row.fp64

@@ -254,11 +254,8 @@ std::optional<TValue> tilec::libdeviceBuiltin(llvm::StringRef name) {
 }
 
 LogicalResult tilec::libdeviceError(Generator &gen, llvm::StringRef path,
-                                    llvm::StringRef name, llvm::SMLoc at) {
-  return gen.error(at) << "'" << path << "' is not supported"
-                       << (tile::isUnsupportedLibdeviceFunction(name)
-                               ? " by tilec"
-                               : "");
+                                    llvm::SMLoc at) {
+  return gen.error(at) << "'" << path << "' is not supported";
 }
 
 /// Adds to `names` the names an assignment to `target` binds, and the
@@ -1195,7 +1192,7 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
       if (module.ends_with("libdevice")) {
         if (std::optional<TValue> f = libdeviceBuiltin(attr))
           return *f;
-        return libdeviceError(*this, path, attr, expr.getLoc());
+        return libdeviceError(*this, path, expr.getLoc());
       }
       // tl.extra.cuda.gdc_wait and the other rows "extra.cuda.NAME".
       std::string row = module.drop_front(strlen("triton.language.")).str() +

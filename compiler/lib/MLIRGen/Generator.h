@@ -991,9 +991,9 @@ bool isModulePath(llvm::StringRef path);
 /// The value naming libdevice function `name`, if tilec has it (abs is
 /// tilec's own tl.abs).
 std::optional<TValue> libdeviceBuiltin(llvm::StringRef name);
-/// The error for `path`, a name of the libdevice module tilec lacks.
+/// The error for `path`, a name the libdevice module does not have.
 mlir::LogicalResult libdeviceError(Generator &gen, llvm::StringRef path,
-                                   llvm::StringRef name, llvm::SMLoc at);
+                                   llvm::SMLoc at);
 /// What a use of host module `path` (no file of that name was found) adds
 /// to its diagnostic: where tilec looked.
 std::string missingModuleHint(llvm::StringRef path);

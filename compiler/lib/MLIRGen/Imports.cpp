@@ -676,7 +676,7 @@ LogicalResult Generator::bindFromImport(const FromImportStmtAST &stmt) {
                module.ends_with("libdevice")) {
       std::optional<TValue> f = libdeviceBuiltin(name.name);
       if (!f)
-        return libdeviceError(*this, full, name.name, name.range.Start);
+        return libdeviceError(*this, full, name.range.Start);
       globals()[bound] = *f;
     } else if (full == "typing.TYPE_CHECKING") {
       // False when the module runs: `if TYPE_CHECKING:` imports are for type

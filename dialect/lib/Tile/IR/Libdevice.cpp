@@ -48,13 +48,6 @@ Type getScalarType(MLIRContext *ctx, LibdeviceScalar scalar) {
   llvm_unreachable("a Convert function has both types");
 }
 
-const llvm::StringLiteral unsupported[] = {
-#define TILEC_LIBDEVICE(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)
-#define TILEC_LIBDEVICE_FORM(NAME, KIND, SYMBOL32, SYMBOL64, EVAL)
-#define TILEC_LIBDEVICE_CONVERT(NAME, SYMBOL, FROM, TO, EVAL)
-#define TILEC_LIBDEVICE_UNSUPPORTED(NAME) #NAME,
-#include "tilec/Dialect/Tile/IR/Libdevice.def"
-};
 } // namespace
 
 unsigned LibdeviceFunction::getArity() const {
@@ -63,6 +56,7 @@ unsigned LibdeviceFunction::getArity() const {
   case LibdeviceKind::FInt:
   case LibdeviceKind::IntF:
   case LibdeviceKind::I2:
+  case LibdeviceKind::HiLo:
     return 2;
   case LibdeviceKind::F3:
   case LibdeviceKind::I3:
@@ -78,7 +72,8 @@ bool LibdeviceFunction::takesFloats() const {
   if (kind == LibdeviceKind::Convert)
     return from == LibdeviceScalar::F32 || from == LibdeviceScalar::F64;
   return kind != LibdeviceKind::I1 && kind != LibdeviceKind::I2 &&
-         kind != LibdeviceKind::I3 && kind != LibdeviceKind::ICount;
+         kind != LibdeviceKind::I3 && kind != LibdeviceKind::ICount &&
+         kind != LibdeviceKind::HiLo;
 }
 
 StringRef LibdeviceFunction::getSymbol(Type type) const {
@@ -113,6 +108,8 @@ Type LibdeviceFunction::getResultType(MLIRContext *ctx, bool is64) const {
     return IntegerType::get(ctx, 32);
   if (kind == LibdeviceKind::FLong)
     return IntegerType::get(ctx, 64);
+  if (kind == LibdeviceKind::HiLo)
+    return Float64Type::get(ctx);
   // The float argument's type (the second of (int32, T)).
   SmallVector<Type> args = getArgumentTypes(ctx, is64);
   return kind == LibdeviceKind::IntF ? args.back() : args.front();
@@ -127,14 +124,6 @@ const LibdeviceFunction *tilec::tile::lookupLibdeviceFunction(StringRef name) {
     if (f.name == name)
       return &f;
   return nullptr;
-}
-
-bool tilec::tile::isUnsupportedLibdeviceFunction(StringRef name) {
-  return llvm::is_contained(unsupported, name);
-}
-
-ArrayRef<llvm::StringLiteral> tilec::tile::getUnsupportedLibdeviceFunctions() {
-  return unsupported;
 }
 
 const LibdeviceFunction *tilec::tile::lookupLibdeviceSymbol(StringRef symbol,

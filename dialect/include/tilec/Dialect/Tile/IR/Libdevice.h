@@ -34,6 +34,7 @@ enum class LibdeviceKind {
   I2,      ///< (I, I) -> I
   I3,      ///< (I, I, I) -> I
   ICount,  ///< I -> int32
+  HiLo,    ///< (int32, int32) -> fp64
   Convert, ///< one fixed type to another (LibdeviceFunction::from, to)
 };
 
@@ -73,10 +74,6 @@ struct LibdeviceFunction {
 llvm::ArrayRef<LibdeviceFunction> getLibdeviceFunctions();
 /// The function named `name` in Python (forms included), or null.
 const LibdeviceFunction *lookupLibdeviceFunction(llvm::StringRef name);
-/// True if `name` is a function of Triton's libdevice module tilec does not
-/// implement; all of them.
-bool isUnsupportedLibdeviceFunction(llvm::StringRef name);
-llvm::ArrayRef<llvm::StringLiteral> getUnsupportedLibdeviceFunctions();
 /// The function with the symbol `symbol`, or null; `is64` tells which form.
 const LibdeviceFunction *lookupLibdeviceSymbol(llvm::StringRef symbol,
                                                bool &is64);
