@@ -734,6 +734,51 @@ static LogicalResult branchMismatch(Generator &gen, const std::string &name,
   return diag;
 }
 
+FailureOr<TValue> Generator::mergeBranchValues(scf::IfOp &ifOp, const TValue &a,
+                                               const TValue &b, llvm::SMLoc l) {
+  if (a.sameAs(b))
+    return a;
+  SmallVector<Leaf> al, bl;
+  if (!sameSkeleton(a, b))
+    return failure();
+  flatten(a, al);
+  flatten(b, bl);
+  if (al.size() != bl.size())
+    return failure();
+  SmallVector<TValue> leaves;
+  SmallVector<int> resultIndex;
+  SmallVector<Value> thenValues, elseValues;
+  OpBuilder::InsertionGuard guard(builder);
+  for (auto [x, y] : llvm::zip_equal(al, bl)) {
+    if (x.value.sameAs(y.value)) {
+      leaves.push_back(x.value);
+      resultIndex.push_back(-1);
+      continue;
+    }
+    Type type = mergedType(*this, x, y);
+    std::optional<bool> isUnsigned = mergedSignedness(x.value, y.value);
+    if (!type || !isUnsigned)
+      return failure();
+    Type elem = getElementTypeOrSelf(type);
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    FailureOr<Value> tv = toValueOfType(x.value, elem, type, l, *isUnsigned);
+    builder.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+    FailureOr<Value> ev = toValueOfType(y.value, elem, type, l, *isUnsigned);
+    if (failed(tv) || failed(ev))
+      return failure();
+    leaves.push_back(TValue::of(Value(), *isUnsigned));
+    resultIndex.push_back(thenValues.size());
+    thenValues.push_back(*tv);
+    elseValues.push_back(*ev);
+  }
+  ifOp = addResults(builder, ifOp, thenValues, elseValues);
+  for (auto [leaf, index] : llvm::zip_equal(leaves, resultIndex))
+    if (index >= 0)
+      leaf = TValue::of(ifOp.getResult(index), leaf.isUnsigned);
+  size_t pos = 0;
+  return unflatten(a, leaves, pos);
+}
+
 LogicalResult Generator::genIf(const IfStmtAST &stmt) {
   FailureOr<TValue> cond = genExpr(stmt.getCond());
   if (failed(cond))

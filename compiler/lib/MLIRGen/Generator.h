@@ -36,6 +36,10 @@
 #include <optional>
 #include <set>
 
+namespace mlir::scf {
+class IfOp;
+} // namespace mlir::scf
+
 namespace tilec {
 
 /// The most elements a tile may have (Triton's TRITON_MAX_TENSOR_NUMEL).
@@ -860,6 +864,13 @@ public:
   /// Rebuilds a value like `shape` from leaves, starting at `pos`.
   TValue unflatten(const TValue &shape, llvm::ArrayRef<TValue> leaves,
                    size_t &pos);
+  /// The value of `ifOp` (an scf.if without results) whose branches give
+  /// `a` and `b`, merged as a variable assigned in both branches of an `if`
+  /// is: leaves that differ become results of the `if`, which replaces
+  /// `ifOp`. Failure (nothing reported) when they cannot merge.
+  mlir::FailureOr<TValue> mergeBranchValues(mlir::scf::IfOp &ifOp,
+                                            const TValue &a, const TValue &b,
+                                            llvm::SMLoc l);
 
   /// Builds the IR.
   mlir::OpBuilder builder;

@@ -14,7 +14,6 @@
 #include "Generator.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -65,11 +64,6 @@ LogicalResult Generator::genBlock(const StmtList &body, size_t start) {
   return success();
 }
 
-/// The parts of a returned value: a tuple's elements, else the value.
-static std::vector<TValue> returnedParts(const TValue &v) {
-  return v.kind == TValue::Kind::Tuple ? v.elements : std::vector<TValue>{v};
-}
-
 LogicalResult Generator::genEarlyExit(const IfStmtAST &stmt, const TValue &cond,
                                       const StmtList &body, size_t next) {
   FailureOr<Value> c = toBool(cond, stmt.getCond().getLoc());
@@ -118,95 +112,24 @@ LogicalResult Generator::genEarlyExit(const IfStmtAST &stmt, const TValue &cond,
   if (failed(result))
     return failure();
   TValue elseValue = returnValue.value_or(TValue());
-  Block *elseBlock = ifOp.elseBlock();
-  builder.setInsertionPointAfter(ifOp);
   // Everything after was generated in the `else` branch.
   returnValue = TValue();
   if (thenValue.kind == TValue::Kind::None &&
-      elseValue.kind == TValue::Kind::None)
+      elseValue.kind == TValue::Kind::None) {
+    builder.setInsertionPointAfter(ifOp);
     return success();
-
-  // The values both paths return: what differs between them becomes a
-  // result of the `if`.
-  llvm::SMLoc l = thenReturn.getLoc();
-  std::vector<TValue> thenParts = returnedParts(thenValue);
-  std::vector<TValue> elseParts = returnedParts(elseValue);
-  auto mismatch = [&]() {
-    return error(l) << "this 'return' inside a run-time 'if' returns "
-                    << thenValue.describe() << ", but the function returns "
-                    << elseValue.describe()
-                    << " on the other path; both must return the same type";
-  };
-  if (thenParts.size() != elseParts.size())
-    return mismatch();
-  std::vector<TValue> merged(thenParts.size());
-  SmallVector<Value> thenYield, elseYield;
-  SmallVector<size_t> yielded;
-  for (auto [i, a, b] : llvm::enumerate(thenParts, elseParts)) {
-    if (!a.isValue() && !b.isValue() && a.sameAs(b)) {
-      merged[i] = a;
-      continue;
-    }
-    bool numbers = (a.isValue() || a.isConstNumber()) &&
-                   (b.isValue() || b.isConstNumber());
-    if (!numbers)
-      return mismatch();
-    // A constant takes the type of the value on the other path if it fits
-    // its kind (an integer any number type, a float a float type).
-    Type like = a.isValue()   ? a.value.getType()
-                : b.isValue() ? b.value.getType()
-                              : Type();
-    auto fits = [&](const TValue &v) {
-      Type elem = getElementTypeOrSelf(like);
-      if (v.kind == TValue::Kind::Bool)
-        return elem.isInteger(1);
-      return isa<FloatType>(elem) || (v.kind == TValue::Kind::Int &&
-                                      elem.isInteger() && !elem.isInteger(1));
-    };
-    auto materialize = [&](const TValue &v, Block *block) -> FailureOr<Value> {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPoint(block->getTerminator());
-      if (v.isValue() || !like || !fits(v))
-        return toValue(v, l);
-      return toValueOfType(v, getElementTypeOrSelf(like), like, l,
-                           unsignedOf(a.isValue() ? a : b));
-    };
-    FailureOr<Value> x = materialize(a, ifOp.thenBlock());
-    FailureOr<Value> y = materialize(b, elseBlock);
-    if (failed(x) || failed(y))
-      return failure();
-    if (x->getType() != y->getType())
-      return mismatch();
-    thenYield.push_back(*x);
-    elseYield.push_back(*y);
-    yielded.push_back(i);
-    merged[i].isUnsigned = a.isValue() ? a.isUnsigned : b.isUnsigned;
   }
-  if (!yielded.empty()) {
-    auto withResults = scf::IfOp::create(builder, location,
-                                         ValueRange(thenYield).getTypes(), *c,
-                                         /*withElseRegion=*/true);
-    for (auto [from, to, values] :
-         {std::tuple(&ifOp.getThenRegion(), &withResults.getThenRegion(),
-                     ValueRange(thenYield)),
-          std::tuple(&ifOp.getElseRegion(), &withResults.getElseRegion(),
-                     ValueRange(elseYield))}) {
-      to->takeBody(*from);
-      Operation *terminator = to->front().getTerminator();
-      builder.setInsertionPoint(terminator);
-      scf::YieldOp::create(builder, location, values);
-      terminator->erase();
-    }
-    ifOp.erase();
-    builder.setInsertionPointAfter(withResults);
-    for (auto [i, result] : llvm::zip(yielded, withResults.getResults())) {
-      bool isUnsigned = merged[i].isUnsigned;
-      merged[i] = TValue::of(result, isUnsigned);
-    }
-  }
-  returnValue = thenValue.kind == TValue::Kind::Tuple
-                    ? TValue::ofTuple(std::move(merged))
-                    : merged.front();
+  // The values both paths return, merged as an `if` merges a variable.
+  FailureOr<TValue> merged =
+      mergeBranchValues(ifOp, thenValue, elseValue, thenReturn.getLoc());
+  if (failed(merged))
+    return error(thenReturn.getLoc())
+           << "this 'return' inside a run-time 'if' returns "
+           << thenValue.describe() << ", but the function returns "
+           << elseValue.describe()
+           << " on the other path; both must return the same type";
+  builder.setInsertionPointAfter(ifOp);
+  returnValue = *merged;
   return success();
 }
 
