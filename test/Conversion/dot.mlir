@@ -59,6 +59,20 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 2048 : i32} {
     tile.store %c0, %d : tensor<32x32x!tile.ptr<i32>, #c>, tensor<32x32xi32, #c>
     return
   }
+  // uint8 operands are zero-extended.
+  // CHECK-LABEL: llvm.func @dot_u8
+  // CHECK-NOT: llvm.sext
+  // CHECK: llvm.zext %{{.*}} : i8 to i32
+  // CHECK: llvm.mul %{{.*}} : i32
+  func.func @dot_u8(%pa: !tile.ptr<i8>, %pc: !tile.ptr<i32>) {
+    %a0 = tile.splat %pa : tensor<32x32x!tile.ptr<i8>, #c>
+    %a = tile.load %a0 : (tensor<32x32x!tile.ptr<i8>, #c>) -> tensor<32x32xi8, #c>
+    %c0 = tile.splat %pc : tensor<32x32x!tile.ptr<i32>, #c>
+    %z = arith.constant dense<0> : tensor<32x32xi32, #c>
+    %d = tile.dot %a, %a, %z {inputPrecision = #tile<input_precision tf32>, unsignedOperands} : tensor<32x32xi8, #c>, tensor<32x32xi8, #c> -> tensor<32x32xi32, #c>
+    tile.store %c0, %d : tensor<32x32x!tile.ptr<i32>, #c>, tensor<32x32xi32, #c>
+    return
+  }
 }
 
 // -----

@@ -72,4 +72,18 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 16384 : i32} {
     tile.store %c0, %d : tensor<64x64x!tile.ptr<i32>, #mma8>, tensor<64x64xi32, #mma8>
     return
   }
+  // uint8 operands: the same product with .u8 operand types.
+  // CHECK-LABEL: llvm.func @wgmma_u8
+  // CHECK: wgmma.mma_async.sync.aligned.m64n64k32.s32.u8.u8 {{.*}}, $32, $33, p;\0A
+  func.func @wgmma_u8(%pa: !tile.ptr<i8>, %pc: !tile.ptr<i32>) {
+    %a0 = tile.splat %pa : tensor<64x32x!tile.ptr<i8>, #a>
+    %a = tile.load %a0 : (tensor<64x32x!tile.ptr<i8>, #a>) -> tensor<64x32xi8, #a>
+    %b0 = tile.splat %pa : tensor<32x64x!tile.ptr<i8>, #a>
+    %b = tile.load %b0 : (tensor<32x64x!tile.ptr<i8>, #a>) -> tensor<32x64xi8, #a>
+    %c0 = tile.splat %pc : tensor<64x64x!tile.ptr<i32>, #mma8>
+    %z = arith.constant dense<0> : tensor<64x64xi32, #mma8>
+    %d = tile.dot %a, %b, %z {inputPrecision = #tile<input_precision tf32>, unsignedOperands} : tensor<64x32xi8, #a>, tensor<32x64xi8, #a> -> tensor<64x64xi32, #mma8>
+    tile.store %c0, %d : tensor<64x64x!tile.ptr<i32>, #mma8>, tensor<64x64xi32, #mma8>
+    return
+  }
 }

@@ -706,6 +706,11 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   tests.push_back({"matmul_int8_tc", "matmul_int8_tc.ptx", "matmul_int8_kernel",
                    tcSizes, runMatmulStrided,
                    tensorCoreConfig(ElemType::I8, ElemType::I32, 1e-9, 32)});
+  // uint8 into int32, bytes over all of [0, 255] (wgmma's .u8 operands):
+  // exact sums, read as floats.
+  tests.push_back({"matmul_uint8_tc", "matmul_uint8_tc.ptx",
+                   "matmul_int8_kernel", tcSizes, runMatmulStrided,
+                   tensorCoreConfig(ElemType::U8, ElemType::I32, 1e-7, 32)});
 
   // fp8 (e4m3, e5m2) into fp32: int8 inputs in [-8, 8] divided by 8 are
   // exact in both formats, and so are the sums.

@@ -62,13 +62,15 @@ LogicalResult Executor::runDot(Operation *op) {
   int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
 
   if (auto intType = dyn_cast<IntegerType>(accType)) {
+    // Elements are held sign-extended; unsigned operands are their bytes.
+    uint64_t mask = dot.getUnsignedOperands() ? 0xff : ~uint64_t(0);
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         Element &acc = r.elems[i * n + j];
         uint64_t sum = static_cast<uint64_t>(acc.i);
         for (int64_t kk = 0; kk < k; ++kk)
-          sum += static_cast<uint64_t>(a.elems[i * k + kk].i) *
-                 static_cast<uint64_t>(b.elems[kk * n + j].i);
+          sum += (static_cast<uint64_t>(a.elems[i * k + kk].i) & mask) *
+                 (static_cast<uint64_t>(b.elems[kk * n + j].i) & mask);
         acc.i = wrapInt(sum, intType.getWidth());
       }
     set(dot.getResult(), std::move(r));

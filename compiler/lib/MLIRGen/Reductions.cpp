@@ -645,34 +645,8 @@ FailureOr<TValue> Generator::builtinDot(BuiltinCall &call) {
   } else {
     acc = constant(0, resultElem, resultType, l);
   }
-  auto precisionAttr =
-      tile::InputPrecisionAttr::get(builder.getContext(), precision);
-  if (!aUnsigned)
-    return TValue::of(tile::DotOp::create(builder, l, resultType, *a, *b, acc,
-                                          precisionAttr));
-  // uint8: with u = s + 128, s = u ^ 0x80 read as a signed byte,
-  // sum_k u v = sum_k s t + 128 (sum_k s + sum_k t) + 16384 K: the int8
-  // product (on the tensor cores) plus A's row sums and B's column sums,
-  // in int32 (wrapping as the uint8 product would).
-  Value sa = arith::XOrIOp::create(builder, l, *a, constant(-128, ae, at, l));
-  Value sb = arith::XOrIOp::create(builder, l, *b, constant(-128, be, bt, l));
-  Value product =
-      tile::DotOp::create(builder, l, resultType, sa, sb, acc, precisionAttr);
-  FailureOr<TValue> rows = reduce(sa, 1, /*keepDims=*/true,
-                                  int(tile::ReduceKind::Sum), callLoc, false);
-  FailureOr<TValue> cols = reduce(sb, 0, /*keepDims=*/true,
-                                  int(tile::ReduceKind::Sum), callLoc, false);
-  if (failed(rows) || failed(cols))
-    return failure();
-  FailureOr<Value> rowSums = broadcastTo(rows->value, {m, n}, callLoc);
-  FailureOr<Value> colSums = broadcastTo(cols->value, {m, n}, callLoc);
-  if (failed(rowSums) || failed(colSums))
-    return failure();
-  Value sums = arith::AddIOp::create(builder, l, *rowSums, *colSums);
-  Value correction = arith::AddIOp::create(
-      builder, l,
-      arith::MulIOp::create(builder, l, sums,
-                            constant(128, resultElem, resultType, l)),
-      constant(double(16384 * k), resultElem, resultType, l));
-  return TValue::of(arith::AddIOp::create(builder, l, product, correction));
+  // uint8 operands are read as unsigned by the product itself (wgmma's
+  // .u8, zero-extended elsewhere).
+  return TValue::of(tile::DotOp::create(builder, l, resultType, *a, *b, acc,
+                                        precision, aUnsigned));
 }

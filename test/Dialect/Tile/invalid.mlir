@@ -382,6 +382,26 @@ func.func @warp_group_dot_elements(%c: tensor<64x64xf32, #mma>) {
 // -----
 
 #sa = #tile.shared<contiguousDim = 1, swizzle = 64>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+func.func @warp_group_dot_unsigned_f16(%c: tensor<64x64xf32, #mma>) {
+  %a = tile.local_alloc : !tile.smem<64x32xf16, #sa>
+  %b = tile.local_alloc : !tile.smem<32x64xf16, #sa>
+  // expected-error @+1 {{unsignedOperands needs 8-bit integer operands, not 'f16'}}
+  %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>, unsignedOperands} : !tile.smem<64x32xf16, #sa>, !tile.smem<32x64xf16, #sa> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+func.func @dot_unsigned_i16(%a: tensor<16x16xi16>, %c: tensor<16x16xi32>) {
+  // expected-error @+1 {{unsignedOperands needs 8-bit integer operands, not 'i16'}}
+  %d = tile.dot %a, %a, %c {inputPrecision = #tile<input_precision tf32>, unsignedOperands} : tensor<16x16xi16>, tensor<16x16xi16> -> tensor<16x16xi32>
+  return
+}
+
+// -----
+
+#sa = #tile.shared<contiguousDim = 1, swizzle = 64>
 #mma = #tile.mma<versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8, 16]>
 func.func @warp_group_dot_mma_v2(%c: tensor<64x64xf32, #mma>) {
   %a = tile.local_alloc : !tile.smem<64x32xf16, #sa>

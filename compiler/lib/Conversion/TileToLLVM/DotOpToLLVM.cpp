@@ -221,10 +221,13 @@ struct DotOpLowering : public OpConversionPattern<DotOp> {
         LLVM::MulOp::create(rewriter, loc, k, i32Constant(rewriter, loc, M));
     Value bRow =
         LLVM::MulOp::create(rewriter, loc, k, i32Constant(rewriter, loc, N));
-    // fp8 operands (held as i8) are widened with PTX conversions.
-    auto widen = [&](Value v, Type elemType) {
+    // fp8 operands (held as i8) are widened with PTX conversions, unsigned
+    // integers zero-extended.
+    auto widen = [&](Value v, Type elemType) -> Value {
       if (isSupportedFp8Type(elemType))
         return convertFp8(rewriter, loc, v, elemType, cType.getElementType());
+      if (op.getUnsignedOperands())
+        return LLVM::ZExtOp::create(rewriter, loc, accType, v);
       return castScalar(rewriter, loc, v, accType);
     };
     // Each distinct row of a (column of b) once, in vectors where they

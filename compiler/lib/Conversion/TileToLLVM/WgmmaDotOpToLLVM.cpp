@@ -49,8 +49,10 @@ using namespace tilec::tile;
 
 namespace {
 
-/// The PTX type name of a wgmma operand or accumulator element.
-static StringRef getPtxType(Type type, InputPrecision precision) {
+/// The PTX type name of a wgmma operand or accumulator element (8-bit
+/// integers unsigned when `isUnsigned`).
+static StringRef getPtxType(Type type, InputPrecision precision,
+                            bool isUnsigned = false) {
   if (type.isF16())
     return "f16";
   if (type.isBF16())
@@ -62,7 +64,7 @@ static StringRef getPtxType(Type type, InputPrecision precision) {
   if (isa<Float8E5M2Type>(type))
     return "e5m2";
   if (type.isInteger(8))
-    return "s8";
+    return isUnsigned ? "u8" : "s8";
   if (type.isInteger(32))
     return "s32";
   return "";
@@ -235,7 +237,7 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
     modifiers = llvm::formatv(a.kMajor ? ", 1, 1, 0, {0}" : ", 1, 1, {0}",
                               bMNMajor ? 1 : 0)
                     .str();
-  else if (inPtx != "s8")
+  else if (inPtx != "s8" && inPtx != "u8")
     modifiers = ", 1, 1";
 
   // One inline-asm statement issues the whole product: the fence, every
@@ -322,8 +324,8 @@ static bool isZeroTile(Value value) {
 /// The PTX input type of a product of `elem` operands, or an empty string
 /// (with an error on `op`) when wgmma cannot compute it into `accElem`.
 static StringRef getInputPtxType(Operation *op, Type elem, Type accElem,
-                                 InputPrecision precision) {
-  StringRef inPtx = getPtxType(elem, precision);
+                                 InputPrecision precision, bool isUnsigned) {
+  StringRef inPtx = getPtxType(elem, precision, isUnsigned);
   if (inPtx.empty() || inPtx == "f32" ||
       getPtxType(accElem, InputPrecision::IEEE).empty()) {
     op->emitOpError("cannot run on wgmma: ")
@@ -349,8 +351,9 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
     auto aType = cast<RankedTensorType>(op.getA().getType());
     auto bType = cast<RankedTensorType>(op.getB().getType());
     Type inElem = aType.getElementType();
-    StringRef inPtx = getInputPtxType(op, inElem, cType.getElementType(),
-                                      op.getInputPrecision());
+    StringRef inPtx =
+        getInputPtxType(op, inElem, cType.getElementType(),
+                        op.getInputPrecision(), op.getUnsignedOperands());
     if (inPtx.empty())
       return failure();
     if (!TileDistribution::get(aType) || !TileDistribution::get(bType))
@@ -470,7 +473,7 @@ struct WarpGroupDotOpLowering : public OpConversionPattern<WarpGroupDotOp> {
     SmemType bType = op.getB().getType();
     StringRef inPtx =
         getInputPtxType(op, bType.getElementType(), cType.getElementType(),
-                        op.getInputPrecision());
+                        op.getInputPrecision(), op.getUnsignedOperands());
     if (inPtx.empty())
       return failure();
     Type i32 = rewriter.getI32Type();

@@ -111,6 +111,9 @@ LogicalResult WarpGroupDotOp::verify() {
   if (a.getElementType() != b.getElementType())
     return emitOpError("operands must have the same element type, not ")
            << a.getElementType() << " and " << b.getElementType();
+  if (getUnsignedOperands() && !a.getElementType().isInteger(8))
+    return emitOpError("unsignedOperands needs 8-bit integer operands, not ")
+           << a.getElementType();
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
   if (!mma || !mma.isWgmma())
     return emitOpError(

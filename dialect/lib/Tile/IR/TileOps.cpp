@@ -625,6 +625,9 @@ LogicalResult DotOp::verify() {
   if (a.getElementType() != b.getElementType())
     return emitOpError("operands must have the same element type, not ")
            << a.getElementType() << " and " << b.getElementType();
+  if (getUnsignedOperands() && !a.getElementType().isInteger(8))
+    return emitOpError("unsignedOperands needs 8-bit integer operands, not ")
+           << a.getElementType();
   return success();
 }
 
@@ -643,9 +646,9 @@ struct AccumulateAddIntoDot : public OpRewritePattern<arith::AddFOp> {
       if (!dot || !dot->hasOneUse() || x.getType() != dot.getType() ||
           !matchPattern(dot.getC(), m_AnyZeroFloat()))
         continue;
-      rewriter.replaceOpWithNewOp<DotOp>(add, dot.getType(), dot.getA(),
-                                         dot.getB(), x,
-                                         dot.getInputPrecision());
+      rewriter.replaceOpWithNewOp<DotOp>(
+          add, dot.getType(), dot.getA(), dot.getB(), x,
+          dot.getInputPrecision(), dot.getUnsignedOperands());
       rewriter.eraseOp(dot);
       return success();
     }

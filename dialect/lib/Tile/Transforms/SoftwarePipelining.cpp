@@ -1140,7 +1140,8 @@ void LoopPipeliner::replaceProducts() {
     bool async = inFlight || !pendingStores.empty();
     Value result = WarpGroupDotOp::create(b, dot.getLoc(), dot.getType(),
                                           operands[0], operands[1], dot.getC(),
-                                          dot.getInputPrecision(), async);
+                                          dot.getInputPrecision(), async,
+                                          dot.getUnsignedOperands());
     for (auto [tile, slot] : pendingStores)
       LocalStoreOp::create(b, dot.getLoc(), tile, slot);
     if (async && plan.products.size() == 1)

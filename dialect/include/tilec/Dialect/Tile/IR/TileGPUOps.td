@@ -175,7 +175,8 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
     c^T += b^T a^T, taking b^T from registers). With
     `isAsync`, the product is left in flight: its registers may only feed
     the accumulator of further products until a `tile.warp_group_dot_wait`
-    has waited for it.
+    has waited for it. `unsignedOperands` reads 8-bit integer operands as
+    unsigned (`.u8`), as on `tile.dot`.
 
     ```mlir
     %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>}
@@ -184,7 +185,8 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
   }];
   let arguments = (ins AnyTypeOf<[Tile_SmemType, Tile_Tensor]>:$a,
                    Tile_SmemType:$b, Tile_Tensor:$c,
-                   Tile_InputPrecisionAttr:$inputPrecision, UnitAttr:$isAsync);
+                   Tile_InputPrecisionAttr:$inputPrecision, UnitAttr:$isAsync,
+                   UnitAttr:$unsignedOperands);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)

@@ -611,15 +611,20 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
     [M, K], `b` [K, N] and `c` [M, N]; the result has `c`'s type. Products
     are accumulated in the result's element type. Canonicalization folds
     `x + tl.dot(a, b)` (a product of a zero accumulator, used once) into
-    `tl.dot(a, b, x)`, as Triton does.
+    `tl.dot(a, b, x)`, as Triton does. With `unsignedOperands`, 8-bit
+    integer operands are read as unsigned (uint8): their products are
+    exact in the i32 result.
 
     ```mlir
     %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision ieee>}
         : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    %u = tile.dot %x, %y, %z {inputPrecision = #tile<input_precision tf32>, unsignedOperands}
+        : tensor<64x32xi8>, tensor<32x64xi8> -> tensor<64x64xi32>
     ```
   }];
   let arguments = (ins Tile_Tensor:$a, Tile_Tensor:$b, Tile_Tensor:$c,
-                   Tile_InputPrecisionAttr:$inputPrecision);
+                   Tile_InputPrecisionAttr:$inputPrecision,
+                   UnitAttr:$unsignedOperands);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)
