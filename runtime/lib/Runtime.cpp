@@ -479,6 +479,24 @@ Status Kernel::launch(Dim3 grid, const KernelArg *args, std::size_t numArgs,
             " where the kernel takes " +
             (at < Meta.Signature.size() ? Meta.Signature[at].str()
                                         : std::string("no more arguments")));
+      // The kernel loads the blocks it was compiled for: a descriptor of
+      // other blocks is an error (PTX without the record is not checked).
+      if (!Meta.Descriptors.empty()) {
+        auto compiled = std::find_if(
+            Meta.Descriptors.begin(), Meta.Descriptors.end(),
+            [&](const abi::DescriptorParam &d) { return d.ArgIndex == at; });
+        if (compiled == Meta.Descriptors.end() ||
+            compiled->Block != desc->blockShape()) {
+          abi::SignatureEntry expected;
+          expected.Type = Meta.Signature[at];
+          if (compiled != Meta.Descriptors.end())
+            expected.DescriptorBlock = compiled->Block;
+          return Status::invalidArgument(
+              "kernel " + quoted(Meta.Name) + ", argument " +
+              std::to_string(i) + ": " + desc->signatureEntry() +
+              " where the kernel was compiled for " + expected.str());
+        }
+      }
       desc->appendArguments(expanded);
     }
     args = expanded.data();

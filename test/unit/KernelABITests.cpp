@@ -126,17 +126,41 @@ TEST_CASE("Requirements and tensor maps round-trip", "[abi]") {
       meta.TensorMaps.push_back(map);
     }
   }
+  // Argument 1 as a 2-D bf16 descriptor: base, two i32 extents, one i64
+  // stride.
+  meta.Signature = {{true, ScalarType::FP16, 0},
+                    {true, ScalarType::BF16, 16},
+                    {false, ScalarType::I32, 0},
+                    {false, ScalarType::I32, 0},
+                    {false, ScalarType::I64, 0}};
+  meta.Descriptors = {{1, {128, 64}}};
   KernelMetadata parsed = roundTrip(meta);
   CHECK(parsed.Requirements == meta.Requirements);
   CHECK(parsed.TensorMaps == meta.TensorMaps);
+  CHECK(parsed.Descriptors == meta.Descriptors);
+  CHECK_THAT(printMetadataLine(meta), Contains(" descriptors=1:128x64"));
+  // A descriptor whose arguments do not follow it is refused.
+  Expected<KernelMetadata> truncated = parseMetadataLine(
+      "// tilec.kernel name=k num_warps=4 shared=0 signature=*fp16,i32 "
+      "descriptors=0:64x64");
+  REQUIRE_FALSE(truncated.ok());
+  CHECK_THAT(truncated.status().message(),
+             Contains("tensor descriptor at argument 0 does not match the "
+                      "signature"));
+  Expected<KernelMetadata> zero = parseMetadataLine(
+      "// tilec.kernel name=k num_warps=4 shared=0 signature=*fp16,i32 "
+      "descriptors=0:0");
+  REQUIRE_FALSE(zero.ok());
+  CHECK_THAT(zero.status().message(), Contains("expected INDEX:B0xB1"));
   CHECK(parsed.SharedBytes == 98304);
 
   // A metadata line without requirements or maps has neither key.
   meta.Requirements.clear();
   meta.TensorMaps.clear();
+  meta.Descriptors.clear();
   std::string line = printMetadataLine(meta);
   CHECK(line == "// tilec.kernel name=matmul_desc_kernel num_warps=8 "
-                "shared=98304 signature=*fp16,*bf16:16,i32,i64,u32");
+                "shared=98304 signature=*fp16,*bf16:16,i32,i32,i64");
 }
 
 TEST_CASE("Bad signatures get one message wherever they are parsed", "[abi]") {

@@ -886,6 +886,19 @@ TEST_CASE("Generated launchers take host-side tensor descriptors",
              Contains("kernel 'persistent_matmul_kernel', argument 0: "
                       "tensordesc<fp32[128, 64]>") &&
                  Contains("where the kernel takes *fp16"));
+
+  // So is one of other blocks than the kernel was compiled for: it would
+  // load the blocks of its signature, not the descriptor's.
+  Expected<TensorDescriptor> blocks =
+      describe(*a, ScalarType::FP16, M, K, {64, 64});
+  REQUIRE(blocks.ok());
+  Status wrongBlock =
+      hostdesc::persistent_matmul_kernel(ctx, grid, *blocks, *db, *dc, M, N, K);
+  CHECK(wrongBlock.code() == ErrorCode::InvalidArgument);
+  CHECK(wrongBlock.message() ==
+        "kernel 'persistent_matmul_kernel', argument 0: "
+        "tensordesc<fp16[64, 64]> where the kernel was compiled for "
+        "tensordesc<fp16[128, 64]>");
 }
 
 TEST_CASE("Generated launchers check the launch requirements",

@@ -72,6 +72,7 @@ static FailureOr<CompiledPTX> emitCompiledPTX(ModuleOp module,
   meta.SharedBytes = tile::getSharedMemoryBytes(module);
   meta.Signature = info.signature;
   meta.Requirements = info.requirements;
+  meta.Descriptors = info.descriptors;
   for (tile::TensorMapAttr map : tile::getTensorMaps(module))
     meta.TensorMaps.push_back(map.getSpec());
   // What the runtime will check when it parses the line.

@@ -911,6 +911,8 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       std::vector<abi::ArgType> types =
           abi::descriptorArgTypes(arg.Elem, entry->DescriptorBlock.size());
       size_t rank = entry->DescriptorBlock.size();
+      info.descriptors.push_back(
+          {info.signature.size(), entry->DescriptorBlock});
       for (auto [i, t] : llvm::enumerate(types)) {
         Type argElem = tile::getElementType(&context, t.Elem);
         argTypes.push_back(t.IsPointer ? tile::PtrType::get(&context, argElem)

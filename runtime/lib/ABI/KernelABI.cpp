@@ -540,6 +540,38 @@ parseTensorMaps(std::string_view text) {
   return maps;
 }
 
+std::string DescriptorParam::str() const {
+  return fmt::format("{}:{}", ArgIndex, fmt::join(Block, "x"));
+}
+
+/// Parses the value of the "descriptors=" key: ';'-separated
+/// DescriptorParam::str().
+static Expected<std::vector<DescriptorParam>>
+parseDescriptorParams(std::string_view text) {
+  std::vector<DescriptorParam> params;
+  for (std::string_view entry : split(text, ';')) {
+    std::size_t colon = entry.find(':');
+    std::uint64_t index = 0;
+    DescriptorParam param;
+    bool ok = colon != std::string_view::npos &&
+              parseUnsigned(entry.substr(0, colon), index);
+    if (ok)
+      for (std::string_view dim : split(entry.substr(colon + 1), 'x')) {
+        std::uint64_t value = 0;
+        ok &= parseUnsigned(dim, value) && value > 0 &&
+              value <= std::uint64_t(std::numeric_limits<std::int32_t>::max());
+        param.Block.push_back(static_cast<std::int64_t>(value));
+      }
+    if (!ok || param.Block.empty() || param.Block.size() > 5)
+      return Status::parseError("tensor descriptor " + quoted(entry) +
+                                ": expected INDEX:B0xB1... (1 to 5 positive "
+                                "block dimensions)");
+    param.ArgIndex = static_cast<std::size_t>(index);
+    params.push_back(std::move(param));
+  }
+  return params;
+}
+
 //===----------------------------------------------------------------------===//
 // Metadata lines
 //===----------------------------------------------------------------------===//
@@ -567,6 +599,24 @@ Status KernelMetadata::verify() const {
           "tensor map " + std::to_string(i) +
           " does not follow the signature's parameters or names arguments of "
           "the wrong kind");
+  }
+  for (const DescriptorParam &desc : Descriptors) {
+    // The base pointer, then rank extents and rank - 1 strides.
+    std::size_t rank = desc.Block.size();
+    std::size_t end = desc.ArgIndex + 2 * rank;
+    bool matches = end <= Signature.size();
+    if (matches) {
+      std::vector<ArgType> expected =
+          descriptorArgTypes(Signature[desc.ArgIndex].Elem, rank);
+      for (std::size_t i = 0; i < expected.size(); ++i)
+        matches &=
+            Signature[desc.ArgIndex + i].IsPointer == expected[i].IsPointer &&
+            Signature[desc.ArgIndex + i].Elem == expected[i].Elem;
+    }
+    if (!matches)
+      return Status::parseError("tensor descriptor at argument " +
+                                std::to_string(desc.ArgIndex) +
+                                " does not match the signature");
   }
   for (const LaunchRequirement &requirement : Requirements) {
     bool align = requirement.ReqKind == LaunchRequirement::Kind::Align16;
@@ -601,6 +651,11 @@ std::string tilec::abi::printMetadataLine(const KernelMetadata &kernel) {
     entries.push_back(map.str());
   if (!entries.empty())
     line += fmt::format(" tma={}", fmt::join(entries, ";"));
+  entries.clear();
+  for (const DescriptorParam &desc : kernel.Descriptors)
+    entries.push_back(desc.str());
+  if (!entries.empty())
+    line += fmt::format(" descriptors={}", fmt::join(entries, ";"));
   return line;
 }
 
@@ -641,7 +696,8 @@ Expected<KernelMetadata> tilec::abi::parseMetadataLine(std::string_view line) {
 
   KernelMetadata meta;
   bool seenName = false, seenWarps = false, seenShared = false,
-       seenSignature = false, seenRequires = false, seenTma = false;
+       seenSignature = false, seenRequires = false, seenTma = false,
+       seenDescriptors = false;
   for (std::string_view token : tokenize(rest)) {
     std::size_t eq = token.find('=');
     if (eq == std::string_view::npos || eq == 0)
@@ -698,6 +754,14 @@ Expected<KernelMetadata> tilec::abi::parseMetadataLine(std::string_view line) {
       if (!maps)
         return bad(maps.status().message());
       meta.TensorMaps = maps.take();
+    } else if (key == "descriptors") {
+      if (!markSeen(seenDescriptors))
+        return bad("duplicate key 'descriptors'");
+      Expected<std::vector<DescriptorParam>> descriptors =
+          parseDescriptorParams(value);
+      if (!descriptors)
+        return bad(descriptors.status().message());
+      meta.Descriptors = descriptors.take();
     }
     // Other keys are ignored so that tilec can add more later.
   }

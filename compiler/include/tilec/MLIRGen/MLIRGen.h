@@ -112,6 +112,8 @@ struct KernelInfo {
   std::vector<std::string> argNames;
   /// What the runtime must check at every launch, sorted by argument.
   std::vector<LaunchRequirement> requirements;
+  /// The parameters taken as host-side tensor descriptors.
+  std::vector<abi::DescriptorParam> descriptors;
 };
 
 /// Prints the index of the `tl.*` functions from the builtin table, as the

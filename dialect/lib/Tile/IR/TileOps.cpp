@@ -646,9 +646,9 @@ struct AccumulateAddIntoDot : public OpRewritePattern<arith::AddFOp> {
       if (!dot || !dot->hasOneUse() || x.getType() != dot.getType() ||
           !matchPattern(dot.getC(), m_AnyZeroFloat()))
         continue;
-      rewriter.replaceOpWithNewOp<DotOp>(
-          add, dot.getType(), dot.getA(), dot.getB(), x,
-          dot.getInputPrecision(), dot.getUnsignedOperands());
+      rewriter.replaceOpWithNewOp<DotOp>(add, dot.getType(), dot.getA(),
+                                         dot.getB(), x, dot.getInputPrecision(),
+                                         dot.getUnsignedOperands());
       rewriter.eraseOp(dot);
       return success();
     }

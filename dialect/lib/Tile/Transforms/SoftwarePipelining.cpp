@@ -1138,10 +1138,9 @@ void LoopPipeliner::replaceProducts() {
     bool inFlight = product.inFlight ||
                     (plan.inFlight && &product == &plan.products.back());
     bool async = inFlight || !pendingStores.empty();
-    Value result = WarpGroupDotOp::create(b, dot.getLoc(), dot.getType(),
-                                          operands[0], operands[1], dot.getC(),
-                                          dot.getInputPrecision(), async,
-                                          dot.getUnsignedOperands());
+    Value result = WarpGroupDotOp::create(
+        b, dot.getLoc(), dot.getType(), operands[0], operands[1], dot.getC(),
+        dot.getInputPrecision(), async, dot.getUnsignedOperands());
     for (auto [tile, slot] : pendingStores)
       LocalStoreOp::create(b, dot.getLoc(), tile, slot);
     if (async && plan.products.size() == 1)

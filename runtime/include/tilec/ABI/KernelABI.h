@@ -194,6 +194,20 @@ struct LaunchRequirement {
   bool operator<(const LaunchRequirement &other) const;
 };
 
+/// A parameter the kernel was compiled to take as a host-side tensor
+/// descriptor: the signature index of its base pointer (its extents and
+/// strides follow, see descriptorArgTypes) and the block shape it loads.
+/// Printed as INDEX:B0xB1...
+struct DescriptorParam {
+  std::size_t ArgIndex = 0;
+  std::vector<std::int64_t> Block;
+
+  std::string str() const;
+  bool operator==(const DescriptorParam &other) const {
+    return ArgIndex == other.ArgIndex && Block == other.Block;
+  }
+};
+
 /// A TMA tensor map the host builds at each launch: the kernel parameter
 /// after the signature's that receives the 128-byte CUtensorMap of a
 /// row-major 2-D tensor, its base a kernel argument, its extents and row
@@ -259,23 +273,28 @@ struct KernelMetadata {
   /// Built at every launch, passed after the signature's parameters in this
   /// order.
   std::vector<TensorMapSpec> TensorMaps;
+  /// The parameters taken as host-side tensor descriptors, by index;
+  /// Kernel::launch checks a descriptor's block shape against them.
+  std::vector<DescriptorParam> Descriptors;
 
   /// Threads per block (in x).
   unsigned blockSize() const { return NumWarps * 32; }
-  /// Checks the parts against each other: requirements and tensor maps
-  /// name arguments of the right kind, and tensor maps follow the
-  /// signature's parameters in order. parseMetadataLine calls it.
+  /// Checks the parts against each other: requirements, tensor maps and
+  /// descriptors name arguments of the right kind, and tensor maps follow
+  /// the signature's parameters in order. parseMetadataLine calls it.
   Status verify() const;
 };
 
 /// The kernel's metadata line, "// tilec.kernel name=... signature=..."
-/// (no newline). Keys without content (requires=, tma=) are left out.
+/// (no newline). Keys without content (requires=, tma=, descriptors=) are
+/// left out.
 std::string printMetadataLine(const KernelMetadata &kernel);
 /// True when \p line is a "// tilec.kernel" metadata line (leading blanks
 /// allowed).
 bool isMetadataLine(std::string_view line);
 /// Parses one metadata line. Keys other than name, num_warps, shared,
-/// signature, requires and tma are ignored; the first four are required.
+/// signature, requires, tma and descriptors are ignored; the first four are
+/// required.
 Expected<KernelMetadata> parseMetadataLine(std::string_view line);
 /// Parses every metadata line of a PTX text. Errors name the line number.
 /// Two lines for the same kernel are an error.
