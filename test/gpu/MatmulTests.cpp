@@ -698,6 +698,15 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
     tests.push_back({name, std::string(name) + ".ptx", "matmul_ptr_kernel",
                      tcHintedSizes, runMatmulStrided, config});
   }
+  // The same blocks on 4 warps: the accumulator spilled by ptxas.
+  {
+    TestConfig config = tensorCoreConfig(F16, F16, Fp16Tol, 64);
+    config.NumWarps = 4;
+    config.BlockN = 256;
+    tests.push_back({"matmul_ptr_fp16_tc_w4_n256",
+                     "matmul_ptr_fp16_tc_w4_n256.ptx", "matmul_ptr_kernel",
+                     tcHintedSizes, runMatmulStrided, config});
+  }
   // tf32x3: three tf32 products on hi/lo splits, about fp32 accuracy.
   tests.push_back({"matmul_tf32x3_tc", "matmul_tf32x3_tc.ptx",
                    "matmul_precision_kernel", tcSizes, runMatmulStrided,

@@ -505,31 +505,29 @@ struct AssignLayoutsPass
         return signalPassFailure();
 
     // A wgmma product keeps its whole accumulator in registers while it
-    // runs: it cannot take a thread's share of the register file (ptxas
-    // would fail when the kernel is loaded).
+    // runs: one that takes a thread's share of the register file compiles
+    // (ptxas spills the accumulator and serializes the products, as it does
+    // for Triton's kernel of the same blocks) but runs slowly, which the
+    // user is told at the dot.
     int64_t threads = 32 * numWarps;
     TargetInfo target = TargetInfo::get(module);
     int64_t limit = std::min<int64_t>(target.getMaxRegistersPerThread(),
                                       target.getRegistersPerSM() / threads);
-    WalkResult registers = module.walk([&](DotOp dot) {
+    module.walk([&](DotOp dot) {
       auto mma = dyn_cast<MmaLayoutAttr>(dot.getType().getEncoding());
       if (!mma || !mma.isWgmma())
-        return WalkResult::advance();
+        return;
       int64_t accRegs = dot.getType().getNumElements() *
                         dot.getType().getElementTypeBitWidth() / 32 / threads;
       if (accRegs < limit)
-        return WalkResult::advance();
-      dot.emitError("tl.dot's ")
+        return;
+      dot.emitWarning("tl.dot's ")
           << dot.getType().getDimSize(0) << "x" << dot.getType().getDimSize(1)
           << " accumulator needs " << accRegs << " registers per thread with "
           << numWarps.getValue() << " warps, but a thread has at most " << limit
-          << " (the SM's " << target.getRegistersPerSM()
-          << " are shared by all of its threads) and the rest of the kernel "
-             "needs some too: use smaller blocks";
-      return WalkResult::interrupt();
+          << ": ptxas will spill it and serialize the products (slow); use "
+             "smaller blocks or more warps";
     });
-    if (registers.wasInterrupted())
-      return signalPassFailure();
     setNumWarps(module, numWarps);
   }
 };
