@@ -641,6 +641,29 @@ def row_mx_matmul(h):
               lambda: torch.matmul(a16, b16, out=c16))
 
 
+def row_batched_matmul(h):
+    """examples/batched_matmul.tile (a 3-D tl.dot, two 64x64 products a
+    program) on a batch of 4096 row-major 64x64x64 fp16 products into
+    fp32. torch: bmm with fp16 output (cuBLAS's batched GEMM), unchecked."""
+    torch = h.torch
+    name = "batched_matmul_wg"
+    entry = h.manifest[name]["constexprs"]
+    batch, m, n, k = 4096, 64, 64, 64
+    a = randn(torch, (batch, m, k), torch.float16)
+    b = randn(torch, (batch, k, n), torch.float16)
+    c = torch.empty((batch, m, n), device="cuda", dtype=torch.float32)
+    c16 = torch.empty((batch, m, n), device="cuda", dtype=torch.float16)
+    grid = (h.triton.cdiv(batch, entry["BLOCK_B"]),
+            h.triton.cdiv(m, entry["BLOCK_M"]),
+            h.triton.cdiv(n, entry["BLOCK_N"]))
+    h.run_row(f"batched_matmul fp16 {batch}x{m}x{n}x{k} (torch: bmm, fp16 "
+              "out)", name, grid,
+              (a, b, c, batch, m, n, k, *a.stride(), *b.stride(),
+               *c.stride()), [c], [a.double() @ b.double()], 1e-5,
+              2 * batch * m * n * k, "TFLOP/s",
+              lambda: torch.bmm(a, b, out=c16))
+
+
 def row_persistent_matmul(h):
     torch = h.torch
     from triton.tools.tensor_descriptor import TensorDescriptor
@@ -810,6 +833,7 @@ ROWS = {
     "matmul_fp16_ragged": row_matmul_fp16_ragged,
     "matmul_desc_fp16": row_matmul_desc_fp16,
     "mx_matmul": row_mx_matmul,
+    "batched_matmul": row_batched_matmul,
     "persistent_matmul": row_persistent_matmul,
     "attention_fp16": row_attention_fp16,
     "attention_fp16_d128": row_attention_fp16_d128,

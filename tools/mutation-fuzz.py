@@ -6,11 +6,13 @@ compiles them in (the PTX manifest: source, kernel, signature, warps, stages,
 constexprs), mutates one thing at a time -- a number, a name, a dtype, a
 mask, an operator, the indentation, a line, a token, or the command line --
 and runs tilec on each mutant under a time and memory limit. Every run must
-end in one of two ways:
+end in one of three ways:
 
-  * exit 0 with PTX that ptxas assembles for the mutant's --arch, or
+  * exit 0 with PTX that ptxas assembles for the mutant's --arch,
   * exit 1 with a diagnostic: `FILE:LINE:COL: error:` followed by the source
-    line and a caret, or a `tilec: error:` line for the command line;
+    line and a caret, or a `tilec: error:` line for the command line, or
+  * exit 0 with PTX that ptxas rejects only inside the kernel's inline asm
+    (the user's own PTX text, passed through verbatim as Triton does);
 
 anything else is a finding: a crash (a signal, an LLVM/MLIR abort, an
 uncaught exception), a hang (past --timeout seconds), a diagnostic that is
@@ -354,7 +356,7 @@ class Outcome:
         self.seconds = seconds
 
     def is_finding(self):
-        return self.kind not in ("accepted", "rejected")
+        return self.kind not in ("accepted", "rejected", "asm-rejected")
 
 
 def limit_memory(megabytes):
@@ -426,8 +428,37 @@ def run_case(case, tilec, ptxas, timeout, memory_mb):
             return Outcome("ptxas-hang", arch, seconds)
         if asm.returncode != 0:
             message = asm.stderr.decode("utf-8", errors="replace").strip()
+            if rejects_only_inline_asm(message, output):
+                return Outcome("asm-rejected", message[:300], seconds)
             return Outcome("ptxas-rejected", message[:300], seconds)
         return Outcome("accepted", "", seconds)
+
+
+PTXAS_LINE = re.compile(r", line (\d+);")
+
+
+def rejects_only_inline_asm(message, ptx_path):
+    """True when every line ptxas names lies in an inline asm block.
+
+    The text of tl.inline_asm_elementwise is the user's PTX, put into the
+    kernel verbatim as Triton does (LLVM brackets it with `// begin inline
+    asm` and `// end inline asm`); a mutant that breaks it is rejected by
+    ptxas, as it would be under Triton, and is not a compiler finding.
+    """
+    lines = [int(n) for n in PTXAS_LINE.findall(message)]
+    if not lines:
+        return False
+    with open(ptx_path, encoding="utf-8", errors="replace") as f:
+        ptx = f.read().splitlines()
+    inside, in_asm = set(), False
+    for number, text in enumerate(ptx, 1):
+        if "// begin inline asm" in text:
+            in_asm = True
+        elif "// end inline asm" in text:
+            in_asm = False
+        elif in_asm:
+            inside.add(number)
+    return all(n in inside for n in lines)
 
 
 def minimize(case, outcome, run):

@@ -22,7 +22,9 @@
 //    their blocks;
 //  - matmul_desc_kernel of examples/seeds/matmul_desc.tile (tensor
 //    descriptors; only row strides are passed, the last stride is 1; fp16,
-//    K and N multiples of 8 so that row strides stay 16-byte aligned).
+//    K and N multiples of 8 so that row strides stay 16-byte aligned);
+//  - batched_matmul_kernel of examples/batched_matmul.tile (a 3-D tl.dot,
+//    several matrices of a batch a program; B also given transposed).
 //
 // Sizes include ragged M, N and K (K not a multiple of BLOCK_K), transposed
 // B (through the strides of the strided kernels), and padded rows (row
@@ -388,6 +390,63 @@ CaseResult runMatmulHostDesc(TestEnv &env, const GpuTest &test,
   std::vector<double> ref(m * n);
   matmulReference(a.Values.data(), b.Values.data(), m, n, k, lda, 1, ldb, 1,
                   ref.data());
+  bool ok =
+      checkOutput(result, "C", c, ref, n, matmulTolerance(config.Tol, a, b, k));
+  ok &= recordClobbered(result, "C", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
+/// batched_matmul_kernel(a, b, c, batch, M, N, K, nine strides) of
+/// examples/batched_matmul.tile: C[i] = A[i] @ B[i] (a 3-D tl.dot), fp16
+/// A [batch, M, K] and B [batch, K, N] with padded rows, fp32 C; size
+/// (batch, M, N, K, transposed): B given transposed (its rows are N, its
+/// columns K) when `transposed` is 1. Grid (cdiv(batch, BLOCK_B), cdiv(M,
+/// BLOCK_M), cdiv(N, BLOCK_N)), BLOCK_B in config.Block.
+CaseResult runBatchedMatmul(TestEnv &env, const GpuTest &test,
+                            const Kernel &kernel, const Shape &shape) {
+  const TestConfig &config = test.Config;
+  const std::uint64_t batch = shape[0], m = shape[1], n = shape[2],
+                      k = shape[3];
+  const bool transposed = shape[4] != 0;
+  // Padded rows, 16 elements past a multiple of 16 (strides the wgmma
+  // build declares multiples of 16).
+  auto stride = [](std::uint64_t cols) { return (cols + 15) / 16 * 16 + 16; };
+  const std::uint64_t lda = stride(k), ldb = stride(transposed ? k : n),
+                      ldc = stride(n);
+  const std::uint64_t bRows = transposed ? n : k;
+  CaseResult result;
+  Dim3 grid(cdiv(batch, config.Block), cdiv(m, config.BlockM),
+            cdiv(n, config.BlockN));
+  result.Grid = gridString(grid);
+  result.Flops = 2.0 * batch * m * n * k;
+  HostMatrix a = HostMatrix::random(env, config.In, batch * m, k, lda);
+  HostMatrix b = HostMatrix::random(env, config.In, batch * bRows,
+                                    transposed ? k : n, ldb);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &da = buffers.input(a);
+  DeviceBuffer &db = buffers.input(b);
+  DeviceBuffer &dc = buffers.output(batch * m * ldc * elemSize(config.Out));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  const std::uint64_t strideBK = transposed ? 1 : ldb,
+                      strideBN = transposed ? ldb : 1;
+  Status status =
+      launchTimed(env, kernel, grid,
+                  {da, db, dc, batch, m, n, k, m * lda, lda, 1, bRows * ldb,
+                   strideBK, strideBN, m * ldc, ldc, 1},
+                  buffers, result);
+  std::vector<float> c;
+  std::uint64_t clobbered = 0;
+  if (status.ok())
+    status = readMatrix(dc, config.Out, batch * m, n, ldc, c, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> ref(batch * m * n);
+  for (std::uint64_t i = 0; i < batch; ++i)
+    matmulReference(a.Values.data() + i * m * lda,
+                    b.Values.data() + i * bRows * ldb, m, n, k, lda, 1,
+                    strideBK, strideBN, ref.data() + i * m * n);
   bool ok =
       checkOutput(result, "C", c, ref, n, matmulTolerance(config.Tol, a, b, k));
   ok &= recordClobbered(result, "C", clobbered);
@@ -796,6 +855,34 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                    {{1, 1}, {3, 100}, {7, 257}, {16, 1000}},
                    runGroupedMatmul,
                    tensorCoreConfig(F16, F16, Fp16Tol, 64)});
+  // A 3-D tl.dot: two products a program; any strides (B also given
+  // transposed), or row-major with the unit strides specialized.
+  TestConfig batched = matmulConfig(F16, F32, ExactTol);
+  batched.Block = 2;
+  batched.BlockM = batched.BlockN = 32;
+  tests.push_back({"batched_matmul",
+                   "batched_matmul.ptx",
+                   "batched_matmul_kernel",
+                   {{1, 1, 1, 1, 0},
+                    {3, 50, 70, 45, 0},
+                    {7, 33, 100, 77, 1},
+                    {64, 64, 64, 64, 1},
+                    {130, 129, 95, 300, 1}},
+                   runBatchedMatmul,
+                   batched});
+  TestConfig batchedWg = batched;
+  batchedWg.NumWarps = 8;
+  batchedWg.BlockM = batchedWg.BlockN = 64;
+  tests.push_back({"batched_matmul_wg",
+                   "batched_matmul_wg.ptx",
+                   "batched_matmul_kernel",
+                   {{1, 1, 1, 1, 0},
+                    {3, 50, 70, 45, 0},
+                    {7, 130, 100, 77, 0},
+                    {64, 64, 64, 64, 0},
+                    {1000, 64, 64, 64, 0}},
+                   runBatchedMatmul,
+                   batchedWg});
   // Host-side tensor descriptors, a persistent grid.
   tests.push_back(
       {"persistent_matmul",

@@ -752,6 +752,39 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
   };
 }
 
+/// batched_matmul_kernel(a, b, c, batch, M, N, K, nine strides): C[i] =
+/// A[i] @ B[i] (a 3-D tl.dot); size (batch, M, N, K), B given transposed
+/// (rows N, columns K) for odd batch sizes.
+std::function<void()> batchedMatmul(Case &c) {
+  uint64_t batch = c.size[0], m = c.size[1], n = c.size[2], k = c.size[3];
+  bool transB = batch % 2 == 1;
+  ScalarType in = argType(c.config, 0), out = argType(c.config, 2);
+  uint64_t lda = c.stride(k, 3), ldb = c.stride(transB ? k : n, 3),
+           ldc = c.stride(n, 3);
+  uint64_t bRows = transB ? n : k;
+  Buffer &a = c.input(in, batch * m, k, lda);
+  Buffer &b = c.input(in, batch * bRows, transB ? k : n, ldb);
+  Buffer &d = c.output(out, batch * m * ldc);
+  uint64_t strideBK = transB ? 1 : ldb, strideBN = transB ? ldb : 1;
+  for (uint64_t v : {batch, m, n, k, m * lda, lda, uint64_t(1), bRows * ldb,
+                     strideBK, strideBN, m * ldc, ldc, uint64_t(1)})
+    c.args.push_back(Argument::ofInt(v));
+  c.grid = {static_cast<unsigned>(cdiv(batch, c.constant("BLOCK_B"))),
+            static_cast<unsigned>(cdiv(m, c.constant("BLOCK_M"))),
+            static_cast<unsigned>(cdiv(n, c.constant("BLOCK_N")))};
+  return [&c, &a, &b, &d, batch, m, n, k, lda, ldb, ldc, bRows, strideBK,
+          strideBN] {
+    std::vector<float> av = Case::values(a, batch * m, lda);
+    std::vector<float> bv = Case::values(b, batch * bRows, ldb);
+    std::vector<double> ref(batch * m * n);
+    for (uint64_t i = 0; i < batch; ++i)
+      gpu::matmulReference(av.data() + i * m * lda, bv.data() + i * bRows * ldb,
+                           m, n, k, lda, 1, strideBK, strideBN,
+                           ref.data() + i * m * n);
+    c.check("C", d, batch * m, n, ldc, ref, c.config.tol);
+  };
+}
+
 /// mx_matmul_kernel(a, a_scale, b, b_scale, c, M, N, K, stride_am,
 /// stride_bk, stride_cm) with A in `fa` and B in `fb`; size (M, N, K), K a
 /// multiple of the group. Bytes uniform over the finite codes, scales
@@ -1530,6 +1563,15 @@ std::vector<Config> configurations() {
        {"BLOCK=1024"},
        hashBuckets,
        {{1}, {1000}, {2049}},
+       ExactTol},
+      {"batched_matmul",
+       "batched_matmul.tile",
+       "batched_matmul_kernel",
+       "*fp16:16, *fp16:16, *fp32:16, i32, i32, i32, i32, i32, i32, i32, "
+       "i32, i32, i32, i32, i32, i32",
+       {"BLOCK_B=2", "BLOCK_M=32", "BLOCK_N=32", "BLOCK_K=32"},
+       batchedMatmul,
+       {{1, 1, 1, 1}, {3, 40, 70, 45}, {6, 33, 20, 77}},
        ExactTol},
   };
 }

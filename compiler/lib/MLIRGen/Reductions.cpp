@@ -519,18 +519,31 @@ FailureOr<TValue> Generator::builtinDot(BuiltinCall &call) {
     return failure();
   auto at = llvm::cast<RankedTensorType>(a->getType());
   auto bt = llvm::cast<RankedTensorType>(b->getType());
-  if (at.getRank() != 2 || bt.getRank() != 2)
-    return error(callLoc) << "tl.dot needs two 2-D tiles, not "
+  if (at.getRank() != bt.getRank() || (at.getRank() != 2 && at.getRank() != 3))
+    return error(callLoc) << "tl.dot needs two 2-D tiles or two 3-D (batched) "
+                             "tiles, not "
                           << shapeString(at.getShape()) << " and "
                           << shapeString(bt.getShape());
-  int64_t m = at.getDimSize(0), k = at.getDimSize(1), n = bt.getDimSize(1);
-  if (bt.getDimSize(0) != k)
+  // A batched dot multiplies a[i] @ b[i] for each index i of the leading
+  // dimension.
+  int64_t batch = at.getRank() == 3 ? at.getDimSize(0) : 0;
+  if (batch && bt.getDimSize(0) != batch)
     return error(callLoc) << "tl.dot: incompatible shapes "
                           << shapeString(at.getShape()) << " and "
                           << shapeString(bt.getShape())
-                          << ": the second dimension of the first (" << k
-                          << ") must equal the first dimension of the second ("
-                          << bt.getDimSize(0) << ")";
+                          << ": the batch dimensions (" << batch << " and "
+                          << bt.getDimSize(0) << ") must be equal";
+  int64_t m = at.getDimSize(at.getRank() - 2),
+          k = at.getDimSize(at.getRank() - 1),
+          n = bt.getDimSize(bt.getRank() - 1);
+  if (bt.getDimSize(bt.getRank() - 2) != k)
+    return error(callLoc) << "tl.dot: incompatible shapes "
+                          << shapeString(at.getShape()) << " and "
+                          << shapeString(bt.getShape())
+                          << ": the last dimension of the first (" << k
+                          << ") must equal the " << (batch ? "second" : "first")
+                          << " dimension of the second ("
+                          << bt.getDimSize(bt.getRank() - 2) << ")";
   if (m < 16 || n < 16 || k < 16)
     return error(callLoc) << "tl.dot needs M, N and K of at least 16, not "
                           << "M = " << m << ", N = " << n << ", K = " << k
@@ -597,14 +610,17 @@ FailureOr<TValue> Generator::builtinDot(BuiltinCall &call) {
   }
 
   // The accumulator.
+  SmallVector<int64_t> resultShape{m, n};
+  if (batch)
+    resultShape.insert(resultShape.begin(), batch);
   Value acc;
   if (bind.has(2)) {
     const TValue &c = bind.get(2);
     auto ct = c.tileType();
-    if (!ct || ct.getShape() != ArrayRef<int64_t>{m, n})
+    if (!ct || ct.getShape() != ArrayRef<int64_t>(resultShape))
       return error(bind.locs[2])
-             << "the accumulator of tl.dot must be a " << shapeString({m, n})
-             << " tile, not " << c.describe();
+             << "the accumulator of tl.dot must be a "
+             << shapeString(resultShape) << " tile, not " << c.describe();
     acc = c.value;
   }
   Type outType = builder.getF32Type();
@@ -633,9 +649,9 @@ FailureOr<TValue> Generator::builtinDot(BuiltinCall &call) {
     return error(bind.has(6) ? bind.locs[6] : callLoc)
            << "'out_dtype' of tl.dot on " << typeName(ae)
            << " operands must be fp32 or fp16, not " << typeName(outType);
-  if (failed(checkTileShape({m, n}, callLoc)))
+  if (failed(checkTileShape(resultShape, callLoc)))
     return failure();
-  auto resultType = RankedTensorType::get({m, n}, resultElem);
+  auto resultType = RankedTensorType::get(resultShape, resultElem);
   if (acc) {
     if (acc.getType() != resultType)
       return error(bind.locs[2]) << "the accumulator of tl.dot on "
@@ -647,6 +663,21 @@ FailureOr<TValue> Generator::builtinDot(BuiltinCall &call) {
   }
   // uint8 operands are read as unsigned by the product itself (wgmma's
   // .u8, zero-extended elsewhere).
-  return TValue::of(tile::DotOp::create(builder, l, resultType, *a, *b, acc,
-                                        precision, aUnsigned));
+  if (!batch)
+    return TValue::of(tile::DotOp::create(builder, l, resultType, *a, *b, acc,
+                                          precision, aUnsigned));
+  // Batched: one 2-D product per index of the batch dimension, each on the
+  // operands' slices at that index, stacked back along it.
+  auto sliceType = RankedTensorType::get({m, n}, resultElem);
+  SmallVector<Value> products;
+  for (int64_t i = 0; i < batch; ++i) {
+    FailureOr<Value> ai = sliceAlong(*a, 0, i, callLoc),
+                     bi = sliceAlong(*b, 0, i, callLoc),
+                     ci = sliceAlong(acc, 0, i, callLoc);
+    if (failed(ai) || failed(bi) || failed(ci))
+      return failure();
+    products.push_back(tile::DotOp::create(builder, l, sliceType, *ai, *bi, *ci,
+                                           precision, aUnsigned));
+  }
+  return TValue::of(stackLeading(products, l));
 }

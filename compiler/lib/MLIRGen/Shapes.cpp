@@ -18,6 +18,7 @@
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -663,6 +664,58 @@ FailureOr<TValue> Generator::builtinJoin(BuiltinCall &call) {
   return TValue::of(reshape(*joined, shape, l), isUnsigned);
 }
 
+FailureOr<Value> Generator::sliceAlong(Value x, int64_t axis, int64_t which,
+                                       llvm::SMLoc l) {
+  auto type = llvm::cast<RankedTensorType>(x.getType());
+  Type elem = type.getElementType();
+  Type bits = bitsType(builder, elem);
+  assert(bits && "sliceAlong of a tile of pointers");
+  Location location = loc(l);
+  // Every slice of a splat (a zero accumulator) is the smaller splat.
+  DenseElementsAttr splat;
+  if (matchPattern(x, m_Constant(&splat)) && splat.isSplat()) {
+    SmallVector<int64_t> shape(type.getShape());
+    shape.erase(shape.begin() + axis);
+    return Value(arith::ConstantOp::create(
+        builder, location,
+        splat.resizeSplat(RankedTensorType::get(shape, elem))));
+  }
+  Value xi = toBits(builder, location, x, bits);
+  Value zero = arith::ConstantOp::create(
+      builder, location,
+      DenseElementsAttr::get(llvm::cast<RankedTensorType>(xi.getType()),
+                             builder.getIntegerAttr(bits, 0)));
+  Value picked = arith::SelectOp::create(
+      builder, location,
+      axisIndexIs(*this, location, type.getShape(), axis, which), xi, zero);
+  FailureOr<TValue> sum =
+      reduce(picked, axis, /*keepDims=*/false, int(tile::ReduceKind::Sum), l);
+  if (failed(sum))
+    return failure();
+  // Sums of narrow integers come back widened (as Triton's tl.sum).
+  Value v = sum->value;
+  if (getElementTypeOrSelf(v.getType()) != bits)
+    v = arith::TruncIOp::create(builder, location,
+                                tile::withElementType(v.getType(), bits), v);
+  return toBits(builder, location, v, bits, /*inverse=*/true, elem);
+}
+
+Value Generator::stackLeading(ArrayRef<Value> parts, Location l) {
+  auto part = llvm::cast<RankedTensorType>(parts.front().getType());
+  SmallVector<int64_t> shape{int64_t(parts.size())};
+  llvm::append_range(shape, part.getShape());
+  auto type = RankedTensorType::get(shape, part.getElementType());
+  auto spread = [&](Value v) -> Value {
+    return tile::BroadcastOp::create(builder, l, type, expandDims(v, 0, l));
+  };
+  Value stacked = spread(parts.front());
+  for (auto [i, v] : llvm::enumerate(parts.drop_front()))
+    stacked = arith::SelectOp::create(
+        builder, l, axisIndexIs(*this, l, shape, 0, int64_t(i) + 1), spread(v),
+        stacked);
+  return stacked;
+}
+
 FailureOr<TValue> Generator::builtinSplit(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
@@ -674,36 +727,14 @@ FailureOr<TValue> Generator::builtinSplit(BuiltinCall &call) {
     return error(bind.locs[0])
            << qualified << " needs a last dimension of size 2, not "
            << shapeString(type.getShape());
-  Type elem = type.getElementType();
-  Type bits = bitsType(builder, elem);
-  if (!bits)
+  if (isa<tile::PtrType>(type.getElementType()))
     return error(bind.locs[0]) << qualified << " does not split pointers";
-  // Each half is the sum over the last axis of the element bits where the
-  // index is that half's, zero elsewhere: exact for every type.
-  Value xi = toBits(builder, l, *x, bits);
-  Value zero = arith::ConstantOp::create(
-      builder, l,
-      DenseElementsAttr::get(llvm::cast<RankedTensorType>(xi.getType()),
-                             builder.getIntegerAttr(bits, 0)));
   std::vector<TValue> halves;
-  int64_t axis = type.getRank() - 1;
   for (int64_t which : {0, 1}) {
-    Value picked = arith::SelectOp::create(
-        builder, l,
-        axisIndexIs(*this, l, type.getShape(), type.getRank() - 1, which), xi,
-        zero);
-    FailureOr<TValue> half = reduce(picked, axis, /*keepDims=*/false,
-                                    int(tile::ReduceKind::Sum), callLoc);
+    FailureOr<Value> half = sliceAlong(*x, type.getRank() - 1, which, callLoc);
     if (failed(half))
       return failure();
-    // Sums of narrow integers come back widened (as Triton's tl.sum).
-    Value sum = half->value;
-    if (getElementTypeOrSelf(sum.getType()) != bits)
-      sum = arith::TruncIOp::create(
-          builder, l, tile::withElementType(sum.getType(), bits), sum);
-    halves.push_back(
-        TValue::of(toBits(builder, l, sum, bits, /*inverse=*/true, elem),
-                   bind.get(0).isUnsigned));
+    halves.push_back(TValue::of(*half, bind.get(0).isUnsigned));
   }
   return TValue::ofTuple(std::move(halves));
 }
