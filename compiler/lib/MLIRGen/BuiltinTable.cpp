@@ -175,12 +175,14 @@ const BuiltinSpec Builtins[] = {
     {"static_assert", &G::builtinStaticAssert, "cond,msg", 1, 0},
     {"assume", &G::builtinAssume, "cond", 1, 0},
     {"static_print", &G::builtinStaticPrint, "", 0, S},
+    {"_log2", &G::builtinStandardIntHelper, "i", 1, 0},
+    {"_is_power_of_two", &G::builtinStandardIntHelper, "i", 1, 0},
     {"multiple_of", &G::builtinMultipleOf, "input,values", 2, 0},
     {"max_contiguous", &G::builtinMultipleOf, "input,values", 2, 0},
     {"max_constancy", &G::builtinMultipleOf, "input,values", 2, 0},
     {"pointer_type", &G::builtinPointerType, "element_ty,address_space,const", 1, 0},
     {"inline_asm_elementwise", &G::builtinInlineAsm, "asm,constraints,args,dtype,is_pure,pack", 6, 0},
-    // Triton builtins tilec does not support yet.
+    // Scalar functions over the elements of tiles.
     {"map_elementwise", &G::builtinMapElementwise, "scalar_fn,pack", 1, V},
 };
 // clang-format on

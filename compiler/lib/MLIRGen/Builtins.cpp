@@ -716,6 +716,15 @@ FailureOr<TValue> Generator::builtinCdiv(BuiltinCall &call) {
   return genBinary(BinaryOp::FloorDiv, *minus, div, callLoc);
 }
 
+FailureOr<TValue> Generator::builtinStandardIntHelper(BuiltinCall &call) {
+  FailureOr<int64_t> i = call.bind.constInt(0);
+  if (failed(i))
+    return failure();
+  if (call.name == "_is_power_of_two")
+    return TValue::ofBool(*i > 0 && llvm::isPowerOf2_64(uint64_t(*i)));
+  return TValue::ofInt(*i > 1 ? int64_t(llvm::Log2_64(uint64_t(*i))) : 0);
+}
+
 FailureOr<TValue> Generator::builtinConstexpr(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;

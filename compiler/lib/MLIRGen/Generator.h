@@ -734,6 +734,9 @@ public:
   mlir::FailureOr<TValue> builtinClamp(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinCast(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinCdiv(BuiltinCall &call);
+  /// triton.language.standard's compile-time helpers of an integer:
+  /// _log2 (floor of the base-2 logarithm, 0 below 2) and _is_power_of_two.
+  mlir::FailureOr<TValue> builtinStandardIntHelper(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinConstexpr(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinStaticAssert(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinAssume(BuiltinCall &call);
