@@ -18,6 +18,7 @@
 #include "Generator.h"
 
 #include "tilec/Dialect/Tile/IR/DTypes.h"
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 
 #include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
@@ -787,15 +788,41 @@ FailureOr<TValue> Generator::builtinStaticPrint(BuiltinCall &call) {
 FailureOr<TValue> Generator::builtinMultipleOf(BuiltinCall &call) {
   [[maybe_unused]] auto &[name, qualified, bind, l, callLoc, args, varargs] =
       call;
-  const TValue &v = bind.get(1);
+  const TValue &x = bind.get(0), &v = bind.get(1);
   auto isInt = [](const TValue &e) { return e.kind == TValue::Kind::Int; };
   if (!isInt(v) &&
       !(v.kind == TValue::Kind::Tuple && llvm::all_of(v.elements, isInt)))
     return error(bind.locs[1])
            << "'values' of '" << qualified
            << "' must be constexpr integers, not " << v.describe();
-  // Hints only: the value passes through unchanged.
-  return bind.get(0);
+  SmallVector<int64_t> values;
+  for (const TValue &e :
+       v.kind == TValue::Kind::Tuple ? v.elements : std::vector{v}) {
+    if (e.i < 1)
+      return error(bind.locs[1]) << "'values' of '" << qualified
+                                 << "' must be positive, not " << e.i;
+    values.push_back(e.i);
+  }
+  // Compile-time values are known exactly: nothing to add.
+  if (!x.isValue())
+    return x;
+  auto tensor = dyn_cast<RankedTensorType>(x.value.getType());
+  int64_t rank = tensor ? tensor.getRank() : 1;
+  if (int64_t(values.size()) != rank)
+    return error(bind.locs[1])
+           << "'" << qualified << "' needs one value per dimension of "
+           << x.describe() << " (" << rank << "), not " << values.size();
+  // The hint stays on the op of the value for AxisInfo (the user's promise,
+  // as in Triton); a value no op defines here (a kernel argument, a loop
+  // variable) has nowhere to hold it and passes through as it is.
+  Operation *op = x.value.getDefiningOp();
+  if (op && op->getNumResults() == 1)
+    tile::setAxisHint(op,
+                      name == "multiple_of"      ? tile::AxisHint::Divisibility
+                      : name == "max_contiguous" ? tile::AxisHint::Contiguity
+                                                 : tile::AxisHint::Constancy,
+                      values);
+  return x;
 }
 
 FailureOr<TValue> Generator::builtinPointerType(BuiltinCall &call) {

@@ -52,3 +52,29 @@ module attributes {tile.num_warp = 4 : i32} {
 func.func @hint(%n: i32 {tile.divisibility = 0 : i32}) {
   return
 }
+
+// -----
+
+// The axis hints of tl.multiple_of and its kin: one positive number per
+// dimension of the op's one result.
+func.func @axis_hint_rank(%x: tensor<16x16xi32>) {
+  // expected-error @+1 {{'tile.hint_divisibility' must be 2 positive integers (one per dimension of the result)}}
+  %y = arith.addi %x, %x {tile.hint_divisibility = array<i64: 16>} : tensor<16x16xi32>
+  return
+}
+
+// -----
+
+func.func @axis_hint_positive(%n: i32) {
+  // expected-error @+1 {{'tile.hint_contiguity' must be 1 positive integer (one per dimension of the result)}}
+  %y = arith.addi %n, %n {tile.hint_contiguity = array<i64: 0>} : i32
+  return
+}
+
+// -----
+
+func.func @axis_hint_results(%p: !tile.ptr<f32>, %v: f32) {
+  // expected-error @+1 {{'tile.hint_constancy' belongs on an op of one result}}
+  tile.store %p, %v {tile.hint_constancy = array<i64: 4>} : !tile.ptr<f32>, f32
+  return
+}

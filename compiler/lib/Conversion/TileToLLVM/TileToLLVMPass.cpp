@@ -322,6 +322,9 @@ struct ConvertTileToLLVMPass
       return signalPassFailure();
 
     VectorWidths widths = chooseVectorWidths(module);
+    // The user's axis hints have served AxisInfo: the LLVM ops the
+    // lowering makes must not carry them.
+    module.walk([](Operation *op) { removeAxisHints(op); });
     // The parameters receiving TMA tensor maps, by kernel.
     llvm::StringMap<SmallVector<unsigned>> tensorMapParams;
     module.walk([&](func::FuncOp func) {

@@ -11,6 +11,7 @@
 
 #include "tilec/Dialect/Tile/Analysis/AxisInfo.h"
 #include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -80,7 +81,31 @@ const AxisInfo &AxisInfoAnalysis::get(Value value) {
   return cache.try_emplace(value, std::move(info)).first->second;
 }
 
+/// The largest power of two dividing `v` (> 0): what a hint of `v` gives
+/// an analysis whose facts are powers of two.
+static int64_t powerOfTwoPart(int64_t v) {
+  return int64_t(uint64_t(v) & -uint64_t(v));
+}
+
 AxisInfo AxisInfoAnalysis::compute(Value value) {
+  AxisInfo info = computeUnhinted(value);
+  Operation *op = value.getDefiningOp();
+  if (!op || op->getNumResults() != 1)
+    return info;
+  auto apply = [&](AxisHint kind, SmallVectorImpl<int64_t> &facts) {
+    ArrayRef<int64_t> hint = getAxisHint(op, kind);
+    if (hint.size() != facts.size())
+      return;
+    for (auto [fact, h] : llvm::zip_equal(facts, hint))
+      fact = std::max(fact, std::min(kMaxDivisibility, powerOfTwoPart(h)));
+  };
+  apply(AxisHint::Divisibility, info.divisibility);
+  apply(AxisHint::Contiguity, info.contiguity);
+  apply(AxisHint::Constancy, info.constancy);
+  return info;
+}
+
+AxisInfo AxisInfoAnalysis::computeUnhinted(Value value) {
   SmallVector<int64_t> shape = shapeOf(value.getType());
   unsigned rank = shape.size();
   AxisInfo result = AxisInfo::unknown(rank);

@@ -126,6 +126,39 @@ void tilec::tile::removeDivisibility(FunctionOpInterface func, unsigned index) {
                      getDialect(func)->getDivisibilityAttrHelper().getName());
 }
 
+/// The name of the attribute that holds hints of `kind`.
+static StringAttr getAxisHintName(Operation *op, AxisHint kind) {
+  TileDialect *dialect = getDialect(op);
+  switch (kind) {
+  case AxisHint::Divisibility:
+    return dialect->getHintDivisibilityAttrHelper().getName();
+  case AxisHint::Contiguity:
+    return dialect->getHintContiguityAttrHelper().getName();
+  case AxisHint::Constancy:
+    return dialect->getHintConstancyAttrHelper().getName();
+  }
+  llvm_unreachable("unknown axis hint");
+}
+
+ArrayRef<int64_t> tilec::tile::getAxisHint(Operation *op, AxisHint kind) {
+  if (auto hint =
+          op->getAttrOfType<DenseI64ArrayAttr>(getAxisHintName(op, kind)))
+    return hint.asArrayRef();
+  return {};
+}
+
+void tilec::tile::setAxisHint(Operation *op, AxisHint kind,
+                              ArrayRef<int64_t> values) {
+  op->setAttr(getAxisHintName(op, kind),
+              DenseI64ArrayAttr::get(op->getContext(), values));
+}
+
+void tilec::tile::removeAxisHints(Operation *op) {
+  for (AxisHint kind :
+       {AxisHint::Divisibility, AxisHint::Contiguity, AxisHint::Constancy})
+    op->removeAttr(getAxisHintName(op, kind));
+}
+
 //===----------------------------------------------------------------------===//
 // Verification
 //===----------------------------------------------------------------------===//
@@ -176,6 +209,21 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == DivisibilityAttrHelper::getNameStr())
     return notHere("kernel arguments");
+  if (name == HintDivisibilityAttrHelper::getNameStr() ||
+      name == HintContiguityAttrHelper::getNameStr() ||
+      name == HintConstancyAttrHelper::getNameStr()) {
+    if (op->getNumResults() != 1)
+      return notHere("an op of one result");
+    auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    int64_t rank = tensor ? tensor.getRank() : 1;
+    auto values = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!values || int64_t(values.size()) != rank ||
+        llvm::any_of(values.asArrayRef(), [](int64_t v) { return v < 1; }))
+      return op->emitError()
+             << "'" << name << "' must be " << rank << " positive integer"
+             << (rank == 1 ? "" : "s") << " (one per dimension of the result)";
+    return success();
+  }
   return op->emitError() << "unknown attribute '" << name
                          << "' of the tile dialect";
 }

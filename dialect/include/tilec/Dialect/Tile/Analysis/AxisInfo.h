@@ -1,4 +1,5 @@
-//===- AxisInfo.h - Contiguity and alignment of tile values ------*- C++ -*-===//
+//===- AxisInfo.h - Contiguity and alignment of tile values ------*- C++
+//-*-===//
 //
 // Part of tilec.
 //
@@ -51,7 +52,10 @@ struct AxisInfo {
 /// Function arguments take their divisibility from the `tile.divisibility`
 /// argument attribute (set from `:16` hints of the kernel signature); values
 /// carried by scf.for loops get the fixpoint of their initial and yielded
-/// values; other block arguments are treated as unknown.
+/// values; other block arguments are treated as unknown. Where the op of a
+/// value holds the user's hints (`tile.hint_*`: tl.multiple_of,
+/// tl.max_contiguous, tl.max_constancy), each fact is the larger of the
+/// hint's and what the analysis proves.
 class AxisInfoAnalysis {
 public:
   const AxisInfo &get(mlir::Value value);
@@ -64,6 +68,7 @@ public:
 
 private:
   AxisInfo compute(mlir::Value value);
+  AxisInfo computeUnhinted(mlir::Value value);
   AxisInfo computeLoopArgument(mlir::scf::ForOp loop, mlir::BlockArgument arg);
   llvm::DenseMap<mlir::Value, AxisInfo> cache;
 };

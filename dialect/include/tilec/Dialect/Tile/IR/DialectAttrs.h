@@ -15,6 +15,9 @@
 //   tile.programs_per_sm  function  programs per SM its registers must allow
 //   tile.target           module    the architecture (TargetInfo.h)
 //   tile.divisibility     argument  the signature's `:16` hint
+//   tile.hint_divisibility, tile.hint_contiguity, tile.hint_constancy
+//                         op        tl.multiple_of, tl.max_contiguous and
+//                                   tl.max_constancy of its one result
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +62,17 @@ std::optional<int64_t> getDivisibility(mlir::FunctionOpInterface func,
 void setDivisibility(mlir::FunctionOpInterface func, unsigned index,
                      int64_t divisor);
 void removeDivisibility(mlir::FunctionOpInterface func, unsigned index);
+
+/// The user's facts about the values of an op's one result (tl.multiple_of,
+/// tl.max_contiguous, tl.max_constancy), one number per dimension (one for a
+/// scalar): what AxisInfo takes where it proves less.
+enum class AxisHint { Divisibility, Contiguity, Constancy };
+/// The hint of `kind` on `op`, empty when it has none.
+llvm::ArrayRef<int64_t> getAxisHint(mlir::Operation *op, AxisHint kind);
+void setAxisHint(mlir::Operation *op, AxisHint kind,
+                 llvm::ArrayRef<int64_t> values);
+/// Removes every axis hint from `op` (once AxisInfo has been used).
+void removeAxisHints(mlir::Operation *op);
 
 } // namespace tilec::tile
 

@@ -47,7 +47,12 @@ def Tile_Dialect : Dialect {
     // Module: the target architecture (tile-set-target).
     "::mlir::StringAttr":$target,
     // Kernel argument: the signature's `:16` hint.
-    "::mlir::IntegerAttr":$divisibility
+    "::mlir::IntegerAttr":$divisibility,
+    // Op of one result: tl.multiple_of, tl.max_contiguous and
+    // tl.max_constancy of that result, one value per dimension (AxisInfo).
+    "::mlir::DenseI64ArrayAttr":$hint_divisibility,
+    "::mlir::DenseI64ArrayAttr":$hint_contiguity,
+    "::mlir::DenseI64ArrayAttr":$hint_constancy
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
