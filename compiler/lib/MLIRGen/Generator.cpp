@@ -31,6 +31,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -1046,6 +1047,27 @@ FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
       return error(bin.getLoc())
              << "chained comparisons are not supported; combine the "
                 "comparisons with '&'";
+    bool identity =
+        bin.getOp() == BinaryOp::Is || bin.getOp() == BinaryOp::IsNot;
+    if (identity) {
+      // `args["bias"] is not None` in a heuristic: only None-ness of a
+      // run-time argument is known when compiling.
+      llvm::SaveAndRestore reading(readingIdentity, true);
+      FailureOr<TValue> lhs = genExpr(bin.getLHS());
+      if (failed(lhs))
+        return failure();
+      FailureOr<TValue> rhs = genExpr(bin.getRHS());
+      if (failed(rhs))
+        return failure();
+      bool lhsArg = isRuntimeArgument(*lhs), rhsArg = isRuntimeArgument(*rhs);
+      if ((lhsArg && rhs->kind != TValue::Kind::None) ||
+          (rhsArg && lhs->kind != TValue::Kind::None))
+        return error(bin.getLoc())
+               << "a run-time argument can only be compared with None by "
+                  "'is' when tilec compiles (it is None only where the "
+                  "signature says None)";
+      return genBinary(bin.getOp(), *lhs, *rhs, bin.getLoc());
+    }
     FailureOr<TValue> lhs = genExpr(bin.getLHS());
     if (failed(lhs))
       return failure();

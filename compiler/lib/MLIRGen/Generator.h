@@ -503,6 +503,9 @@ public:
   mlir::FailureOr<TValue> callHostMethod(const TValue &method, CallArgs &args,
                                          llvm::SMLoc callLoc);
   /// `d[key]` on a dict.
+  /// Whether `v` is the placeholder of a run-time argument in a
+  /// heuristic's `args` (see readingIdentity).
+  static bool isRuntimeArgument(const TValue &v);
   mlir::FailureOr<TValue> dictItem(const TValue &dict, const TValue &key,
                                    llvm::SMLoc l);
   /// The value of a module-level assignment: `expr` evaluated now, or, when
@@ -942,6 +945,11 @@ public:
   /// The run-time arguments whose launch values (KernelConfig::
   /// runtimeValues) the heuristics read, by name.
   std::set<std::string> heuristicReads;
+  /// Set while the operands of `is` / `is not` are generated: a run-time
+  /// argument read from a heuristic's `args` is then its placeholder, which
+  /// is never None (a None argument is None in the signature), instead of
+  /// an error: `args["bias"] is not None`.
+  bool readingIdentity = false;
   /// Set by evaluateHeuristics: generate() stops after the heuristics and
   /// leaves their values here.
   HeuristicValues *heuristicsOnly = nullptr;

@@ -914,12 +914,18 @@ FailureOr<TValue> Generator::callHostMethod(const TValue &method,
   return all;
 }
 
+bool Generator::isRuntimeArgument(const TValue &v) {
+  return v.kind == TValue::Kind::Object && v.s == kRuntimeArgument;
+}
+
 FailureOr<TValue> Generator::dictItem(const TValue &dict, const TValue &key,
                                       llvm::SMLoc l) {
   for (auto [k, value] : llvm::zip(dict.keys, dict.elements)) {
     if (!k.sameAs(key))
       continue;
-    if (value.kind == TValue::Kind::Object && value.s == kRuntimeArgument) {
+    if (isRuntimeArgument(value) && readingIdentity)
+      return value;
+    if (isRuntimeArgument(value)) {
       // Its value at the launch the heuristics are evaluated for.
       if (const TValue *known = value.lookup("value")) {
         heuristicReads.insert(key.s);
