@@ -646,7 +646,7 @@ def row_batched_matmul(h):
     program) on a batch of 4096 row-major 64x64x64 fp16 products into
     fp32. torch: bmm with fp16 output (cuBLAS's batched GEMM), unchecked."""
     torch = h.torch
-    name = "batched_matmul_wg"
+    name = "batched_matmul_wg16"
     entry = h.manifest[name]["constexprs"]
     batch, m, n, k = 4096, 64, 64, 64
     a = randn(torch, (batch, m, k), torch.float16)

@@ -883,6 +883,15 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                     {1000, 64, 64, 64, 0}},
                    runBatchedMatmul,
                    batchedWg});
+  tests.push_back({"batched_matmul_wg16",
+                   "batched_matmul_wg16.ptx",
+                   "batched_matmul_kernel",
+                   {{16, 16, 16, 16, 0},
+                    {48, 128, 64, 32, 0},
+                    {32, 80, 144, 96, 0},
+                    {1024, 64, 64, 64, 0}},
+                   runBatchedMatmul,
+                   batchedWg});
   // Host-side tensor descriptors, a persistent grid.
   tests.push_back(
       {"persistent_matmul",
