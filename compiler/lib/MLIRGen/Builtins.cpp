@@ -1097,6 +1097,10 @@ FailureOr<TValue> Generator::builtinInlineAsm(BuiltinCall &call) {
       builder, l, resultTypes, builder.getStringAttr(*asmString),
       builder.getStringAttr(*constraints), builder.getBoolAttr(*pure),
       builder.getI32IntegerAttr(*pack), *values);
+  if (std::string problem = op.checkConstraints(); !problem.empty()) {
+    op.erase();
+    return error(bind.locs[1]) << qualified << ": " << problem;
+  }
   if (!several)
     return TValue::of(op.getResult(0), dtypes.isUnsigned);
   std::vector<TValue> results;

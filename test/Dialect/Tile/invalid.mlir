@@ -915,3 +915,11 @@ func.func @map_elementwise_memory(%x: tensor<8xf32>, %p: !tile.ptr<f32>) {
   }
   return
 }
+
+// -----
+
+func.func @inline_asm_constraints(%x: tensor<64xi32>) {
+  // expected-error @+1 {{'tile.inline_asm' op the constraints "=r,=r,r" have 1 input, but the arguments take 2 registers per group of 2 elements}}
+  %y = tile.inline_asm "mov.b32 $0, $1;", "=r,=r,r" (%x) {packed = 2 : i32, pure = true} : (tensor<64xi32>) -> tensor<64xi32>
+  return
+}

@@ -208,8 +208,7 @@ struct InlineAsmOpLowering : public OpConversionPattern<InlineAsmOp> {
 
   /// Elements of `type` (converted) one asm register holds.
   static unsigned perRegister(Type type, unsigned packed) {
-    unsigned width = type.isIntOrFloat() ? type.getIntOrFloatBitWidth() : 64;
-    return width < 32 ? std::min(packed, 32 / width) : 1;
+    return InlineAsmOp::getElementsPerRegister(type, packed);
   }
 
   LogicalResult

@@ -152,19 +152,22 @@ SliceLayoutAttr::getParentShape(ArrayRef<int64_t> shape) const {
 
 SmallVector<int64_t>
 SliceLayoutAttr::getParentRegisters(ArrayRef<int64_t> shape) const {
-  SmallVector<int64_t> parentShape = getParentShape(shape);
-  LayoutAttrInterface parent = getParent();
-  // Keep the first register of each distinct coordinate (lane 0, warp 0:
-  // the register part of a coordinate does not depend on the thread).
-  SmallVector<int64_t> kept;
-  std::set<SmallVector<int64_t>> seen;
-  int64_t n = parent.getElemsPerThread(parentShape);
-  for (int64_t r = 0; r < n; ++r) {
-    SmallVector<int64_t> c = parent.getCoordinates(parentShape, r, 0, 0);
-    if (seen.insert(c).second)
-      kept.push_back(r);
-  }
-  return kept;
+  auto &dialect = static_cast<TileDialect &>(getDialect());
+  return dialect.getSliceParentRegisters(*this, shape, [&] {
+    SmallVector<int64_t> parentShape = getParentShape(shape);
+    LayoutAttrInterface parent = getParent();
+    // Keep the first register of each distinct coordinate (lane 0, warp 0:
+    // the register part of a coordinate does not depend on the thread).
+    SmallVector<int64_t> kept;
+    std::set<SmallVector<int64_t>> seen;
+    int64_t n = parent.getElemsPerThread(parentShape);
+    for (int64_t r = 0; r < n; ++r) {
+      SmallVector<int64_t> c = parent.getCoordinates(parentShape, r, 0, 0);
+      if (seen.insert(c).second)
+        kept.push_back(r);
+    }
+    return kept;
+  });
 }
 
 int64_t SliceLayoutAttr::getElemsPerThread(ArrayRef<int64_t> shape) const {

@@ -48,6 +48,25 @@ struct TileOpAsmInterface : public OpAsmDialectInterface {
 };
 } // namespace
 
+SmallVector<int64_t> TileDialect::getSliceParentRegisters(
+    Attribute slice, ArrayRef<int64_t> shape,
+    function_ref<SmallVector<int64_t>()> compute) {
+  std::pair<const void *, std::vector<int64_t>> key(
+      slice.getAsOpaquePointer(),
+      std::vector<int64_t>(shape.begin(), shape.end()));
+  {
+    std::lock_guard<std::mutex> lock(sliceParentRegistersMutex);
+    auto it = sliceParentRegisters.find(key);
+    if (it != sliceParentRegisters.end())
+      return it->second;
+  }
+  // Computed unlocked: the parent's list may be asked for on the way.
+  SmallVector<int64_t> registers = compute();
+  std::lock_guard<std::mutex> lock(sliceParentRegistersMutex);
+  sliceParentRegisters.emplace(std::move(key), registers);
+  return registers;
+}
+
 void TileDialect::initialize() {
   registerTypes();
   registerAttributes();

@@ -247,7 +247,93 @@ LogicalResult InlineAsmOp::verify() {
     return emitOpError("packs ")
            << packed << " elements, which must divide the elements of "
            << getArgs().front().getType();
+  if (std::string problem = checkConstraints(); !problem.empty())
+    return emitOpError(problem);
   return success();
+}
+
+unsigned InlineAsmOp::getElementsPerRegister(Type elem, unsigned packed) {
+  unsigned width = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
+  return width < 32 ? std::min(packed, 32 / width) : 1;
+}
+
+/// The bits of a register the PTX constraint letter `c` binds (0 when
+/// unknown: not checked).
+static unsigned getConstraintBits(char c) {
+  switch (c) {
+  case 'c':
+    return 8;
+  case 'h':
+    return 16;
+  case 'r':
+  case 'f':
+    return 32;
+  case 'l':
+  case 'd':
+    return 64;
+  default:
+    return 0;
+  }
+}
+
+std::string InlineAsmOp::checkConstraints() {
+  unsigned packed = getPacked();
+  // The registers of a group: each result's, then each argument's.
+  auto registers = [&](TypeRange types) {
+    SmallVector<unsigned> bits;
+    for (Type type : types) {
+      Type elem = getElementTypeOrSelf(type);
+      unsigned per = getElementsPerRegister(elem, packed);
+      unsigned width = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
+      bits.append(packed / per, per * width);
+    }
+    return bits;
+  };
+  SmallVector<unsigned> outputs = registers(getResultTypes());
+  SmallVector<unsigned> inputs = registers(getArgs().getTypes());
+  SmallVector<StringRef> outputConstraints, inputConstraints;
+  SmallVector<StringRef> all;
+  getConstraints().split(all, ',');
+  for (StringRef c : all) {
+    c = c.trim();
+    if (c.consume_front("="))
+      outputConstraints.push_back(c.ltrim('&'));
+    else
+      inputConstraints.push_back(c);
+  }
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  auto count = [&](StringRef what, size_t constraints, size_t regs) {
+    os << "the constraints \"" << getConstraints() << "\" have " << constraints
+       << " " << what << (constraints == 1 ? "" : "s") << ", but the "
+       << (what == "output" ? "results" : "arguments") << " take " << regs
+       << " register" << (regs == 1 ? "" : "s") << " per group of " << packed
+       << " element" << (packed == 1 ? "" : "s");
+  };
+  if (outputConstraints.size() != outputs.size()) {
+    count("output", outputConstraints.size(), outputs.size());
+    return message;
+  }
+  if (inputConstraints.size() != inputs.size()) {
+    count("input", inputConstraints.size(), inputs.size());
+    return message;
+  }
+  auto widths = [&](ArrayRef<StringRef> constraints, ArrayRef<unsigned> regs,
+                    StringRef what) {
+    for (auto [i, c, bits] : llvm::enumerate(constraints, regs)) {
+      unsigned width = c.empty() ? 0 : getConstraintBits(c.front());
+      if (width && bits > width) {
+        os << what << " constraint " << i << " '" << c << "' binds a " << width
+           << "-bit register, but it must hold " << bits << " bits";
+        return false;
+      }
+    }
+    return true;
+  };
+  if (!widths(outputConstraints, outputs, "output"))
+    return message;
+  widths(inputConstraints, inputs, "input");
+  return message;
 }
 
 void InlineAsmOp::getEffects(

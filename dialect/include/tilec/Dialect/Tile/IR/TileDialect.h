@@ -17,6 +17,10 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/TypeUtilities.h"
 
+#include <map>
+#include <mutex>
+#include <vector>
+
 #include "tilec/Dialect/Tile/IR/TileOpsDialect.h.inc"
 
 #include "tilec/Dialect/Tile/IR/TileEnums.h.inc"

@@ -59,6 +59,21 @@ def Tile_Dialect : Dialect {
   let extraClassDeclaration = [{
     void registerTypes();
     void registerAttributes();
+
+    /// The registers of a slice layout's parent that hold the slice's
+    /// elements (SliceLayoutAttr::getParentRegisters), computed once per
+    /// layout and shape by `compute`: a slice of a slice would otherwise
+    /// recompute its parent's list for every register it places, which is
+    /// exponential in the nesting (the sort network's tiles of up to ten
+    /// dimensions nest slices deeply).
+    ::llvm::SmallVector<int64_t> getSliceParentRegisters(
+        ::mlir::Attribute slice, ::llvm::ArrayRef<int64_t> shape,
+        ::llvm::function_ref<::llvm::SmallVector<int64_t>()> compute);
+
+    /// What getSliceParentRegisters computed, by layout and shape.
+    std::map<std::pair<const void *, std::vector<int64_t>>,
+             ::llvm::SmallVector<int64_t>> sliceParentRegisters;
+    std::mutex sliceParentRegistersMutex;
   }];
 }
 

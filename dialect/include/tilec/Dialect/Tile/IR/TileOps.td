@@ -213,6 +213,16 @@ def Tile_InlineAsmOp : Tile_Op<"inline_asm", [SameOperandsAndResultShape,
     functional-type($args, results)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Elements of `elem` one asm register holds: narrow ones (under 32
+    /// bits) travel min(packed, 32 / width) to a register, others one each.
+    static unsigned getElementsPerRegister(::mlir::Type elem, unsigned packed);
+    /// Why the constraints cannot bind the registers of a group (one
+    /// output constraint per result register, then one input constraint
+    /// per argument register, each as wide as its register or wider), or
+    /// an empty string when they can.
+    std::string checkConstraints();
+  }];
 }
 
 def Tile_MapElementwiseOp : Tile_Op<"map_elementwise", [Pure,
