@@ -200,6 +200,27 @@ bool Generator::importMainPackages() {
       break;
     dir = parent;
   }
+  // Directories without an __init__ are packages too (namespace packages,
+  // PEP 420) where Python finds them through sys.path: the file's dotted
+  // name under the first -I directory that holds it, when that says more.
+  llvm::SmallString<256> mainDir;
+  if (llvm::sys::fs::real_path(mainModule.dir, mainDir))
+    mainDir = mainModule.dir;
+  for (const std::string &include : srcMgr.getIncludeDirs()) {
+    llvm::SmallString<256> root;
+    if (llvm::sys::fs::real_path(include, root))
+      continue;
+    llvm::StringRef rest = mainDir;
+    if (!rest.consume_front(root) || (!rest.empty() && !rest.starts_with("/")))
+      continue;
+    llvm::SmallVector<llvm::StringRef> parts;
+    rest.ltrim('/').split(parts, '/', -1, /*KeepEmpty=*/false);
+    if (parts.size() > chain.size()) {
+      chain.assign(parts.begin(), parts.end());
+      dir = root;
+    }
+    break;
+  }
   if (chain.empty())
     return true;
   packageRoot = dir.str().str();
