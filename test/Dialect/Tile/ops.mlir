@@ -62,6 +62,9 @@ func.func @shapes_and_reductions(%x: tensor<16x64xf32>, %a: tensor<16x32xf16>, %
   %g = tile.gather %x[%gi] {axis = 1 : i32} : (tensor<16x64xf32>, tensor<16x8xi32>) -> tensor<16x8xf32>
   // CHECK: tile.inline_asm "shl.b32 $0, $1, 3;", "=r,r"(%{{.*}}) {packed = 1 : i32, pure = true} : (tensor<64xi32>) -> tensor<64xi32>
   %sh = tile.inline_asm "shl.b32 $0, $1, 3;", "=r,r" (%r) {packed = 1 : i32, pure = true} : (tensor<64xi32>) -> tensor<64xi32>
+  // A clobber binds no register.
+  // CHECK: tile.inline_asm "shl.b32 $0, $1, 3;", "=r,r,~{memory}"(%{{.*}})
+  %cl = tile.inline_asm "shl.b32 $0, $1, 3;", "=r,r,~{memory}" (%r) {packed = 1 : i32, pure = false} : (tensor<64xi32>) -> tensor<64xi32>
   // CHECK: %{{.*}}:2 = tile.inline_asm "{{.*}}", "=r,=r,=r,=r,r,r"(%{{.*}}) {packed = 2 : i32, pure = false} : (tensor<64xi32>) -> (tensor<64xi32>, tensor<64xf32>)
   %two:2 = tile.inline_asm "mov.b32 $0, $4; mov.b32 $1, $5; mov.b32 $2, $4; mov.b32 $3, $5;", "=r,=r,=r,=r,r,r" (%r) {packed = 2 : i32, pure = false} : (tensor<64xi32>) -> (tensor<64xi32>, tensor<64xf32>)
   // CHECK: tile.histogram %{{.*}} : (tensor<64xi32>) -> tensor<16xi32>

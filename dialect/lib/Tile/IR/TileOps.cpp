@@ -296,6 +296,8 @@ std::string InlineAsmOp::checkConstraints() {
   getConstraints().split(all, ',');
   for (StringRef c : all) {
     c = c.trim();
+    if (c.starts_with("~")) // A clobber (`~{memory}`) binds no operand.
+      continue;
     if (c.consume_front("="))
       outputConstraints.push_back(c.ltrim('&'));
     else
