@@ -1052,11 +1052,17 @@ FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
     if (identity) {
       // `args["bias"] is not None` in a heuristic: only None-ness of a
       // run-time argument is known when compiling.
-      llvm::SaveAndRestore reading(readingIdentity, true);
-      FailureOr<TValue> lhs = genExpr(bin.getLHS());
+      // Only `args[...]` itself reads as the placeholder (not
+      // `args["x"].dtype`, which still needs the launch's value).
+      auto operand = [&](const ExprAST &e) {
+        llvm::SaveAndRestore reading(readingIdentity,
+                                     llvm::isa<SubscriptExprAST>(e));
+        return genExpr(e);
+      };
+      FailureOr<TValue> lhs = operand(bin.getLHS());
       if (failed(lhs))
         return failure();
-      FailureOr<TValue> rhs = genExpr(bin.getRHS());
+      FailureOr<TValue> rhs = operand(bin.getRHS());
       if (failed(rhs))
         return failure();
       bool lhsArg = isRuntimeArgument(*lhs), rhsArg = isRuntimeArgument(*rhs);

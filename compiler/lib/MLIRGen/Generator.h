@@ -945,10 +945,10 @@ public:
   /// The run-time arguments whose launch values (KernelConfig::
   /// runtimeValues) the heuristics read, by name.
   std::set<std::string> heuristicReads;
-  /// Set while the operands of `is` / `is not` are generated: a run-time
-  /// argument read from a heuristic's `args` is then its placeholder, which
-  /// is never None (a None argument is None in the signature), instead of
-  /// an error: `args["bias"] is not None`.
+  /// Set while a subscript operand of `is` / `is not` is generated: a
+  /// run-time argument read from a heuristic's `args` is then its
+  /// placeholder, which is never None (a None argument is None in the
+  /// signature), instead of an error: `args["bias"] is not None`.
   bool readingIdentity = false;
   /// Set by evaluateHeuristics: generate() stops after the heuristics and
   /// leaves their values here.
