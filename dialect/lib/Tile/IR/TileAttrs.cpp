@@ -150,12 +150,14 @@ SliceLayoutAttr::getParentShape(ArrayRef<int64_t> shape) const {
   return parentShape;
 }
 
-SmallVector<int64_t>
-SliceLayoutAttr::getParentRegisters(ArrayRef<int64_t> shape) const {
-  auto &dialect = static_cast<TileDialect &>(getDialect());
-  return dialect.getSliceParentRegisters(*this, shape, [&] {
-    SmallVector<int64_t> parentShape = getParentShape(shape);
-    LayoutAttrInterface parent = getParent();
+/// SliceLayoutAttr::getParentRegisters without a copy (memoized in the
+/// dialect).
+static ArrayRef<int64_t> parentRegisters(SliceLayoutAttr slice,
+                                         ArrayRef<int64_t> shape) {
+  auto &dialect = static_cast<TileDialect &>(slice.getDialect());
+  return dialect.getSliceParentRegisters(slice, shape, [&] {
+    SmallVector<int64_t> parentShape = slice.getParentShape(shape);
+    LayoutAttrInterface parent = slice.getParent();
     // Keep the first register of each distinct coordinate (lane 0, warp 0:
     // the register part of a coordinate does not depend on the thread).
     SmallVector<int64_t> kept;
@@ -170,8 +172,13 @@ SliceLayoutAttr::getParentRegisters(ArrayRef<int64_t> shape) const {
   });
 }
 
+SmallVector<int64_t>
+SliceLayoutAttr::getParentRegisters(ArrayRef<int64_t> shape) const {
+  return SmallVector<int64_t>(parentRegisters(*this, shape));
+}
+
 int64_t SliceLayoutAttr::getElemsPerThread(ArrayRef<int64_t> shape) const {
-  return getParentRegisters(shape).size();
+  return parentRegisters(*this, shape).size();
 }
 
 int64_t SliceLayoutAttr::getNumWarps() const {
@@ -182,7 +189,7 @@ SmallVector<int64_t> SliceLayoutAttr::getCoordinates(ArrayRef<int64_t> shape,
                                                      int64_t reg, int64_t lane,
                                                      int64_t warp) const {
   SmallVector<int64_t> parentShape = getParentShape(shape);
-  int64_t parentReg = getParentRegisters(shape)[reg];
+  int64_t parentReg = parentRegisters(*this, shape)[reg];
   SmallVector<int64_t> c =
       getParent().getCoordinates(parentShape, parentReg, lane, warp);
   c.erase(c.begin() + getDim());

@@ -48,7 +48,7 @@ struct TileOpAsmInterface : public OpAsmDialectInterface {
 };
 } // namespace
 
-SmallVector<int64_t> TileDialect::getSliceParentRegisters(
+ArrayRef<int64_t> TileDialect::getSliceParentRegisters(
     Attribute slice, ArrayRef<int64_t> shape,
     function_ref<SmallVector<int64_t>()> compute) {
   std::pair<const void *, std::vector<int64_t>> key(
@@ -63,8 +63,9 @@ SmallVector<int64_t> TileDialect::getSliceParentRegisters(
   // Computed unlocked: the parent's list may be asked for on the way.
   SmallVector<int64_t> registers = compute();
   std::lock_guard<std::mutex> lock(sliceParentRegistersMutex);
-  sliceParentRegisters.emplace(std::move(key), registers);
-  return registers;
+  // A std::map's elements stay where they are: the view outlives the lock.
+  return sliceParentRegisters.emplace(std::move(key), std::move(registers))
+      .first->second;
 }
 
 void TileDialect::initialize() {

@@ -252,8 +252,13 @@ LogicalResult InlineAsmOp::verify() {
   return success();
 }
 
+/// The bits of one element of `elem` in an asm register (pointers: 64).
+static unsigned getAsmElementBits(Type elem) {
+  return elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
+}
+
 unsigned InlineAsmOp::getElementsPerRegister(Type elem, unsigned packed) {
-  unsigned width = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
+  unsigned width = getAsmElementBits(elem);
   return width < 32 ? std::min(packed, 32 / width) : 1;
 }
 
@@ -284,8 +289,7 @@ std::string InlineAsmOp::checkConstraints() {
     for (Type type : types) {
       Type elem = getElementTypeOrSelf(type);
       unsigned per = getElementsPerRegister(elem, packed);
-      unsigned width = elem.isIntOrFloat() ? elem.getIntOrFloatBitWidth() : 64;
-      bits.append(packed / per, per * width);
+      bits.append(packed / per, per * getAsmElementBits(elem));
     }
     return bits;
   };

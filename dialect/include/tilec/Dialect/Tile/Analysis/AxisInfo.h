@@ -1,5 +1,4 @@
-//===- AxisInfo.h - Contiguity and alignment of tile values ------*- C++
-//-*-===//
+//===- AxisInfo.h - Contiguity and alignment of tile values -----*- C++ -*-===//
 //
 // Part of tilec.
 //

@@ -66,7 +66,8 @@ def Tile_Dialect : Dialect {
     /// recompute its parent's list for every register it places, which is
     /// exponential in the nesting (the sort network's tiles of up to ten
     /// dimensions nest slices deeply).
-    ::llvm::SmallVector<int64_t> getSliceParentRegisters(
+    /// The list stays valid as long as the dialect.
+    ::llvm::ArrayRef<int64_t> getSliceParentRegisters(
         ::mlir::Attribute slice, ::llvm::ArrayRef<int64_t> shape,
         ::llvm::function_ref<::llvm::SmallVector<int64_t>()> compute);
 
