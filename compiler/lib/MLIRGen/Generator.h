@@ -641,14 +641,10 @@ public:
   mlir::FailureOr<mlir::Value> join(const TValue &a, const TValue &b,
                                     llvm::SMLoc l, llvm::StringRef what);
   mlir::FailureOr<TValue> builtinJoin(BuiltinCall &call);
-  /// `x[..., which, ...]`: the tile without its dimension `axis`, taken
-  /// exactly for every element type (the sum along `axis` of x's bits where
-  /// the index is `which`, zero elsewhere); not for tiles of pointers.
-  mlir::FailureOr<mlir::Value> sliceAlong(mlir::Value x, int64_t axis,
-                                          int64_t which, llvm::SMLoc l);
-  /// The tiles `parts`, of one type, stacked along a new leading dimension
-  /// (by selection: exact for every element type).
-  mlir::Value stackLeading(llvm::ArrayRef<mlir::Value> parts, mlir::Location l);
+  /// `x[..., which, ...]`: the tile without its dimension `axis`
+  /// (tile::buildSliceAlong).
+  mlir::Value sliceAlong(mlir::Value x, int64_t axis, int64_t which,
+                         llvm::SMLoc l);
   mlir::FailureOr<TValue> builtinSplit(BuiltinCall &call);
   /// tl.flip: the dimension reshaped to [2, ..., 2] and each pair swapped
   /// by xor (exact for every type); tl.cat of two 1-D tiles, in order.

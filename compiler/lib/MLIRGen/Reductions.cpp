@@ -662,22 +662,8 @@ FailureOr<TValue> Generator::builtinDot(BuiltinCall &call) {
     acc = constant(0, resultElem, resultType, l);
   }
   // uint8 operands are read as unsigned by the product itself (wgmma's
-  // .u8, zero-extended elsewhere).
-  if (!batch)
-    return TValue::of(tile::DotOp::create(builder, l, resultType, *a, *b, acc,
-                                          precision, aUnsigned));
-  // Batched: one 2-D product per index of the batch dimension, each on the
-  // operands' slices at that index, stacked back along it.
-  auto sliceType = RankedTensorType::get({m, n}, resultElem);
-  SmallVector<Value> products;
-  for (int64_t i = 0; i < batch; ++i) {
-    FailureOr<Value> ai = sliceAlong(*a, 0, i, callLoc),
-                     bi = sliceAlong(*b, 0, i, callLoc),
-                     ci = sliceAlong(acc, 0, i, callLoc);
-    if (failed(ai) || failed(bi) || failed(ci))
-      return failure();
-    products.push_back(tile::DotOp::create(builder, l, sliceType, *ai, *bi, *ci,
-                                           precision, aUnsigned));
-  }
-  return TValue::of(stackLeading(products, l));
+  // .u8, zero-extended elsewhere). A batched product stays one 3-D op until
+  // tile-split-batch gives each index of the batch its own.
+  return TValue::of(tile::DotOp::create(builder, l, resultType, *a, *b, acc,
+                                        precision, aUnsigned));
 }

@@ -15,6 +15,7 @@
 
 #include "Generator.h"
 
+#include "tilec/Dialect/Tile/IR/TileBuilders.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -585,29 +586,6 @@ static Value toBits(OpBuilder &b, Location l, Value v, Type bits,
   return arith::BitcastOp::create(b, l, result, v);
 }
 
-/// i1 tiles of `shape` true where the coordinate along `axis` is `which`.
-static Value axisIndexIs(Generator &gen, Location l, ArrayRef<int64_t> shape,
-                         int64_t axis, int64_t which) {
-  OpBuilder &b = gen.builder;
-  Value idx = tile::MakeRangeOp::create(
-      b, l, RankedTensorType::get({shape[axis]}, b.getI32Type()), 0,
-      shape[axis]);
-  // Size-1 dimensions inserted around it (expand_dims, not a reshape: the
-  // layouts of the result then derive from the full tile's, and the index
-  // is computed in place rather than converted).
-  for (int64_t d = 0; d < int64_t(shape.size()); ++d)
-    if (d != axis)
-      idx = gen.expandDims(idx, d, l);
-  SmallVector<int64_t> ones(shape.size(), 1);
-  ones[axis] = shape[axis];
-  auto full = RankedTensorType::get(shape, b.getI32Type());
-  if (ones != shape)
-    idx = tile::BroadcastOp::create(b, l, full, idx);
-  Value c = arith::ConstantOp::create(
-      b, l, DenseElementsAttr::get(full, b.getI32IntegerAttr(which)));
-  return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, idx, c);
-}
-
 FailureOr<Value> Generator::join(const TValue &a, const TValue &b,
                                  llvm::SMLoc l, llvm::StringRef what) {
   Location location = loc(l);
@@ -642,8 +620,8 @@ FailureOr<Value> Generator::join(const TValue &a, const TValue &b,
   };
   return Value(arith::SelectOp::create(
       builder, location,
-      axisIndexIs(*this, location, joined, joined.size() - 1, 0), spread(*xb),
-      spread(*yb)));
+      tile::buildAxisIndexIs(builder, location, joined, joined.size() - 1, 0),
+      spread(*xb), spread(*yb)));
 }
 
 FailureOr<TValue> Generator::builtinJoin(BuiltinCall &call) {
@@ -664,56 +642,9 @@ FailureOr<TValue> Generator::builtinJoin(BuiltinCall &call) {
   return TValue::of(reshape(*joined, shape, l), isUnsigned);
 }
 
-FailureOr<Value> Generator::sliceAlong(Value x, int64_t axis, int64_t which,
-                                       llvm::SMLoc l) {
-  auto type = llvm::cast<RankedTensorType>(x.getType());
-  Type elem = type.getElementType();
-  Type bits = bitsType(builder, elem);
-  assert(bits && "sliceAlong of a tile of pointers");
-  Location location = loc(l);
-  // Every slice of a splat (a zero accumulator) is the smaller splat.
-  DenseElementsAttr splat;
-  if (matchPattern(x, m_Constant(&splat)) && splat.isSplat()) {
-    SmallVector<int64_t> shape(type.getShape());
-    shape.erase(shape.begin() + axis);
-    return Value(arith::ConstantOp::create(
-        builder, location,
-        splat.resizeSplat(RankedTensorType::get(shape, elem))));
-  }
-  Value xi = toBits(builder, location, x, bits);
-  Value zero = arith::ConstantOp::create(
-      builder, location,
-      DenseElementsAttr::get(llvm::cast<RankedTensorType>(xi.getType()),
-                             builder.getIntegerAttr(bits, 0)));
-  Value picked = arith::SelectOp::create(
-      builder, location,
-      axisIndexIs(*this, location, type.getShape(), axis, which), xi, zero);
-  FailureOr<TValue> sum =
-      reduce(picked, axis, /*keepDims=*/false, int(tile::ReduceKind::Sum), l);
-  if (failed(sum))
-    return failure();
-  // Sums of narrow integers come back widened (as Triton's tl.sum).
-  Value v = sum->value;
-  if (getElementTypeOrSelf(v.getType()) != bits)
-    v = arith::TruncIOp::create(builder, location,
-                                tile::withElementType(v.getType(), bits), v);
-  return toBits(builder, location, v, bits, /*inverse=*/true, elem);
-}
-
-Value Generator::stackLeading(ArrayRef<Value> parts, Location l) {
-  auto part = llvm::cast<RankedTensorType>(parts.front().getType());
-  SmallVector<int64_t> shape{int64_t(parts.size())};
-  llvm::append_range(shape, part.getShape());
-  auto type = RankedTensorType::get(shape, part.getElementType());
-  auto spread = [&](Value v) -> Value {
-    return tile::BroadcastOp::create(builder, l, type, expandDims(v, 0, l));
-  };
-  Value stacked = spread(parts.front());
-  for (auto [i, v] : llvm::enumerate(parts.drop_front()))
-    stacked = arith::SelectOp::create(
-        builder, l, axisIndexIs(*this, l, shape, 0, int64_t(i) + 1), spread(v),
-        stacked);
-  return stacked;
+Value Generator::sliceAlong(Value x, int64_t axis, int64_t which,
+                            llvm::SMLoc l) {
+  return tile::buildSliceAlong(builder, loc(l), x, axis, which);
 }
 
 FailureOr<TValue> Generator::builtinSplit(BuiltinCall &call) {
@@ -727,15 +658,11 @@ FailureOr<TValue> Generator::builtinSplit(BuiltinCall &call) {
     return error(bind.locs[0])
            << qualified << " needs a last dimension of size 2, not "
            << shapeString(type.getShape());
-  if (isa<tile::PtrType>(type.getElementType()))
-    return error(bind.locs[0]) << qualified << " does not split pointers";
   std::vector<TValue> halves;
-  for (int64_t which : {0, 1}) {
-    FailureOr<Value> half = sliceAlong(*x, type.getRank() - 1, which, callLoc);
-    if (failed(half))
-      return failure();
-    halves.push_back(TValue::of(*half, bind.get(0).isUnsigned));
-  }
+  for (int64_t which : {0, 1})
+    halves.push_back(
+        TValue::of(sliceAlong(*x, type.getRank() - 1, which, callLoc),
+                   bind.get(0).isUnsigned));
   return TValue::ofTuple(std::move(halves));
 }
 
@@ -981,7 +908,8 @@ struct BitonicNetwork {
     Value blockDescending = boolTile(descending);
     if (stage < bits)
       blockDescending = arith::XOrIOp::create(
-          builder, l, axisIndexIs(gen, l, shape, axisOfBit(bits, stage), 1),
+          builder, l,
+          tile::buildAxisIndexIs(builder, l, shape, axisOfBit(bits, stage), 1),
           blockDescending);
     for (int64_t j = stage - 1; j >= 0; --j) {
       int64_t axis = axisOfBit(bits, j);
@@ -995,7 +923,8 @@ struct BitonicNetwork {
       // one the larger (swapped in descending blocks): y stays where its
       // order agrees with its position.
       Value takeHigh = arith::XOrIOp::create(
-          builder, l, axisIndexIs(gen, l, shape, axis, 1), blockDescending);
+          builder, l, tile::buildAxisIndexIs(builder, l, shape, axis, 1),
+          blockDescending);
       Value keep =
           arith::XOrIOp::create(builder, l, less(y, partner), takeHigh);
       y = arith::SelectOp::create(builder, l, keep, y, partner);

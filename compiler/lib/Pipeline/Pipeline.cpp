@@ -31,6 +31,7 @@
 using namespace mlir;
 
 void tilec::buildTileSimplifyPipeline(OpPassManager &pm) {
+  pm.addPass(tile::createTileSplitBatch());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

@@ -186,6 +186,30 @@ func.func @dot_shapes(%a: tensor<16x32xf16>, %b: tensor<16x64xf16>, %c: tensor<1
 
 // -----
 
+func.func @dot_batches(%a: tensor<2x16x32xf16>, %b: tensor<4x32x16xf16>, %c: tensor<2x16x16xf32>) {
+  // expected-error @+1 {{batch dimensions differ: [2, 16, 32] @ [4, 32, 16] + [2, 16, 16]}}
+  %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision ieee>} : tensor<2x16x32xf16>, tensor<4x32x16xf16> -> tensor<2x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_batched_shapes(%a: tensor<2x16x32xf16>, %b: tensor<2x16x16xf16>, %c: tensor<2x16x16xf32>) {
+  // expected-error @+1 {{incompatible shapes [16, 32] @ [16, 16] + [16, 16]}}
+  %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision ieee>} : tensor<2x16x32xf16>, tensor<2x16x16xf16> -> tensor<2x16x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_ranks(%a: tensor<2x16x16xf16>, %b: tensor<16x16xf16>, %c: tensor<2x16x16xf32>) {
+  // expected-error @+1 {{operands must be 2-D tiles (or 3-D, batched)}}
+  %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision ieee>} : tensor<2x16x16xf16>, tensor<16x16xf16> -> tensor<2x16x16xf32>
+  return
+}
+
+// -----
+
 // expected-error @+1 {{mma version 3 needs warps along M in groups of 4 (warp groups)}}
 func.func @mma_v3_warps(%t: tensor<64x64xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [2, 2], instrShape = [64, 64, 16]>>) {
   return

@@ -105,6 +105,11 @@ func.func @shapes_and_reductions(%x: tensor<16x64xf32>, %a: tensor<16x32xf16>, %
   %c = arith.constant dense<0.0> : tensor<16x64xf32>
   // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = #tile<input_precision tf32>} : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
   %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : tensor<16x32xf16>, tensor<32x64xf16> -> tensor<16x64xf32>
+  %ba = arith.constant dense<1.0> : tensor<2x16x32xf16>
+  %bb = arith.constant dense<1.0> : tensor<2x32x16xf16>
+  %bc = arith.constant dense<0.0> : tensor<2x16x16xf32>
+  // CHECK: tile.dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = #tile<input_precision ieee>} : tensor<2x16x32xf16>, tensor<2x32x16xf16> -> tensor<2x16x16xf32>
+  %bd = tile.dot %ba, %bb, %bc {inputPrecision = #tile<input_precision ieee>} : tensor<2x16x32xf16>, tensor<2x32x16xf16> -> tensor<2x16x16xf32>
   %v = arith.constant dense<1.0> : tensor<64xf32>
   // CHECK: tile.atomic_rmw add, %{{.*}}, %{{.*}} : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> tensor<64xf32>
   %old = tile.atomic_rmw add, %p, %v : (tensor<64x!tile.ptr<f32>>, tensor<64xf32>) -> tensor<64xf32>

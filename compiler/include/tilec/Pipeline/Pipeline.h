@@ -44,7 +44,8 @@ struct PipelineOptions {
   bool pointerTma = true;
 };
 
-/// Simplifies front-end tile IR (canonicalisation and CSE).
+/// Simplifies front-end tile IR: batched dots split per batch index
+/// (tile-split-batch), canonicalisation and CSE.
 void buildTileSimplifyPipeline(mlir::OpPassManager &pm);
 
 /// From simplified tile IR to the GPU level: every tile gets a layout,

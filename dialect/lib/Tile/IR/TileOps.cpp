@@ -710,10 +710,32 @@ LogicalResult DotOp::verify() {
   auto a = cast<RankedTensorType>(getA().getType());
   auto b = cast<RankedTensorType>(getB().getType());
   auto c = cast<RankedTensorType>(getC().getType());
-  if (failed(verifyProductShapes(*this, a, b, c, "operands must be 2-D tiles")))
+  // A batched product: [B, M, K] @ [B, K, N] + [B, M, N], one matrix product
+  // per index of the leading dimension (tile-split-batch separates them).
+  if (a.getRank() == 3 && b.getRank() == 3 && c.getRank() == 3) {
+    if (a.getDimSize(0) != b.getDimSize(0) ||
+        a.getDimSize(0) != c.getDimSize(0))
+      return printShape(
+          printShape(
+              printShape(emitOpError("batch dimensions differ: "), a.getShape())
+                  << " @ ",
+              b.getShape())
+              << " + ",
+          c.getShape());
+    auto matrix = [](RankedTensorType t) {
+      return RankedTensorType::get(t.getShape().drop_front(),
+                                   t.getElementType());
+    };
+    a = matrix(a);
+    b = matrix(b);
+    c = matrix(c);
+  }
+  if (failed(verifyProductShapes(
+          *this, a, b, c, "operands must be 2-D tiles (or 3-D, batched)")))
     return failure();
-  if (getType() != c)
-    return emitOpError("result type must be the accumulator's type ") << c;
+  if (getType() != getC().getType())
+    return emitOpError("result type must be the accumulator's type ")
+           << getC().getType();
   if (a.getElementType() != b.getElementType())
     return emitOpError("operands must have the same element type, not ")
            << a.getElementType() << " and " << b.getElementType();

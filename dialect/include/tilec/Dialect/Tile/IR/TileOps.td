@@ -618,7 +618,10 @@ def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["c", "result"]>]> {
   let summary = "Matrix product with accumulation: a @ b + c.";
   let description = [{
     `tl.dot(a, b, acc, input_precision=, out_dtype=)` on tiles `a`
-    [M, K], `b` [K, N] and `c` [M, N]; the result has `c`'s type. Products
+    [M, K], `b` [K, N] and `c` [M, N]; the result has `c`'s type. Batched,
+    on [B, M, K], [B, K, N] and [B, M, N]: one product per index of the
+    leading dimension (which tile-split-batch separates before any GPU
+    pass). Products
     are accumulated in the result's element type. Canonicalization folds
     `x + tl.dot(a, b)` (a product of a zero accumulator, used once) into
     `tl.dot(a, b, x)`, as Triton does. With `unsignedOperands`, 8-bit

@@ -9,6 +9,30 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileSplitBatch : Pass<"tile-split-batch", "::mlir::ModuleOp"> {
+  let summary = "Computes batched (3-D) dots as one matrix product per batch "
+                "index.";
+  let description = [{
+    A batched `tile.dot` ([B, M, K] @ [B, K, N] + [B, M, N]) becomes B
+    matrix products, and the computation around it is split the same way:
+    every 3-D value is carried as its B slices along the leading dimension
+    (one value when all slices are the same: a splat, a broadcast along the
+    batch). Elementwise ops, `tile.load`/`tile.store`, splats, constants,
+    broadcasts, `tile.expand_dims`, `tile.reduce` along another dimension
+    and `scf.for` loop-carried values are taken slice by slice, so a K loop
+    loads, multiplies and accumulates B independent matrix tiles, each of
+    which later passes lay out and pipeline like any other; the values the
+    batch is indexed by (`offs_b[:, None, None]`) are split down to
+    per-index scalars where they are computed from `tl.arange`. Where an op
+    cannot be split, its operand is stacked back from the slices by
+    selection, and slices of a value nothing splits are picked out of it by
+    masked sums, both exact for every element type. Afterwards no 3-D dot
+    remains.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileSetTarget : Pass<"tile-set-target", "::mlir::ModuleOp"> {
   let summary = "Records the GPU architecture the module is compiled for.";
   let description = [{
