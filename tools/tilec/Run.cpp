@@ -23,6 +23,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Run.h"
+#include "Defines.h"
 
 #include "tilec/Interpreter/Interpreter.h"
 
@@ -268,12 +269,9 @@ int tilec::runMain() {
   if (!entries)
     return usageError(entries.status().message());
   config.signature = entries.take();
-  for (const std::string &define : defines) {
-    auto [name, value] = StringRef(define).split('=');
-    if (name.empty() || value.empty())
-      return usageError("-D expects NAME=VALUE, not '" + define + "'");
-    config.defines[name.trim()] = value.trim().str();
-  }
+  if (std::string error = tilec::addDefines(defines, config.defines);
+      !error.empty())
+    return usageError(error);
 
   auto file = MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
   if (std::error_code ec = file.getError())

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Defines.h"
 #include "Run.h"
 
 #include "tilec/Dialect/Tile/IR/TargetInfo.h"
@@ -70,11 +71,11 @@ static cl::list<std::string>
                 cl::desc("Also look for imported modules in <dir> (after the "
                          "kernel file's directory)"),
                 cl::value_desc("dir"), cl::cat(category));
-static cl::opt<std::string>
-    depFile("depfile",
-            cl::desc("Also write a Makefile rule 'OUTPUT: FILE.tile IMPORTED...' "
-                     "to <file>, for build systems (CMake's DEPFILE)"),
-            cl::value_desc("file"), cl::cat(category));
+static cl::opt<std::string> depFile(
+    "depfile",
+    cl::desc("Also write a Makefile rule 'OUTPUT: FILE.tile IMPORTED...' "
+             "to <file>, for build systems (CMake's DEPFILE)"),
+    cl::value_desc("file"), cl::cat(category));
 static cl::opt<unsigned> numWarps("num-warps",
                                   cl::desc("Warps per program (default 4)"),
                                   cl::init(4), cl::cat(category));
@@ -252,9 +253,13 @@ static int emitHeader(SourceMgr &srcMgr, const tilec::CompileOptions &options,
   tilec::LauncherConfig base;
   base.numWarps = options.pipeline.numWarps;
   base.numStages = options.pipeline.numStages;
+  // In the order given, with the values main() read (addDefines).
   for (const std::string &define : defines) {
-    auto [name, value] = StringRef(define).split('=');
-    base.constexprs.emplace_back(name.trim().str(), value.trim().str());
+    StringRef name = StringRef(define).split('=').first.trim();
+    if (llvm::none_of(base.constexprs,
+                      [&](const auto &bound) { return bound.first == name; }))
+      base.constexprs.emplace_back(name.str(),
+                                   options.kernel.defines.lookup(name));
   }
   // Without --config, @triton.autotune's configurations (with -D's
   // bindings first) and key.
@@ -417,19 +422,9 @@ int main(int argc, char **argv) {
       return usageError(entries.status().message());
     options.kernel.signature = entries.take();
   }
-  for (const std::string &define : defines) {
-    auto [name, value] = StringRef(define).split('=');
-    if (name.trim().empty() || value.trim().empty())
-      return usageError("-D expects NAME=VALUE, not '" + define + "'");
-    auto [it, inserted] =
-        options.kernel.defines.try_emplace(name.trim(), value.trim().str());
-    if (!inserted) {
-      WithColor::warning(errs(), "tilec")
-          << "-D " << name.trim() << " is given twice; the last value ("
-          << value.trim() << ") is used\n";
-      it->second = value.trim().str();
-    }
-  }
+  if (std::string error = tilec::addDefines(defines, options.kernel.defines);
+      !error.empty())
+    return usageError(error);
   if (optLevel > 3)
     return usageError("-O expects an optimisation level from 0 to 3, not " +
                       Twine(optLevel.getValue()));
