@@ -40,10 +40,16 @@ struct MxOperand {
   bool kPack;
   /// 0 for the left-hand side ([M, K]), 1 for the right ([K, N]).
   unsigned index;
+  /// 1 when batched ([B, M, K] and [B, K, N]), else 0: the dimension of
+  /// the matrices' rows.
+  int64_t batchDims;
 
   /// The dimension an e2m1 operand holds two values a byte along: K (the
-  /// last of the lhs, the first of the rhs), or M / N.
-  int64_t packedDim() const { return (index == 0) == kPack ? 1 : 0; }
+  /// last of the lhs, the first of the matrix dimensions of the rhs), or
+  /// M / N.
+  int64_t packedDim() const {
+    return batchDims + ((index == 0) == kPack ? 1 : 0);
+  }
 };
 
 } // namespace
@@ -142,16 +148,22 @@ static Value decodeOperand(Generator &gen, const MxOperand &op,
   // Two codes a byte, the first in the low nibble; the pair lies along the
   // packed dimension.
   int64_t packedDim = op.packedDim();
-  // The bytes spread to [r, c, 2] (one conversion of bytes, not two of the
-  // decoded halves), shifted by 0 and 4 along the pair, decoded.
+  // The bytes spread to [..., r, c, 2] (one conversion of bytes, not two of
+  // the decoded halves), shifted by 0 and 4 along the pair, decoded.
   SmallVector<int64_t> shape(type.getShape());
-  auto pairType = RankedTensorType::get({shape[0], shape[1], 2}, elem);
-  Value bytes =
-      tile::BroadcastOp::create(b, l, pairType, gen.expandDims(op.value, 2, l));
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> pairShape(shape);
+  pairShape.push_back(2);
+  auto pairType = RankedTensorType::get(pairShape, elem);
+  Value bytes = tile::BroadcastOp::create(b, l, pairType,
+                                          gen.expandDims(op.value, rank, l));
   Value half = tile::MakeRangeOp::create(
       b, l, RankedTensorType::get({2}, b.getI32Type()), 0, 2);
-  half = gen.expandDims(gen.expandDims(half, 0, l), 0, l);
-  half = arith::TruncIOp::create(b, l, RankedTensorType::get({1, 1, 2}, elem),
+  for (int64_t d = 0; d < rank; ++d)
+    half = gen.expandDims(half, 0, l);
+  SmallVector<int64_t> halfShape(rank, 1);
+  halfShape.push_back(2);
+  half = arith::TruncIOp::create(b, l, RankedTensorType::get(halfShape, elem),
                                  half);
   Value shift = arith::MulIOp::create(
       b, l, tile::BroadcastOp::create(b, l, pairType, half),
@@ -160,10 +172,19 @@ static Value decodeOperand(Generator &gen, const MxOperand &op,
       arith::AndIOp::create(b, l, arith::ShRUIOp::create(b, l, bytes, shift),
                             gen.constant(15, elem, pairType, l));
   Value pairs = decodeE2M1(gen, codes, compute, l);
-  if (packedDim == 0)
-    pairs = tile::TransOp::create(
-        b, l, RankedTensorType::get({shape[0], 2, shape[1]}, compute), pairs,
-        b.getDenseI32ArrayAttr({0, 2, 1}));
+  if (packedDim == rank - 2) {
+    // Each pair next to its byte's row: [..., r, 2, c].
+    SmallVector<int32_t> order;
+    for (int32_t d = 0; d < rank - 1; ++d)
+      order.push_back(d);
+    order.push_back(rank);
+    order.push_back(rank - 1);
+    SmallVector<int64_t> pairsShape(shape);
+    pairsShape.insert(pairsShape.begin() + rank - 1, 2);
+    pairs =
+        tile::TransOp::create(b, l, RankedTensorType::get(pairsShape, compute),
+                              pairs, b.getDenseI32ArrayAttr(order));
+  }
   shape[packedDim] *= 2;
   return gen.reshape(pairs, shape, l);
 }
@@ -189,9 +210,10 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
                 "\"fp16\", not \""
              << *formatName << "\"";
     auto type = llvm::cast<RankedTensorType>(v->getType());
-    if (type.getRank() != 2)
-      return error(bind.locs[param]) << qualified << " needs 2-D operands, not "
-                                     << bind.get(param).describe();
+    if (type.getRank() != 2 && type.getRank() != 3)
+      return error(bind.locs[param])
+             << qualified << " needs 2-D (or 3-D, batched) operands, not "
+             << bind.get(param).describe();
     auto [stored, integer] = mxStorageTypes(builder, *format);
     Type elem = type.getElementType();
     bool asInteger = elem == integer && bind.get(param).isUnsigned;
@@ -207,8 +229,13 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
       return error(bind.locs[8 + i])
              << "only e2m1 operands of " << qualified
              << " may be packed along a dimension other than K";
-    ops[i] = {*v, *format, *kPack, i};
+    ops[i] = {*v, *format, *kPack, i, type.getRank() - 2};
   }
+  if (ops[0].batchDims != ops[1].batchDims)
+    return error(callLoc) << qualified << " needs operands of one rank, not "
+                          << bind.get(0).describe() << " and "
+                          << bind.get(3).describe();
+  int64_t batchDims = ops[0].batchDims;
 
   // The logical shapes: e2m1 holds two values a byte along its packed
   // dimension.
@@ -220,13 +247,21 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
     return shape;
   };
   SmallVector<int64_t> lhsShape = shapeOf(ops[0]), rhsShape = shapeOf(ops[1]);
-  int64_t m = lhsShape[0], k = lhsShape[1], n = rhsShape[1];
-  if (rhsShape[0] != k)
+  // The batch dimension (when batched), then the matrices'.
+  SmallVector<int64_t> batch(lhsShape.begin(), lhsShape.begin() + batchDims);
+  if (!llvm::equal(batch, ArrayRef(rhsShape).take_front(batchDims)))
+    return error(callLoc) << qualified << ": the batch dimensions ("
+                          << lhsShape[0] << " and " << rhsShape[0]
+                          << ") must be equal";
+  int64_t m = lhsShape[batchDims], k = lhsShape[batchDims + 1],
+          n = rhsShape[batchDims + 1];
+  if (rhsShape[batchDims] != k)
     return error(callLoc) << qualified
                           << ": the operands hold different numbers of "
                              "elements along K: "
                           << k << " in " << bind.get(0).describe() << " and "
-                          << rhsShape[0] << " in " << bind.get(3).describe();
+                          << rhsShape[batchDims] << " in "
+                          << bind.get(3).describe();
   if (m < 16 || n < 16 || k < 16)
     return error(callLoc) << qualified
                           << " needs M, N and K of at least 16, not M = " << m
@@ -248,9 +283,9 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
       operands[i] = v;
       continue;
     }
-    // Scales: [M, K / group] for the lhs, [N, K / group] for the rhs, one
-    // e8m0 exponent (uint8) or one e4m3 factor (float8e4nv, NVIDIA's nvfp4
-    // scales) each.
+    // Scales: [M, K / group] for the lhs, [N, K / group] for the rhs (each
+    // after the batch dimension when batched), one e8m0 exponent (uint8) or
+    // one e4m3 factor (float8e4nv, NVIDIA's nvfp4 scales) each.
     FailureOr<Value> scale = bind.tile(param);
     if (failed(scale))
       return failure();
@@ -258,23 +293,31 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
     int64_t rows = i == 0 ? m : n;
     bool e8m0 = st.getElementType().isInteger(8) && bind.get(param).isUnsigned;
     bool e4m3 = isa<Float8E4M3FNType>(st.getElementType());
-    if (!(e8m0 || e4m3) || st.getRank() != 2 || st.getDimSize(0) != rows ||
-        k % st.getDimSize(1) != 0)
+    if (!(e8m0 || e4m3) || st.getRank() != 2 + batchDims ||
+        !llvm::equal(st.getShape().take_front(batchDims), batch) ||
+        st.getDimSize(batchDims) != rows ||
+        k % st.getDimSize(batchDims + 1) != 0)
       return error(bind.locs[param])
              << "the scales of " << qualified << "'s "
              << (i == 0 ? "lhs" : "rhs")
              << " must be a tile of uint8 (e8m0) or float8e4nv (e4m3) of "
-             << "shape [" << rows << ", K / group] with K = " << k << ", not "
+             << "shape [" << (batchDims ? std::to_string(batch[0]) + ", " : "")
+             << rows << ", K / group] with K = " << k << ", not "
              << bind.get(param).describe();
-    int64_t group = k / st.getDimSize(1);
+    int64_t groups = st.getDimSize(batchDims + 1), group = k / groups;
     Value s = *scale;
-    if (i == 1)
+    if (i == 1) {
+      // [..., K / group, N], as the rhs.
+      SmallVector<int64_t> shape(batch);
+      shape.append({groups, n});
+      auto order = batchDims ? SmallVector<int32_t>{0, 2, 1}
+                             : SmallVector<int32_t>{1, 0};
       s = tile::TransOp::create(
-          builder, l,
-          RankedTensorType::get({st.getDimSize(1), n}, st.getElementType()), s,
-          builder.getDenseI32ArrayAttr({1, 0}));
+          builder, l, RankedTensorType::get(shape, st.getElementType()), s,
+          builder.getDenseI32ArrayAttr(order));
+    }
     auto sType = llvm::cast<RankedTensorType>(s.getType());
-    int64_t kDim = i == 0 ? 1 : 0;
+    int64_t kDim = batchDims + (i == 0 ? 1 : 0);
     if (e4m3) {
       // The factor itself, exact in bf16 and fp16 (NaN stays NaN).
       operands[i] = arith::MulFOp::create(
@@ -321,16 +364,18 @@ FailureOr<TValue> Generator::builtinDotScaled(BuiltinCall &call) {
       return error(bind.locs[10]) << "'out_dtype' of " << qualified
                                   << " must be fp32, not " << typeName(*out);
   }
-  auto resultType = RankedTensorType::get({m, n}, builder.getF32Type());
-  if (failed(checkTileShape({m, n}, callLoc)))
+  SmallVector<int64_t> resultShape(batch);
+  resultShape.append({m, n});
+  auto resultType = RankedTensorType::get(resultShape, builder.getF32Type());
+  if (failed(checkTileShape(resultShape, callLoc)))
     return failure();
   Value acc;
   if (bind.has(6)) {
     const TValue &c = bind.get(6);
     if (c.tileType() != resultType)
-      return error(bind.locs[6])
-             << "the accumulator of " << qualified << " must be a "
-             << shapeString({m, n}) << " tile of fp32, not " << c.describe();
+      return error(bind.locs[6]) << "the accumulator of " << qualified
+                                 << " must be a " << shapeString(resultShape)
+                                 << " tile of fp32, not " << c.describe();
     acc = c.value;
   } else {
     acc = constant(0, builder.getF32Type(), resultType, l);
