@@ -480,13 +480,16 @@ Status Kernel::launch(Dim3 grid, const KernelArg *args, std::size_t numArgs,
             (at < Meta.Signature.size() ? Meta.Signature[at].str()
                                         : std::string("no more arguments")));
       // The kernel loads the blocks it was compiled for: a descriptor of
-      // other blocks is an error (PTX without the record is not checked).
+      // other blocks is an error (PTX without the record is not checked),
+      // unless the kernel's pre_hook set the block, as it would at this
+      // launch under Triton (the block is not among the arguments).
       if (!Meta.Descriptors.empty()) {
         auto compiled = std::find_if(
             Meta.Descriptors.begin(), Meta.Descriptors.end(),
             [&](const abi::DescriptorParam &d) { return d.ArgIndex == at; });
         if (compiled == Meta.Descriptors.end() ||
-            compiled->Block != desc->blockShape()) {
+            compiled->Block.size() != desc->blockShape().size() ||
+            (!compiled->FromPreHook && compiled->Block != desc->blockShape())) {
           abi::SignatureEntry expected;
           expected.Type = Meta.Signature[at];
           if (compiled != Meta.Descriptors.end())

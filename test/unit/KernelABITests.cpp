@@ -139,6 +139,12 @@ TEST_CASE("Requirements and tensor maps round-trip", "[abi]") {
   CHECK(parsed.TensorMaps == meta.TensorMaps);
   CHECK(parsed.Descriptors == meta.Descriptors);
   CHECK_THAT(printMetadataLine(meta), Contains(" descriptors=1:128x64"));
+  // A block a pre_hook set is marked so.
+  meta.Descriptors[0].FromPreHook = true;
+  CHECK(roundTrip(meta).Descriptors == meta.Descriptors);
+  CHECK_THAT(printMetadataLine(meta),
+             Contains(" descriptors=1:128x64@pre_hook"));
+  meta.Descriptors[0].FromPreHook = false;
   // A descriptor whose arguments do not follow it is refused.
   Expected<KernelMetadata> truncated = parseMetadataLine(
       "// tilec.kernel name=k num_warps=4 shared=0 signature=*fp16,i32 "

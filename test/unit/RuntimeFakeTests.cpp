@@ -594,6 +594,47 @@ TEST_CASE("The JIT tunes over @triton.autotune's configurations",
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("The JIT compiles the descriptor blocks a pre_hook sets",
+          "[fake][jit]") {
+  Context ctx = makeContext();
+  std::string dir = freshPath("jit-pre-hook");
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  JitKernel kernel(
+      "hooked.tile",
+      "import triton\nimport triton.language as tl\n\n"
+      "def set_block(nargs):\n"
+      "    nargs['x_desc'].block_shape = [nargs['BLOCK_M'], 64]\n"
+      "    nargs['y_desc'].block_shape = [nargs['BLOCK_M'], 64]\n\n"
+      "@triton.autotune(configs=[triton.Config({'BLOCK_M': m},\n"
+      "                                        pre_hook=set_block)\n"
+      "                          for m in (32, 64)], key=['n'])\n"
+      "@triton.jit\n"
+      "def scale(x_desc, y_desc, n, BLOCK_M: tl.constexpr):\n"
+      "    row = tl.program_id(0) * BLOCK_M\n"
+      "    x = x_desc.load([row, 0])\n"
+      "    tl.static_assert(x.shape[0] == BLOCK_M)\n"
+      "    y_desc.store([row, 0], x * 2)\n",
+      "scale", compiler.get(), DiskCache(dir));
+  Expected<DeviceBuffer> buffer = DeviceBuffer::allocate(ctx, 128 * 64 * 2);
+  REQUIRE(buffer.ok());
+  // Descriptors of 128x64 blocks: each configuration is compiled for, and
+  // launched with, the blocks its hook sets (the fake driver then refuses
+  // the kernel it does not emulate).
+  Expected<TensorDescriptor> desc = TensorDescriptor::fromTensor(
+      TensorView(*buffer, ScalarType::FP16, {128, 64}), {128, 64});
+  REQUIRE(desc.ok());
+  for (const char *m : {"32", "64"}) {
+    JitConfig config;
+    config.Constexprs = {{"BLOCK_M", m}};
+    Status status = kernel.launch(ctx, Dim3(1), {*desc, *desc, 128}, config);
+    INFO(status.message());
+    CHECK_THAT(status.message(),
+               Contains("cuLaunchKernel") && Contains("scale"));
+  }
+  CHECK(kernel.stats().Compiled == 2);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("The JIT evaluates @triton.heuristics over the launch's values",
           "[fake][jit]") {
   Context ctx = makeContext();
@@ -899,6 +940,49 @@ TEST_CASE("Generated launchers take host-side tensor descriptors",
         "kernel 'persistent_matmul_kernel', argument 0: "
         "tensordesc<fp16[64, 64]> where the kernel was compiled for "
         "tensordesc<fp16[128, 64]>");
+}
+
+TEST_CASE("A descriptor block a pre_hook set follows the kernel",
+          "[fake][launch]") {
+  Context ctx = makeContext();
+  // A kernel compiled for 64x32 blocks of its 2-D fp16 descriptor (base,
+  // two extents, one stride), the block its pre_hook set: a host
+  // descriptor of any block of that rank launches (the fake driver then
+  // refuses the unknown kernel), one of another rank does not.
+  const char *ptx = "// tilec.kernel name=hooked num_warps=4 shared=0 "
+                    "signature=*fp16:16,i32,i32,i64 "
+                    "descriptors=0:64x32@pre_hook\n"
+                    ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                    ".visible .entry hooked(\n"
+                    "  .param .u64 hooked_param_0,\n"
+                    "  .param .u32 hooked_param_1,\n"
+                    "  .param .u32 hooked_param_2,\n"
+                    "  .param .u64 hooked_param_3\n"
+                    ")\n{\n  ret;\n}\n";
+  Expected<Module> module = Module::loadPtx(ctx, ptx);
+  INFO(module.status().message());
+  REQUIRE(module.ok());
+  Expected<Kernel> kernel = module->getKernel("hooked");
+  REQUIRE(kernel.ok());
+  REQUIRE(kernel->metadata().Descriptors.size() == 1);
+  CHECK(kernel->metadata().Descriptors[0].FromPreHook);
+  Expected<DeviceBuffer> buffer = DeviceBuffer::allocate(ctx, 128 * 64 * 2);
+  REQUIRE(buffer.ok());
+  TensorView view(*buffer, ScalarType::FP16, {128, 64});
+  Expected<TensorDescriptor> other =
+      TensorDescriptor::fromTensor(view, {128, 64});
+  REQUIRE(other.ok());
+  Status launched = kernel->launch(Dim3(1), {*other});
+  CHECK_THAT(launched.message(),
+             Contains("cuLaunchKernel") && Contains("hooked"));
+  Expected<TensorDescriptor> flat = TensorDescriptor::fromTensor(
+      TensorView(*buffer, ScalarType::FP16, {128 * 64}), {64});
+  REQUIRE(flat.ok());
+  Status rank = kernel->launch(Dim3(1), {*flat});
+  CHECK(rank.code() == ErrorCode::InvalidArgument);
+  CHECK(rank.message() == "kernel 'hooked', argument 0: tensordesc<fp16[64]> "
+                          "where the kernel was compiled for "
+                          "tensordesc<fp16[64, 32]>");
 }
 
 TEST_CASE("Generated launchers check the launch requirements",

@@ -937,6 +937,29 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
     info.argNames.push_back(p.name);
   }
 
+  // A configuration's pre_hook may set the blocks of host descriptors (as
+  // Triton's tutorials size them for each configuration): the kernel is
+  // compiled for the blocks it sets.
+  std::vector<std::pair<std::string, std::vector<int64_t>>> blocks;
+  for (const ArgParam &param : argParams)
+    if (!param.descriptorBlock.empty())
+      blocks.emplace_back(param.name, param.descriptorBlock);
+  if (!blocks.empty()) {
+    FailureOr<bool> hooked = applyPreHook(*kernel, blocks);
+    if (failed(hooked))
+      return nullptr;
+    if (*hooked) {
+      auto block = blocks.begin();
+      for (ArgParam &param : argParams)
+        if (!param.descriptorBlock.empty())
+          param.descriptorBlock = (block++)->second;
+      for (auto [desc, set] : llvm::zip_equal(info.descriptors, blocks)) {
+        desc.Block = set.second;
+        desc.FromPreHook = true;
+      }
+    }
+  }
+
   auto funcType = builder.getFunctionType(argTypes, {});
   auto func = func::FuncOp::create(builder, loc(kernel->getNameRange().Start),
                                    info.name, funcType);

@@ -90,6 +90,11 @@ struct TValue {
   std::shared_ptr<const BlockPointer> pointer;
   /// The keys of a Dict, the attribute names (strings) of an Object.
   std::vector<TValue> keys;
+  /// The attribute values of an Object whose attributes host code may set
+  /// (a host tensor descriptor, whose `block_shape` a pre_hook sets), in
+  /// place of `elements` and shared by its copies as a Python object is by
+  /// its references. Null for every other value.
+  std::shared_ptr<std::vector<TValue>> mutableAttributes;
   /// A module-level value host code could not compute (an Object of class
   /// kDeferredValue): its expression, evaluated again where it is used.
   const ExprAST *deferred = nullptr;
@@ -532,6 +537,16 @@ public:
   /// configuration does not give, once the other parameters are bound.
   mlir::LogicalResult applyHeuristics(const FunctionDefAST &fn,
                                       const KernelConfig &config);
+  /// Runs the pre_hook of the @triton.autotune configuration of `fn` being
+  /// compiled (the one whose kwargs the bound constexprs match, else the
+  /// hook every configuration shares), once the constexprs are bound, with
+  /// `nargs` holding them and, for each tensor-descriptor parameter named
+  /// in `blocks`, a TensorDescriptor whose `block_shape` (initially its
+  /// block in `blocks`) the hook may set; `blocks` gets what it set.
+  /// Returns whether a hook ran.
+  mlir::FailureOr<bool> applyPreHook(
+      const FunctionDefAST &fn,
+      std::vector<std::pair<std::string, std::vector<int64_t>>> &blocks);
   /// What the decorators of `fn` say, for KernelTuning.
   KernelTuning tuningOf(const FunctionDefAST &fn);
 

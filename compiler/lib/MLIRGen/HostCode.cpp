@@ -44,9 +44,13 @@ static constexpr llvm::StringLiteral kDeferredValue = "deferred value";
 
 /// The most elements a host-code list may have.
 static constexpr size_t kMaxHostElements = 1 << 16;
+/// The class of a host-side tensor descriptor parameter as a pre_hook sees
+/// it (triton.tools.tensor_descriptor.TensorDescriptor).
+static constexpr llvm::StringLiteral kHostDescriptor = "TensorDescriptor";
 
 const TValue *TValue::lookup(llvm::StringRef name) const {
-  for (auto [key, value] : llvm::zip(keys, elements))
+  for (auto [key, value] :
+       llvm::zip(keys, mutableAttributes ? *mutableAttributes : elements))
     if (key.kind == Kind::String && key.s == name)
       return &value;
   return nullptr;
@@ -437,6 +441,9 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
         if (c == "dict")
           return v.kind == TValue::Kind::Dict;
       }
+      if (cls.kind == TValue::Kind::Module &&
+          cls.s == "triton.tools.tensor_descriptor.TensorDescriptor")
+        return v.kind == TValue::Kind::Object && v.s == kHostDescriptor;
       return error(args.positionalRanges[1].Start)
              << "isinstance against " << cls.describe()
              << " is not supported by tilec";
@@ -1189,6 +1196,91 @@ LogicalResult Generator::applyHeuristics(const FunctionDefAST &fn,
     }
   }
   return success();
+}
+
+FailureOr<bool> Generator::applyPreHook(
+    const FunctionDefAST &fn,
+    std::vector<std::pair<std::string, std::vector<int64_t>>> &blocks) {
+  auto found = decorations.find(&fn);
+  if (found == decorations.end())
+    return false;
+  // The outermost @triton.autotune's configurations (as tuningOf).
+  const TValue *configs = nullptr;
+  for (const TValue &decoration : found->second)
+    if (decoration.s == "triton.autotune")
+      configs = decoration.lookup("configs");
+  if (!configs)
+    return false;
+  // The configuration compiled: its kwargs are what is bound.
+  std::optional<TValue> hook;
+  for (const TValue &config : configs->elements) {
+    const TValue &kwargs = *config.lookup("kwargs");
+    bool matches = llvm::all_of(
+        llvm::zip(kwargs.keys, kwargs.elements), [&](const auto &entry) {
+          auto bound = scope->values.find(std::get<0>(entry).s);
+          return bound != scope->values.end() &&
+                 bound->second.sameAs(std::get<1>(entry));
+        });
+    if (matches) {
+      hook = *config.lookup("pre_hook");
+      break;
+    }
+  }
+  // Otherwise (constexprs given with -D) the hook they all have.
+  if (!hook) {
+    const TValue &first = *configs->elements.front().lookup("pre_hook");
+    if (llvm::all_of(configs->elements, [&](const TValue &config) {
+          return config.lookup("pre_hook")->sameAs(first);
+        }))
+      hook = first;
+  }
+  if (!hook || hook->isNone())
+    return false;
+
+  // nargs: the constexprs, the descriptors, and placeholders of the other
+  // run-time arguments (which have no value at compile time).
+  HostCode host(*this);
+  TValue nargs = emptyDict();
+  std::vector<std::shared_ptr<std::vector<TValue>>> descriptors;
+  for (const ParamAST &p : fn.getParams()) {
+    TValue value = TValue::ofObject(kRuntimeArgument, {});
+    auto desc = llvm::find_if(
+        blocks, [&](const auto &entry) { return entry.first == p.name; });
+    if (desc != blocks.end()) {
+      std::vector<TValue> block;
+      for (int64_t b : desc->second)
+        block.push_back(TValue::ofInt(b));
+      value = TValue::ofObject(kHostDescriptor, {});
+      value.keys.push_back(TValue::named(TValue::Kind::String, "block_shape"));
+      value.mutableAttributes = std::make_shared<std::vector<TValue>>(
+          std::vector<TValue>{TValue::ofTuple(std::move(block))});
+      descriptors.push_back(value.mutableAttributes);
+    } else if (auto bound = scope->values.find(p.name);
+               bound != scope->values.end() && !bound->second.isValue()) {
+      value = bound->second;
+    }
+    setItem(nargs, TValue::named(TValue::Kind::String, p.name), value);
+  }
+  llvm::SMLoc at = fn.getNameRange().Start;
+  if (failed(callWith(*this, *hook, {nargs}, at)))
+    return failure();
+  for (auto [desc, attributes] : llvm::zip(blocks, descriptors)) {
+    const TValue &shape = attributes->front();
+    std::vector<int64_t> block;
+    if (shape.kind == TValue::Kind::Tuple)
+      for (const TValue &b : shape.elements)
+        if (b.kind == TValue::Kind::Int && b.i > 0)
+          block.push_back(b.i);
+    if (shape.kind != TValue::Kind::Tuple ||
+        block.size() != shape.elements.size() ||
+        block.size() != desc.second.size())
+      return error(at) << "the pre_hook of '" << fn.getName()
+                       << "' set the block_shape of '" << desc.first << "' to "
+                       << shape.describe() << ", not " << desc.second.size()
+                       << " positive integers";
+    desc.second = std::move(block);
+  }
+  return true;
 }
 
 KernelTuning Generator::tuningOf(const FunctionDefAST &fn) {

@@ -192,9 +192,22 @@ LogicalResult Generator::assign(const ExprAST &target, const TValue &value) {
   if (llvm::isa<SubscriptExprAST>(target))
     return error(target.getLoc())
            << "tiles are values: assigning to an element is not supported";
-  if (llvm::isa<AttributeExprAST>(target))
-    return error(target.getLoc()) << "assigning to an attribute is not "
-                                     "supported";
+  if (auto *attr = llvm::dyn_cast<AttributeExprAST>(&target)) {
+    // Only objects with settable attributes (a pre_hook's descriptors).
+    FailureOr<TValue> base = genExpr(attr->getValue());
+    if (failed(base))
+      return failure();
+    if (base->kind != TValue::Kind::Object || !base->mutableAttributes)
+      return error(target.getLoc()) << "assigning to an attribute of "
+                                    << base->describe() << " is not supported";
+    for (auto [key, current] : llvm::zip(base->keys, *base->mutableAttributes))
+      if (key.s == attr->getAttr()) {
+        current = value;
+        return success();
+      }
+    return error(target.getLoc()) << base->describe() << " has no attribute '"
+                                  << attr->getAttr() << "'";
+  }
   return error(target.getLoc()) << "cannot assign to this expression";
 }
 

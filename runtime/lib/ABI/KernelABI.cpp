@@ -540,8 +540,11 @@ parseTensorMaps(std::string_view text) {
   return maps;
 }
 
+static constexpr std::string_view PreHookSuffix = "@pre_hook";
+
 std::string DescriptorParam::str() const {
-  return fmt::format("{}:{}", ArgIndex, fmt::join(Block, "x"));
+  return fmt::format("{}:{}{}", ArgIndex, fmt::join(Block, "x"),
+                     FromPreHook ? PreHookSuffix : "");
 }
 
 /// Parses the value of the "descriptors=" key: ';'-separated
@@ -553,6 +556,12 @@ parseDescriptorParams(std::string_view text) {
     std::size_t colon = entry.find(':');
     std::uint64_t index = 0;
     DescriptorParam param;
+    std::string_view whole = entry;
+    if (entry.size() > PreHookSuffix.size() &&
+        entry.substr(entry.size() - PreHookSuffix.size()) == PreHookSuffix) {
+      param.FromPreHook = true;
+      entry.remove_suffix(PreHookSuffix.size());
+    }
     bool ok = colon != std::string_view::npos &&
               parseUnsigned(entry.substr(0, colon), index);
     if (ok)
@@ -563,9 +572,10 @@ parseDescriptorParams(std::string_view text) {
         param.Block.push_back(static_cast<std::int64_t>(value));
       }
     if (!ok || param.Block.empty() || param.Block.size() > 5)
-      return Status::parseError("tensor descriptor " + quoted(entry) +
+      return Status::parseError("tensor descriptor " + quoted(whole) +
                                 ": expected INDEX:B0xB1... (1 to 5 positive "
-                                "block dimensions)");
+                                "block dimensions), then @pre_hook if a "
+                                "pre_hook set the block");
     param.ArgIndex = static_cast<std::size_t>(index);
     params.push_back(std::move(param));
   }

@@ -201,10 +201,16 @@ struct LaunchRequirement {
 struct DescriptorParam {
   std::size_t ArgIndex = 0;
   std::vector<std::int64_t> Block;
+  /// The block is what the kernel's @triton.autotune pre_hook set (Triton
+  /// sets a host descriptor's block_shape so at each launch): a descriptor
+  /// of another block is launched with this one.
+  bool FromPreHook = false;
 
+  /// "0:128x64", "0:128x64@pre_hook".
   std::string str() const;
   bool operator==(const DescriptorParam &other) const {
-    return ArgIndex == other.ArgIndex && Block == other.Block;
+    return ArgIndex == other.ArgIndex && Block == other.Block &&
+           FromPreHook == other.FromPreHook;
   }
 };
 
