@@ -512,6 +512,13 @@ void ASTDumper::dumpExpr(const ExprAST &e) {
     dumpExpr(starred.getValue());
     return;
   }
+  case ExprAST::Expr_Named: {
+    const auto &named = cast<NamedExprAST>(e);
+    line("Named " + named.getName().str(), loc);
+    Nest nest(*this);
+    dumpExpr(named.getValue());
+    return;
+  }
   case ExprAST::Expr_HostOnly:
     line("HostOnly \"" + cast<HostOnlyExprAST>(e).getWhat() + "\"", loc);
     return;

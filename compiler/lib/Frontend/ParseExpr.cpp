@@ -154,8 +154,9 @@ ExprPtr Parser::parseTest() {
     unsigned height = newHeight(start, {value.get()});
     if (!height)
       return nullptr;
-    return record(std::make_unique<HostOnlyExprAST>(
-                      rangeFrom(start), "assignment expressions (':=')"),
+    std::string name = llvm::cast<NameExprAST>(*thenValue).getName().str();
+    return record(std::make_unique<NamedExprAST>(
+                      rangeFrom(start), std::move(name), std::move(value)),
                   height);
   }
   if (!thenValue || tok.isNot(TokenKind::kw_if))

@@ -87,6 +87,8 @@ static const char *describeExpr(const ExprAST &e) {
     return "f-string";
   case ExprAST::Expr_Starred:
     return "starred expression";
+  case ExprAST::Expr_Named:
+    return "assignment expression";
   case ExprAST::Expr_HostOnly:
     return "expression";
   }
@@ -598,8 +600,8 @@ StmtPtr Parser::parseUnsupportedCompound() {
       if (auto *fn = llvm::dyn_cast<FunctionDefAST>(inner.front().get()))
         bound = fn->getName().str();
     return std::make_unique<UnsupportedStmtAST>(
-        rangeFrom(start), std::move(keyword),
-        std::vector<UnsupportedClause>{}, std::move(bound));
+        rangeFrom(start), std::move(keyword), std::vector<UnsupportedClause>{},
+        std::move(bound));
   }
   std::string bound;
   if (keyword == "class" && tok.is(TokenKind::identifier))

@@ -423,6 +423,33 @@ FailureOr<TValue> Generator::callImportModule(CallArgs &args,
                  : TValue::named(TValue::Kind::Module, *name);
 }
 
+FailureOr<TValue> Generator::callImportSpec(llvm::StringRef name,
+                                            CallArgs &args,
+                                            llvm::SMLoc callLoc) {
+  Binder bind(*this, name, args, callLoc);
+  if (name == "importlib.util.find_spec") {
+    if (failed(bind.bind({"name", "package"}, 1)))
+      return failure();
+    FailureOr<std::string> module = bind.constString(0);
+    if (failed(module))
+      return failure();
+    if (!isModulePath(*module))
+      return TValue();
+    return TValue::ofObject(
+        kModuleSpec, {{"name", TValue::named(TValue::Kind::String, *module)},
+                      {"loader", TValue::ofObject(kModuleLoader, {})}});
+  }
+  if (failed(bind.bind({"spec"}, 1)))
+    return failure();
+  const TValue &spec = bind.get(0);
+  if (spec.kind != TValue::Kind::Object || spec.s != kModuleSpec)
+    return hostError(bind.locs[0])
+           << "importlib.util.module_from_spec takes a spec of "
+              "importlib.util.find_spec, not "
+           << spec.describe();
+  return TValue::named(TValue::Kind::Module, spec.lookup("name")->s);
+}
+
 /// The Triton version tilec follows: what `triton.__version__` and
 /// `importlib.metadata.version("triton")` answer in host code.
 static constexpr llvm::StringLiteral kTritonVersion = "3.6.0";
@@ -1151,6 +1178,18 @@ FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
     return genComprehension(llvm::cast<ComprehensionExprAST>(expr));
   case ExprAST::Expr_FString:
     return error(expr.getLoc()) << "f-strings are not supported by tilec";
+  case ExprAST::Expr_Named: {
+    const auto &named = llvm::cast<NamedExprAST>(expr);
+    if (!hostDepth)
+      return error(expr.getLoc())
+             << "assignment expressions (':=') are not supported in kernels "
+                "(as in Triton); they are in host code";
+    FailureOr<TValue> value = genExpr(named.getValue());
+    if (failed(value))
+      return failure();
+    define(named.getName(), *value, expr.getLoc());
+    return value;
+  }
   case ExprAST::Expr_HostOnly:
     return error(expr.getLoc()) << llvm::cast<HostOnlyExprAST>(expr).getWhat()
                                 << " are not supported by tilec";
@@ -1204,6 +1243,19 @@ FailureOr<TValue> Generator::moduleMember(const TValue &module,
   if (isModulePath(path))
     return TValue::named(TValue::Kind::Module, path);
   llvm::StringRef name = module.s;
+  if (name.starts_with("triton.language.extra")) {
+    if (name.ends_with("libdevice")) {
+      if (std::optional<TValue> f = libdeviceBuiltin(attr))
+        return *f;
+      return libdeviceError(*this, path, at);
+    }
+    // tl.extra.cuda.gdc_wait and the other rows "extra.cuda.NAME".
+    std::string row =
+        name.drop_front(strlen("triton.language.")).str() + "." + attr.str();
+    if (isBuiltin(row))
+      return TValue::named(TValue::Kind::Builtin, "tl." + row);
+    return error(at) << "'" << path << "' is not supported";
+  }
   // What triton.language has: the builtin table's functions, the dtypes and
   // the classes kernels name (`hasattr(tl, "make_tensor_descriptor")`).
   if (name == "triton.language" || name == "triton.language.core" ||
@@ -1235,25 +1287,11 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     return *base;
   switch (base->kind) {
   case TValue::Kind::Module: {
-    if (base->source)
-      return moduleAttribute(*base->source, attr, expr.getLoc());
     std::string path = base->s + "." + attr.str();
-    if (isModulePath(path))
-      return TValue::named(TValue::Kind::Module, path);
     llvm::StringRef module = base->s;
-    if (module.starts_with("triton.language.extra")) {
-      if (module.ends_with("libdevice")) {
-        if (std::optional<TValue> f = libdeviceBuiltin(attr))
-          return *f;
-        return libdeviceError(*this, path, expr.getLoc());
-      }
-      // tl.extra.cuda.gdc_wait and the other rows "extra.cuda.NAME".
-      std::string row = module.drop_front(strlen("triton.language.")).str() +
-                        "." + attr.str();
-      if (isBuiltin(row))
-        return TValue::named(TValue::Kind::Builtin, "tl." + row);
-      return error(expr.getLoc()) << "'" << path << "' is not supported";
-    }
+    if (base->source || isModulePath(path) ||
+        module.starts_with("triton.language.extra"))
+      return moduleMember(*base, attr, expr.getLoc());
     if (module.starts_with("triton.language")) {
       if (TValue t = dtypeNamed(attr); !t.isNone())
         return t;
@@ -1278,7 +1316,7 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     if (path == "os.getenv")
       return TValue::named(TValue::Kind::Builtin, path);
     if (path == "triton.runtime" || path == "triton.runtime.driver" ||
-        path == "triton.runtime.driver.active")
+        path == "triton.runtime.driver.active" || path == "importlib.util")
       return TValue::named(TValue::Kind::Module, path);
     if (path == "triton.__version__")
       return TValue::named(TValue::Kind::String, kTritonVersion);
@@ -1316,7 +1354,9 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
         path == "torch.cuda.get_device_properties" ||
         path == "torch.cuda.current_device" ||
         path == "torch.cuda.is_available" || isVersionFunction(path) ||
-        path == "importlib.import_module")
+        path == "importlib.import_module" ||
+        path == "importlib.util.find_spec" ||
+        path == "importlib.util.module_from_spec")
       return TValue::named(TValue::Kind::Builtin, path);
     if (module == "torch.cuda")
       return hostError(expr.getLoc())
@@ -1520,6 +1560,9 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
       return callVersionFunction(name, *args, expr.getLoc());
     if (name == "importlib.import_module")
       return callImportModule(*args, expr.getLoc());
+    if (name == "importlib.util.find_spec" ||
+        name == "importlib.util.module_from_spec")
+      return callImportSpec(name, *args, expr.getLoc());
     if (name == "torch.cuda.current_device")
       return TValue::ofInt(0);
     if (name == "torch.cuda.is_available")

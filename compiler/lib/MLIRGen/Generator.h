@@ -49,6 +49,11 @@ struct BlockPointer;
 struct SourceModule;
 
 /// A value during code generation.
+/// The classes of the objects importlib.util.find_spec returns, and of
+/// their `loader` (Generator::callImportSpec).
+inline constexpr llvm::StringLiteral kModuleSpec = "ModuleSpec";
+inline constexpr llvm::StringLiteral kModuleLoader = "module loader";
+
 struct TValue {
   enum class Kind {
     Value,  ///< an MLIR value: a run-time scalar or tile
@@ -393,6 +398,13 @@ public:
   /// `importlib.import_module(name)` in host code: the import of `name`
   /// (absolute names only).
   mlir::FailureOr<TValue> callImportModule(CallArgs &args, llvm::SMLoc callLoc);
+  /// `importlib.util.find_spec(name)` and `module_from_spec(spec)`, as host
+  /// code probes for Triton's modules (`if spec := find_spec(loc): module =
+  /// module_from_spec(spec); spec.loader.exec_module(module)`): a spec of
+  /// each module tilec knows (isModulePath), None for the others; a spec's
+  /// module, which its loader's exec_module leaves as it is.
+  mlir::FailureOr<TValue> callImportSpec(llvm::StringRef name, CallArgs &args,
+                                         llvm::SMLoc callLoc);
 
   // Imports (Imports.cpp).
   /// `import a.b as c` and `from .a import b`: binds the names.

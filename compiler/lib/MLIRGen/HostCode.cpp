@@ -701,6 +701,7 @@ FailureOr<TValue> Generator::hostAttribute(const TValue &base,
     if (const TValue *value = base.lookup(attr))
       return *value;
     if ((base.s == "triton.Config" && attr == "all_kwargs") ||
+        (base.s == kModuleLoader && attr == "exec_module") ||
         (base.s == "GPUTarget" &&
          (attr == "is_cuda_backend" || attr == "is_hip_backend"))) {
       TValue method = TValue::named(TValue::Kind::Method, attr);
@@ -896,6 +897,12 @@ FailureOr<TValue> Generator::callHostMethod(const TValue &method,
       if (key.sameAs(bind.get(0)))
         return value;
     return bind.has(1) ? bind.get(1) : TValue();
+  }
+  if (name == "exec_module") {
+    // tilec's modules need no loading.
+    if (failed(bind.bind({"module"}, 1)))
+      return failure();
+    return TValue();
   }
   if (failed(bind.bind({}, 0)))
     return failure();

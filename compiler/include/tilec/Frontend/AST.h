@@ -58,6 +58,7 @@ public:
     Expr_Comprehension, ///< `[e for x in xs if c]`, `(e for x in xs)`
     Expr_FString,       ///< `f"..."` (rejected when evaluated)
     Expr_Starred,       ///< `*args` or `**kwargs` in a call's arguments
+    Expr_Named,         ///< `name := value` (host code only)
     Expr_HostOnly,      ///< Python tilec parses but never evaluates
   };
 
@@ -356,6 +357,22 @@ private:
 /// comprehensions, bytes literals, `:=`, `await`, `...`): parsed so that a
 /// pasted module with it compiles, and an error when it is evaluated. The
 /// sub-expressions are not kept.
+/// `name := value`: binds `name` and is the value (in host code, as
+/// Triton's kernels do not take it).
+class NamedExprAST : public ExprAST {
+public:
+  NamedExprAST(llvm::SMRange range, std::string name, ExprPtr value)
+      : ExprAST(Expr_Named, range), name(std::move(name)),
+        value(std::move(value)) {}
+  llvm::StringRef getName() const { return name; }
+  const ExprAST &getValue() const { return *value; }
+  static bool classof(const ExprAST *e) { return e->getKind() == Expr_Named; }
+
+private:
+  std::string name;
+  ExprPtr value;
+};
+
 class HostOnlyExprAST : public ExprAST {
 public:
   HostOnlyExprAST(llvm::SMRange range, std::string what)
