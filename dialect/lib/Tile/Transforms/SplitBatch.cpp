@@ -96,8 +96,9 @@ private:
   Slices getSlices(Value v);
   /// A placeholder of `type` whose slices are `slices`.
   Value placeholder(Type type, const Slices &slices, Location loc);
-  /// Replaces `loop` by one carrying each 3-D value as its slices.
-  void splitLoop(scf::ForOp loop);
+  /// Replaces `loop` by one carrying each value `carried` marks as its
+  /// slices.
+  void splitLoop(scf::ForOp loop, ArrayRef<bool> carried);
 
   OpBuilder b;
   DenseMap<Value, Slices> memo;
@@ -303,12 +304,12 @@ Value SplitBatch::placeholder(Type type, const Slices &slices, Location loc) {
   return cast.getResult(0);
 }
 
-void SplitBatch::splitLoop(scf::ForOp loop) {
+void SplitBatch::splitLoop(scf::ForOp loop, ArrayRef<bool> carried) {
   Location loc = loop.getLoc();
   b.setInsertionPoint(loop);
   SmallVector<Value> inits;
-  for (Value init : loop.getInitArgs()) {
-    if (isBatched(init.getType()))
+  for (auto [init, split] : llvm::zip_equal(loop.getInitArgs(), carried)) {
+    if (split)
       llvm::append_range(inits, expanded(getSlices(init), leadingSize(init)));
     else
       inits.push_back(init);
@@ -323,8 +324,9 @@ void SplitBatch::splitLoop(scf::ForOp loop) {
   b.setInsertionPointToStart(newBody);
   oldBody->getArgument(0).replaceAllUsesWith(newBody->getArgument(0));
   unsigned next = 1;
-  for (BlockArgument arg : oldBody->getArguments().drop_front()) {
-    if (!isBatched(arg.getType())) {
+  for (auto [arg, split] :
+       llvm::zip_equal(oldBody->getArguments().drop_front(), carried)) {
+    if (!split) {
       arg.replaceAllUsesWith(newBody->getArgument(next++));
       continue;
     }
@@ -339,8 +341,8 @@ void SplitBatch::splitLoop(scf::ForOp loop) {
   // Yield the slices of the 3-D values.
   auto yield = cast<scf::YieldOp>(newBody->getTerminator());
   SmallVector<Value> yielded;
-  for (Value v : yield.getOperands()) {
-    if (isBatched(v.getType()))
+  for (auto [v, split] : llvm::zip_equal(yield.getOperands(), carried)) {
+    if (split)
       llvm::append_range(yielded, expanded(getSlices(v), leadingSize(v)));
     else
       yielded.push_back(v);
@@ -351,8 +353,8 @@ void SplitBatch::splitLoop(scf::ForOp loop) {
 
   b.setInsertionPointAfter(newLoop);
   next = 0;
-  for (OpResult result : loop.getResults()) {
-    if (!isBatched(result.getType())) {
+  for (auto [result, split] : llvm::zip_equal(loop.getResults(), carried)) {
+    if (!split) {
       result.replaceAllUsesWith(newLoop.getResult(next++));
       continue;
     }
@@ -369,9 +371,23 @@ void SplitBatch::splitBlock(Block &block) {
     if (isa<UnrealizedConversionCastOp>(op))
       continue;
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
-      if (llvm::any_of(loop.getInitArgs(),
-                       [](Value v) { return isBatched(v.getType()); })) {
-        splitLoop(loop);
+      // 3-D values, and those whose leading dimension is the batch of a
+      // batched dot of the loop (an attention's row maxima [B, M]), are
+      // carried as their slices.
+      SmallVector<int64_t> batches;
+      loop.walk([&](DotOp dot) {
+        if (isBatched(dot.getType()))
+          batches.push_back(leadingSize(dot));
+      });
+      SmallVector<bool> carried;
+      for (Value init : loop.getInitArgs()) {
+        auto tensor = dyn_cast<RankedTensorType>(init.getType());
+        carried.push_back(
+            isBatched(init.getType()) ||
+            (tensor && llvm::is_contained(batches, tensor.getDimSize(0))));
+      }
+      if (llvm::is_contained(carried, true)) {
+        splitLoop(loop, carried);
         continue;
       }
     }

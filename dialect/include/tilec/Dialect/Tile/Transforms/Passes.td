@@ -19,7 +19,9 @@ def TileSplitBatch : Pass<"tile-split-batch", "::mlir::ModuleOp"> {
     (one value when all slices are the same: a splat, a broadcast along the
     batch). Elementwise ops, `tile.load`/`tile.store`, splats, constants,
     broadcasts, `tile.expand_dims`, `tile.reduce` along another dimension
-    and `scf.for` loop-carried values are taken slice by slice, so a K loop
+    and `scf.for` loop-carried values (3-D ones, and those whose leading
+    dimension is the batch of a batched dot in the loop, such as an
+    attention's row maxima) are taken slice by slice, so a K loop
     loads, multiplies and accumulates B independent matrix tiles, each of
     which later passes lay out and pipeline like any other; the values the
     batch is indexed by (`offs_b[:, None, None]`) are split down to
