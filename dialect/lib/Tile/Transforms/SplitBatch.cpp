@@ -77,6 +77,15 @@ Slices expanded(const Slices &slices, int64_t count) {
   return Slices(count, slices.front());
 }
 
+/// Removes the tensor-descriptor operands of a load or store.
+template <typename OpTy> void dropDescriptor(OpTy op) {
+  op.getDescBaseMutable().clear();
+  op.getDescShapeMutable().clear();
+  op.getDescStridesMutable().clear();
+  op.getDescOffsetsMutable().clear();
+  op.setDescUnchecked(false);
+}
+
 class SplitBatch {
 public:
   explicit SplitBatch(MLIRContext *context) : b(context) {}
@@ -252,6 +261,13 @@ SmallVector<Slices> SplitBatch::buildSlices(Operation *op) {
     for (auto &[number, s] : split)
       mapping.map(op->getOperand(number), slice(s, i));
     Operation *clone = b.clone(*op, mapping);
+    // A slice of a tensor descriptor's block is no block of it: the slice
+    // loads and stores through its pointers and mask, which address the
+    // same elements.
+    if (auto load = dyn_cast<LoadOp>(clone))
+      dropDescriptor(load);
+    if (auto store = dyn_cast<StoreOp>(clone))
+      dropDescriptor(store);
     if (op->getNumResults() == 0)
       continue;
     Value result = clone->getResult(0);
