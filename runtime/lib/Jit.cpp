@@ -15,6 +15,7 @@
 
 #include "tilec/Runtime/Jit.h"
 
+#include "ABI/Text.h"
 #include "tilec/ABI/KernelABI.h"
 
 #include <cmath>
@@ -286,16 +287,14 @@ Expected<JitConfig> JitKernel::withHeuristics(const std::string &signature,
                                               const JitConfig &config,
                                               const JitArg *args,
                                               std::size_t numArgs) {
-  // Without a compiler, heuristics are the ones compiled into the cache.
-  if (!Compiler)
-    return config;
   HeuristicMemo &memo = Heuristics[signature + "\n" + config.name()];
-  auto valuesOfReads = [&] {
+  auto valuesOf = [&](const std::vector<std::size_t> &reads) {
     std::string key;
-    for (std::size_t i : memo.Reads)
+    for (std::size_t i : reads)
       key += (i < numArgs ? args[i].valueText() : "") + "\n";
     return key;
   };
+  auto valuesOfReads = [&] { return valuesOf(memo.Reads); };
   auto merged =
       [&](const std::vector<std::pair<std::string, std::string>> &values) {
         JitConfig full = config;
@@ -303,6 +302,40 @@ Expected<JitConfig> JitKernel::withHeuristics(const std::string &signature,
                                values.end());
         return full;
       };
+  // Heuristics that read run-time arguments are recorded in the disk cache
+  // (which arguments, then the values computed for theirs), so that a
+  // program without a compiler launches what a compiling one did.
+  std::string record = cacheKey(signature, config) + "\nheuristics ";
+  if (!Compiler) {
+    // Without a record, the heuristics read no run-time value: the
+    // compiler computed them into the cached kernel.
+    CacheEntry reads = Cache.lookup(record + "reads");
+    if (!reads.found())
+      return config;
+    std::vector<std::size_t> positions;
+    for (std::string_view field : text::split(reads.Value, ','))
+      positions.push_back(
+          std::strtoull(std::string(field).c_str(), nullptr, 10));
+    std::string readValues = valuesOf(positions);
+    CacheEntry values = Cache.lookup(record + "values\n" + readValues);
+    if (!values.found())
+      return Status::error(
+          ErrorCode::NotFound,
+          "kernel '" + KernelName +
+              "': its @triton.heuristics read run-time arguments, and the "
+              "cache '" +
+              Cache.directory() +
+              "' holds no result for this launch's values; this program has no "
+              "compiler to evaluate them (link tilec::jit)");
+    std::vector<std::pair<std::string, std::string>> bound;
+    for (std::string_view line : text::split(values.Value, '\n')) {
+      std::size_t eq = line.find('=');
+      if (eq != std::string_view::npos)
+        bound.emplace_back(std::string(line.substr(0, eq)),
+                           std::string(line.substr(eq + 1)));
+    }
+    return merged(bound);
+  }
   if (memo.Evaluated) {
     if (memo.Reads.empty())
       return config;
@@ -329,6 +362,14 @@ Expected<JitConfig> JitKernel::withHeuristics(const std::string &signature,
   if (memo.Reads.empty())
     return config;
   memo.Values[valuesOfReads()] = computed->Values;
+  std::string readList, bindings;
+  for (std::size_t i : memo.Reads)
+    readList += (readList.empty() ? "" : ",") + std::to_string(i);
+  for (const auto &[name, value] : computed->Values)
+    bindings += name + "=" + value + "\n";
+  // A record that cannot be written only costs a cache-only program.
+  (void)Cache.store(record + "reads", readList);
+  (void)Cache.store(record + "values\n" + valuesOfReads(), bindings);
   return merged(computed->Values);
 }
 

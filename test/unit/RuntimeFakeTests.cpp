@@ -641,8 +641,7 @@ TEST_CASE("The JIT evaluates @triton.heuristics over the launch's values",
   std::string dir = freshPath("jit-heuristics");
   std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
   // EVEN depends on the run-time n: each launch's value decides it.
-  JitKernel kernel(
-      "even.tile",
+  const std::string source =
       "import triton\nimport triton.language as tl\n\n"
       "@triton.heuristics({'EVEN': lambda args: args['n'] % args['BLOCK'] "
       "== 0})\n"
@@ -657,8 +656,9 @@ TEST_CASE("The JIT evaluates @triton.heuristics over the launch's values",
       "        mask = offs < n\n"
       "        out = tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs,\n"
       "                                                         mask=mask)\n"
-      "        tl.store(out_ptr + offs, out, mask=mask)\n",
-      "add_kernel", compiler.get(), DiskCache(dir));
+      "        tl.store(out_ptr + offs, out, mask=mask)\n";
+  JitKernel kernel("even.tile", source, "add_kernel", compiler.get(),
+                   DiskCache(dir));
   JitConfig config;
   config.Constexprs = {{"BLOCK", "1024"}};
   Inputs in(ctx, 4096);
@@ -677,11 +677,37 @@ TEST_CASE("The JIT evaluates @triton.heuristics over the launch's values",
   JitStats stats = kernel.stats();
   CHECK(stats.Compiled == 3);
   CHECK(stats.FromMemory == 2);
-  // Three disk-cache entries: the heuristic's value is part of each key.
+  // Three compiled kernels (the heuristic's value is part of each key),
+  // and the heuristic's record: which arguments it read for each of the
+  // two specializations, and its result for each of the five launches.
   std::vector<std::string> keys;
   for (const auto &entry : std::filesystem::directory_iterator(dir))
     keys.push_back(entry.path().filename().string());
-  CHECK(keys.size() == 3);
+  CHECK(keys.size() == 3 + 2 + 5);
+
+  // A program without a compiler launches what the record holds, and says
+  // what it lacks for a value it does not.
+  JitKernel cacheOnly("even.tile", source, "add_kernel", nullptr,
+                      DiskCache(dir));
+  for (std::int32_t n : {3001, 4096}) {
+    REQUIRE(in.Out.fill(0xff).ok());
+    Status status = cacheOnly.launch(
+        ctx, blocksFor(n), {in.view(in.X), in.view(in.Y), in.view(in.Out), n},
+        config);
+    INFO(n << ": " << status.message());
+    REQUIRE(status.ok());
+  }
+  in.checkOutput();
+  CHECK(cacheOnly.stats().FromDisk == 2);
+  Status unrecorded = cacheOnly.launch(
+      ctx, blocksFor(1024),
+      {in.view(in.X), in.view(in.Y), in.view(in.Out), std::int32_t(1024)},
+      config);
+  CHECK(unrecorded.code() == ErrorCode::NotFound);
+  CHECK_THAT(unrecorded.message(),
+             Contains("kernel 'add_kernel': its @triton.heuristics read "
+                      "run-time arguments") &&
+                 Contains("no compiler to evaluate them"));
 
   // A heuristic reading a tensor argument is an error at the launch.
   JitKernel tensor(
