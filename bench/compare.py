@@ -664,6 +664,34 @@ def row_batched_matmul(h):
               lambda: torch.bmm(a, b, out=c16))
 
 
+def row_batched_attention(h):
+    """examples/batched_attention.tile (3-D tl.dot, two sequences a
+    program, 64x64 blocks on 8 warps) on 8192 sequences of 128 x 64 fp16.
+    torch: scaled_dot_product_attention on the same [8192, 1, 128, 64]."""
+    torch = h.torch
+    name = "batched_attention_wg"
+    entry = h.manifest[name]["constexprs"]
+    batch, seq, dim = 8192, 128, 64
+    scale = 1.0 / math.sqrt(dim)
+    q, k, v = (randn(torch, (batch, seq, dim), torch.float16)
+               for _ in range(3))
+    o = torch.empty_like(q)
+    qd, kd, vd = (t.double() for t in (q, k, v))
+    ref = torch.softmax(qd @ kd.transpose(1, 2) * scale, dim=-1) @ vd
+    q4, k4, v4, o4 = (t.view(batch, 1, seq, dim) for t in (q, k, v, o))
+
+    def sdpa():
+        o4.copy_(torch.nn.functional.scaled_dot_product_attention(
+            q4, k4, v4, scale=scale))
+
+    h.run_row(f"batched_attention fp16 {batch}x{seq}x{dim}", name,
+              (h.triton.cdiv(batch, entry["BLOCK_B"]),
+               h.triton.cdiv(seq, entry["BLOCK_M"])),
+              (q, k, v, o, batch, seq, scale, q.stride(0), q.stride(1)),
+              [o], [ref], 2e-3, 4 * batch * seq * seq * dim, "TFLOP/s", sdpa,
+              torch_checked=True)
+
+
 def row_persistent_matmul(h):
     torch = h.torch
     from triton.tools.tensor_descriptor import TensorDescriptor
@@ -834,6 +862,7 @@ ROWS = {
     "matmul_desc_fp16": row_matmul_desc_fp16,
     "mx_matmul": row_mx_matmul,
     "batched_matmul": row_batched_matmul,
+    "batched_attention": row_batched_attention,
     "persistent_matmul": row_persistent_matmul,
     "attention_fp16": row_attention_fp16,
     "attention_fp16_d128": row_attention_fp16_d128,

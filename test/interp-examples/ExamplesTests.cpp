@@ -871,6 +871,34 @@ std::function<void()> attention(Case &c) {
   };
 }
 
+/// batched_attention_kernel(q, k, v, o, batch, seq_len, sm_scale, stride_b,
+/// stride_s): BLOCK_B sequences a program, 3-D tl.dot; size (batch,
+/// seq_len), rows padded.
+std::function<void()> batchedAttention(Case &c) {
+  uint64_t batch = c.size[0], seq = c.size[1], dim = c.constant("HEAD_DIM");
+  uint64_t ld = c.stride(dim, 8);
+  Buffer &q = c.input(ScalarType::FP16, batch * seq, dim, ld);
+  Buffer &k = c.input(ScalarType::FP16, batch * seq, dim, ld);
+  Buffer &v = c.input(ScalarType::FP16, batch * seq, dim, ld);
+  Buffer &o = c.output(ScalarType::FP16, batch * seq * ld);
+  c.args.push_back(Argument::ofInt(batch));
+  c.args.push_back(Argument::ofInt(seq));
+  c.args.push_back(Argument::ofFloat(0.5));
+  c.args.push_back(Argument::ofInt(seq * ld));
+  c.args.push_back(Argument::ofInt(ld));
+  c.grid = {static_cast<unsigned>(cdiv(batch, c.constant("BLOCK_B"))),
+            static_cast<unsigned>(cdiv(seq, c.constant("BLOCK_M"))), 1};
+  return [&c, &q, &k, &v, &o, batch, seq, dim, ld] {
+    std::vector<float> qv = Case::values(q, batch * seq, dim, ld);
+    std::vector<float> kv = Case::values(k, batch * seq, dim, ld);
+    std::vector<float> vv = Case::values(v, batch * seq, dim, ld);
+    std::vector<double> ref(batch * seq * dim);
+    gpu::attentionReference(qv.data(), kv.data(), vv.data(), batch, seq, dim,
+                            0.5, ref.data());
+    c.check("O", o, batch * seq, dim, ld, ref, c.config.tol);
+  };
+}
+
 /// attn_bwd_dkdv (Q, K, V, DO, DK, DV, M, Delta, sm_scale, N_CTX) or, with
 /// `dq`, attn_bwd_dq (Q, K, V, DO, DQ, M, Delta, sm_scale, N_CTX) of
 /// flash_attention_bwd.tile, causal when CAUSAL is 1, M and Delta from the
@@ -1573,6 +1601,24 @@ std::vector<Config> configurations() {
        batchedMatmul,
        {{1, 1, 1, 1}, {3, 40, 70, 45}, {6, 33, 20, 77}},
        ExactTol},
+      {"batched_attention",
+       "batched_attention.tile",
+       "batched_attention_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32, i32, fp32, i32:16, "
+       "i32:16",
+       {"BLOCK_B=2", "BLOCK_M=32", "BLOCK_N=32", "HEAD_DIM=32"},
+       batchedAttention,
+       {{1, 1}, {3, 50}, {5, 97}},
+       2e-3},
+      {"batched_attention_wg",
+       "batched_attention.tile",
+       "batched_attention_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32, i32, fp32, i32:16, "
+       "i32:16",
+       {"BLOCK_B=2", "BLOCK_M=64", "BLOCK_N=64", "HEAD_DIM=64"},
+       batchedAttention,
+       {{1, 1}, {3, 130}},
+       2e-3},
   };
 }
 
