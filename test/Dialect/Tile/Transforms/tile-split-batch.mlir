@@ -107,3 +107,29 @@ func.func @whole(%a: tensor<2x16x16xf16>, %b: tensor<16x16xf16>, %c: i1, %q: !ti
   }
   return %r : tensor<2x16x16xf32>
 }
+
+// A loop carries a value whose leading dimension is the batch of its dot
+// (row maxima [2, 16]) as one value per index too; slices of an argument
+// are picked out once, before the loop.
+// CHECK-LABEL: func.func @carried_rows
+// CHECK-COUNT-2: tile.reduce %{{.*}} {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<2x16x16xi32> -> tensor<16x16xi32>
+// CHECK: scf.for {{.*}} iter_args(%[[M0:.*]] = %{{.*}}, %[[M1:.*]] = %{{.*}}) -> (tensor<16xf32>, tensor<16xf32>)
+// CHECK-NOT: axis = 0
+// CHECK: %[[R0:.*]] = tile.reduce %{{.*}} {axis = 1 : i32, kind = #tile<reduce_kind max>} : tensor<16x16xf32> -> tensor<16xf32>
+// CHECK: %[[R1:.*]] = tile.reduce %{{.*}} {axis = 1 : i32, kind = #tile<reduce_kind max>}
+// CHECK: %[[N0:.*]] = arith.maximumf %[[M0]], %[[R0]] : tensor<16xf32>
+// CHECK: %[[N1:.*]] = arith.maximumf %[[M1]], %[[R1]] : tensor<16xf32>
+// CHECK: scf.yield %[[N0]], %[[N1]] : tensor<16xf32>, tensor<16xf32>
+func.func @carried_rows(%a: tensor<2x16x16xf16>, %n: i32) -> tensor<2x16xf32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<2x16x16xf32>
+  %init = arith.constant dense<0.0> : tensor<2x16xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%m = %init) -> (tensor<2x16xf32>) : i32 {
+    %d = tile.dot %a, %a, %zero {inputPrecision = #tile<input_precision ieee>} : tensor<2x16x16xf16>, tensor<2x16x16xf16> -> tensor<2x16x16xf32>
+    %row = tile.reduce %d {axis = 2 : i32, kind = #tile<reduce_kind max>} : tensor<2x16x16xf32> -> tensor<2x16xf32>
+    %next = arith.maximumf %m, %row : tensor<2x16xf32>
+    scf.yield %next : tensor<2x16xf32>
+  }
+  return %r : tensor<2x16xf32>
+}
