@@ -7,7 +7,7 @@
 // Command line: `tilec FILE.tile [-k NAME] [--signature SIG] [-D N=V]
 // [--num-warps W] [--arch sm_90a]
 // [--emit ast|tile|tile-gpu|llvm-mlir|llvm|ptx|cubin|header]
-// [--ptxas-report] [--Werror=ptxas] [-Wno-tf32] [-Wno-block-ptr]
+// [--ptxas-report] [--Werror=ptxas] [-Wno-tf32] [-Wno-block-ptr] [-Wno-spills]
 // [--triton-compat=3.9] [-o OUT|-]`. PTX goes to FILE.ptx (a
 // cubin to FILE.cubin) in the current directory unless -o says otherwise;
 // every other stage goes to standard output. `tilec run` runs a kernel
@@ -121,6 +121,11 @@ static cl::opt<bool> noTf32Warning(
 static cl::opt<bool> noBlockPtrWarning(
     "Wno-block-ptr",
     cl::desc("Do not warn that Triton 3.9 removed tl.make_block_ptr"),
+    cl::cat(category));
+static cl::opt<bool> noSpillWarning(
+    "Wno-spills",
+    cl::desc("Do not run ptxas on the PTX to warn when a kernel spills "
+             "registers (the default when ptxas is found)"),
     cl::cat(category));
 static cl::opt<std::string> tritonCompat(
     "triton-compat",
@@ -311,13 +316,25 @@ static int emitHeader(SourceMgr &srcMgr, const tilec::CompileOptions &options,
   return 0;
 }
 
-/// --emit=cubin, --ptxas-report and --Werror=ptxas: compiles to PTX, runs
-/// ptxas (with -v for a report), prints the report and writes the PTX or
-/// the cubin to `output`, unless --Werror=ptxas rejects the kernel.
+/// --emit=cubin, --ptxas-report, --Werror=ptxas and the spill warning:
+/// compiles to PTX, runs ptxas (with -v for a report), prints the report or
+/// warns of spills, and writes the PTX or the cubin to `output`, unless
+/// --Werror=ptxas rejects the kernel. Without ptxas, PTX asked for only
+/// with the spill warning is written without it.
 static int assembleWithPtxas(SourceMgr &srcMgr,
                              const tilec::CompileOptions &options,
-                             StringRef output, bool werrorPtxas) {
+                             StringRef output, bool werrorPtxas,
+                             bool warnSpills) {
   std::string ptxas = tilec::findPtxas();
+  bool needed =
+      options.emit == tilec::EmitKind::Cubin || ptxasReport || werrorPtxas;
+  if (ptxas.empty() && !needed) {
+    std::string text;
+    raw_string_ostream os(text);
+    if (failed(tilec::compile(srcMgr, options, os)))
+      return 1;
+    return writeOutput(output, text);
+  }
   if (ptxas.empty()) {
     StringRef what = emit == tilec::EmitKind::Cubin ? "--emit=cubin"
                      : ptxasReport                  ? "--ptxas-report"
@@ -329,7 +346,7 @@ static int assembleWithPtxas(SourceMgr &srcMgr,
       tilec::compileToPTX(srcMgr, options, errs());
   if (failed(compiled))
     return 1;
-  bool verbose = ptxasReport || werrorPtxas;
+  bool verbose = ptxasReport || werrorPtxas || warnSpills;
   std::string log;
   Expected<std::string> cubin = tilec::assembleCubin(
       compiled->ptx, options.ptx.arch, ptxas, verbose ? &log : nullptr);
@@ -345,6 +362,16 @@ static int assembleWithPtxas(SourceMgr &srcMgr,
         WithColor::error(errs(), "tilec") << problem << " (--Werror=ptxas)\n";
       if (!problems.empty())
         return 1;
+    } else if (warnSpills) {
+      for (const tilec::PtxasFunctionReport &function : report.functions)
+        if (function.spills())
+          WithColor::warning(errs(), "tilec")
+              << (function.isEntry ? "kernel '" : "function '") << function.name
+              << "' spills " << function.spillStoreBytes
+              << " bytes of registers (ptxas: " << function.registers
+              << " registers a thread, " << function.spillLoadBytes
+              << " bytes of spill loads); smaller blocks or more warps may "
+                 "avoid it (-Wno-spills silences this)\n";
     }
   }
 
@@ -500,8 +527,12 @@ int main(int argc, char **argv) {
              : emit == tilec::EmitKind::Cubin
                  ? (sys::path::stem(inputFile) + ".cubin").str()
                  : "-";
-  if (emit == tilec::EmitKind::Cubin || ptxasReport || werrorPtxas) {
-    int status = assembleWithPtxas(srcMgr, options, output, werrorPtxas);
+  bool warnSpills = !noSpillWarning && (emit == tilec::EmitKind::PTX ||
+                                        emit == tilec::EmitKind::Cubin);
+  if (emit == tilec::EmitKind::Cubin || ptxasReport || werrorPtxas ||
+      warnSpills) {
+    int status =
+        assembleWithPtxas(srcMgr, options, output, werrorPtxas, warnSpills);
     return status ? status : writeDepFile(srcMgr, output);
   }
   std::string text;
