@@ -322,63 +322,54 @@ Value SplitBatch::placeholder(Type type, const Slices &slices, Location loc) {
 
 void SplitBatch::splitLoop(scf::ForOp loop, ArrayRef<bool> carried) {
   Location loc = loop.getLoc();
+  // The loop's values with each carried one replaced by its slices...
+  auto flattened = [&](ValueRange values) {
+    SmallVector<Value> flat;
+    for (auto [v, split] : llvm::zip_equal(values, carried)) {
+      if (split)
+        llvm::append_range(flat, expanded(getSlices(v), leadingSize(v)));
+      else
+        flat.push_back(v);
+    }
+    return flat;
+  };
+  // ...and the old values rebound to the new ones, through placeholders of
+  // the slices (at the insertion point).
+  auto rebind = [&](ValueRange old, ValueRange fresh) {
+    unsigned next = 0;
+    for (auto [v, split] : llvm::zip_equal(old, carried)) {
+      if (!split) {
+        v.replaceAllUsesWith(fresh[next++]);
+        continue;
+      }
+      int64_t count = leadingSize(v);
+      Slices slices(fresh.slice(next, count));
+      next += count;
+      v.replaceAllUsesWith(placeholder(v.getType(), slices, v.getLoc()));
+    }
+  };
+
   b.setInsertionPoint(loop);
-  SmallVector<Value> inits;
-  for (auto [init, split] : llvm::zip_equal(loop.getInitArgs(), carried)) {
-    if (split)
-      llvm::append_range(inits, expanded(getSlices(init), leadingSize(init)));
-    else
-      inits.push_back(init);
-  }
-  auto newLoop = scf::ForOp::create(
-      b, loc, loop.getLowerBound(), loop.getUpperBound(), loop.getStep(), inits,
-      /*bodyBuilder=*/nullptr, loop.getUnsignedCmp());
+  auto newLoop =
+      scf::ForOp::create(b, loc, loop.getLowerBound(), loop.getUpperBound(),
+                         loop.getStep(), flattened(loop.getInitArgs()),
+                         /*bodyBuilder=*/nullptr, loop.getUnsignedCmp());
   newLoop->setDiscardableAttrs(loop->getDiscardableAttrDictionary());
   Block *oldBody = loop.getBody(), *newBody = newLoop.getBody();
-
-  // The old loop-carried values: placeholders of the new ones.
   b.setInsertionPointToStart(newBody);
   oldBody->getArgument(0).replaceAllUsesWith(newBody->getArgument(0));
-  unsigned next = 1;
-  for (auto [arg, split] :
-       llvm::zip_equal(oldBody->getArguments().drop_front(), carried)) {
-    if (!split) {
-      arg.replaceAllUsesWith(newBody->getArgument(next++));
-      continue;
-    }
-    int64_t count = leadingSize(arg);
-    Slices slices(newBody->getArguments().slice(next, count));
-    next += count;
-    arg.replaceAllUsesWith(placeholder(arg.getType(), slices, arg.getLoc()));
-  }
+  rebind(oldBody->getArguments().drop_front(),
+         newBody->getArguments().drop_front());
   newBody->getOperations().splice(newBody->end(), oldBody->getOperations());
   splitBlock(*newBody);
 
-  // Yield the slices of the 3-D values.
   auto yield = cast<scf::YieldOp>(newBody->getTerminator());
-  SmallVector<Value> yielded;
-  for (auto [v, split] : llvm::zip_equal(yield.getOperands(), carried)) {
-    if (split)
-      llvm::append_range(yielded, expanded(getSlices(v), leadingSize(v)));
-    else
-      yielded.push_back(v);
-  }
   b.setInsertionPoint(yield);
-  scf::YieldOp::create(b, yield.getLoc(), yielded);
+  scf::YieldOp::create(b, yield.getLoc(), flattened(yield.getOperands()));
   yield.erase();
 
   b.setInsertionPointAfter(newLoop);
-  next = 0;
-  for (auto [result, split] : llvm::zip_equal(loop.getResults(), carried)) {
-    if (!split) {
-      result.replaceAllUsesWith(newLoop.getResult(next++));
-      continue;
-    }
-    int64_t count = leadingSize(result);
-    Slices slices(ValueRange(newLoop.getResults()).slice(next, count));
-    next += count;
-    result.replaceAllUsesWith(placeholder(result.getType(), slices, loc));
-  }
+  rebind(loop.getResults(), newLoop.getResults());
   loop.erase();
 }
 
