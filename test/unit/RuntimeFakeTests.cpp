@@ -199,12 +199,14 @@ TEST_CASE("The autotuner keeps the fastest configuration", "[fake][tune]") {
   std::string file = freshPath("tuner.tsv");
   TuningOptions options;
   options.Warmup = 1;
-  options.Rounds = 1;
+  // Three rounds (the median) and sleeps far apart: the machine running the
+  // test may be busy, and one descheduled millisecond must not reorder them.
+  options.Rounds = 3;
   options.LaunchesPerRound = 1;
   options.Progress = false;
   // The fake's events measure host time, so sleeping is "running".
   auto sleepy = [](unsigned config) {
-    static const int millis[] = {6, 1, 3};
+    static const int millis[] = {20, 1, 8};
     std::this_thread::sleep_for(std::chrono::milliseconds(millis[config]));
     return Status::success();
   };
