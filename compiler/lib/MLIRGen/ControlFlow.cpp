@@ -31,6 +31,7 @@
 
 #include "Generator.h"
 
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -363,6 +364,8 @@ struct RangeArgs {
   /// `range(hi, lo, -s)`: start and end swapped and the step negated, so
   /// that the loop counts up and its variable is `end + start - iv`.
   bool descending = false;
+  /// `tl.range(..., loop_unroll_factor=N)`: the factor, 0 when not given.
+  int64_t unrollFactor = 0;
 };
 } // namespace
 
@@ -393,6 +396,15 @@ static FailureOr<RangeArgs> rangeArgs(Generator &gen, llvm::StringRef name,
     r.end = bind.get(0);
   }
   r.step = bind.has(2) ? bind.get(2) : TValue::ofInt(1);
+  if (name == "tl.range" && bind.has(4)) {
+    FailureOr<int64_t> factor = bind.constInt(4);
+    if (failed(factor))
+      return failure();
+    if (*factor < 1)
+      return gen.error(bind.locs[4])
+             << "loop_unroll_factor must be at least 1, not " << *factor;
+    r.unrollFactor = *factor;
+  }
   llvm::SMLoc locs[3] = {bind.has(1) ? bind.locs[0] : l,
                          bind.has(1) ? bind.locs[1] : bind.locs[0],
                          bind.has(2) ? bind.locs[2] : l};
@@ -523,6 +535,8 @@ LogicalResult Generator::genFor(const ForStmtAST &stmt) {
       return failure();
     auto forOp = scf::ForOp::create(builder, l, bounds[0], bounds[1], bounds[2],
                                     carried->inits);
+    if (range->unrollFactor)
+      tile::setLoopUnrollFactor(forOp, range->unrollFactor);
     Block *body = forOp.getBody();
     // Without iter_args the builder adds an empty scf.yield; ours replaces
     // it.

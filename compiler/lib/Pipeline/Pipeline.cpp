@@ -64,6 +64,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   pipelineOptions.warnUnused = options.warnUnusedStages;
   pm.addPass(tile::createTilePipeline(pipelineOptions));
   pm.addPass(tile::createTilePrefetchLoads());
+  pm.addPass(tile::createTileUnrollLoops());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tile::createTileAllocateSharedMemory());

@@ -78,3 +78,23 @@ func.func @axis_hint_results(%p: !tile.ptr<f32>, %v: f32) {
   tile.store %p, %v {tile.hint_constancy = array<i64: 4>} : !tile.ptr<f32>, f32
   return
 }
+
+// -----
+
+// tl.range's loop_unroll_factor: a positive number on an scf.for.
+func.func @unroll_factor_positive(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{'tile.loop_unroll_factor' must be an integer of at least 1}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.loop_unroll_factor = 0 : i32}
+  return
+}
+
+// -----
+
+func.func @unroll_factor_loop(%n: i32) {
+  // expected-error @+1 {{'tile.loop_unroll_factor' belongs on an scf.for}}
+  %y = arith.addi %n, %n {tile.loop_unroll_factor = 2 : i32} : i32
+  return
+}

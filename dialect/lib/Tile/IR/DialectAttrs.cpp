@@ -159,6 +159,22 @@ void tilec::tile::removeAxisHints(Operation *op) {
     op->removeAttr(getAxisHintName(op, kind));
 }
 
+std::optional<int64_t> tilec::tile::getLoopUnrollFactor(Operation *loop) {
+  if (IntegerAttr factor =
+          getDialect(loop)->getLoopUnrollFactorAttrHelper().getAttr(loop))
+    return factor.getInt();
+  return std::nullopt;
+}
+
+void tilec::tile::setLoopUnrollFactor(Operation *loop, int64_t factor) {
+  getDialect(loop)->getLoopUnrollFactorAttrHelper().setAttr(
+      loop, getI32(loop, factor));
+}
+
+void tilec::tile::removeLoopUnrollFactor(Operation *loop) {
+  loop->removeAttr(getDialect(loop)->getLoopUnrollFactorAttrHelper().getName());
+}
+
 //===----------------------------------------------------------------------===//
 // Verification
 //===----------------------------------------------------------------------===//
@@ -209,6 +225,10 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == DivisibilityAttrHelper::getNameStr())
     return notHere("kernel arguments");
+  if (name == LoopUnrollFactorAttrHelper::getNameStr())
+    return op->getName().getStringRef() == "scf.for"
+               ? verifyInteger(op, attr, 1)
+               : notHere("an scf.for");
   if (name == HintDivisibilityAttrHelper::getNameStr() ||
       name == HintContiguityAttrHelper::getNameStr() ||
       name == HintConstancyAttrHelper::getNameStr()) {

@@ -18,6 +18,8 @@
 //   tile.hint_divisibility, tile.hint_contiguity, tile.hint_constancy
 //                         op        tl.multiple_of, tl.max_contiguous and
 //                                   tl.max_constancy of its one result
+//   tile.loop_unroll_factor
+//                         scf.for   tl.range's loop_unroll_factor
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +75,12 @@ void setAxisHint(mlir::Operation *op, AxisHint kind,
                  llvm::ArrayRef<int64_t> values);
 /// Removes every axis hint from `op` (once AxisInfo has been used).
 void removeAxisHints(mlir::Operation *op);
+
+/// The factor `tl.range(..., loop_unroll_factor=N)` asks to unroll `loop`
+/// by (std::nullopt when it asks nothing).
+std::optional<int64_t> getLoopUnrollFactor(mlir::Operation *loop);
+void setLoopUnrollFactor(mlir::Operation *loop, int64_t factor);
+void removeLoopUnrollFactor(mlir::Operation *loop);
 
 } // namespace tilec::tile
 

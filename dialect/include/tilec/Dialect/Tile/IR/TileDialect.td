@@ -52,7 +52,9 @@ def Tile_Dialect : Dialect {
     // tl.max_constancy of that result, one value per dimension (AxisInfo).
     "::mlir::DenseI64ArrayAttr":$hint_divisibility,
     "::mlir::DenseI64ArrayAttr":$hint_contiguity,
-    "::mlir::DenseI64ArrayAttr":$hint_constancy
+    "::mlir::DenseI64ArrayAttr":$hint_constancy,
+    // scf.for: tl.range's loop_unroll_factor (tile-unroll-loops).
+    "::mlir::IntegerAttr":$loop_unroll_factor
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

@@ -249,6 +249,40 @@ def TilePrefetchLoads : Pass<"tile-prefetch-loads", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileUnrollLoops : Pass<"tile-unroll-loops", "::mlir::ModuleOp"> {
+  let summary = "Unrolls streaming loops so that several iterations' loads "
+                "are in flight at once.";
+  let description = [{
+    Unrolls two kinds of `scf.for` (with an epilogue loop for the
+    iterations that do not fill a group, the upper bound known or not):
+
+    - a loop `tl.range(..., loop_unroll_factor=N)` made, which carries
+      `tile.loop_unroll_factor = N`, by N (1: never unrolled);
+    - a *streaming* loop: innermost, no `tile.dot`, nothing in it writes
+      memory, and its body loads tiles, fewer than `max-bytes` bytes a
+      thread in an iteration (the layouts give each thread's share). Its
+      factor is the largest power of two up to `max-factor` whose loads stay
+      within `max-bytes` a thread, and up to its iteration count when that is
+      known. The passes over a row of a layer norm or of a cross entropy are
+      such loops: one load of a few bytes a thread per iteration, the loop
+      latency bound.
+
+    In a loop that writes no memory, the loads of the unrolled body (with
+    the pure address and mask computations they need) then move to its top,
+    in order, so that all of them are issued before the first result is
+    used, even across the barriers of a reduction. Each unrolled iteration
+    computes what the original one computed, in the same order: results
+    are bit-identical.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"maxFactor", "max-factor", "unsigned", /*default=*/"4",
+           "Largest factor a streaming loop is unrolled by">,
+    Option<"maxBytes", "max-bytes", "unsigned", /*default=*/"64",
+           "Bytes a thread may load in one unrolled streaming iteration">,
+  ];
+}
+
 def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
   let summary = "Stages the operands of wgmma loops through a ring of "
                 "shared-memory slots filled by asynchronous copies.";
