@@ -847,6 +847,70 @@ Setup mxMatmul(gpu::MxFormat fa, gpu::MxFormat fb, bool nvfp4 = false) {
   };
 }
 
+/// batched_mx_matmul_kernel(a, a_scale, b, b_scale, c, BATCH, M, N, K,
+/// stride_ab, stride_am, stride_bb, stride_bk, stride_cb, stride_cm): the
+/// products of mxMatmul over a batch, e8m0 scales one per 32 elements; size
+/// (BATCH, M, N, K), K a multiple of 32.
+Setup batchedMxMatmul(gpu::MxFormat fa, gpu::MxFormat fb) {
+  return [fa, fb](Case &c) -> std::function<void()> {
+    const uint64_t group = 32;
+    uint64_t batch = c.size[0], m = c.size[1], n = c.size[2], k = c.size[3];
+    uint64_t groups = k / group;
+    uint64_t rowsB = k / gpu::mxPacking(fb), colsA = k / gpu::mxPacking(fa);
+    uint64_t lda = c.stride(colsA, 0), ldb = c.stride(n, 0),
+             ldc = c.stride(n, 0);
+    uint64_t strideA = m * lda, strideB = rowsB * ldb, strideC = m * ldc;
+    Buffer &a = c.input(ScalarType::U8, batch * m, colsA, lda);
+    Buffer &aScale = c.input(ScalarType::U8, batch * m, groups);
+    Buffer &b = c.input(ScalarType::U8, batch * rowsB, n, ldb);
+    Buffer &bScale = c.input(ScalarType::U8, batch * n, groups);
+    Buffer &d = c.output(ScalarType::FP32, batch * strideC);
+    auto fill = [&c](Buffer &buffer, uint64_t rows, uint64_t cols, uint64_t ld,
+                     gpu::MxFormat format) {
+      for (uint64_t r = 0; r < rows; ++r)
+        for (uint64_t col = 0; col < cols; ++col) {
+          uint8_t byte = uint8_t(c.random());
+          while (!gpu::mxFinite(format, byte))
+            byte = uint8_t(c.random());
+          buffer.set(r * ld + col, byte);
+        }
+    };
+    fill(a, batch * m, colsA, lda, fa);
+    fill(b, batch * rowsB, n, ldb, fb);
+    for (Buffer *scale : {&aScale, &bScale})
+      for (uint64_t i = 0; i < batch * (scale == &aScale ? m : n) * groups; ++i)
+        scale->getBytes()[i] = uint8_t(124 + c.random() % 7);
+    for (uint64_t v :
+         {batch, m, n, k, strideA, lda, strideB, ldb, strideC, ldc})
+      c.args.push_back(Argument::ofInt(int64_t(v)));
+    c.grid = {unsigned(cdiv(batch, c.constant("BLOCK_B"))),
+              unsigned(cdiv(m, c.constant("BLOCK_M"))),
+              unsigned(cdiv(n, c.constant("BLOCK_N")))};
+    return [&c, &a, &aScale, &b, &bScale, &d, fa, fb, batch, m, n, k, lda,
+            ldb, ldc, groups, strideA, strideB, strideC] {
+      const std::vector<uint8_t> &av = a.getBytes(), &as = aScale.getBytes(),
+                                 &bv = b.getBytes(), &bs = bScale.getBytes();
+      std::vector<double> ref(batch * strideC);
+      double floor = 0;
+      for (uint64_t i = 0; i < batch; ++i) {
+        double rmsA = 0, rmsB = 0;
+        std::vector<double> one(m * n);
+        gpu::mxMatmulReference(av.data() + i * strideA, lda,
+                               as.data() + i * m * groups, fa,
+                               bv.data() + i * strideB, ldb,
+                               bs.data() + i * n * groups, fb, m, n, k,
+                               one.data(), rmsA, rmsB, group, false);
+        floor = std::max(floor, 0.5 * std::sqrt(double(k)) * rmsA * rmsB);
+        for (uint64_t r = 0; r < m; ++r)
+          for (uint64_t col = 0; col < n; ++col)
+            ref[(i * m + r) * n + col] = one[r * n + col];
+      }
+      c.refFloor = floor;
+      c.check("C", d, batch * m, n, ldc, ref, c.config.tol);
+    };
+  };
+}
+
 /// attention_fwd(Q, K, V, O, sm_scale, N_CTX) (and flash_attention.tile's
 /// attn_fwd, causal when CAUSAL is 1); size (heads, N_CTX).
 std::function<void()> attention(Case &c) {
@@ -989,6 +1053,9 @@ std::vector<Config> configurations() {
   const std::vector<std::string> mxBlocks = {"BLOCK_M=128", "BLOCK_N=128",
                                              "BLOCK_K=64"};
   std::vector<std::vector<uint64_t>> mxSizes = {{1, 1, 32}, {130, 100, 96}};
+  const std::string batchedMxSig =
+      "*u8:16, *u8:16, *u8:16, *u8:16, *fp32:16, i32, i32, i32, i32, i32:16, "
+      "i32:16, i32:16, i32:16, i32:16, i32:16";
   return {
       {"vector_add",
        "vector_add.tile",
@@ -1380,6 +1447,21 @@ std::vector<Config> configurations() {
         "B_FORMAT=e2m1", "GROUP=16"},
        mxMatmul(gpu::MxFormat::E2M1, gpu::MxFormat::E2M1, /*nvfp4=*/true),
        mxSizes,
+       1e-5},
+      // One 3-D tl.dot_scaled a K step, two matrices a program.
+      {"batched_mx_matmul_fp4_fp8", "mx_matmul.tile",
+       "batched_mx_matmul_kernel", batchedMxSig,
+       {"BLOCK_B=2", "BLOCK_M=64", "BLOCK_N=64", "BLOCK_K=64", "A_FORMAT=e2m1",
+        "B_FORMAT=e4m3"},
+       batchedMxMatmul(gpu::MxFormat::E2M1, gpu::MxFormat::E4M3),
+       {{1, 1, 1, 32}, {3, 70, 45, 96}, {5, 33, 80, 64}},
+       1e-5},
+      {"batched_mx_matmul_fp8_fp8", "mx_matmul.tile",
+       "batched_mx_matmul_kernel", batchedMxSig,
+       {"BLOCK_B=2", "BLOCK_M=64", "BLOCK_N=64", "BLOCK_K=64", "A_FORMAT=e5m2",
+        "B_FORMAT=e4m3"},
+       batchedMxMatmul(gpu::MxFormat::E5M2, gpu::MxFormat::E4M3),
+       {{3, 70, 45, 96}},
        1e-5},
       // The sm_80 (mma.sync) configurations: the arch does not matter here.
       {"matmul_ptr_fp16_sm80", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
