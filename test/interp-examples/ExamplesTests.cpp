@@ -886,8 +886,8 @@ Setup batchedMxMatmul(gpu::MxFormat fa, gpu::MxFormat fb) {
     c.grid = {unsigned(cdiv(batch, c.constant("BLOCK_B"))),
               unsigned(cdiv(m, c.constant("BLOCK_M"))),
               unsigned(cdiv(n, c.constant("BLOCK_N")))};
-    return [&c, &a, &aScale, &b, &bScale, &d, fa, fb, batch, m, n, k, lda,
-            ldb, ldc, groups, strideA, strideB, strideC] {
+    return [&c, &a, &aScale, &b, &bScale, &d, fa, fb, batch, m, n, k, lda, ldb,
+            ldc, groups, strideA, strideB, strideC] {
       const std::vector<uint8_t> &av = a.getBytes(), &as = aScale.getBytes(),
                                  &bv = b.getBytes(), &bs = bScale.getBytes();
       std::vector<double> ref(batch * strideC);
@@ -895,11 +895,10 @@ Setup batchedMxMatmul(gpu::MxFormat fa, gpu::MxFormat fb) {
       for (uint64_t i = 0; i < batch; ++i) {
         double rmsA = 0, rmsB = 0;
         std::vector<double> one(m * n);
-        gpu::mxMatmulReference(av.data() + i * strideA, lda,
-                               as.data() + i * m * groups, fa,
-                               bv.data() + i * strideB, ldb,
-                               bs.data() + i * n * groups, fb, m, n, k,
-                               one.data(), rmsA, rmsB, group, false);
+        gpu::mxMatmulReference(
+            av.data() + i * strideA, lda, as.data() + i * m * groups, fa,
+            bv.data() + i * strideB, ldb, bs.data() + i * n * groups, fb, m, n,
+            k, one.data(), rmsA, rmsB, group, false);
         floor = std::max(floor, 0.5 * std::sqrt(double(k)) * rmsA * rmsB);
         for (uint64_t r = 0; r < m; ++r)
           for (uint64_t col = 0; col < n; ++col)
@@ -1449,15 +1448,19 @@ std::vector<Config> configurations() {
        mxSizes,
        1e-5},
       // One 3-D tl.dot_scaled a K step, two matrices a program.
-      {"batched_mx_matmul_fp4_fp8", "mx_matmul.tile",
-       "batched_mx_matmul_kernel", batchedMxSig,
+      {"batched_mx_matmul_fp4_fp8",
+       "mx_matmul.tile",
+       "batched_mx_matmul_kernel",
+       batchedMxSig,
        {"BLOCK_B=2", "BLOCK_M=64", "BLOCK_N=64", "BLOCK_K=64", "A_FORMAT=e2m1",
         "B_FORMAT=e4m3"},
        batchedMxMatmul(gpu::MxFormat::E2M1, gpu::MxFormat::E4M3),
        {{1, 1, 1, 32}, {3, 70, 45, 96}, {5, 33, 80, 64}},
        1e-5},
-      {"batched_mx_matmul_fp8_fp8", "mx_matmul.tile",
-       "batched_mx_matmul_kernel", batchedMxSig,
+      {"batched_mx_matmul_fp8_fp8",
+       "mx_matmul.tile",
+       "batched_mx_matmul_kernel",
+       batchedMxSig,
        {"BLOCK_B=2", "BLOCK_M=64", "BLOCK_N=64", "BLOCK_K=64", "A_FORMAT=e5m2",
         "B_FORMAT=e4m3"},
        batchedMxMatmul(gpu::MxFormat::E5M2, gpu::MxFormat::E4M3),
