@@ -1224,6 +1224,17 @@ std::vector<Config> configurations() {
        matmul(MatmulForm::Grouped),
        {{100, 130, 77}, {600, 70, 40}},
        Fp16Tol},
+      // N a multiple of 8 (fp16 vectors of 16 bytes), not of BLOCK_N: the
+      // hints hold.
+      {"matmul_group_fp16_hints",
+       "matmul.tile",
+       "matmul_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, i32, i32, i32, i32:16, i32:1, i32:16, "
+       "i32:1, i32:16, i32:1",
+       with(mmBlocks, {"GROUP_M=8", "HINTS=True"}),
+       matmul(MatmulForm::Grouped),
+       {{100, 136, 77}, {33, 8, 40}},
+       Fp16Tol},
       {"matmul_group_tf32",
        "matmul.tile",
        "matmul_kernel",
