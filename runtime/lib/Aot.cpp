@@ -13,8 +13,8 @@
 
 using namespace tilec::rt;
 
-/// One image loaded on one device. The Context retains the device's primary
-/// context for as long as the module is loaded.
+/// One image loaded in one CUDA context, which Ctx keeps alive (a primary
+/// context stays retained for as long as the module is loaded).
 struct EmbeddedKernel::Loaded {
   Context Ctx;
   Module Mod;
@@ -30,24 +30,23 @@ EmbeddedKernel::~EmbeddedKernel() = default;
 
 Expected<const Kernel *> EmbeddedKernel::load(const Context &ctx) const {
   std::lock_guard<std::mutex> guard(Lock);
-  int ordinal = ctx.ordinal();
   for (const std::unique_ptr<Loaded> &loaded : LoadedModules)
-    if (loaded->Ctx.ordinal() == ordinal)
+    if (loaded->Ctx.handle() == ctx.handle())
       return &loaded->Fn;
 
   Expected<KernelMetadata> meta = parseMetadataLine(Image.MetadataLine);
   if (!meta)
     return meta.status().withContext("embedded kernel");
   std::string name = meta->Name;
-  Expected<Context> retained = Context::create(ordinal);
-  if (!retained)
-    return retained.status();
+  Expected<Context> shared = ctx.share();
+  if (!shared)
+    return shared.status();
   Expected<Module> module =
       Image.IsCubin
-          ? Module::loadImage(*retained, Image.Data, {meta.take()},
+          ? Module::loadImage(*shared, Image.Data, {meta.take()},
                               "embedded cubin of " + name)
           : Module::loadPtx(
-                *retained,
+                *shared,
                 std::string_view(reinterpret_cast<const char *>(Image.Data),
                                  Image.Size),
                 "embedded PTX of " + name);
@@ -57,9 +56,11 @@ Expected<const Kernel *> EmbeddedKernel::load(const Context &ctx) const {
   if (!kernel)
     return kernel.status();
   LoadedModules.push_back(std::unique_ptr<Loaded>(
-      new Loaded{retained.take(), module.take(), kernel.take()}));
+      new Loaded{shared.take(), module.take(), kernel.take()}));
   const Kernel *result = &LoadedModules.back()->Fn;
-  if (ordinal >= 0 && ordinal < FastDevices)
+  // The fast path is indexed by ordinal: for each device's primary context.
+  int ordinal = ctx.ordinal();
+  if (ctx.isPrimary() && ordinal >= 0 && ordinal < FastDevices)
     Fast[ordinal].store(result, std::memory_order_release);
   return result;
 }

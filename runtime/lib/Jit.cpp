@@ -125,7 +125,9 @@ std::string JitArg::valueText() const {
 }
 
 /// One specialization loaded on one device.
+/// A kernel loaded in one CUDA context, which Ctx keeps alive.
 struct JitKernel::Loaded {
+  Context Ctx;
   Module Mod;
   tilec::rt::Kernel Fn;
 };
@@ -385,8 +387,8 @@ JitKernel::prepare(const Context &ctx, const JitArg *args, std::size_t numArgs,
   if (!withValues)
     return withValues.status();
   const JitConfig &config = *withValues;
-  std::pair<int, std::string> slot(ctx.ordinal(),
-                                   signature + "\n" + config.name());
+  std::pair<void *, std::string> slot(ctx.handle(),
+                                      signature + "\n" + config.name());
   auto found = Kernels.find(slot);
   if (found != Kernels.end()) {
     ++Stats.FromMemory;
@@ -398,9 +400,7 @@ JitKernel::prepare(const Context &ctx, const JitArg *args, std::size_t numArgs,
       compileOrLoad(signature, config, fromDisk);
   if (!compiled)
     return compiled.status();
-  // The module must land on ctx's device, whichever context is current.
-  if (Status current = ctx.makeCurrent(); !current.ok())
-    return current;
+  // The module lands in ctx's context (loading makes it current).
   std::string display = SourceName + ":" + KernelName + " [" + signature + "]";
   auto load =
       [&](const CompiledKernel &kernel) -> Expected<std::unique_ptr<Loaded>> {
@@ -424,7 +424,11 @@ JitKernel::prepare(const Context &ctx, const JitArg *args, std::size_t numArgs,
     Expected<tilec::rt::Kernel> fn = module->getKernel(KernelName);
     if (!fn)
       return fn.status();
-    return std::unique_ptr<Loaded>(new Loaded{module.take(), fn.take()});
+    Expected<Context> shared = ctx.share();
+    if (!shared)
+      return shared.status();
+    return std::unique_ptr<Loaded>(
+        new Loaded{shared.take(), module.take(), fn.take()});
   };
   Expected<std::unique_ptr<Loaded>> loaded = load(*compiled);
   // An entry from the disk that does not load (a zeroed cubin, metadata

@@ -119,8 +119,82 @@ Expected<Context> Context::create(int ordinal) {
   ctx.Device = device;
   if ((result = api->cuCtxSetCurrent(handle)) != CUDA_SUCCESS)
     return cudaFailure(api, "cuCtxSetCurrent", result);
+  if (Status described = ctx.describe(ordinal); !described.ok())
+    return described;
+  return ctx;
+}
 
-  DeviceInfo &info = ctx.Info;
+Expected<Context> Context::current() {
+  Expected<int> deviceCount = Context::deviceCount();
+  if (!deviceCount)
+    return deviceCount.status();
+  Status status;
+  const DriverApi *api = getDriver(status);
+  CUresult result;
+  CUcontext handle = nullptr;
+  if ((result = api->cuCtxGetCurrent(&handle)) != CUDA_SUCCESS)
+    return cudaFailure(api, "cuCtxGetCurrent", result);
+  if (!handle)
+    return Status::invalidArgument(
+        "Context::current: no CUDA context is current on this thread");
+  CUdevice device = 0;
+  if ((result = api->cuCtxGetDevice(&device)) != CUDA_SUCCESS)
+    return cudaFailure(api, "cuCtxGetDevice", result);
+  int ordinal = -1;
+  for (int i = 0; i < *deviceCount && ordinal < 0; ++i) {
+    CUdevice candidate = 0;
+    if (api->cuDeviceGet(&candidate, i) == CUDA_SUCCESS && candidate == device)
+      ordinal = i;
+  }
+  if (ordinal < 0)
+    return Status::invalidArgument(
+        "Context::current: the current context's device is not among the " +
+        std::to_string(*deviceCount) + " device(s)");
+  // The device's primary context is retained, as create() retains it.
+  CUcontext primary = nullptr;
+  if ((result = api->cuDevicePrimaryCtxRetain(&primary, device)) !=
+      CUDA_SUCCESS)
+    return cudaFailure(api, "cuDevicePrimaryCtxRetain", result);
+  Context ctx;
+  ctx.Handle = handle;
+  ctx.Device = device;
+  ctx.Primary = primary == handle;
+  if (!ctx.Primary)
+    api->cuDevicePrimaryCtxRelease(device);
+  if (Status described = ctx.describe(ordinal); !described.ok())
+    return described;
+  return ctx;
+}
+
+Expected<Context> Context::share() const {
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  Context ctx;
+  ctx.Handle = Handle;
+  ctx.Device = Device;
+  ctx.Primary = Primary;
+  ctx.Info = Info;
+  if (Primary) {
+    CUcontext primary = nullptr;
+    CUresult result = api->cuDevicePrimaryCtxRetain(&primary, Device);
+    if (result != CUDA_SUCCESS) {
+      ctx.Handle = nullptr; // Nothing retained to release.
+      return cudaFailure(api, "cuDevicePrimaryCtxRetain", result);
+    }
+  }
+  return ctx;
+}
+
+Status Context::describe(int ordinal) {
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUresult result;
+  CUdevice device = Device;
+  DeviceInfo &info = Info;
   info.Ordinal = ordinal;
   char name[256] = {0};
   if ((result = api->cuDeviceGetName(name, sizeof(name) - 1, device)) !=
@@ -160,23 +234,25 @@ Expected<Context> Context::create(int ordinal) {
     info.TotalMemoryBytes = totalMemory;
   if (api->cuDriverGetVersion(&info.DriverVersion) != CUDA_SUCCESS)
     info.DriverVersion = 0;
-  return ctx;
+  return Status::success();
 }
 
 Context::Context(Context &&other) noexcept
     : Handle(std::exchange(other.Handle, nullptr)),
-      Device(std::exchange(other.Device, -1)), Info(std::move(other.Info)) {}
+      Device(std::exchange(other.Device, -1)), Primary(other.Primary),
+      Info(std::move(other.Info)) {}
 
 Context &Context::operator=(Context &&other) noexcept {
   Context moved(std::move(other));
   std::swap(Handle, moved.Handle);
   std::swap(Device, moved.Device);
+  std::swap(Primary, moved.Primary);
   std::swap(Info, moved.Info);
   return *this; // `moved` releases what this held.
 }
 
 Context::~Context() {
-  if (!Handle)
+  if (!Handle || !Primary)
     return;
   if (const DriverApi *api = getLoadedDriver())
     api->cuDevicePrimaryCtxRelease(Device);
@@ -209,11 +285,13 @@ Status Context::synchronize() const {
 // Stream and Event
 //===----------------------------------------------------------------------===//
 
-Expected<Stream> Stream::create(const Context &) {
+Expected<Stream> Stream::create(const Context &ctx) {
   Status status;
   const DriverApi *api = requireDriver(status);
   if (!api)
     return status;
+  if (Status current = ctx.makeCurrent(); !current.ok())
+    return current;
   CUstream handle = nullptr;
   CUresult result = api->cuStreamCreate(&handle, CU_STREAM_DEFAULT);
   if (result != CUDA_SUCCESS)
@@ -259,11 +337,13 @@ Status Stream::synchronize() const {
   return Status::success();
 }
 
-Expected<Event> Event::create(const Context &) {
+Expected<Event> Event::create(const Context &ctx) {
   Status status;
   const DriverApi *api = requireDriver(status);
   if (!api)
     return status;
+  if (Status current = ctx.makeCurrent(); !current.ok())
+    return current;
   CUevent handle = nullptr;
   CUresult result = api->cuEventCreate(&handle, CU_EVENT_DEFAULT);
   if (result != CUDA_SUCCESS)
@@ -334,7 +414,7 @@ Expected<float> Event::elapsedMs(const Event &start, const Event &end) {
 KernelArg::KernelArg(const DeviceBuffer &buffer)
     : ArgKind(Kind::Pointer), Bits(buffer.ptr().Address) {}
 
-Expected<DeviceBuffer> DeviceBuffer::allocate(const Context &,
+Expected<DeviceBuffer> DeviceBuffer::allocate(const Context &ctx,
                                               std::size_t bytes) {
   if (bytes == 0)
     return DeviceBuffer();
@@ -342,6 +422,8 @@ Expected<DeviceBuffer> DeviceBuffer::allocate(const Context &,
   const DriverApi *api = requireDriver(status);
   if (!api)
     return status;
+  if (Status current = ctx.makeCurrent(); !current.ok())
+    return current;
   CUdeviceptr address = 0;
   CUresult result = api->cuMemAlloc(&address, bytes);
   if (result != CUDA_SUCCESS)
@@ -610,10 +692,16 @@ Status Kernel::launchUnchecked(Dim3 grid, void **params, const Stream *stream,
         Meta.blockSize(), 1, 1, Meta.SharedBytes, asStream(stream), params,
         nullptr);
   }
-  if (result != CUDA_SUCCESS)
-    return Status::error(ErrorCode::CudaError,
-                         cudaFailure(api, call, result, Meta.Name).message() +
-                             " [" + dims() + "]");
+  if (result != CUDA_SUCCESS) {
+    std::string message = cudaFailure(api, call, result, Meta.Name).message() +
+                          " [" + dims() + "]";
+    // A kernel runs in the context its module was loaded in.
+    if (result == CUDA_ERROR_INVALID_HANDLE ||
+        result == CUDA_ERROR_INVALID_CONTEXT)
+      message += "; is the Context the kernel was loaded for current on this "
+                 "thread? (Context::makeCurrent)";
+    return Status::error(ErrorCode::CudaError, std::move(message));
+  }
   return Status::success();
 }
 
@@ -659,6 +747,9 @@ Expected<Module> Module::loadImage(const Context &ctx, const void *image,
   const DriverApi *api = requireDriver(status);
   if (!api)
     return status;
+  // The module belongs to the context current when it loads.
+  if (Status current = ctx.makeCurrent(); !current.ok())
+    return current;
 
   constexpr std::size_t LogSize = 64 * 1024;
   std::vector<char> errorLog(LogSize, '\0');

@@ -18,8 +18,15 @@
 // report a failure instead of a wrong result. It proves nothing about PTX or
 // the hardware; it exercises the host side.
 //
+// Contexts are checked as the driver checks them: each device has its
+// primary context, a context is current per thread (cuCtxSetCurrent), a
+// module belongs to the context current when it was loaded, and launching
+// one of its functions while another context is current fails with
+// CUDA_ERROR_INVALID_HANDLE; memory calls need a current context.
+//
 // Knobs (environment variables), to check how failures are reported:
 //   TILEC_FAKE_CUDA_NO_DEVICE=1  cuDeviceGetCount reports 0 devices.
+//   TILEC_FAKE_CUDA_DEVICES=N    N devices (1 to 8; default 1).
 //   TILEC_FAKE_CUDA_WRONG=1      add_kernel leaves the last element unwritten.
 //   TILEC_FAKE_CUDA_FAULT=1      every launch faults (illegal address).
 // A PTX text containing "tilec-fake-jit-error" fails to load with a JIT log.
@@ -32,6 +39,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -40,6 +48,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 struct CUctx_st {
   int Device = 0;
@@ -48,9 +57,12 @@ struct CUmod_st {
   /// The PTX text, or the bytes of a cubin.
   std::string Ptx;
   bool IsCubin = false;
+  /// The context current when it was loaded.
+  CUcontext Context = nullptr;
 };
 struct CUfunc_st {
   std::string Name;
+  CUcontext Context = nullptr;
   int MaxDynamicShared = 48 * 1024;
 };
 struct CUstream_st {
@@ -65,8 +77,15 @@ namespace {
 
 std::mutex Lock;
 bool Initialized = false;
-CUctx_st PrimaryContext;
-int PrimaryRefCount = 0;
+constexpr int MaxDevices = 8;
+CUctx_st PrimaryContexts[MaxDevices] = {{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}};
+int PrimaryRefCounts[MaxDevices] = {};
+/// Contexts made with tilecFakeCudaCreateContext (never freed; tests only).
+std::vector<CUctx_st *> UserContexts;
+/// The context current on each thread.
+thread_local CUcontext Current = nullptr;
+/// Kernels launched on each device.
+int Launches[MaxDevices] = {};
 /// Allocations: start address -> size.
 std::map<std::uint64_t, std::size_t> Allocations;
 /// A launch error that, like a GPU fault, sticks to the context.
@@ -90,6 +109,25 @@ bool isValidRange(std::uint64_t address, std::size_t bytes) {
 bool knob(const char *name) {
   const char *value = std::getenv(name);
   return value && std::strcmp(value, "1") == 0;
+}
+
+int deviceCount() {
+  if (knob("TILEC_FAKE_CUDA_NO_DEVICE"))
+    return 0;
+  const char *value = std::getenv("TILEC_FAKE_CUDA_DEVICES");
+  int count = value ? std::atoi(value) : 1;
+  return count < 1 ? 1 : count > MaxDevices ? MaxDevices : count;
+}
+
+/// True when `ctx` is a primary context of an existing device or a context
+/// a test made.
+bool isContext(CUcontext ctx) {
+  for (int i = 0; i < deviceCount(); ++i)
+    if (ctx == &PrimaryContexts[i])
+      return true;
+  std::lock_guard<std::mutex> guard(Lock);
+  return std::find(UserContexts.begin(), UserContexts.end(), ctx) !=
+         UserContexts.end();
 }
 
 /// The size of an ELF64 image (a cubin): its section headers come last.
@@ -204,15 +242,15 @@ CUresult CUDAAPI cuDriverGetVersion(int *driverVersion) {
 
 CUresult CUDAAPI cuDeviceGetCount(int *count) {
   FAKE_CHECK_INIT();
-  *count = knob("TILEC_FAKE_CUDA_NO_DEVICE") ? 0 : 1;
+  *count = deviceCount();
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal) {
   FAKE_CHECK_INIT();
-  if (ordinal != 0)
+  if (ordinal < 0 || ordinal >= deviceCount())
     return CUDA_ERROR_INVALID_DEVICE;
-  *device = 0;
+  *device = ordinal;
   return CUDA_SUCCESS;
 }
 
@@ -256,26 +294,46 @@ CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice) {
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice) {
+CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice device) {
   FAKE_CHECK_INIT();
+  if (device < 0 || device >= deviceCount())
+    return CUDA_ERROR_INVALID_DEVICE;
   std::lock_guard<std::mutex> guard(Lock);
-  ++PrimaryRefCount;
-  *pctx = &PrimaryContext;
+  ++PrimaryRefCounts[device];
+  *pctx = &PrimaryContexts[device];
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice) {
+CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice device) {
+  if (device < 0 || device >= deviceCount())
+    return CUDA_ERROR_INVALID_DEVICE;
   std::lock_guard<std::mutex> guard(Lock);
-  if (PrimaryRefCount == 0)
+  if (PrimaryRefCounts[device] == 0)
     return CUDA_ERROR_INVALID_CONTEXT;
-  --PrimaryRefCount;
+  --PrimaryRefCounts[device];
   return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuCtxSetCurrent(CUcontext ctx) {
   FAKE_CHECK_INIT();
-  return ctx == &PrimaryContext || !ctx ? CUDA_SUCCESS
-                                        : CUDA_ERROR_INVALID_CONTEXT;
+  if (ctx && !isContext(ctx))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  Current = ctx;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxGetCurrent(CUcontext *pctx) {
+  FAKE_CHECK_INIT();
+  *pctx = Current;
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxGetDevice(CUdevice *device) {
+  FAKE_CHECK_INIT();
+  if (!Current)
+    return CUDA_ERROR_INVALID_CONTEXT;
+  *device = Current->Device;
+  return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuCtxSynchronize(void) {
@@ -288,6 +346,8 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image,
                                     CUjit_option *options,
                                     void **optionValues) {
   FAKE_CHECK_INIT();
+  if (!Current)
+    return CUDA_ERROR_INVALID_CONTEXT;
   const unsigned char *bytes = static_cast<const unsigned char *>(image);
   if (std::memcmp(bytes,
                   "\x7f"
@@ -296,7 +356,7 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image,
     // A cubin: kept whole; functions are found in its string table.
     *module = new CUmod_st{
         std::string(reinterpret_cast<const char *>(bytes), elfSize(bytes)),
-        true};
+        true, Current};
     return CUDA_SUCCESS;
   }
   const char *ptx = static_cast<const char *>(image);
@@ -330,7 +390,7 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image,
   if (infoLog && infoSize)
     std::snprintf(infoLog, infoSize, "fake JIT: %zu bytes of PTX accepted",
                   std::strlen(ptx));
-  *module = new CUmod_st{ptx};
+  *module = new CUmod_st{ptx, false, Current};
   return CUDA_SUCCESS;
 }
 
@@ -348,7 +408,7 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *function, CUmodule module,
     // The function's symbol name, NUL-terminated, in the string table.
     if (module->Ptx.find(std::string(name) + '\0') == std::string::npos)
       return CUDA_ERROR_NOT_FOUND;
-    *function = new CUfunc_st{name}; // Leaked with the module; tests only.
+    *function = new CUfunc_st{name, module->Context}; // Leaked; tests only.
     return CUDA_SUCCESS;
   }
   std::string needle = std::string(".entry ") + name;
@@ -356,7 +416,7 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *function, CUmodule module,
   while (pos != std::string::npos) {
     char next = module->Ptx[pos + needle.size()];
     if (next == '(' || next == ' ' || next == '\n' || next == '\t') {
-      *function = new CUfunc_st{name}; // Leaked with the module; tests only.
+      *function = new CUfunc_st{name, module->Context}; // Leaked; tests only.
       return CUDA_SUCCESS;
     }
     pos = module->Ptx.find(needle, pos + 1);
@@ -410,7 +470,11 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX,
     return CUDA_ERROR_INVALID_VALUE;
   if (StickyError != CUDA_SUCCESS)
     return StickyError;
+  // A function runs in the context its module was loaded in.
+  if (f->Context != Current)
+    return CUDA_ERROR_INVALID_HANDLE;
   std::lock_guard<std::mutex> guard(Lock);
+  ++Launches[f->Context->Device];
   if (knob("TILEC_FAKE_CUDA_FAULT")) {
     StickyError = CUDA_ERROR_ILLEGAL_ADDRESS;
     return CUDA_SUCCESS;
@@ -455,6 +519,21 @@ __attribute__((visibility("default"))) int tilecFakeCudaProgrammaticLaunches() {
   return ProgrammaticLaunches;
 }
 
+/// For tests: how many kernels were launched on `device`.
+__attribute__((visibility("default"))) int tilecFakeCudaLaunches(int device) {
+  std::lock_guard<std::mutex> guard(Lock);
+  return device >= 0 && device < MaxDevices ? Launches[device] : 0;
+}
+
+/// For tests: a context of `device` other than its primary one (what
+/// cuCtxCreate makes), not current anywhere yet.
+__attribute__((visibility("default"))) void *
+tilecFakeCudaCreateContext(int device) {
+  std::lock_guard<std::mutex> guard(Lock);
+  UserContexts.push_back(new CUctx_st{device});
+  return UserContexts.back();
+}
+
 /// Checks what the driver checks of a 2-D tiled tensor map and fills the
 /// map with a pattern; the fake kernels never read it.
 CUresult CUDAAPI cuTensorMapEncodeTiled(
@@ -479,6 +558,8 @@ CUresult CUDAAPI cuTensorMapEncodeTiled(
 
 CUresult CUDAAPI cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {
   FAKE_CHECK_INIT();
+  if (!Current)
+    return CUDA_ERROR_INVALID_CONTEXT;
   if (bytesize == 0)
     return CUDA_ERROR_INVALID_VALUE;
   void *memory = std::aligned_alloc(256, (bytesize + 255) / 256 * 256);

@@ -1063,3 +1063,203 @@ TEST_CASE("Generated launchers check the launch requirements",
   CHECK_THAT(launched.message(), Contains("add_kernel only"));
   CHECK_THAT(launched.message(), !Contains("tensor descriptor"));
 }
+
+//===----------------------------------------------------------------------===//
+// Several devices (the fake driver with TILEC_FAKE_CUDA_DEVICES=2)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Two fake devices for the test's lifetime, and the fake's counters.
+struct TwoDevices {
+  TwoDevices() {
+    ::setenv("TILEC_FAKE_CUDA_DEVICES", "2", 1);
+    Fake = ::dlopen(std::getenv("TILEC_CUDA_LIBRARY"), RTLD_NOW);
+    REQUIRE(Fake);
+    Launches =
+        reinterpret_cast<int (*)(int)>(::dlsym(Fake, "tilecFakeCudaLaunches"));
+    REQUIRE(Launches);
+  }
+  ~TwoDevices() {
+    ::unsetenv("TILEC_FAKE_CUDA_DEVICES");
+    ::dlclose(Fake);
+  }
+  Context create(int ordinal) {
+    Expected<Context> ctx = Context::create(ordinal);
+    INFO(ctx.status().message());
+    REQUIRE(ctx.ok());
+    return ctx.take();
+  }
+
+  void *Fake = nullptr;
+  int (*Launches)(int) = nullptr;
+};
+
+} // namespace
+
+TEST_CASE("A Context per device, each with its own primary context",
+          "[fake][devices]") {
+  TwoDevices fake;
+  Expected<int> count = Context::deviceCount();
+  REQUIRE(count.ok());
+  CHECK(*count == 2);
+  Context first = fake.create(0);
+  Context second = fake.create(1);
+  CHECK(first.ordinal() == 0);
+  CHECK(second.ordinal() == 1);
+  CHECK(first.handle() != second.handle());
+  CHECK(first.isPrimary());
+  Expected<Context> third = Context::create(2);
+  REQUIRE_FALSE(third.ok());
+  CHECK_THAT(third.status().message(),
+             Contains("device ordinal 2 is out of range (2 device(s))"));
+}
+
+TEST_CASE("A generated launcher loads its image on each device it is used on",
+          "[fake][devices][aot]") {
+  TwoDevices fake;
+  Context first = fake.create(0);
+  Context second = fake.create(1);
+  Inputs onFirst(first, 3000), onSecond(second, 5000);
+  int before0 = fake.Launches(0), before1 = fake.Launches(1);
+  REQUIRE(first.makeCurrent().ok());
+  REQUIRE(aot::add_kernel(first, blocksFor(onFirst.N), onFirst.X, onFirst.Y,
+                          onFirst.Out, onFirst.N)
+              .ok());
+  REQUIRE(second.makeCurrent().ok());
+  Status launched = aot::add_kernel(second, blocksFor(onSecond.N), onSecond.X,
+                                    onSecond.Y, onSecond.Out, onSecond.N);
+  INFO(launched.message());
+  REQUIRE(launched.ok());
+  onFirst.checkOutput();
+  onSecond.checkOutput();
+  CHECK(fake.Launches(0) == before0 + 1);
+  CHECK(fake.Launches(1) == before1 + 1);
+
+  // Device 0's kernel launched while device 1's context is current: the
+  // driver refuses it, and the message says what to do.
+  Status wrong = aot::add_kernel(first, blocksFor(onFirst.N), onFirst.X,
+                                 onFirst.Y, onFirst.Out, onFirst.N);
+  REQUIRE_FALSE(wrong.ok());
+  CHECK_THAT(wrong.message(), Contains("CUDA_ERROR_INVALID_HANDLE") &&
+                                  Contains("Context::makeCurrent"));
+}
+
+TEST_CASE("A JIT kernel compiles once and loads on each device",
+          "[fake][devices][jit]") {
+  TwoDevices fake;
+  Context first = fake.create(0);
+  Context second = fake.create(1);
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  std::string dir = freshPath("jit-devices");
+  auto kernel = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel",
+                                    compiler.get(), DiskCache(dir));
+  REQUIRE(kernel.ok());
+  JitConfig config;
+  config.Constexprs = {{"BLOCK", "1024"}};
+  int before1 = fake.Launches(1);
+  for (Context *ctx : {&first, &second}) {
+    Inputs in(*ctx, 4008);
+    Status launched = (*kernel)->launch(
+        *ctx, blocksFor(in.N),
+        {in.view(in.X), in.view(in.Y), in.view(in.Out), in.N}, config);
+    INFO(launched.message());
+    REQUIRE(launched.ok());
+    in.checkOutput();
+  }
+  CHECK(fake.Launches(1) == before1 + 1);
+  JitStats stats = (*kernel)->stats();
+  CHECK(stats.Compiled == 1);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("Threads launch on their own devices and streams at once",
+          "[fake][devices][aot]") {
+  TwoDevices fake;
+  std::vector<Context> contexts;
+  contexts.push_back(fake.create(0));
+  contexts.push_back(fake.create(1));
+  // Inputs made here: Catch's assertions are not for several threads.
+  std::vector<Inputs> inputs;
+  for (int t = 0; t < 4; ++t)
+    inputs.emplace_back(contexts[t % 2], 1000 + 300 * t);
+  int before0 = fake.Launches(0), before1 = fake.Launches(1);
+  std::vector<std::thread> threads;
+  std::vector<Status> results(4);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      const Context &ctx = contexts[t % 2];
+      Inputs &in = inputs[t];
+      results[t] = [&]() -> Status {
+        Expected<Stream> stream = Stream::create(ctx);
+        if (!stream)
+          return stream.status();
+        for (int j = 0; j < 10; ++j)
+          if (Status s = aot::add_kernel(ctx, blocksFor(in.N), in.X, in.Y,
+                                         in.Out, in.N, &*stream);
+              !s.ok())
+            return s;
+        return stream->synchronize();
+      }();
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  for (const Status &result : results) {
+    INFO(result.message());
+    CHECK(result.ok());
+  }
+  for (Inputs &in : inputs)
+    in.checkOutput();
+  CHECK(fake.Launches(0) == before0 + 20);
+  CHECK(fake.Launches(1) == before1 + 20);
+}
+
+TEST_CASE("Context::current wraps the context the caller made current",
+          "[fake][devices]") {
+  TwoDevices fake;
+  // A thread where nothing is current yet.
+  std::thread([] {
+    Expected<Context> none = Context::current();
+    REQUIRE_FALSE(none.ok());
+    CHECK_THAT(none.status().message(),
+               Contains("no CUDA context is current on this thread"));
+  }).join();
+
+  // A device's primary context, made current elsewhere (as torch does).
+  Context second = fake.create(1);
+  std::thread([&] {
+    REQUIRE(second.makeCurrent().ok());
+    Expected<Context> wrapped = Context::current();
+    REQUIRE(wrapped.ok());
+    CHECK(wrapped->ordinal() == 1);
+    CHECK(wrapped->isPrimary());
+    CHECK(wrapped->handle() == second.handle());
+  }).join();
+
+  // A context of device 1 made with cuCtxCreate: used as it is, modules
+  // loaded into it.
+  auto create = reinterpret_cast<void *(*)(int)>(
+      ::dlsym(fake.Fake, "tilecFakeCudaCreateContext"));
+  auto setCurrent =
+      reinterpret_cast<int (*)(void *)>(::dlsym(fake.Fake, "cuCtxSetCurrent"));
+  REQUIRE(create);
+  REQUIRE(setCurrent);
+  void *own = create(1);
+  std::thread([&] {
+    REQUIRE(setCurrent(own) == 0);
+    Expected<Context> wrapped = Context::current();
+    INFO(wrapped.status().message());
+    REQUIRE(wrapped.ok());
+    CHECK(wrapped->ordinal() == 1);
+    CHECK_FALSE(wrapped->isPrimary());
+    CHECK(wrapped->handle() == own);
+    Inputs in(*wrapped, 2500);
+    int before = fake.Launches(1);
+    Status launched =
+        aot::add_kernel(*wrapped, blocksFor(in.N), in.X, in.Y, in.Out, in.N);
+    INFO(launched.message());
+    REQUIRE(launched.ok());
+    in.checkOutput();
+    CHECK(fake.Launches(1) == before + 1);
+  }).join();
+}

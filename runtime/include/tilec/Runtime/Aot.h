@@ -48,10 +48,11 @@ public:
   EmbeddedKernel &operator=(const EmbeddedKernel &) = delete;
   ~EmbeddedKernel();
 
-  /// The kernel loaded on \p ctx's device, loading it on first use.
+  /// The kernel loaded in \p ctx's CUDA context, loading it on first use
+  /// (once per context; a device's primary context is found by ordinal).
   Expected<const Kernel *> get(const Context &ctx) const {
     int ordinal = ctx.ordinal();
-    if (ordinal >= 0 && ordinal < FastDevices)
+    if (ctx.isPrimary() && ordinal >= 0 && ordinal < FastDevices)
       if (const Kernel *kernel = Fast[ordinal].load(std::memory_order_acquire))
         return kernel;
     return load(ctx);

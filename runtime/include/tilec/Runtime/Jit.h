@@ -270,8 +270,8 @@ private:
   std::string Arch;
   mutable std::mutex Lock;
   JitStats Stats;
-  /// Loaded kernels by device ordinal and cache key.
-  std::map<std::pair<int, std::string>, std::unique_ptr<Loaded>> Kernels;
+  /// Loaded kernels by CUDA context and cache key.
+  std::map<std::pair<void *, std::string>, std::unique_ptr<Loaded>> Kernels;
   std::unique_ptr<Autotuned> Tuning;
   std::map<std::string, HeuristicMemo> Heuristics;
 };

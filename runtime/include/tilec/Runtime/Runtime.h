@@ -22,7 +22,8 @@
 //
 // Objects must not outlive the Context they were made with, and a Kernel must
 // not outlive its Module. The Context's (primary) CUDA context is made current
-// on the thread that creates it; call Context::makeCurrent on other threads.
+// on the thread that creates it; call Context::makeCurrent on other threads
+// (and to switch a thread between devices) before launching there.
 // Every CUDA failure message names the CUDA call, the CUresult's name and
 // description, and the kernel when one is involved.
 //
@@ -76,7 +77,8 @@ struct DeviceInfo {
   std::string summary() const;
 };
 
-/// The CUDA primary context of one device.
+/// A CUDA context of one device: its primary context (create), or the
+/// context the caller made current (current).
 class Context {
 public:
   /// Loads the driver (once per process), initializes CUDA and retains the
@@ -88,6 +90,12 @@ public:
   static Expected<Context> create(int ordinal = 0);
   /// The number of CUDA devices (loads the driver like create does).
   static Expected<int> deviceCount();
+  /// The context current on the calling thread, made by someone else (a
+  /// framework such as torch, or cuCtxCreate). A device's primary context is
+  /// retained as create() retains it; any other context is used as it is,
+  /// never destroyed, and must outlive this object and everything made with
+  /// it. Fails when no context is current.
+  static Expected<Context> current();
 
   Context(Context &&other) noexcept;
   Context &operator=(Context &&other) noexcept;
@@ -99,7 +107,16 @@ public:
   const DeviceInfo &info() const { return Info; }
   /// The device ordinal this context was created for.
   int ordinal() const { return Info.Ordinal; }
-  /// Makes this context current on the calling thread.
+  /// The CUcontext.
+  void *handle() const { return Handle; }
+  /// True for the device's primary context.
+  bool isPrimary() const { return Primary; }
+  /// Another Context for the same CUDA context (a primary one retained once
+  /// more), for objects that keep the context alive.
+  Expected<Context> share() const;
+  /// Makes this context current on the calling thread. Allocating memory,
+  /// creating streams and events and loading modules do so first; launches
+  /// do not: a thread launches on the context current there.
   Status makeCurrent() const;
   /// Waits for all work on the device (cuCtxSynchronize). A failure names the
   /// kernel launched last on this thread.
@@ -108,8 +125,14 @@ public:
 private:
   Context() = default;
 
+  /// Fills Info for device \p ordinal.
+  Status describe(int ordinal);
+
   void *Handle = nullptr; // CUcontext
   int Device = -1;        // CUdevice
+  /// A primary context is retained (and released by the destructor); any
+  /// other belongs to whoever made it.
+  bool Primary = true;
   DeviceInfo Info;
 };
 
