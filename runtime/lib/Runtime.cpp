@@ -515,6 +515,34 @@ Status DeviceBuffer::copyFromDevice(const DeviceBuffer &src) {
   return Status::success();
 }
 
+Status DeviceBuffer::copyFromPeer(const Context &dstCtx, std::size_t offset,
+                                  const DeviceBuffer &src,
+                                  const Context &srcCtx, std::size_t srcOffset,
+                                  std::size_t bytes, const Stream *stream) {
+  if (Status range = checkRange("copyFromPeer", offset, bytes, Size);
+      !range.ok())
+    return range;
+  if (Status range =
+          checkRange("copyFromPeer (source)", srcOffset, bytes, src.Size);
+      !range.ok())
+    return range;
+  if (bytes == 0)
+    return Status::success();
+  Status status;
+  const DriverApi *api = requireDriver(status);
+  if (!api)
+    return status;
+  CUresult result = api->cuMemcpyPeerAsync(
+      Address + offset, asContext(dstCtx.handle()), src.Address + srcOffset,
+      asContext(srcCtx.handle()), bytes, asStream(stream));
+  if (result != CUDA_SUCCESS)
+    return failureAfterLaunch(api, "cuMemcpyPeerAsync", result)
+        .withContext("copying " + std::to_string(bytes) + " bytes from device " +
+                     std::to_string(srcCtx.ordinal()) + " to device " +
+                     std::to_string(dstCtx.ordinal()));
+  return Status::success();
+}
+
 Status DeviceBuffer::fill(std::uint8_t value) {
   if (Size == 0)
     return Status::success();

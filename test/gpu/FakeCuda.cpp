@@ -612,6 +612,21 @@ CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n) {
   return CUDA_SUCCESS;
 }
 
+CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dstContext,
+                                   CUdeviceptr src, CUcontext srcContext,
+                                   size_t n, CUstream) {
+  FAKE_CHECK_INIT();
+  if (StickyError != CUDA_SUCCESS)
+    return StickyError;
+  if (!isContext(dstContext) || !isContext(srcContext))
+    return CUDA_ERROR_INVALID_CONTEXT;
+  if (!isValidRange(src, n) || !isValidRange(dst, n))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memmove(reinterpret_cast<void *>(dst),
+               reinterpret_cast<const void *>(src), n);
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuMemsetD8(CUdeviceptr dst, unsigned char value, size_t n) {
   FAKE_CHECK_INIT();
   if (StickyError != CUDA_SUCCESS)

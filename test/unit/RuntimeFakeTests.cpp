@@ -1263,3 +1263,29 @@ TEST_CASE("Context::current wraps the context the caller made current",
     CHECK(fake.Launches(1) == before + 1);
   }).join();
 }
+
+TEST_CASE("Peer copies move results between devices", "[fake][devices]") {
+  TwoDevices fake;
+  Context first = fake.create(0);
+  Context second = fake.create(1);
+  std::vector<float> part(300);
+  for (std::size_t i = 0; i < part.size(); ++i)
+    part[i] = float(i) + 0.5f;
+  DeviceBuffer onSecond = DeviceBuffer::allocate(second, 1200).take();
+  REQUIRE(onSecond.copyFromHost(part).ok());
+  DeviceBuffer whole = DeviceBuffer::allocate(first, 2400).take();
+  REQUIRE(whole.fill(0).ok());
+  Status copied = whole.copyFromPeer(first, 1200, onSecond, second, 0, 1200);
+  INFO(copied.message());
+  REQUIRE(copied.ok());
+  std::vector<float> back(600);
+  REQUIRE(whole.copyToHost(back).ok());
+  CHECK(back[299] == 0.0f);
+  CHECK(back[300] == 0.5f);
+  CHECK(back[599] == 299.5f);
+  Status tooFar = whole.copyFromPeer(first, 2000, onSecond, second, 0, 1200);
+  REQUIRE_FALSE(tooFar.ok());
+  CHECK_THAT(tooFar.message(),
+             Contains("copyFromPeer: 1200 bytes at offset 2000 do not fit in "
+                      "a buffer of 2400 bytes"));
+}

@@ -9,8 +9,9 @@
 # binaries and PTX built elsewhere and carried over:
 #
 #   tilec-gpu-tests (also under compute-sanitizer memcheck, racecheck and
-#   synccheck), vector-add, tilec-bench (vector add, softmax, then the
-#   tensor-core matmuls), tilec-interp-compare (the GPU against the
+#   synccheck), vector-add, multi-gpu-matmul (the seed matmul split over
+#   every GPU, peer copies gathering C), tilec-bench (vector add, softmax,
+#   then the tensor-core matmuls), tilec-interp-compare (the GPU against the
 #   interpreter, from DIR/interp), bench/triton_vector_add.py,
 #   bench/triton_softmax.py, bench/triton_matmul.py, bench/compare.py
 #   (every kernel family under tilec, Triton and torch, timed alike),
@@ -150,6 +151,14 @@ if VECTOR_ADD=$(binary vector-add) && [ -n "$PTX_DIR" ]; then
   step vector-add "$VECTOR_ADD" "$PTX"
 else
   missing vector-add "vector-add or vector_add.ptx"
+fi
+
+# The seed matmul split over every GPU (one GPU: the whole product there).
+if MULTI_GPU=$(binary multi-gpu-matmul) && [ -n "$PTX_DIR" ] &&
+  [ -f "$PTX_DIR/matmul_ptr_fp16_tc_n256.ptx" ]; then
+  step multi-gpu-matmul "$MULTI_GPU" "$PTX_DIR/matmul_ptr_fp16_tc_n256.ptx"
+else
+  missing multi-gpu-matmul "multi-gpu-matmul or matmul_ptr_fp16_tc_n256.ptx"
 fi
 
 BENCH=$(binary tilec-bench) || BENCH=""

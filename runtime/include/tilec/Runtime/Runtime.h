@@ -212,6 +212,14 @@ public:
   Status copyToHost(void *dst, std::size_t bytes, std::size_t offset = 0) const;
   /// Copies all of \p src (which must fit) to the start of this buffer.
   Status copyFromDevice(const DeviceBuffer &src);
+  /// Copies \p bytes of \p src, a buffer of \p srcCtx's device, at byte
+  /// \p srcOffset to this buffer of \p dstCtx's device at byte \p offset
+  /// (cuMemcpyPeerAsync, over NVLink or PCIe), ordered on \p stream (the
+  /// default stream when null).
+  Status copyFromPeer(const Context &dstCtx, std::size_t offset,
+                      const DeviceBuffer &src, const Context &srcCtx,
+                      std::size_t srcOffset, std::size_t bytes,
+                      const Stream *stream = nullptr);
   /// Sets every byte to \p value (e.g. 0xFF poisons floats with NaN).
   Status fill(std::uint8_t value);
 
