@@ -21,8 +21,8 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/examples"
 echo "commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)" \
   > "$out/build-info.txt"
-for prog in tilec-gpu-tests vector-add multi-gpu-matmul tilec-bench \
-  tilec-interp-compare; do
+for prog in tilec-gpu-tests vector-add multi-gpu-matmul nccl-data-parallel \
+  tilec-bench tilec-interp-compare; do
   cp "$build/bin/$prog" "$out/bin/"
   if ldd "$out/bin/$prog" | grep -E -q 'libLLVM|libMLIR|libfmt'; then
     echo "prepare: $prog depends on a library the GPU machine lacks" >&2

@@ -10,8 +10,9 @@
 #
 #   tilec-gpu-tests (also under compute-sanitizer memcheck, racecheck and
 #   synccheck), vector-add, multi-gpu-matmul (the seed matmul split over
-#   every GPU, peer copies gathering C), tilec-bench (vector add, softmax,
-#   then the tensor-core matmuls), tilec-interp-compare (the GPU against the
+#   every GPU, peer copies gathering C), nccl-data-parallel (partial
+#   products on every GPU, NCCL's all-reduce), tilec-bench (vector add,
+#   softmax, then the tensor-core matmuls), tilec-interp-compare (the GPU against the
 #   interpreter, from DIR/interp), bench/triton_vector_add.py,
 #   bench/triton_softmax.py, bench/triton_matmul.py, bench/compare.py
 #   (every kernel family under tilec, Triton and torch, timed alike),
@@ -159,6 +160,21 @@ if MULTI_GPU=$(binary multi-gpu-matmul) && [ -n "$PTX_DIR" ] &&
   step multi-gpu-matmul "$MULTI_GPU" "$PTX_DIR/matmul_ptr_fp16_tc_n256.ptx"
 else
   missing multi-gpu-matmul "multi-gpu-matmul or matmul_ptr_fp16_tc_n256.ptx"
+fi
+
+# A data-parallel step over every GPU: tilec's matmul, NCCL's all-reduce
+# (libnccl.so.2 from the loader's path, else torch's, unless
+# TILEC_NCCL_LIBRARY names one).
+if NCCL_STEP=$(binary nccl-data-parallel) && [ -n "$PTX_DIR" ] &&
+  [ -f "$PTX_DIR/matmul_ptr_ieee_fp32.ptx" ]; then
+  if [ -z "${TILEC_NCCL_LIBRARY:-}" ] &&
+    ! ldconfig -p 2>/dev/null | grep -q 'libnccl\.so\.2 '; then
+    TILEC_NCCL_LIBRARY=$(python3 -c 'import glob, os, nvidia.nccl; print((glob.glob(os.path.join(list(nvidia.nccl.__path__)[0], "lib", "libnccl.so*")) + [""])[0])' 2>/dev/null || true)
+    [ -n "$TILEC_NCCL_LIBRARY" ] && export TILEC_NCCL_LIBRARY
+  fi
+  step nccl-data-parallel "$NCCL_STEP" "$PTX_DIR/matmul_ptr_ieee_fp32.ptx"
+else
+  missing nccl-data-parallel "nccl-data-parallel or matmul_ptr_ieee_fp32.ptx"
 fi
 
 BENCH=$(binary tilec-bench) || BENCH=""
