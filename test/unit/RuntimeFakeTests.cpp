@@ -30,6 +30,7 @@
 #include <catch2/catch.hpp>
 
 #include <dlfcn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -1288,4 +1289,72 @@ TEST_CASE("Peer copies move results between devices", "[fake][devices]") {
   CHECK_THAT(tooFar.message(),
              Contains("copyFromPeer: 1200 bytes at offset 2000 do not fit in "
                       "a buffer of 2400 bytes"));
+}
+
+TEST_CASE("Several processes share the JIT's disk cache", "[fake][jit]") {
+  // As torchrun starts one process per GPU: each compiles or reads the same
+  // specialization in the same cache at once, launches it, and checks.
+  std::string dir = freshPath("jit-processes");
+  std::vector<pid_t> children;
+  for (int p = 0; p < 4; ++p) {
+    pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      // No Catch assertions here: the child reports through its status.
+      Expected<Context> ctx = Context::create();
+      std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+      auto kernel = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel",
+                                        compiler.get(), DiskCache(dir));
+      if (!ctx || !kernel)
+        ::_exit(2);
+      std::int32_t n = 4008;
+      std::vector<float> x(n), y(n), out(n);
+      for (std::int32_t i = 0; i < n; ++i) {
+        x[i] = float(i);
+        y[i] = 2.0f * i;
+      }
+      DeviceBuffer dx = DeviceBuffer::allocate(*ctx, n * 4).take();
+      DeviceBuffer dy = DeviceBuffer::allocate(*ctx, n * 4).take();
+      DeviceBuffer dout = DeviceBuffer::allocate(*ctx, n * 4).take();
+      JitConfig config;
+      config.Constexprs = {{"BLOCK", "1024"}};
+      bool ok = dx.copyFromHost(x).ok() && dy.copyFromHost(y).ok() &&
+                dout.fill(0xff).ok() &&
+                (*kernel)
+                    ->launch(*ctx, blocksFor(n),
+                             {TensorView(dx, ScalarType::FP32, {n}),
+                              TensorView(dy, ScalarType::FP32, {n}),
+                              TensorView(dout, ScalarType::FP32, {n}), n},
+                             config)
+                    .ok() &&
+                dout.copyToHost(out).ok();
+      for (std::int32_t i = 0; ok && i < n; ++i)
+        ok = out[i] == 3.0f * i;
+      ::_exit(ok ? 0 : 1);
+    }
+    children.push_back(child);
+  }
+  for (pid_t child : children) {
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+  }
+  // One entry, readable by a program without a compiler.
+  auto cacheOnly = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel",
+                                       nullptr, DiskCache(dir));
+  REQUIRE(cacheOnly.ok());
+  Context ctx = makeContext();
+  Inputs in(ctx, 4008);
+  JitConfig config;
+  config.Constexprs = {{"BLOCK", "1024"}};
+  Status launched =
+      (*cacheOnly)
+          ->launch(ctx, blocksFor(in.N),
+                   {in.view(in.X), in.view(in.Y), in.view(in.Out), in.N},
+                   config);
+  INFO(launched.message());
+  REQUIRE(launched.ok());
+  in.checkOutput();
+  std::filesystem::remove_all(dir);
 }
