@@ -785,6 +785,19 @@ std::function<void()> batchedMatmul(Case &c) {
   };
 }
 
+/// Fills rows x cols bytes of `buffer` (row stride ld) with random codes of
+/// `format` that are finite.
+void fillMx(Case &c, Buffer &buffer, uint64_t rows, uint64_t cols, uint64_t ld,
+            gpu::MxFormat format) {
+  for (uint64_t r = 0; r < rows; ++r)
+    for (uint64_t col = 0; col < cols; ++col) {
+      uint8_t byte = uint8_t(c.random());
+      while (!gpu::mxFinite(format, byte))
+        byte = uint8_t(c.random());
+      buffer.set(r * ld + col, byte);
+    }
+}
+
 /// mx_matmul_kernel(a, a_scale, b, b_scale, c, M, N, K, stride_am,
 /// stride_bk, stride_cm) with A in `fa` and B in `fb`; size (M, N, K), K a
 /// multiple of the group. Bytes uniform over the finite codes, scales
@@ -803,18 +816,8 @@ Setup mxMatmul(gpu::MxFormat fa, gpu::MxFormat fb, bool nvfp4 = false) {
     Buffer &b = c.input(ScalarType::U8, rowsB, n, ldb);
     Buffer &bScale = c.input(scaleType, n, groups);
     Buffer &d = c.output(ScalarType::FP32, m * ldc);
-    auto fill = [&c](Buffer &buffer, uint64_t rows, uint64_t cols, uint64_t ld,
-                     gpu::MxFormat format) {
-      for (uint64_t r = 0; r < rows; ++r)
-        for (uint64_t col = 0; col < cols; ++col) {
-          uint8_t byte = uint8_t(c.random());
-          while (!gpu::mxFinite(format, byte))
-            byte = uint8_t(c.random());
-          buffer.set(r * ld + col, byte);
-        }
-    };
-    fill(a, m, colsA, lda, fa);
-    fill(b, rowsB, n, ldb, fb);
+    fillMx(c, a, m, colsA, lda, fa);
+    fillMx(c, b, rowsB, n, ldb, fb);
     // The scales' bytes (e4m3: exponent field 4..10, bias 7).
     for (Buffer *scale : {&aScale, &bScale})
       for (uint64_t i = 0; i < (scale == &aScale ? m : n) * groups; ++i)
@@ -865,18 +868,8 @@ Setup batchedMxMatmul(gpu::MxFormat fa, gpu::MxFormat fb) {
     Buffer &b = c.input(ScalarType::U8, batch * rowsB, n, ldb);
     Buffer &bScale = c.input(ScalarType::U8, batch * n, groups);
     Buffer &d = c.output(ScalarType::FP32, batch * strideC);
-    auto fill = [&c](Buffer &buffer, uint64_t rows, uint64_t cols, uint64_t ld,
-                     gpu::MxFormat format) {
-      for (uint64_t r = 0; r < rows; ++r)
-        for (uint64_t col = 0; col < cols; ++col) {
-          uint8_t byte = uint8_t(c.random());
-          while (!gpu::mxFinite(format, byte))
-            byte = uint8_t(c.random());
-          buffer.set(r * ld + col, byte);
-        }
-    };
-    fill(a, batch * m, colsA, lda, fa);
-    fill(b, batch * rowsB, n, ldb, fb);
+    fillMx(c, a, batch * m, colsA, lda, fa);
+    fillMx(c, b, batch * rowsB, n, ldb, fb);
     for (Buffer *scale : {&aScale, &bScale})
       for (uint64_t i = 0; i < batch * (scale == &aScale ? m : n) * groups; ++i)
         scale->getBytes()[i] = uint8_t(124 + c.random() % 7);
