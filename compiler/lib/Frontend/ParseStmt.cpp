@@ -225,13 +225,20 @@ StmtPtr Parser::parseSimpleStatement() {
     // dead at compile time, `nonlocal` in a launcher's closure, `yield` in
     // a context manager).
     std::string keyword = tok.getSpelling().str();
+    // `global a, b` and `nonlocal a`: the names, for host functions.
+    bool declares = tok.isAny(TokenKind::kw_global, TokenKind::kw_nonlocal);
+    std::vector<std::string> names;
     while (!tok.isAny(TokenKind::newline, TokenKind::semi, TokenKind::eof,
-                      TokenKind::error))
+                      TokenKind::error)) {
+      if (declares && tok.is(TokenKind::identifier))
+        names.push_back(tok.getSpelling().str());
       consume();
+    }
     if (tok.is(TokenKind::error))
       return emitUnexpected("invalid syntax");
-    return std::make_unique<UnsupportedStmtAST>(rangeFrom(start),
-                                                std::move(keyword));
+    return std::make_unique<UnsupportedStmtAST>(
+        rangeFrom(start), std::move(keyword), std::vector<UnsupportedClause>{},
+        "", std::move(names));
   }
   case TokenKind::kw_if:
   case TokenKind::kw_for:

@@ -717,7 +717,7 @@ bool Generator::runModuleLevel(const StmtList &statements,
       });
       if (mutated)
         globals()[mutated->first] = mutated->second;
-      else
+      else if (!runModuleCall(*expr))
         skipHostStatement(*stmt);
     } else if (auto *loop = llvm::dyn_cast<ForStmtAST>(stmt.get())) {
       // A loop over a compile-time list without break, continue or else
@@ -1203,7 +1203,7 @@ FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
 FailureOr<TValue> Generator::genName(const NameExprAST &expr) {
   std::string name = expr.getName().str();
   auto it = scope->values.find(name);
-  if (it != scope->values.end())
+  if (it != scope->values.end() && !scope->globalNames.count(name))
     return it->second;
   auto g = globals().find(name);
   if (g != globals().end()) {

@@ -252,6 +252,8 @@ struct Scope {
     bool inLoop;           ///< in a loop body (else in a branch)
   };
   std::map<std::string, Hidden> hidden;
+  /// Names a host function declared `global`: they live in its module.
+  std::set<std::string> globalNames;
 };
 
 class Generator;
@@ -537,6 +539,12 @@ public:
   /// The value of the names `stmt`, which tilec does not run, binds or
   /// changes at module level.
   TValue hostStatementValue(const StmtAST &stmt) const;
+  /// Runs a module-level call of a Python function of the file or of one it
+  /// imports (`configure("fast")`), for what it does to module globals.
+  /// When tilec cannot run it, the names it declares `global` become
+  /// hostStatementValue(stmt) in its module (using them is an error), and it
+  /// returns false.
+  bool runModuleCall(const ExprStmtAST &stmt);
   /// Binds every module-level name `stmt` binds or changes to
   /// hostStatementValue(stmt).
   void skipHostStatement(const StmtAST &stmt);

@@ -997,6 +997,54 @@ TValue Generator::hostStatementValue(const StmtAST &stmt) const {
   return skipped;
 }
 
+/// The names `global` statements of `body` declare, nested blocks included.
+static void collectGlobalNames(const StmtList &body,
+                               std::vector<std::string> &names) {
+  for (const StmtPtr &stmt : body) {
+    if (auto *other = llvm::dyn_cast<UnsupportedStmtAST>(stmt.get())) {
+      if (other->getKeyword() == "global")
+        llvm::append_range(names, other->getDeclaredNames());
+      for (const UnsupportedClause &clause : other->getClauses())
+        collectGlobalNames(clause.body, names);
+    } else if (auto *ifStmt = llvm::dyn_cast<IfStmtAST>(stmt.get())) {
+      collectGlobalNames(ifStmt->getThen(), names);
+      collectGlobalNames(ifStmt->getElse(), names);
+    } else if (auto *loop = llvm::dyn_cast<ForStmtAST>(stmt.get())) {
+      collectGlobalNames(loop->getBody(), names);
+    } else if (auto *loop = llvm::dyn_cast<WhileStmtAST>(stmt.get())) {
+      collectGlobalNames(loop->getBody(), names);
+    }
+  }
+}
+
+bool Generator::runModuleCall(const ExprStmtAST &stmt) {
+  auto *call = llvm::dyn_cast<CallExprAST>(&stmt.getValue());
+  if (!call)
+    return false;
+  HostCode host(*this);
+  std::optional<TValue> callee;
+  withErrorsHeld([&] {
+    FailureOr<TValue> value = genExpr(call->getCallee());
+    if (succeeded(value))
+      callee = *value;
+    return true;
+  });
+  if (!callee || callee->kind != TValue::Kind::Function ||
+      jitted.contains(callee->function))
+    return false;
+  bool ran = withErrorsHeld([&] { return succeeded(genExpr(*call)); });
+  if (ran)
+    return true;
+  // What it would have set is unknown now.
+  std::vector<std::string> names;
+  collectGlobalNames(callee->function->getBody(), names);
+  auto home = homes.find(callee->function);
+  Namespace &space = home != homes.end() ? home->second->globals : globals();
+  for (const std::string &name : names)
+    space[name] = hostStatementValue(stmt);
+  return false;
+}
+
 FailureOr<TValue> Generator::evaluateDeferred(const TValue &value,
                                               llvm::StringRef name,
                                               llvm::SMLoc use) {

@@ -136,6 +136,10 @@ LogicalResult Generator::genEarlyExit(const IfStmtAST &stmt, const TValue &cond,
 void Generator::define(llvm::StringRef name, const TValue &value,
                        llvm::SMLoc l) {
   std::string key = name.str();
+  if (scope->globalNames.count(key)) {
+    globals()[key] = value;
+    return;
+  }
   scope->values[key] = value;
   scope->defLocs[key] = l;
   scope->hidden.erase(key);
@@ -420,6 +424,12 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
       return success(runTry(other, [&](const StmtList &block) {
         return succeeded(genBlock(block));
       }));
+    // `global x` in a host function: `x` is its module's.
+    if (hostDepth && hostCallDepth && other.getKeyword() == "global") {
+      scope->globalNames.insert(other.getDeclaredNames().begin(),
+                                other.getDeclaredNames().end());
+      return success();
+    }
     return hostError(stmt.getLoc())
            << "'" << other.getKeyword() << "' is not supported in "
            << whereGenerated();

@@ -757,10 +757,16 @@ class UnsupportedStmtAST : public StmtAST {
 public:
   UnsupportedStmtAST(llvm::SMRange range, std::string keyword,
                      std::vector<UnsupportedClause> clauses = {},
-                     std::string boundName = "")
+                     std::string boundName = "",
+                     std::vector<std::string> declaredNames = {})
       : StmtAST(Stmt_Unsupported, range), keyword(std::move(keyword)),
-        clauses(std::move(clauses)), boundName(std::move(boundName)) {}
+        clauses(std::move(clauses)), boundName(std::move(boundName)),
+        declaredNames(std::move(declaredNames)) {}
   llvm::StringRef getKeyword() const { return keyword; }
+  /// The names a `global` or `nonlocal` statement declares.
+  const std::vector<std::string> &getDeclaredNames() const {
+    return declaredNames;
+  }
   /// The name a `class` or `async def` statement binds ("" for others).
   llvm::StringRef getBoundName() const { return boundName; }
   /// The blocks of a compound statement, in source order.
@@ -773,6 +779,7 @@ private:
   std::string keyword;
   std::vector<UnsupportedClause> clauses;
   std::string boundName;
+  std::vector<std::string> declaredNames;
 };
 
 //===----------------------------------------------------------------------===//
