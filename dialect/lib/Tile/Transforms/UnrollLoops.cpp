@@ -102,13 +102,17 @@ static int64_t streamingFactor(scf::ForOp forOp, int64_t maxFactor,
   return factor;
 }
 
-/// Moves the top-level loads of `body`, with the pure operations their
-/// operands need, to the top of the body, in program order. Loads whose
-/// operands need another load (an address read from memory) stay.
-static void hoistLoads(Block *body) {
-  SmallVector<LoadOp> loads(body->getOps<LoadOp>());
-  // The ops before `anchor` are those moved up so far.
-  Operation *anchor = &body->front();
+/// Moves the loads among the ops of `block` from `begin` up to `end`
+/// (excluded; null: the block's end), with the pure operations of the block
+/// their operands need, to `begin`, in program order. Loads whose operands
+/// need another load (an address read from memory) stay.
+static void hoistLoads(Block *block, Operation *begin, Operation *end) {
+  SmallVector<LoadOp> loads;
+  for (Operation *op = begin; op && op != end; op = op->getNextNode())
+    if (auto load = dyn_cast<LoadOp>(op))
+      loads.push_back(load);
+  // The ops of the range before `anchor` are those moved up so far.
+  Operation *anchor = begin;
   auto moveUp = [&](Operation *op) {
     if (op == anchor) {
       anchor = anchor->getNextNode();
@@ -120,11 +124,12 @@ static void hoistLoads(Block *body) {
   };
   for (LoadOp load : loads) {
     llvm::SetVector<Operation *> slice;
-    if (failed(collectSlice(body, load->getOperands(), slice)))
+    if (failed(collectSlice(block, load->getOperands(), slice)))
       continue;
     SmallVector<Operation *> ops(slice.begin(), slice.end());
-    llvm::sort(
-        ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+    llvm::sort(ops, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
     for (Operation *op : ops)
       moveUp(op);
     moveUp(load);
@@ -157,10 +162,20 @@ struct UnrollLoopsPass
         forOp.getUpperBoundMutable().assign(arith::MaxSIOp::create(
             b, forOp.getLoc(), forOp.getUpperBound(), forOp.getLowerBound()));
       }
+      // Where the loop was: a main loop of one iteration (or none, the
+      // whole loop unrolled) is inlined there.
+      Block *parent = forOp->getBlock();
+      Operation *before = forOp->getPrevNode(), *after = forOp->getNextNode();
       FailureOr<UnrolledLoopInfo> unrolled = loopUnrollByFactor(forOp, factor);
-      if (failed(unrolled) || !unrolled->mainLoopOp || writes)
+      if (failed(unrolled) || writes)
         continue;
-      hoistLoads(unrolled->mainLoopOp->getBody());
+      if (unrolled->mainLoopOp) {
+        Block *body = unrolled->mainLoopOp->getBody();
+        hoistLoads(body, &body->front(), body->getTerminator());
+      } else {
+        hoistLoads(parent, before ? before->getNextNode() : &parent->front(),
+                   after);
+      }
     }
   }
 };

@@ -3,25 +3,23 @@
 #b8 = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 
 // A layer norm's first pass: one fp16 load of 16 bytes a thread per
-// iteration, unrolled by 4 (64 bytes). The upper bound, unknown, becomes
-// max(n, 0); the unrolled loop steps by 4096 up to the last full group and
-// issues its four loads first, then adds them in the original order; the
-// epilogue loop runs the rest one iteration at a time.
+// iteration, unrolled by 8 (128 bytes; the factor is at most 8). The upper
+// bound, unknown, becomes max(n, 0); the unrolled loop steps by 8192 up to
+// the last full group and issues its eight loads first, then adds them in
+// the original order; the epilogue loop runs the rest one iteration at a
+// time.
 // CHECK-LABEL: func.func @row_sum
 // CHECK-SAME: (%[[P:.*]]: !tile.ptr<f16>, %[[N:.*]]: i32)
 // CHECK: %[[UB:.*]] = arith.maxsi %[[N]], %[[LB:.*]] : i32
 // CHECK: %[[MAIN:.*]] = scf.for %[[I:.*]] = %[[LB]] to %[[UBU:.*]] step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}})
-// CHECK-COUNT-4: tile.load
+// CHECK-COUNT-8: tile.load
 // CHECK-NOT: tile.load
 // CHECK: %[[E0:.*]] = arith.extf
 // CHECK: %[[A0:.*]] = arith.addf %[[ACC]], %[[E0]]
 // CHECK: %[[E1:.*]] = arith.extf
 // CHECK: %[[A1:.*]] = arith.addf %[[A0]], %[[E1]]
-// CHECK: %[[E2:.*]] = arith.extf
-// CHECK: %[[A2:.*]] = arith.addf %[[A1]], %[[E2]]
-// CHECK: %[[E3:.*]] = arith.extf
-// CHECK: %[[A3:.*]] = arith.addf %[[A2]], %[[E3]]
-// CHECK: scf.yield %[[A3]]
+// CHECK-COUNT-6: arith.addf
+// CHECK: scf.yield
 // CHECK: scf.for %{{.*}} = %[[UBU]] to %[[UB]] step %{{.*}} iter_args(%{{.*}} = %[[MAIN]])
 // CHECK: tile.load
 // CHECK-NOT: tile.load
@@ -50,21 +48,19 @@ func.func @row_sum(%p: !tile.ptr<f16>, %n: i32) -> tensor<1024xf32, #b8> {
 
 #b8 = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 
-// An online log-sum-exp over fp32 chunks (32 bytes a thread): unrolled by
-// 2, both loads issued before the first reduction. Six iterations, a
-// known count: no maxsi and no epilogue.
+// An online log-sum-exp over fp32 chunks (32 bytes a thread): six
+// iterations, a known count, so unrolled by 4 (the largest power of two
+// they allow); the one unrolled iteration is inlined, its four loads
+// issued before the first reduction; the epilogue runs the other two.
 // CHECK-LABEL: func.func @online_max
 // CHECK-NOT: arith.maxsi
-// CHECK: scf.for
-// CHECK-NEXT: tile.splat
-// CHECK: tile.load
-// CHECK-NOT: tile.reduce
-// CHECK: tile.load
-// CHECK: tile.reduce
-// CHECK-NOT: tile.load
-// CHECK: tile.reduce
-// CHECK: scf.yield
 // CHECK-NOT: scf.for
+// CHECK-COUNT-4: tile.load
+// CHECK-NOT: tile.load
+// CHECK-COUNT-4: tile.reduce
+// CHECK: scf.for
+// CHECK: tile.load
+// CHECK-NOT: tile.load
 // CHECK: return
 func.func @online_max(%p: !tile.ptr<f32>) -> f32 {
   %c0 = arith.constant 0 : i32
@@ -88,11 +84,13 @@ func.func @online_max(%p: !tile.ptr<f32>) -> f32 {
 // -----
 
 #b8 = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#b32 = #tile.blocked<sizePerThread = [32], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 
 // Loops left alone: one that stores (a load moved above a store could miss
 // it), one asked not to be unrolled (loop_unroll_factor=1, the attribute
-// dropped), one loading 64 bytes a thread per iteration. A loop of two
-// iterations (fp32, a factor of 2) becomes straight-line code.
+// dropped), one loading 256 bytes a thread per iteration (the most a
+// factor of 2 allows is 256 in all). A loop of two iterations (fp32, 32
+// bytes) becomes straight-line code, its loads first.
 // CHECK-LABEL: func.func @left_alone
 // CHECK: scf.for
 // CHECK-NEXT: tile.load
@@ -100,8 +98,9 @@ func.func @online_max(%p: !tile.ptr<f32>) -> f32 {
 // CHECK-NEXT: }
 // CHECK-NOT: scf.for
 // CHECK: tile.load
-// CHECK-NEXT: arith.addf
 // CHECK-NEXT: tile.load
+// CHECK-NOT: tile.load
+// CHECK: arith.addf
 // CHECK-NEXT: arith.addf
 // CHECK-NEXT: scf.for
 // CHECK-NEXT: tile.load
@@ -137,12 +136,15 @@ func.func @left_alone(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>, %n: i32) {
     %s = arith.addf %acc, %x : tensor<1024xf32, #b8>
     scf.yield %s : tensor<1024xf32, #b8>
   } {tile.loop_unroll_factor = 1 : i32}
-  %c = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<1024xf32, #b8>) : i32 {
-    %x = tile.load %ps : (tensor<1024x!tile.ptr<f32>, #b8>) -> tensor<1024xf32, #b8>
-    %y = tile.load %qs : (tensor<1024x!tile.ptr<f32>, #b8>) -> tensor<1024xf32, #b8>
-    %s = arith.addf %acc, %x : tensor<1024xf32, #b8>
-    %t = arith.addf %s, %y : tensor<1024xf32, #b8>
-    scf.yield %t : tensor<1024xf32, #b8>
+  %wide = arith.constant dense<0.0> : tensor<4096xf32, #b32>
+  %pw = tile.splat %p : tensor<4096x!tile.ptr<f32>, #b32>
+  %qw = tile.splat %q : tensor<4096x!tile.ptr<f32>, #b32>
+  %c = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %wide) -> (tensor<4096xf32, #b32>) : i32 {
+    %x = tile.load %pw : (tensor<4096x!tile.ptr<f32>, #b32>) -> tensor<4096xf32, #b32>
+    %y = tile.load %qw : (tensor<4096x!tile.ptr<f32>, #b32>) -> tensor<4096xf32, #b32>
+    %s = arith.addf %acc, %x : tensor<4096xf32, #b32>
+    %t = arith.addf %s, %y : tensor<4096xf32, #b32>
+    scf.yield %t : tensor<4096xf32, #b32>
   }
   return
 }

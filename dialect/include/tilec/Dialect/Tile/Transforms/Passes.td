@@ -276,9 +276,9 @@ def TileUnrollLoops : Pass<"tile-unroll-loops", "::mlir::ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let options = [
-    Option<"maxFactor", "max-factor", "unsigned", /*default=*/"4",
+    Option<"maxFactor", "max-factor", "unsigned", /*default=*/"8",
            "Largest factor a streaming loop is unrolled by">,
-    Option<"maxBytes", "max-bytes", "unsigned", /*default=*/"64",
+    Option<"maxBytes", "max-bytes", "unsigned", /*default=*/"256",
            "Bytes a thread may load in one unrolled streaming iteration">,
   ];
 }
