@@ -65,6 +65,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   pm.addPass(tile::createTilePipeline(pipelineOptions));
   pm.addPass(tile::createTilePrefetchLoads());
   pm.addPass(tile::createTileUnrollLoops());
+  pm.addPass(tile::createTileCapOccupancy());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tile::createTileAllocateSharedMemory());

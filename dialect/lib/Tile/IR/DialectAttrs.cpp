@@ -106,6 +106,18 @@ void tilec::tile::removeProgramsPerSM(Operation *func) {
   func->removeAttr(getDialect(func)->getProgramsPerSmAttrHelper().getName());
 }
 
+std::optional<int64_t> tilec::tile::getMaxProgramsPerSM(Operation *func) {
+  if (IntegerAttr programs =
+          getDialect(func)->getMaxProgramsPerSmAttrHelper().getAttr(func))
+    return programs.getInt();
+  return std::nullopt;
+}
+
+void tilec::tile::setMaxProgramsPerSM(Operation *func, int64_t programs) {
+  getDialect(func)->getMaxProgramsPerSmAttrHelper().setAttr(
+      func, getI32(func, programs));
+}
+
 std::optional<int64_t> tilec::tile::getDivisibility(FunctionOpInterface func,
                                                     unsigned index) {
   StringAttr name = getDialect(func)->getDivisibilityAttrHelper().getName();
@@ -202,7 +214,8 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return onModule ? verifyInteger(op, attr, 0) : notHere("the module");
   if (name == ScratchOffsetAttrHelper::getNameStr())
     return verifyInteger(op, attr, 0);
-  if (name == ProgramsPerSmAttrHelper::getNameStr())
+  if (name == ProgramsPerSmAttrHelper::getNameStr() ||
+      name == MaxProgramsPerSmAttrHelper::getNameStr())
     return isa<FunctionOpInterface>(op) ? verifyInteger(op, attr, 1)
                                         : notHere("a kernel function");
   if (name == TargetAttrHelper::getNameStr()) {

@@ -13,6 +13,8 @@
 //   tile.scratch_offset   op        start of its scratch buffer
 //   tile.tma              module    the #tile.tensor_map of each TMA parameter
 //   tile.programs_per_sm  function  programs per SM its registers must allow
+//   tile.max_programs_per_sm
+//                         function  programs per SM at most
 //   tile.target           module    the architecture (TargetInfo.h)
 //   tile.divisibility     argument  the signature's `:16` hint
 //   tile.hint_divisibility, tile.hint_contiguity, tile.hint_constancy
@@ -57,6 +59,10 @@ void addTensorMap(mlir::ModuleOp module, TensorMapAttr map);
 std::optional<int64_t> getProgramsPerSM(mlir::Operation *func);
 void setProgramsPerSM(mlir::Operation *func, int64_t programs);
 void removeProgramsPerSM(mlir::Operation *func);
+
+/// The most programs of kernel `func` an SM should hold at once.
+std::optional<int64_t> getMaxProgramsPerSM(mlir::Operation *func);
+void setMaxProgramsPerSM(mlir::Operation *func, int64_t programs);
 
 /// The divisibility hint of argument `index` of `func` (`:16`).
 std::optional<int64_t> getDivisibility(mlir::FunctionOpInterface func,

@@ -283,6 +283,25 @@ def TileUnrollLoops : Pass<"tile-unroll-loops", "::mlir::ModuleOp"> {
   ];
 }
 
+def TileCapOccupancy : Pass<"tile-cap-occupancy", "::mlir::ModuleOp"> {
+  let summary = "Keeps fewer programs of a multi-pass row kernel on an SM, so "
+                "that what they read again stays in L2.";
+  let description = [{
+    A kernel that reads the same data in several loops (a layer norm's mean,
+    variance and normalizing passes over a row) reads it from DRAM once and
+    then again from L2, if it is still there: with every SM full of
+    programs, the rows in flight outgrow L2 and the second and third passes
+    go to DRAM again. For a kernel without products in which two loops load
+    through pointers that come from the same kernel argument, this pass
+    records `tile.max_programs_per_sm`: half the SM's threads
+    (target, `num_warps`), when that leaves at least 4 programs, and
+    tile-allocate-shared-memory asks for enough dynamic shared memory that
+    no more programs fit. The streaming loops
+    keep their loads in flight (tile-unroll-loops), so the SM's bandwidth
+    does not need the other half.
+  }];
+}
+
 def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
   let summary = "Stages the operands of wgmma loops through a ring of "
                 "shared-memory slots filled by asynchronous copies.";
@@ -428,7 +447,9 @@ def TileAllocateSharedMemory
     bytes is recorded as the module attribute `tile.shared` (i32; absent when
     the program needs none), which the lowering checks and the driver passes
     to the runtime. Programs needing
-    more than the 227 KB an H200 thread block can have are rejected.
+    more than the 227 KB an H200 thread block can have are rejected. A
+    kernel with `tile.max_programs_per_sm = N` (tile-cap-occupancy) asks for
+    at least enough that N + 1 programs do not fit on an SM.
 
     Before:
     ```mlir
