@@ -77,6 +77,12 @@ mlir::Value getStringConstant(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value getThreadId(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value getLaneId(mlir::OpBuilder &b, mlir::Location loc);
 mlir::Value getWarpId(mlir::OpBuilder &b, mlir::Location loc);
+/// The warp, broadcast from lane 0 (shfl.sync.idx) so that ptxas knows it
+/// is the same in every lane: what is computed from it (the shared-memory
+/// addresses of a warpgroup's wgmma descriptors) can live in uniform
+/// registers instead of being moved there (R2UR) at every use. Every lane
+/// of the warp must run the code that asks for it.
+mlir::Value getUniformWarpId(mlir::OpBuilder &b, mlir::Location loc);
 
 /// Whether the running thread is the one that owns (among the copies a
 /// layout has) the elements of its registers: every duplicated lane and warp

@@ -113,6 +113,14 @@ Value tilec::getWarpId(OpBuilder &b, Location loc) {
                               i32Constant(b, loc, 5));
 }
 
+Value tilec::getUniformWarpId(OpBuilder &b, Location loc) {
+  // Lane 0's copy, so that ptxas knows it is the same in every lane.
+  return NVVM::ShflOp::create(b, loc, b.getI32Type(), i32Constant(b, loc, -1),
+                              getWarpId(b, loc), i32Constant(b, loc, 0),
+                              i32Constant(b, loc, 0x1f), NVVM::ShflKind::idx,
+                              /*return_value_and_is_valid=*/UnitAttr());
+}
+
 Value tilec::linearizeIndex(OpBuilder &b, Location loc, ValueRange coords,
                             ArrayRef<int64_t> shape) {
   Value index = i32Constant(b, loc, 0);

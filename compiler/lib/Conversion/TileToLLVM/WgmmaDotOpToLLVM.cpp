@@ -163,8 +163,8 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
   Type i64 = rewriter.getI64Type();
 
   // The warp group's place: rows 64 * gm of each M repetition, columns
-  // n * gn of each N repetition.
-  Value warp = getWarpId(rewriter, loc);
+  // n * gn of each N repetition (uniform: the descriptors are too).
+  Value warp = getUniformWarpId(rewriter, loc);
   Value wInM = LLVM::URemOp::create(rewriter, loc, warp,
                                     i32Constant(rewriter, loc, warpsM));
   Value gm =
