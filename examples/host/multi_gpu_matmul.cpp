@@ -23,6 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceKernel.h"
+
 #include "tilec/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -68,11 +70,7 @@ float halfToFloat(std::uint16_t bits) {
 }
 
 /// One device's share: its rows of A and C, B, its stream and kernel.
-struct Share {
-  Context Ctx;
-  Module Mod;
-  Kernel Fn;
-  Stream Str;
+struct Share : DeviceKernel {
   std::uint64_t Row0 = 0, Rows = 0;
   DeviceBuffer A, B, C;
 };
@@ -158,19 +156,11 @@ int main(int argc, char **argv) {
   // Each device: its context, the kernel loaded there, its rows.
   std::vector<Share> shares;
   for (int d = 0; d < devices; ++d) {
-    Expected<Context> ctx = Context::create(d);
-    if (!ctx)
-      return fail(ctx.status());
-    Expected<Module> mod = Module::loadFile(*ctx, ptxPath);
-    if (!mod)
-      return fail(mod.status());
-    Expected<Kernel> fn = mod->getKernel("matmul_ptr_kernel");
-    if (!fn)
-      return fail(fn.status());
-    Expected<Stream> str = Stream::create(*ctx);
-    if (!str)
-      return fail(str.status());
-    Share s{ctx.take(), mod.take(), fn.take(), str.take()};
+    Expected<DeviceKernel> loaded =
+        DeviceKernel::load(d, ptxPath, "matmul_ptr_kernel");
+    if (!loaded)
+      return fail(loaded.status());
+    Share s{loaded.take()};
     s.Row0 = m * d / devices;
     s.Rows = m * (d + 1) / devices - s.Row0;
     Expected<DeviceBuffer> da = DeviceBuffer::allocate(s.Ctx, s.Rows * k * 2);

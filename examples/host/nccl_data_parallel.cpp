@@ -25,6 +25,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceKernel.h"
+
 #include "tilec/Runtime/Runtime.h"
 
 #include <dlfcn.h>
@@ -103,11 +105,7 @@ int fail(const Status &status) {
 }
 
 /// Device d's shard: its rows of X and dY, its partial (then whole) G.
-struct Shard {
-  Context Ctx;
-  Module Mod;
-  Kernel Fn;
-  Stream Str;
+struct Shard : DeviceKernel {
   std::uint64_t Row0 = 0, Rows = 0;
   DeviceBuffer X, DY, G;
 };
@@ -155,19 +153,11 @@ int main(int argc, char **argv) {
   std::uint64_t gBytes = features * outputs * sizeof(float);
   std::vector<Shard> shards;
   for (int d = 0; d < devices; ++d) {
-    Expected<Context> ctx = Context::create(d);
-    if (!ctx)
-      return fail(ctx.status());
-    Expected<Module> mod = Module::loadFile(*ctx, ptxPath);
-    if (!mod)
-      return fail(mod.status());
-    Expected<Kernel> fn = mod->getKernel("matmul_ptr_ieee_kernel");
-    if (!fn)
-      return fail(fn.status());
-    Expected<Stream> str = Stream::create(*ctx);
-    if (!str)
-      return fail(str.status());
-    Shard s{ctx.take(), mod.take(), fn.take(), str.take()};
+    Expected<DeviceKernel> loaded =
+        DeviceKernel::load(d, ptxPath, "matmul_ptr_ieee_kernel");
+    if (!loaded)
+      return fail(loaded.status());
+    Shard s{loaded.take()};
     // Shards of uneven sizes: device d gets (d + 1) parts of the batch.
     std::uint64_t parts = std::uint64_t(devices) * (devices + 1) / 2;
     std::uint64_t before = std::uint64_t(d) * (d + 1) / 2;
