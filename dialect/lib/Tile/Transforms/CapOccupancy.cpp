@@ -54,20 +54,20 @@ static BlockArgument rootArgument(Value ptr) {
   return nullptr;
 }
 
-/// True when two loops of `func` load data of the same kernel argument.
+/// True when two loops of `func` load data of the same kernel argument
+/// (each load counted for the innermost loop around it, so that the loops
+/// of one nest reading a tile once do not count twice).
 static bool readsAgain(func::FuncOp func) {
-  llvm::DenseMap<BlockArgument, unsigned> loopsReading;
-  func.walk([&](scf::ForOp loop) {
-    llvm::SmallDenseSet<BlockArgument> roots;
-    loop.getBody()->walk([&](LoadOp load) {
-      if (BlockArgument root = rootArgument(load.getPtr()))
-        roots.insert(root);
-    });
-    for (BlockArgument root : roots)
-      ++loopsReading[root];
+  llvm::DenseMap<BlockArgument, llvm::SmallPtrSet<Operation *, 4>> loops;
+  func.walk([&](LoadOp load) {
+    auto loop = load->getParentOfType<scf::ForOp>();
+    if (!loop)
+      return;
+    if (BlockArgument root = rootArgument(load.getPtr()))
+      loops[root].insert(loop);
   });
-  return llvm::any_of(loopsReading,
-                      [](const auto &entry) { return entry.second >= 2; });
+  return llvm::any_of(
+      loops, [](const auto &entry) { return entry.second.size() >= 2; });
 }
 
 struct CapOccupancyPass

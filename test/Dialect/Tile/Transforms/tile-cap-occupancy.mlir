@@ -88,3 +88,25 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+#b8 = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+
+// One nest of loops reads the argument once (the inner loop's loads belong
+// to it, not to the outer loop too): no cap.
+// CHECK-LABEL: func.func @one_nest
+// CHECK-NOT: tile.max_programs_per_sm
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @one_nest(%x: !tile.ptr<f16>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %px = tile.splat %x : tensor<1024x!tile.ptr<f16>, #b8>
+    scf.for %i = %c0 to %n step %c1 : i32 {
+      scf.for %j = %c0 to %n step %c1 : i32 {
+        %v = tile.load %px : (tensor<1024x!tile.ptr<f16>, #b8>) -> tensor<1024xf16, #b8>
+      }
+    }
+    return
+  }
+}
