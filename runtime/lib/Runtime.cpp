@@ -150,16 +150,22 @@ Expected<Context> Context::current() {
     return Status::invalidArgument(
         "Context::current: the current context's device is not among the " +
         std::to_string(*deviceCount) + " device(s)");
-  // The device's primary context is retained, as create() retains it.
-  CUcontext primary = nullptr;
-  if ((result = api->cuDevicePrimaryCtxRetain(&primary, device)) !=
+  // The device's primary context is retained, as create() retains it. An
+  // inactive one cannot be current (and retaining it would create it).
+  unsigned flags = 0;
+  int active = 0;
+  if ((result = api->cuDevicePrimaryCtxGetState(device, &flags, &active)) !=
       CUDA_SUCCESS)
+    return cudaFailure(api, "cuDevicePrimaryCtxGetState", result);
+  CUcontext primary = nullptr;
+  if (active && (result = api->cuDevicePrimaryCtxRetain(&primary, device)) !=
+                    CUDA_SUCCESS)
     return cudaFailure(api, "cuDevicePrimaryCtxRetain", result);
   Context ctx;
   ctx.Handle = handle;
   ctx.Device = device;
   ctx.Primary = primary == handle;
-  if (!ctx.Primary)
+  if (primary && !ctx.Primary)
     api->cuDevicePrimaryCtxRelease(device);
   if (Status described = ctx.describe(ordinal); !described.ok())
     return described;
@@ -537,9 +543,9 @@ Status DeviceBuffer::copyFromPeer(const Context &dstCtx, std::size_t offset,
       asContext(srcCtx.handle()), bytes, asStream(stream));
   if (result != CUDA_SUCCESS)
     return failureAfterLaunch(api, "cuMemcpyPeerAsync", result)
-        .withContext("copying " + std::to_string(bytes) + " bytes from device " +
-                     std::to_string(srcCtx.ordinal()) + " to device " +
-                     std::to_string(dstCtx.ordinal()));
+        .withContext("copying " + std::to_string(bytes) +
+                     " bytes from device " + std::to_string(srcCtx.ordinal()) +
+                     " to device " + std::to_string(dstCtx.ordinal()));
   return Status::success();
 }
 

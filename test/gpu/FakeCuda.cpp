@@ -304,6 +304,17 @@ CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice device) {
   return CUDA_SUCCESS;
 }
 
+CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice device,
+                                            unsigned int *flags, int *active) {
+  FAKE_CHECK_INIT();
+  if (device < 0 || device >= deviceCount())
+    return CUDA_ERROR_INVALID_DEVICE;
+  std::lock_guard<std::mutex> guard(Lock);
+  *flags = 0;
+  *active = PrimaryRefCounts[device] > 0;
+  return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuDevicePrimaryCtxRelease(CUdevice device) {
   if (device < 0 || device >= deviceCount())
     return CUDA_ERROR_INVALID_DEVICE;
