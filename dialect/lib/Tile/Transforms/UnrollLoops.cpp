@@ -79,8 +79,9 @@ static int64_t bytesLoadedPerThread(Block *body) {
   return bytes;
 }
 
-/// The factor a streaming loop is unrolled by (1: not unrolled).
-static int64_t streamingFactor(scf::ForOp forOp, int64_t maxFactor,
+/// The factor a streaming loop is unrolled by (1: not unrolled); `writes`
+/// is mayWrite(forOp).
+static int64_t streamingFactor(scf::ForOp forOp, bool writes, int64_t maxFactor,
                                int64_t maxBytes) {
   Block *body = forOp.getBody();
   bool nested = false, dots = false;
@@ -88,7 +89,7 @@ static int64_t streamingFactor(scf::ForOp forOp, int64_t maxFactor,
     nested |= isa<LoopLikeOpInterface>(op);
     dots |= isa<DotOp, WarpGroupDotOp>(op);
   });
-  if (nested || dots || mayWrite(forOp))
+  if (nested || dots || writes)
     return 1;
   int64_t bytes = bytesLoadedPerThread(body);
   if (bytes == 0)
@@ -127,9 +128,8 @@ static void hoistLoads(Block *block, Operation *begin, Operation *end) {
     if (failed(collectSlice(block, load->getOperands(), slice)))
       continue;
     SmallVector<Operation *> ops(slice.begin(), slice.end());
-    llvm::sort(ops, [](Operation *a, Operation *b) {
-      return a->isBeforeInBlock(b);
-    });
+    llvm::sort(
+        ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
     for (Operation *op : ops)
       moveUp(op);
     moveUp(load);
@@ -146,14 +146,15 @@ struct UnrollLoopsPass
     for (scf::ForOp forOp : loops) {
       std::optional<int64_t> requested = getLoopUnrollFactor(forOp);
       removeLoopUnrollFactor(forOp);
+      bool writes = mayWrite(forOp);
       int64_t factor =
-          requested ? *requested : streamingFactor(forOp, maxFactor, maxBytes);
+          requested ? *requested
+                    : streamingFactor(forOp, writes, maxFactor, maxBytes);
       // The epilogue's bounds divide by the step: only a positive constant
       // step is safe to unroll.
       std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
       if (factor < 2 || !step || *step < 1)
         continue;
-      bool writes = mayWrite(forOp);
       // mlir::loopUnrollByFactor counts the iterations as an unsigned
       // (ub - lb + step - 1) / step: a loop whose upper bound may be below
       // its lower bound gets max(ub, lb) first, which it runs as few times.
