@@ -29,7 +29,10 @@ the kernel body never reads them they are dropped from the .entry, otherwise
 the kernel is reported as not convertible and left out (tensor descriptors,
 for one, are built in Triton's global scratch memory).
 
-  triton_reference_ptx.py MANIFEST OUTDIR [--only NAME ...]
+  triton_reference_ptx.py MANIFEST OUTDIR [--only NAME ...] [--ttgir]
+
+With --ttgir, Triton's TritonGPU IR of each kernel goes beside its PTX
+(OUTDIR/<name>.ttgir), to compare layouts and pipelining with tilec's.
 
 Exit status: 0 when every selected kernel was written, 1 otherwise, 77
 (after "SKIP: ...") without torch, Triton or a CUDA device.
@@ -126,6 +129,8 @@ def main():
     parser.add_argument("outdir", type=pathlib.Path)
     parser.add_argument("--only", nargs="+", default=None,
                         help="names of the manifest to compile")
+    parser.add_argument("--ttgir", action="store_true",
+                        help="also write each kernel's TritonGPU IR")
     args = parser.parse_args()
 
     stack = gpu_stack()
@@ -165,6 +170,9 @@ def main():
                     f"examples/{source} by bench/triton_reference_ptx.py; "
                     f"not tilec's code.\n")
             (args.outdir / f"{name}.ptx").write_text(line + stripped)
+            if args.ttgir:
+                (args.outdir / f"{name}.ttgir").write_text(
+                    compiled.asm["ttgir"])
             print(f"  {name}: {kernel_name}, num_warps={meta.num_warps}, "
                   f"shared={meta.shared}", flush=True)
         except Exception as error:  # Report and go on with the others.
