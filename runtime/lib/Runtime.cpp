@@ -220,6 +220,10 @@ Status Context::describe(int ordinal) {
        true},
       {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
        &info.MaxSharedPerBlockOptin, true},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+       &info.MaxSharedPerSM, false},
+      {CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK,
+       &info.ReservedSharedPerBlock, false},
       {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &info.L2CacheBytes, false},
       {CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, &info.MemoryClockKHz, false},
       {CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, &info.MemoryBusWidthBits,
@@ -679,16 +683,75 @@ Status Kernel::encodeTensorMaps(const PackedArguments &packed) const {
   return Status::success();
 }
 
+unsigned tilec::rt::rereadSharedBytes(unsigned sharedBytes,
+                                      std::uint64_t footprint,
+                                      const OccupancyLimits &limits) {
+  // Measured safe down to half the programs; below 4 a program is so big
+  // that its own bandwidth matters more.
+  int fewest = std::max(limits.Programs / 2, 4);
+  if (footprint == 0 || limits.SmCount <= 0 || limits.SharedPerSM <= 0 ||
+      limits.Programs <= fewest)
+    return sharedBytes;
+  std::uint64_t fit =
+      limits.L2Bytes /
+      (3 * static_cast<std::uint64_t>(limits.SmCount) * footprint);
+  if (fit >= static_cast<std::uint64_t>(limits.Programs))
+    return sharedBytes;
+  int programs = std::max(static_cast<int>(fit), fewest);
+  // Enough that programs + 1 do not fit, rounded up to 16 bytes.
+  int crowd =
+      limits.SharedPerSM / (programs + 1) - limits.ReservedSharedPerProgram + 1;
+  unsigned bytes = static_cast<unsigned>((crowd + 15) / 16 * 16);
+  // Past the 48 KB every kernel may have without opting in, keep it as is.
+  constexpr unsigned DefaultSharedLimit = 48 * 1024;
+  if (bytes > DefaultSharedLimit)
+    return sharedBytes;
+  return std::max(sharedBytes, bytes);
+}
+
+unsigned Kernel::launchSharedBytes(void *const *params) const {
+  if (!Occupancy)
+    return Meta.SharedBytes;
+  std::int64_t value = 0;
+  if (Meta.Reread->ArgIndex) {
+    std::size_t index = *Meta.Reread->ArgIndex;
+    ScalarType type = Meta.Signature[index].Elem;
+    const void *param = params[index];
+    switch (scalarTypeSize(type)) {
+    case 1:
+      value = isUnsignedType(type) ? *static_cast<const std::uint8_t *>(param)
+                                   : *static_cast<const std::int8_t *>(param);
+      break;
+    case 2:
+      value = isUnsignedType(type) ? *static_cast<const std::uint16_t *>(param)
+                                   : *static_cast<const std::int16_t *>(param);
+      break;
+    case 4:
+      value = isUnsignedType(type) ? *static_cast<const std::uint32_t *>(param)
+                                   : *static_cast<const std::int32_t *>(param);
+      break;
+    default: {
+      std::uint64_t bits = *static_cast<const std::uint64_t *>(param);
+      value = isUnsignedType(type) && bits > INT64_MAX
+                  ? INT64_MAX
+                  : static_cast<std::int64_t>(bits);
+    }
+    }
+  }
+  return rereadSharedBytes(Meta.SharedBytes, Meta.Reread->bytesFor(value),
+                           *Occupancy);
+}
+
 Status Kernel::launchUnchecked(Dim3 grid, void **params, const Stream *stream,
                                const LaunchOptions &options) const {
   if (grid.X == 0 || grid.Y == 0 || grid.Z == 0)
     return Status::success(); // An empty grid launches nothing.
   // Formatted only for messages: formatting would cost more than the
   // launch.
+  unsigned sharedBytes = launchSharedBytes(params);
   auto dims = [&] {
     return fmt::format("grid {}x{}x{}, block {}x1x1, dynamic shared {} bytes",
-                       grid.X, grid.Y, grid.Z, Meta.blockSize(),
-                       Meta.SharedBytes);
+                       grid.X, grid.Y, grid.Z, Meta.blockSize(), sharedBytes);
   };
   if (grid.X > 0x7fffffffu || grid.Y > 65535u || grid.Z > 65535u)
     return Status::invalidArgument(
@@ -713,7 +776,7 @@ Status Kernel::launchUnchecked(Dim3 grid, void **params, const Stream *stream,
     config.gridDimZ = static_cast<unsigned>(grid.Z);
     config.blockDimX = Meta.blockSize();
     config.blockDimY = config.blockDimZ = 1;
-    config.sharedMemBytes = Meta.SharedBytes;
+    config.sharedMemBytes = sharedBytes;
     config.hStream = asStream(stream);
     config.attrs = &attribute;
     config.numAttrs = 1;
@@ -723,8 +786,7 @@ Status Kernel::launchUnchecked(Dim3 grid, void **params, const Stream *stream,
     result = api->cuLaunchKernel(
         static_cast<CUfunction>(Function), static_cast<unsigned>(grid.X),
         static_cast<unsigned>(grid.Y), static_cast<unsigned>(grid.Z),
-        Meta.blockSize(), 1, 1, Meta.SharedBytes, asStream(stream), params,
-        nullptr);
+        Meta.blockSize(), 1, 1, sharedBytes, asStream(stream), params, nullptr);
   }
   if (result != CUDA_SUCCESS) {
     std::string message = cudaFailure(api, call, result, Meta.Name).message() +
@@ -826,7 +888,7 @@ Expected<Module> Module::loadImage(const Context &ctx, const void *image,
 
   Module module;
   module.Handle = handle;
-  module.MaxSharedPerBlockOptin = ctx.info().MaxSharedPerBlockOptin;
+  module.Device = ctx.info();
   module.Name = std::string(displayName);
   module.Kernels = std::move(kernels);
   module.InfoLog = std::string(infoLog.data());
@@ -842,14 +904,13 @@ Expected<Module> Module::loadFile(const Context &ctx, const std::string &path) {
 
 Module::Module(Module &&other) noexcept
     : Handle(std::exchange(other.Handle, nullptr)),
-      MaxSharedPerBlockOptin(other.MaxSharedPerBlockOptin),
-      Name(std::move(other.Name)), Kernels(std::move(other.Kernels)),
-      InfoLog(std::move(other.InfoLog)) {}
+      Device(std::move(other.Device)), Name(std::move(other.Name)),
+      Kernels(std::move(other.Kernels)), InfoLog(std::move(other.InfoLog)) {}
 
 Module &Module::operator=(Module &&other) noexcept {
   Module moved(std::move(other));
   std::swap(Handle, moved.Handle);
-  std::swap(MaxSharedPerBlockOptin, moved.MaxSharedPerBlockOptin);
+  std::swap(Device, moved.Device);
   std::swap(Name, moved.Name);
   std::swap(Kernels, moved.Kernels);
   std::swap(InfoLog, moved.InfoLog);
@@ -915,18 +976,31 @@ Expected<Kernel> Module::getKernel(std::string_view name) const {
 
   constexpr unsigned DefaultSharedLimit = 48 * 1024;
   if (meta->SharedBytes > DefaultSharedLimit) {
-    if (MaxSharedPerBlockOptin > 0 &&
-        meta->SharedBytes > static_cast<unsigned>(MaxSharedPerBlockOptin))
+    if (Device.MaxSharedPerBlockOptin > 0 &&
+        meta->SharedBytes >
+            static_cast<unsigned>(Device.MaxSharedPerBlockOptin))
       return Status::invalidArgument(
           "kernel " + quoted(name) + " needs " +
           std::to_string(meta->SharedBytes) +
           " bytes of dynamic shared memory; the device allows at most " +
-          std::to_string(MaxSharedPerBlockOptin));
+          std::to_string(Device.MaxSharedPerBlockOptin));
     result = api->cuFuncSetAttribute(
         function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
         static_cast<int>(meta->SharedBytes));
     if (result != CUDA_SUCCESS)
       return cudaFailure(api, "cuFuncSetAttribute", result, name);
   }
+
+  // A kernel whose programs read data again may launch with fewer of them
+  // an SM; what that takes is asked once, here. Devices that do not report
+  // it launch such kernels as any other.
+  int programs = 0;
+  if (meta->Reread && Device.L2CacheBytes > 0 && Device.MaxSharedPerSM > 0 &&
+      api->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+          &programs, function, static_cast<int>(meta->blockSize()),
+          meta->SharedBytes) == CUDA_SUCCESS)
+    kernel.Occupancy = OccupancyLimits{
+        static_cast<std::uint64_t>(Device.L2CacheBytes), Device.SmCount,
+        Device.MaxSharedPerSM, Device.ReservedSharedPerBlock, programs};
   return kernel;
 }

@@ -279,6 +279,12 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib,
   case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
     *pi = 227 * 1024;
     break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+    *pi = 228 * 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK:
+    *pi = 1024;
+    break;
   case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
     *pi = 1 << 20;
     break;
@@ -464,6 +470,22 @@ CUresult CUDAAPI cuFuncSetAttribute(CUfunction function,
   return CUDA_SUCCESS;
 }
 
+/// An SM of 2048 threads, 32 blocks and 228 KB of shared memory (1 KB
+/// reserved per block); registers are never the limit (16 a thread).
+CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(
+    int *numBlocks, CUfunction f, int blockSize, size_t dynamicSMemSize) {
+  FAKE_CHECK_INIT();
+  if (!numBlocks || !f || blockSize <= 0 || blockSize > 1024)
+    return CUDA_ERROR_INVALID_VALUE;
+  int byThreads = std::min(2048 / blockSize, 32);
+  int byShared = static_cast<int>(228 * 1024 / (dynamicSMemSize + 1024));
+  *numBlocks = std::min(byThreads, byShared);
+  return CUDA_SUCCESS;
+}
+
+/// The dynamic shared memory of the last launch, for tests.
+static unsigned LastSharedBytes = 0;
+
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX,
                                 unsigned int gridDimY, unsigned int gridDimZ,
                                 unsigned int blockDimX, unsigned int blockDimY,
@@ -486,6 +508,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX,
     return CUDA_ERROR_INVALID_HANDLE;
   std::lock_guard<std::mutex> guard(Lock);
   ++Launches[f->Context->Device];
+  LastSharedBytes = sharedMemBytes;
   if (knob("TILEC_FAKE_CUDA_FAULT")) {
     StickyError = CUDA_ERROR_ILLEGAL_ADDRESS;
     return CUDA_SUCCESS;
@@ -534,6 +557,12 @@ __attribute__((visibility("default"))) int tilecFakeCudaProgrammaticLaunches() {
 __attribute__((visibility("default"))) int tilecFakeCudaLaunches(int device) {
   std::lock_guard<std::mutex> guard(Lock);
   return device >= 0 && device < MaxDevices ? Launches[device] : 0;
+}
+
+/// For tests: the dynamic shared memory the last launch asked for.
+__attribute__((visibility("default"))) unsigned tilecFakeCudaLastSharedBytes() {
+  std::lock_guard<std::mutex> guard(Lock);
+  return LastSharedBytes;
 }
 
 /// For tests: a context of `device` other than its primary one (what

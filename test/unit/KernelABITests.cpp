@@ -226,6 +226,46 @@ TEST_CASE("What verify() accepts, the metadata parser reads back", "[abi]") {
   CHECK(parsed.ok());
 }
 
+TEST_CASE("Re-read footprints round-trip and are checked", "[abi]") {
+  KernelMetadata meta;
+  meta.Name = "layer_norm_fwd";
+  meta.NumWarps = 4;
+  meta.Signature = {{true, ScalarType::FP16, 16}, {false, ScalarType::I32, 0}};
+  meta.Reread = RereadFootprint{1, 2048, 1024};
+  CHECK_THAT(printMetadataLine(meta), Contains(" reread=1:2048:1024"));
+  CHECK(roundTrip(meta).Reread == meta.Reread);
+  // 2048 bytes for every 1024 of the argument, rounded up.
+  CHECK(meta.Reread->bytesFor(8192) == 16384);
+  CHECK(meta.Reread->bytesFor(1000) == 2048);
+  CHECK(meta.Reread->bytesFor(1025) == 4096);
+  CHECK(meta.Reread->bytesFor(0) == 0);
+  CHECK(meta.Reread->bytesFor(-5) == 0);
+  // A constant footprint is its bytes.
+  meta.Reread = RereadFootprint{std::nullopt, 12288, 1};
+  CHECK_THAT(printMetadataLine(meta), Contains(" reread=12288"));
+  CHECK(roundTrip(meta).Reread == meta.Reread);
+  CHECK(meta.Reread->bytesFor(77) == 12288);
+  // Without one, no key.
+  meta.Reread.reset();
+  CHECK_THAT(printMetadataLine(meta), !Contains("reread"));
+
+  auto refused = [](const char *reread) {
+    Expected<KernelMetadata> parsed = parseMetadataLine(
+        std::string("// tilec.kernel name=k num_warps=4 shared=0 "
+                    "signature=*fp16,i32 reread=") +
+        reread);
+    REQUIRE_FALSE(parsed.ok());
+    return parsed.status().message();
+  };
+  CHECK_THAT(refused("1:0:1024"), Contains("is not BYTES or ARG:BYTES:STEP"));
+  CHECK_THAT(refused("1:2048"), Contains("is not BYTES or ARG:BYTES:STEP"));
+  CHECK_THAT(refused("1:2048:0"), Contains("is not BYTES or ARG:BYTES:STEP"));
+  CHECK_THAT(refused("0:2048:1024"),
+             Contains("reread footprint of argument 0, which is not an "
+                      "integer of the signature"));
+  CHECK_THAT(refused("2:2048:1024"), Contains("argument 2"));
+}
+
 TEST_CASE("Host-side tensor descriptors in signatures", "[abi]") {
   Expected<std::vector<SignatureEntry>> parsed =
       parseSignatureEntries("tensordesc<float16[128,64]>, i32, "

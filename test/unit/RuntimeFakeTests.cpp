@@ -847,6 +847,67 @@ TEST_CASE("A programmatic dependent launch goes through cuLaunchKernelEx "
   ::dlclose(fake);
 }
 
+TEST_CASE("Fewer programs an SM for kernels that read rows again",
+          "[fake][launch]") {
+  // The policy alone: an SM of 16 programs, a GPU of 132 SMs and 50 MB of
+  // L2 (an H100's). Rows of 16 KB: 8 programs (233472 / 9 - 1024 + 1,
+  // rounded up to 16 bytes); rows of 8 KB: 16 fit already; rows of 128 KB
+  // would want 0, and get half the SM.
+  OccupancyLimits h100{50u << 20, 132, 233472, 1024, 16};
+  CHECK(rereadSharedBytes(16, 16384, h100) == 24928);
+  CHECK(rereadSharedBytes(16, 8192, h100) == 16);
+  CHECK(rereadSharedBytes(16, 2048, h100) == 16);
+  CHECK(rereadSharedBytes(16, 131072, h100) == 24928);
+  CHECK(rereadSharedBytes(16, 0, h100) == 16);
+  // 12 an SM (rows of 10 KB: 12.9 fit) asks for 233472 / 13 - 1023.
+  CHECK(rereadSharedBytes(16, 10240, h100) == 16944);
+  // A kernel that needs more already keeps what it needs.
+  CHECK(rereadSharedBytes(30000, 16384, h100) == 30000);
+  // Programs of 8 warps, 8 an SM: never fewer than 4.
+  OccupancyLimits big = h100;
+  big.Programs = 8;
+  CHECK(rereadSharedBytes(16, 131072, big) == 45680);
+  // 4 an SM: fewer would leave the SM too empty; as is.
+  big.Programs = 4;
+  CHECK(rereadSharedBytes(16, 131072, big) == 16);
+
+  // Through Kernel::launch, on the fake driver's device (4 SMs, 1 MB of L2,
+  // 16 programs of 4 warps an SM): a kernel reading 2048 bytes again for
+  // every 1024 of its argument 1.
+  Context ctx = makeContext();
+  const char *ptx = "// tilec.kernel name=empty_kernel num_warps=4 shared=16 "
+                    "signature=*fp16:16,i32 reread=1:2048:1024\n"
+                    ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                    ".visible .entry empty_kernel(\n"
+                    "  .param .u64 empty_kernel_param_0,\n"
+                    "  .param .u32 empty_kernel_param_1\n"
+                    ")\n{\n  ret;\n}\n";
+  Expected<Module> module = Module::loadPtx(ctx, ptx);
+  INFO(module.status().message());
+  REQUIRE(module.ok());
+  Expected<Kernel> kernel = module->getKernel("empty_kernel");
+  REQUIRE(kernel.ok());
+  void *fake = ::dlopen(std::getenv("TILEC_CUDA_LIBRARY"), RTLD_NOW);
+  REQUIRE(fake);
+  auto lastShared = reinterpret_cast<unsigned (*)()>(
+      ::dlsym(fake, "tilecFakeCudaLastSharedBytes"));
+  REQUIRE(lastShared);
+  Expected<DeviceBuffer> buffer = DeviceBuffer::allocate(ctx, 1 << 16);
+  REQUIRE(buffer.ok());
+  auto sharedFor = [&](std::int32_t n) {
+    REQUIRE(kernel->launch(Dim3(1), {*buffer, n}).ok());
+    return lastShared();
+  };
+  // 1 MB / (3 x 4 SMs x footprint) programs fit: short rows launch as
+  // compiled, 4 KB rows (21 fit) too, 8 KB rows 10 an SM, 64 KB rows 8.
+  CHECK(sharedFor(1024) == 16);
+  CHECK(sharedFor(2048) == 16);
+  CHECK(sharedFor(4096) == 20208);
+  CHECK(sharedFor(32768) == 24928);
+  CHECK(sharedFor(0) == 16);
+  ::dlclose(fake);
+}
+
 TEST_CASE("Launch requirements of the metadata line are checked at launch",
           "[fake][launch]") {
   Context ctx = makeContext();

@@ -75,6 +75,14 @@ static FailureOr<CompiledPTX> emitCompiledPTX(ModuleOp module,
   meta.Descriptors = info.descriptors;
   for (tile::TensorMapAttr map : tile::getTensorMaps(module))
     meta.TensorMaps.push_back(map.getSpec());
+  if (std::optional<tile::RereadFootprint> reread =
+          tile::getRereadFootprint(module)) {
+    abi::RereadFootprint &footprint = meta.Reread.emplace();
+    if (reread->argIndex >= 0)
+      footprint.ArgIndex = static_cast<std::size_t>(reread->argIndex);
+    footprint.Bytes = static_cast<std::uint64_t>(reread->bytes);
+    footprint.Step = static_cast<std::uint64_t>(reread->step);
+  }
   // What the runtime will check when it parses the line.
   if (abi::Status consistent = meta.verify(); !consistent.ok())
     return module.emitError("kernel metadata the runtime would reject: ")

@@ -64,8 +64,9 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   pipelineOptions.warnUnused = options.warnUnusedStages;
   pm.addPass(tile::createTilePipeline(pipelineOptions));
   pm.addPass(tile::createTilePrefetchLoads());
+  // Before unrolling, which rewrites the loop bounds it reads.
+  pm.addPass(tile::createTileRereadFootprint());
   pm.addPass(tile::createTileUnrollLoops());
-  pm.addPass(tile::createTileCapOccupancy());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tile::createTileAllocateSharedMemory());

@@ -542,6 +542,43 @@ parseTensorMaps(std::string_view text) {
 
 static constexpr std::string_view PreHookSuffix = "@pre_hook";
 
+std::uint64_t RereadFootprint::bytesFor(std::int64_t argValue) const {
+  if (!ArgIndex)
+    return Bytes;
+  if (argValue <= 0)
+    return 0;
+  std::uint64_t steps =
+      (static_cast<std::uint64_t>(argValue) + Step - 1) / Step;
+  return steps > std::numeric_limits<std::uint64_t>::max() / Bytes
+             ? std::numeric_limits<std::uint64_t>::max()
+             : steps * Bytes;
+}
+
+std::string RereadFootprint::str() const {
+  if (!ArgIndex)
+    return std::to_string(Bytes);
+  return fmt::format("{}:{}:{}", *ArgIndex, Bytes, Step);
+}
+
+/// The inverse of RereadFootprint::str().
+static Expected<RereadFootprint> parseRereadFootprint(std::string_view text) {
+  std::vector<std::string_view> fields = split(text, ':');
+  RereadFootprint footprint;
+  std::uint64_t index = 0;
+  bool ok = fields.size() == 1
+                ? parseUnsigned(fields[0], footprint.Bytes)
+                : fields.size() == 3 && parseUnsigned(fields[0], index) &&
+                      parseUnsigned(fields[1], footprint.Bytes) &&
+                      parseUnsigned(fields[2], footprint.Step);
+  if (!ok || footprint.Bytes == 0 || footprint.Step == 0)
+    return Status::parseError("reread " + quoted(text) +
+                              " is not BYTES or ARG:BYTES:STEP (positive "
+                              "bytes and step)");
+  if (fields.size() == 3)
+    footprint.ArgIndex = static_cast<std::size_t>(index);
+  return footprint;
+}
+
 std::string DescriptorParam::str() const {
   return fmt::format("{}:{}{}", ArgIndex, fmt::join(Block, "x"),
                      FromPreHook ? PreHookSuffix : "");
@@ -595,6 +632,12 @@ Status KernelMetadata::verify() const {
   if (NumWarps < 1 || NumWarps > 32)
     return Status::parseError("num_warps " + std::to_string(NumWarps) +
                               " is not a number from 1 to 32");
+  if (Reread && Reread->ArgIndex &&
+      (*Reread->ArgIndex >= Signature.size() ||
+       !Signature[*Reread->ArgIndex].isInteger()))
+    return Status::parseError("reread footprint of argument " +
+                              std::to_string(*Reread->ArgIndex) +
+                              ", which is not an integer of the signature");
   for (std::size_t i = 0; i < TensorMaps.size(); ++i) {
     const TensorMapSpec &map = TensorMaps[i];
     auto integerArg = [&](const TensorMapSpec::Scalar &s) {
@@ -666,6 +709,8 @@ std::string tilec::abi::printMetadataLine(const KernelMetadata &kernel) {
     entries.push_back(desc.str());
   if (!entries.empty())
     line += fmt::format(" descriptors={}", fmt::join(entries, ";"));
+  if (kernel.Reread)
+    line += " reread=" + kernel.Reread->str();
   return line;
 }
 
@@ -707,7 +752,7 @@ Expected<KernelMetadata> tilec::abi::parseMetadataLine(std::string_view line) {
   KernelMetadata meta;
   bool seenName = false, seenWarps = false, seenShared = false,
        seenSignature = false, seenRequires = false, seenTma = false,
-       seenDescriptors = false;
+       seenDescriptors = false, seenReread = false;
   for (std::string_view token : tokenize(rest)) {
     std::size_t eq = token.find('=');
     if (eq == std::string_view::npos || eq == 0)
@@ -772,6 +817,13 @@ Expected<KernelMetadata> tilec::abi::parseMetadataLine(std::string_view line) {
       if (!descriptors)
         return bad(descriptors.status().message());
       meta.Descriptors = descriptors.take();
+    } else if (key == "reread") {
+      if (!markSeen(seenReread))
+        return bad("duplicate key 'reread'");
+      Expected<RereadFootprint> footprint = parseRereadFootprint(value);
+      if (!footprint)
+        return bad(footprint.status().message());
+      meta.Reread = footprint.take();
     }
     // Other keys are ignored so that tilec can add more later.
   }

@@ -21,6 +21,27 @@ module attributes {tile.tma = [{arg = 9 : i64}]} {
 
 // -----
 
+// tile-reread-footprint's [argument, bytes, step].
+// expected-error @+1 {{'tile.reread' must be [argument, bytes, step]: an argument index (-1 for none, with step 1), then two positive integers}}
+module attributes {tile.reread = array<i64: 1, 0, 1024>} {
+}
+
+// -----
+
+// A constant footprint has no step.
+// expected-error @+1 {{'tile.reread' must be [argument, bytes, step]}}
+module attributes {tile.reread = array<i64: -1, 4096, 8>} {
+}
+
+// -----
+
+// expected-error @+1 {{'tile.reread' belongs on the module}}
+func.func @f() attributes {tile.reread = array<i64: 0, 2048, 1024>} {
+  return
+}
+
+// -----
+
 // expected-error @+1 {{unsupported target 'sm_100a': tilec compiles for sm_75, sm_80, sm_86, sm_89, sm_90, sm_90a}}
 module attributes {tile.target = "sm_100a"} {
 }

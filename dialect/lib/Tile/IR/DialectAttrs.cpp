@@ -106,16 +106,22 @@ void tilec::tile::removeProgramsPerSM(Operation *func) {
   func->removeAttr(getDialect(func)->getProgramsPerSmAttrHelper().getName());
 }
 
-std::optional<int64_t> tilec::tile::getMaxProgramsPerSM(Operation *func) {
-  if (IntegerAttr programs =
-          getDialect(func)->getMaxProgramsPerSmAttrHelper().getAttr(func))
-    return programs.getInt();
-  return std::nullopt;
+std::optional<RereadFootprint> tilec::tile::getRereadFootprint(Operation *op) {
+  ModuleOp module = getModule(op);
+  DenseI64ArrayAttr values =
+      module ? getDialect(op)->getRereadAttrHelper().getAttr(module)
+             : DenseI64ArrayAttr();
+  if (!values || values.size() != 3)
+    return std::nullopt;
+  return RereadFootprint{values[0], values[1], values[2]};
 }
 
-void tilec::tile::setMaxProgramsPerSM(Operation *func, int64_t programs) {
-  getDialect(func)->getMaxProgramsPerSmAttrHelper().setAttr(
-      func, getI32(func, programs));
+void tilec::tile::setRereadFootprint(ModuleOp module,
+                                     RereadFootprint footprint) {
+  getDialect(module)->getRereadAttrHelper().setAttr(
+      module, DenseI64ArrayAttr::get(
+                  module.getContext(),
+                  {footprint.argIndex, footprint.bytes, footprint.step}));
 }
 
 std::optional<int64_t> tilec::tile::getDivisibility(FunctionOpInterface func,
@@ -214,8 +220,7 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return onModule ? verifyInteger(op, attr, 0) : notHere("the module");
   if (name == ScratchOffsetAttrHelper::getNameStr())
     return verifyInteger(op, attr, 0);
-  if (name == ProgramsPerSmAttrHelper::getNameStr() ||
-      name == MaxProgramsPerSmAttrHelper::getNameStr())
+  if (name == ProgramsPerSmAttrHelper::getNameStr())
     return isa<FunctionOpInterface>(op) ? verifyInteger(op, attr, 1)
                                         : notHere("a kernel function");
   if (name == TargetAttrHelper::getNameStr()) {
@@ -225,6 +230,18 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     if (!arch || !TargetInfo::lookup(arch.getValue()))
       return op->emitError() << TargetInfo::getUnsupportedMessage(
                  arch ? arch.getValue() : StringRef("<not a string>"));
+    return success();
+  }
+  if (name == RereadAttrHelper::getNameStr()) {
+    if (!onModule)
+      return notHere("the module");
+    auto values = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+    if (!values || values.size() != 3 || values[0] < -1 || values[1] < 1 ||
+        values[2] < 1 || (values[0] == -1 && values[2] != 1))
+      return op->emitError()
+             << "'" << name
+             << "' must be [argument, bytes, step]: an argument index (-1 "
+                "for none, with step 1), then two positive integers";
     return success();
   }
   if (name == TmaAttrHelper::getNameStr()) {

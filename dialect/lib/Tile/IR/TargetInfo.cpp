@@ -23,16 +23,15 @@ llvm::ArrayRef<TargetInfo> TargetInfo::getSupported() {
   // name, capability, the oldest PTX version tilec writes for it (the one
   // that introduced it; for sm_89, the one whose sm_89 has fp8
   // conversions), the best dot engine, TMA, clusters, dynamic shared memory
-  // per block, shared memory per SM, threads per SM (CUDA's occupancy
-  // tables).
+  // per block.
   // clang-format off
   static const TargetInfo targets[] = {
-      {"sm_75",  75, 63, DotEngine::FMA,     false, false,  65536,  65536, 1024},
-      {"sm_80",  80, 70, DotEngine::MmaSync, false, false, 166912, 167936, 2048},
-      {"sm_86",  86, 71, DotEngine::MmaSync, false, false, 101376, 102400, 1536},
-      {"sm_89",  89, 81, DotEngine::MmaSync, false, false, 101376, 102400, 1536},
-      {"sm_90",  90, 78, DotEngine::MmaSync, false, false, 232448, 233472, 2048},
-      {"sm_90a", 90, 80, DotEngine::Wgmma,   true,  true,  232448, 233472, 2048},
+      {"sm_75",  75, 63, DotEngine::FMA,     false, false,  65536},
+      {"sm_80",  80, 70, DotEngine::MmaSync, false, false, 166912},
+      {"sm_86",  86, 71, DotEngine::MmaSync, false, false, 101376},
+      {"sm_89",  89, 81, DotEngine::MmaSync, false, false, 101376},
+      {"sm_90",  90, 78, DotEngine::MmaSync, false, false, 232448},
+      {"sm_90a", 90, 80, DotEngine::Wgmma,   true,  true,  232448},
   };
   // clang-format on
   return targets;

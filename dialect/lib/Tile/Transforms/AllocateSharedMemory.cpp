@@ -153,16 +153,6 @@ struct AllocateSharedMemoryPass
              "--num-stages)";
       return signalPassFailure();
     }
-    // A kernel that should not share an SM with more than N programs asks
-    // for enough that N + 1 do not fit.
-    module.walk([&](Operation *func) {
-      if (std::optional<int64_t> programs = getMaxProgramsPerSM(func)) {
-        int64_t reserved = target.getReservedSharedMemoryPerProgram();
-        int64_t crowd =
-            target.getSharedMemoryPerSM() / (*programs + 1) - reserved + 1;
-        bytes = std::max<int64_t>(bytes, llvm::alignTo(crowd, 16));
-      }
-    });
     setSharedMemoryBytes(module, bytes);
   }
 };

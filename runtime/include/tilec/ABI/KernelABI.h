@@ -214,6 +214,27 @@ struct DescriptorParam {
   }
 };
 
+/// What each program of a kernel reads more than once (tile-reread-footprint;
+/// a layer norm's row, read by each of its passes): Bytes for every Step of
+/// integer argument ArgIndex (rounded up), or Bytes whatever the arguments
+/// when there is no ArgIndex. Printed as ARG:BYTES:STEP, or BYTES.
+/// Kernel::launch keeps fewer programs on an SM when the footprints of a
+/// full SM would outgrow L2 (rt::rereadSharedBytes).
+struct RereadFootprint {
+  std::optional<std::size_t> ArgIndex;
+  std::uint64_t Bytes = 0;
+  std::uint64_t Step = 1;
+
+  /// The footprint of a launch whose argument ArgIndex is \p argValue
+  /// (ignored without ArgIndex; a negative value reads nothing).
+  std::uint64_t bytesFor(std::int64_t argValue) const;
+  std::string str() const;
+  bool operator==(const RereadFootprint &other) const {
+    return ArgIndex == other.ArgIndex && Bytes == other.Bytes &&
+           Step == other.Step;
+  }
+};
+
 /// A TMA tensor map the host builds at each launch: the kernel parameter
 /// after the signature's that receives the 128-byte CUtensorMap of a
 /// row-major 2-D tensor, its base a kernel argument, its extents and row
@@ -282,6 +303,8 @@ struct KernelMetadata {
   /// The parameters taken as host-side tensor descriptors, by index;
   /// Kernel::launch checks a descriptor's block shape against them.
   std::vector<DescriptorParam> Descriptors;
+  /// What each program reads more than once, when tilec found it.
+  std::optional<RereadFootprint> Reread;
 
   /// Threads per block (in x).
   unsigned blockSize() const { return NumWarps * 32; }

@@ -38,6 +38,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,10 @@ struct DeviceInfo {
   int MaxThreadsPerBlock = 0;
   /// Largest dynamic shared memory a block can opt in to, in bytes.
   int MaxSharedPerBlockOptin = 0;
+  /// Shared memory of one SM, and what the driver reserves of it for each
+  /// resident block, in bytes (0 when not reported).
+  int MaxSharedPerSM = 0;
+  int ReservedSharedPerBlock = 0;
   int L2CacheBytes = 0;
   /// Peak memory clock in kHz and bus width in bits (0 when not reported).
   int MemoryClockKHz = 0;
@@ -257,6 +262,30 @@ struct LaunchOptions {
   bool ProgrammaticDependentLaunch = false;
 };
 
+/// What one SM offers the programs of a kernel, for the choice of how many
+/// of them share it (rereadSharedBytes).
+struct OccupancyLimits {
+  std::uint64_t L2Bytes = 0;
+  int SmCount = 0;
+  int SharedPerSM = 0;
+  int ReservedSharedPerProgram = 0;
+  /// Programs of the kernel an SM holds at its metadata's shared memory
+  /// (cuOccupancyMaxActiveBlocksPerMultiprocessor).
+  int Programs = 0;
+};
+
+/// The dynamic shared memory to launch a kernel of \p sharedBytes with,
+/// when each of its programs reads \p footprint bytes more than once
+/// (KernelMetadata::Reread): enough that fewer programs fit on an SM when
+/// the footprints of a full GPU would outgrow a third of L2, so that the
+/// later passes find their data there. Programs are kept to
+/// L2 / (3 x SMs x footprint), never fewer than half of \p limits.Programs
+/// nor than 4 (measured on an H100: a layer norm over 16 KB rows runs 1.27x
+/// faster at 8 programs of 4 warps an SM than at 16, one over 2 KB rows 1.27x
+/// slower); \p sharedBytes when no cap applies.
+unsigned rereadSharedBytes(unsigned sharedBytes, std::uint64_t footprint,
+                           const OccupancyLimits &limits);
+
 /// A kernel of a loaded Module, with its tilec metadata.
 class Kernel {
 public:
@@ -288,6 +317,10 @@ public:
   /// Builds the tensor maps \p packed asks for in place (before
   /// launchUnchecked with its kernelParams()).
   Status encodeTensorMaps(const PackedArguments &packed) const;
+  /// The dynamic shared memory a launch with \p params gets: the
+  /// metadata's, or more for a kernel with a re-read footprint
+  /// (rereadSharedBytes).
+  unsigned launchSharedBytes(void *const *params) const;
 
 private:
   friend class Module;
@@ -297,6 +330,9 @@ private:
   KernelMetadata Meta;
   std::string ModuleName;
   int NumRegisters = 0;
+  /// Set for kernels with a re-read footprint on devices that report what
+  /// rereadSharedBytes needs.
+  std::optional<OccupancyLimits> Occupancy;
 };
 
 /// A loaded PTX module (cuModuleLoadDataEx) and its tilec metadata.
@@ -337,7 +373,8 @@ private:
   Module() = default;
 
   void *Handle = nullptr; // CUmodule
-  int MaxSharedPerBlockOptin = 0;
+  /// The device's, for getKernel.
+  DeviceInfo Device;
   std::string Name;
   std::vector<KernelMetadata> Kernels;
   std::string InfoLog;

@@ -235,16 +235,3 @@ module {
     return
   }
 }
-
-// -----
-
-// At most 8 programs an SM (tile-cap-occupancy): sm_90a's 233472 bytes an
-// SM over 9 programs, less the 1024 the driver keeps for each, plus one
-// byte, rounded up to 16: 24928 bytes, so that a ninth does not fit.
-// CHECK-LABEL: module attributes
-// CHECK-SAME: tile.shared = 24928 : i32
-module {
-  func.func @capped(%p: !tile.ptr<f32>) attributes {tile.max_programs_per_sm = 8 : i32} {
-    return
-  }
-}

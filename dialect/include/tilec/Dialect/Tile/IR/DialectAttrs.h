@@ -13,8 +13,7 @@
 //   tile.scratch_offset   op        start of its scratch buffer
 //   tile.tma              module    the #tile.tensor_map of each TMA parameter
 //   tile.programs_per_sm  function  programs per SM its registers must allow
-//   tile.max_programs_per_sm
-//                         function  programs per SM at most
+//   tile.reread           module    what each program reads more than once
 //   tile.target           module    the architecture (TargetInfo.h)
 //   tile.divisibility     argument  the signature's `:16` hint
 //   tile.hint_divisibility, tile.hint_contiguity, tile.hint_constancy
@@ -60,9 +59,19 @@ std::optional<int64_t> getProgramsPerSM(mlir::Operation *func);
 void setProgramsPerSM(mlir::Operation *func, int64_t programs);
 void removeProgramsPerSM(mlir::Operation *func);
 
-/// The most programs of kernel `func` an SM should hold at once.
-std::optional<int64_t> getMaxProgramsPerSM(mlir::Operation *func);
-void setMaxProgramsPerSM(mlir::Operation *func, int64_t programs);
+/// The bytes each program of the module's kernel reads more than once (a
+/// layer norm's row, read by each of its passes): `bytes` for every `step`
+/// of the kernel's integer argument `argIndex` (rounded up), or `bytes`
+/// whatever the arguments when `argIndex` is -1 (and `step` 1). The runtime
+/// keeps fewer programs on an SM when the footprints in flight would
+/// outgrow L2 (KernelMetadata::Reread).
+struct RereadFootprint {
+  int64_t argIndex = -1;
+  int64_t bytes = 0;
+  int64_t step = 1;
+};
+std::optional<RereadFootprint> getRereadFootprint(mlir::Operation *op);
+void setRereadFootprint(mlir::ModuleOp module, RereadFootprint footprint);
 
 /// The divisibility hint of argument `index` of `func` (`:16`).
 std::optional<int64_t> getDivisibility(mlir::FunctionOpInterface func,

@@ -87,14 +87,6 @@ public:
   bool hasClusters() const { return clusters; }
   /// Dynamic shared memory one thread block may use, in bytes.
   int64_t getMaxSharedMemoryBytes() const { return maxSharedMemoryBytes; }
-  /// Shared memory of one SM, and what the driver reserves of it for each
-  /// resident program (1 KB from sm_80 on), in bytes.
-  int64_t getSharedMemoryPerSM() const { return sharedMemoryPerSM; }
-  int64_t getReservedSharedMemoryPerProgram() const {
-    return sharedMemoryPerSM - maxSharedMemoryBytes;
-  }
-  /// Threads resident on one SM at most.
-  int64_t getMaxThreadsPerSM() const { return maxThreadsPerSM; }
   /// 32-bit registers of one SM, and the most one thread may use.
   int64_t getRegistersPerSM() const { return 65536; }
   int64_t getMaxRegistersPerThread() const { return 255; }
@@ -102,13 +94,10 @@ public:
 private:
   TargetInfo(llvm::StringRef name, unsigned capability, unsigned minPtxVersion,
              DotEngine bestDotEngine, bool tma, bool clusters,
-             int64_t maxSharedMemoryBytes, int64_t sharedMemoryPerSM,
-             int64_t maxThreadsPerSM)
+             int64_t maxSharedMemoryBytes)
       : name(name), capability(capability), minPtxVersion(minPtxVersion),
         bestDotEngine(bestDotEngine), tma(tma), clusters(clusters),
-        maxSharedMemoryBytes(maxSharedMemoryBytes),
-        sharedMemoryPerSM(sharedMemoryPerSM), maxThreadsPerSM(maxThreadsPerSM) {
-  }
+        maxSharedMemoryBytes(maxSharedMemoryBytes) {}
 
   llvm::StringRef name;
   unsigned capability;
@@ -117,8 +106,6 @@ private:
   bool tma;
   bool clusters;
   int64_t maxSharedMemoryBytes;
-  int64_t sharedMemoryPerSM;
-  int64_t maxThreadsPerSM;
 };
 
 } // namespace tilec::tile

@@ -44,8 +44,9 @@ def Tile_Dialect : Dialect {
     "::mlir::ArrayAttr":$tma,
     // Function: programs per SM the registers must allow (tile-pipeline).
     "::mlir::IntegerAttr":$programs_per_sm,
-    // Function: programs per SM at most (tile-cap-occupancy).
-    "::mlir::IntegerAttr":$max_programs_per_sm,
+    // Module: what each program reads more than once, [argument, bytes,
+    // step] (tile-reread-footprint).
+    "::mlir::DenseI64ArrayAttr":$reread,
     // Module: the target architecture (tile-set-target).
     "::mlir::StringAttr":$target,
     // Kernel argument: the signature's `:16` hint.

@@ -283,22 +283,39 @@ def TileUnrollLoops : Pass<"tile-unroll-loops", "::mlir::ModuleOp"> {
   ];
 }
 
-def TileCapOccupancy : Pass<"tile-cap-occupancy", "::mlir::ModuleOp"> {
-  let summary = "Keeps fewer programs of a multi-pass row kernel on an SM, so "
-                "that what they read again stays in L2.";
+def TileRereadFootprint : Pass<"tile-reread-footprint", "::mlir::ModuleOp"> {
+  let summary = "Records how many bytes each program reads more than once, "
+                "for the runtime's choice of programs per SM.";
   let description = [{
     A kernel that reads the same data in several loops (a layer norm's mean,
     variance and normalizing passes over a row) reads it from DRAM once and
-    then again from L2, if it is still there: with every SM full of
-    programs, the rows in flight outgrow L2 and the second and third passes
-    go to DRAM again. For a kernel without products in which two loops load
-    through pointers that come from the same kernel argument, this pass
-    records `tile.max_programs_per_sm`: half the SM's threads
-    (target, `num_warps`), when that leaves at least 4 programs, and
-    tile-allocate-shared-memory asks for enough dynamic shared memory that
-    no more programs fit. The streaming loops
-    keep their loads in flight (tile-unroll-loops), so the SM's bandwidth
-    does not need the other half.
+    then from L2, if it is still there: with every SM full of programs, the
+    rows in flight can outgrow L2 and send the later passes to DRAM again.
+    Whether they do depends on the row length, a run-time argument, so the
+    choice is the runtime's; this pass gives it the footprint.
+
+    For a kernel without products in which loads in two loops or more take
+    their pointers from the same kernel argument (each load counted for the
+    innermost loop around it), the loop's bytes per iteration (elements of
+    those loads times their size) times its trip count is recorded as the
+    module attribute `tile.reread = array<i64: ARG, BYTES, STEP>`: BYTES
+    for every STEP of integer argument ARG when the loop runs from 0 to that
+    argument by the constant STEP, or `array<i64: -1, BYTES, 1>` when its
+    trip count is a constant. Loops of other shapes record nothing. The
+    driver writes it into the kernel's metadata line (`reread=`).
+
+    Before:
+    ```mlir
+    func.func @k(%x: !tile.ptr<f16>, %n: i32) {
+      scf.for %i = %c0 to %n step %c1024 : i32 {  // mean
+        %v = tile.load %p : tensor<1024x!tile.ptr<f16>> ...
+      }
+      scf.for %i = %c0 to %n step %c1024 : i32 {  // variance
+        %v = tile.load %p : tensor<1024x!tile.ptr<f16>> ...
+      }
+    }
+    ```
+    After: the module has `tile.reread = array<i64: 1, 2048, 1024>`.
   }];
 }
 
@@ -447,9 +464,7 @@ def TileAllocateSharedMemory
     bytes is recorded as the module attribute `tile.shared` (i32; absent when
     the program needs none), which the lowering checks and the driver passes
     to the runtime. Programs needing
-    more than the 227 KB an H200 thread block can have are rejected. A
-    kernel with `tile.max_programs_per_sm = N` (tile-cap-occupancy) asks for
-    at least enough that N + 1 programs do not fit on an SM.
+    more than the 227 KB an H200 thread block can have are rejected.
 
     Before:
     ```mlir
