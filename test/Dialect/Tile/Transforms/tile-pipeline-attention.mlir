@@ -324,11 +324,12 @@ module attributes {tile.num_warps = 8 : i32, tile.target = "sm_90a"} {
 // rescaled accumulator, which the loop only carries to the next
 // iteration). p @ v is left in flight (isAsync, no wait after it): the next
 // iteration's q @ k^T, synchronous, completes it, and a wait (free by then)
-// comes right before the accumulator's first use, its rescaling. The
-// iteration's copies come after q @ k^T and a barrier, after which no warp
-// group still reads the slots of the iteration before: they refill those,
-// two stages ahead as in the other loops (two stages before the loop, slots
-// read 0 and write 2). The accumulator enters the loop and leaves it
+// comes right before the accumulator's first use, its rescaling. With two
+// products, the iteration's copies come last, after p @ v and a barrier:
+// q @ k^T's wait completed the products of the iteration before, so after
+// the barrier no warp group still reads its slots, which the copies refill,
+// two stages ahead as in the other loops (two stages before the loop,
+// slots read 0 and write 2). The accumulator enters the loop and leaves it
 // through a wait.
 // CHECK-LABEL: func.func @p_v_in_flight
 // CHECK: tile.cta_barrier {asyncProxy}
@@ -338,15 +339,20 @@ module attributes {tile.num_warps = 8 : i32, tile.target = "sm_90a"} {
 // CHECK-NEXT: %[[LOOP:.*]]:9 = scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[INIT]], {{.*}}, %{{[^ ]*}} = %c0_i32{{[_0-9]*}}, %{{[^ ]*}} = %c2_i32)
 // CHECK-NEXT: tile.async_wait {noProxyFence, pending = 1 : i32}
 // CHECK-NOT: tile.async_copy
+// CHECK-NOT: tile.cta_barrier
 // CHECK: tile.warp_group_dot %{{.*}}, %{{.*}}, %{{.*}} {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x64xf16
-// CHECK-NEXT: tile.cta_barrier{{$}}
-// CHECK: tile.async_copy
-// CHECK: tile.async_copy
-// CHECK-NEXT: tile.async_commit_group
+// CHECK-NOT: tile.async_copy
+// CHECK-NOT: tile.cta_barrier
 // CHECK-NOT: %[[ACC]]
 // CHECK: %[[DONE:.*]] = tile.warp_group_dot_wait %[[ACC]] {pending = 0 : i32}
 // CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[DONE]], %{{.*}} : tensor<128x64xf32, #mma>
 // CHECK: %[[PV:.*]] = tile.warp_group_dot %{{.*}}, %{{.*}}, %[[SCALED]] {inputPrecision = #tile<input_precision tf32>, isAsync} : tensor<128x64xf16, #mma>
+// CHECK-NOT: tile.warp_group_dot_wait
+// CHECK: tile.cta_barrier{{$}}
+// CHECK-NOT: tile.warp_group_dot_wait
+// CHECK: tile.async_copy
+// CHECK: tile.async_copy
+// CHECK-NEXT: tile.async_commit_group
 // CHECK-NOT: tile.warp_group_dot_wait
 // CHECK: scf.yield %[[PV]],
 // CHECK-NEXT: }
