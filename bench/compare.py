@@ -108,32 +108,37 @@ class Harness:
         return " [specialized unlike Triton: args " + ",".join(differ) + "]"
 
     def run_row(self, label, name, grid, args, outputs, references, tolerance,
-                work, unit, torch_fn, torch_checked=False, triton_args=None):
+                work, unit, torch_fn, torch_checked=False, triton_args=None,
+                before=None):
         """Measures one row: tilec's PTX of manifest entry name and Triton's
         kernel of the same entry on grid and args (triton_args when Triton
         takes others: its own tensor descriptors), then torch_fn, whose
         outputs are checked only when torch_checked (it writes into
-        outputs). The label gets specialization_note's remark."""
+        outputs). before, when given, runs after the poisoning and before
+        the checked run (an in-place kernel's inputs restored). The label
+        gets specialization_note's remark."""
         tilec, triton_launch = self.tilec(name), self.triton_kernel(name)
         triton_args = args if triton_args is None else triton_args
         row = label + self.specialization_note(name, args)
         self.measure(row, "tilec", lambda: tilec[grid](*args), outputs,
-                     references, tolerance, work, unit)
+                     references, tolerance, work, unit, before)
         self.measure(row, "triton", lambda: triton_launch(grid, *triton_args),
-                     outputs, references, tolerance, work, unit)
+                     outputs, references, tolerance, work, unit, before)
         self.measure(row, "torch", torch_fn, outputs if torch_checked else [],
                      references if torch_checked else [], tolerance, work,
-                     unit)
+                     unit, before)
 
     def measure(self, row, impl, fn, outputs, references, tolerance, work,
-                unit):
-        """Poisons outputs, runs fn, checks every output against its float64
-        reference, then times fn. work / seconds / 1e9 is the value (GB/s
-        from bytes, or TFLOP/s from flops / 1e3)."""
+                unit, before=None):
+        """Poisons outputs, runs before (if any) and fn, checks every output
+        against its float64 reference, then times fn. work / seconds / 1e9
+        is the value (GB/s from bytes, or TFLOP/s from flops / 1e3)."""
         torch = self.torch
         try:
             for out in outputs:
                 out.fill_(float("nan") if out.is_floating_point() else -1)
+            if before is not None:
+                before()
             fn()
             torch.cuda.synchronize()
             for i, (out, ref) in enumerate(zip(outputs, references)):
@@ -225,6 +230,92 @@ def layer_norm_size(h, rows, cols):
               [y, mean, rstd], [ref, ref_mean, ref_rstd], 2e-3,
               4 * rows * cols, "GB/s",
               lambda: torch.nn.functional.layer_norm(x, (cols,), w, b, eps))
+
+
+def row_layer_norm_bwd(h):
+    # The tutorial's backward: dX with the dW/dB partials of 128 groups under
+    # their locks (timed alone; later calls add into the partials), then
+    # the partials summed per column.
+    torch = h.torch
+    rows, cols, groups = 4096, 4096, 128
+    x = randn(torch, (rows, cols), torch.float16)
+    dy = randn(torch, (rows, cols), torch.float16)
+    w = randn(torch, cols, torch.float16)
+    xd, dyd, wd = x.double(), dy.double(), w.double()
+    mean = xd.mean(dim=1)
+    rstd = 1.0 / torch.sqrt(xd.var(dim=1, unbiased=False) + 1e-5)
+    mean32, rstd32 = mean.float(), rstd.float()
+    x_hat = (xd - mean32.double()[:, None]) * rstd32.double()[:, None]
+    wdy = wd * dyd
+    ref_dx = (wdy - wdy.mean(dim=1, keepdim=True) -
+              x_hat * (x_hat * wdy).mean(dim=1, keepdim=True)) * \
+        rstd32.double()[:, None]
+    dx = torch.empty_like(x)
+    partial_dw = torch.zeros((groups, cols), device="cuda",
+                             dtype=torch.float32)
+    partial_db = torch.zeros_like(partial_dw)
+    locks = torch.zeros(2 * groups, device="cuda", dtype=torch.int32)
+    bias = torch.zeros_like(w)
+
+    def torch_backward():
+        torch.ops.aten.native_layer_norm_backward(
+            dy, x, [cols], mean32[:, None], rstd32[:, None], w, bias,
+            [True, True, True])
+    h.run_row(f"layer_norm bwd dx fp16 {rows}x{cols} (torch: whole backward)",
+              "layer_norm_bwd_dx_fp16_h16", (rows,),
+              (dx, dy, partial_dw, partial_db, locks, x, w, mean32, rstd32,
+               x.stride(0), cols),
+              [dx], [ref_dx], 2e-3, 3 * 2 * rows * cols, "GB/s",
+              torch_backward)
+    pdw = randn(torch, (groups, cols), torch.float32)
+    pdb = randn(torch, (groups, cols), torch.float32)
+    dw, db = torch.empty_like(w), torch.empty_like(w)
+    h.run_row(f"layer_norm bwd dwdb fp16 {groups}x{cols} (torch: sum)",
+              "layer_norm_bwd_dwdb_fp16", (h.triton.cdiv(cols, 128),),
+              (pdw, pdb, dw, db, groups, cols), [dw, db],
+              [pdw.double().sum(dim=0), pdb.double().sum(dim=0)], 2e-3,
+              2 * 4 * groups * cols, "GB/s",
+              lambda: (pdw.sum(dim=0), pdb.sum(dim=0)))
+
+
+def row_rope(h):
+    # In place on the queries and keys of 4 sequences of 1024 tokens (32
+    # query heads, 8 key heads of 128, bf16); each checked run starts from
+    # the same inputs.
+    torch = h.torch
+    tokens, seq_len, q_heads, k_heads, dim = 4096, 1024, 32, 8, 128
+    q0 = randn(torch, (tokens, q_heads, dim), torch.bfloat16)
+    k0 = randn(torch, (tokens, k_heads, dim), torch.bfloat16)
+    q, k = q0.clone(), k0.clone()
+    inv_freq = 1.0 / (10000.0 ** (torch.arange(0, dim, 2, device="cuda",
+                                               dtype=torch.float64) / dim))
+    angles = torch.arange(seq_len, device="cuda",
+                          dtype=torch.float64)[:, None] * inv_freq[None, :]
+    cos, sin = torch.cos(angles).float(), torch.sin(angles).float()
+    positions = torch.arange(tokens, device="cuda") % seq_len
+
+    def rotated(x):
+        x = x.double()
+        c = cos.double()[positions][:, None, :]
+        s = sin.double()[positions][:, None, :]
+        x1, x2 = x[..., :dim // 2], x[..., dim // 2:]
+        return torch.cat((x1 * c - x2 * s, x2 * c + x1 * s), dim=-1)
+    ref_q, ref_k = rotated(q0), rotated(k0)
+    cos_t = cos[positions][:, None, :].to(torch.bfloat16)
+    sin_t = sin[positions][:, None, :].to(torch.bfloat16)
+
+    def torch_rope():
+        for x in (q, k):
+            x1, x2 = x[..., :dim // 2], x[..., dim // 2:]
+            x.copy_(torch.cat((x1 * cos_t - x2 * sin_t,
+                               x2 * cos_t + x1 * sin_t), dim=-1))
+    h.run_row(f"rope fwd bf16 {tokens}x({q_heads}+{k_heads})x{dim} "
+              "(torch: eager)", "rope_bf16_h16", (tokens,),
+              (q, k, cos, sin, q.stride(0), k.stride(0), cos.stride(0),
+               seq_len, q_heads, k_heads),
+              [q, k], [ref_q, ref_k], 1e-2,
+              2 * 2 * tokens * (q_heads + k_heads) * dim, "GB/s", torch_rope,
+              before=lambda: (q.copy_(q0), k.copy_(k0)))
 
 
 def row_rms_norm(h):
@@ -849,6 +940,8 @@ ROWS = {
     "softmax": row_softmax,
     "layer_norm": row_layer_norm,
     "rms_norm": row_rms_norm,
+    "layer_norm_bwd": row_layer_norm_bwd,
+    "rope": row_rope,
     "swiglu": row_swiglu,
     "geglu": row_geglu,
     "cross_entropy": row_cross_entropy,

@@ -7,7 +7,8 @@
 // What each example kernel must compute, evaluated on the host in float64
 // from the very float values the kernel was given (inputs are rounded to the
 // kernel's element type first, so the reference sees exactly what the GPU
-// sees): row softmax, layer norm forward, matrix multiplication with
+// sees): row softmax, layer norm forward and backward, rotary embeddings,
+// matrix multiplication with
 // arbitrary strides, attention forward, the elementwise math functions of
 // examples/math_functions.tile, and Philox random numbers as Triton defines
 // them. Every function spreads its rows over the machine's cores; results do
@@ -77,6 +78,68 @@ inline void layerNormReference(const float *x, const float *w, const float *b,
       y[r * cols + c] = (row[c] - mu) * inv * w[c] + b[c];
     mean[r] = mu;
     rstd[r] = inv;
+  });
+}
+
+/// Layer norm backward of rows of \p cols elements (row r of x and dy at
+/// x[r * stride], dy[r * stride]) given each row's \p mean and \p rstd:
+/// with x_hat = (x - mean) * rstd, dx = rstd * (w dy - mean(w dy) - x_hat *
+/// mean(x_hat w dy)) (dense, rows x cols); dw and db (cols each) are the
+/// column sums of dy * x_hat and dy.
+inline void layerNormBackwardReference(const float *x, const float *dy,
+                                       const float *w, const float *mean,
+                                       const float *rstd, std::uint64_t rows,
+                                       std::uint64_t cols, std::uint64_t stride,
+                                       double *dx, double *dw, double *db) {
+  forEachRow(rows, [&](std::uint64_t r) {
+    const float *xr = x + r * stride, *dyr = dy + r * stride;
+    double mu = mean[r], inv = rstd[r], sumWdy = 0.0, sumXWdy = 0.0;
+    for (std::uint64_t c = 0; c < cols; ++c) {
+      double wdy = static_cast<double>(w[c]) * dyr[c];
+      sumWdy += wdy;
+      sumXWdy += (xr[c] - mu) * inv * wdy;
+    }
+    double n = static_cast<double>(cols);
+    for (std::uint64_t c = 0; c < cols; ++c) {
+      double xHat = (xr[c] - mu) * inv;
+      double wdy = static_cast<double>(w[c]) * dyr[c];
+      dx[r * cols + c] = inv * (wdy - sumWdy / n - xHat * sumXWdy / n);
+    }
+  });
+  std::fill(dw, dw + cols, 0.0);
+  std::fill(db, db + cols, 0.0);
+  for (std::uint64_t r = 0; r < rows; ++r)
+    for (std::uint64_t c = 0; c < cols; ++c) {
+      double g = dy[r * stride + c];
+      dw[c] += g * (x[r * stride + c] - static_cast<double>(mean[r])) *
+               static_cast<double>(rstd[r]);
+      db[c] += g;
+    }
+}
+
+/// Rotary embedding of \p tokens tokens of \p heads heads of \p headDim
+/// (token t's heads at x[t * stride], contiguous): each head's halves
+/// (x1, x2) become (x1 cos - x2 sin, x2 cos + x1 sin) with the angles of
+/// position t % seqLen, cos and sin rows of headDim / 2 (\p csStride apart).
+/// \p out is dense (tokens x heads * headDim).
+inline void ropeReference(const float *x, const float *cos, const float *sin,
+                          std::uint64_t tokens, std::uint64_t heads,
+                          std::uint64_t headDim, std::uint64_t stride,
+                          std::uint64_t seqLen, std::uint64_t csStride,
+                          double *out) {
+  std::uint64_t half = headDim / 2;
+  forEachRow(tokens, [&](std::uint64_t t) {
+    const float *c = cos + (t % seqLen) * csStride;
+    const float *s = sin + (t % seqLen) * csStride;
+    for (std::uint64_t h = 0; h < heads; ++h) {
+      const float *v = x + t * stride + h * headDim;
+      double *o = out + (t * heads + h) * headDim;
+      for (std::uint64_t i = 0; i < half; ++i) {
+        double x1 = v[i], x2 = v[i + half];
+        o[i] = x1 * c[i] - x2 * s[i];
+        o[i + half] = x2 * c[i] + x1 * s[i];
+      }
+    }
   });
 }
 

@@ -657,6 +657,120 @@ std::function<void()> layerNorm(Case &c) {
   };
 }
 
+/// layer_norm_bwd_dx(DX, DY, PartialDW, PartialDB, Locks, X, W, Mean,
+/// Rstd, stride, N); size (rows, cols). Mean and Rstd are the forward's of
+/// X; the groups' partial rows are summed and checked against dW and dB.
+std::function<void()> layerNormBwdDx(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 8;
+  uint64_t groups = c.constant("GROUP_SIZE");
+  ScalarType type = argType(c.config, 0);
+  Buffer &dx = c.output(type, rows * ld);
+  Buffer &dy = c.input(type, rows, cols, ld);
+  Buffer &partialDw = c.output(ScalarType::FP32, groups * cols);
+  Buffer &partialDb = c.output(ScalarType::FP32, groups * cols);
+  c.output(ScalarType::I32, 2 * groups); // Locks and counters, zeros.
+  Buffer &x = c.input(type, rows, cols, ld);
+  Buffer &w = c.input(type, 1, cols);
+  std::vector<float> xs = Case::values(x, rows, ld);
+  std::vector<double> y(rows * cols), mu(rows), inv(rows);
+  std::vector<float> ones(cols, 1.0f), zeros(cols, 0.0f);
+  gpu::layerNormReference(xs.data(), ones.data(), zeros.data(), rows, cols, ld,
+                          static_cast<double>(1e-5f), y.data(), mu.data(),
+                          inv.data());
+  std::vector<float> mean(mu.begin(), mu.end()), rstd(inv.begin(), inv.end());
+  Buffer &meanBuffer = c.input(ScalarType::FP32, rows, 1);
+  Buffer &rstdBuffer = c.input(ScalarType::FP32, rows, 1);
+  for (uint64_t r = 0; r < rows; ++r) {
+    meanBuffer.set(r, mean[r]);
+    rstdBuffer.set(r, rstd[r]);
+  }
+  c.args.push_back(Argument::ofInt(ld));
+  c.args.push_back(Argument::ofInt(cols));
+  c.grid[0] = rows;
+  return [&, rows, cols, ld, groups, xs, mean, rstd] {
+    std::vector<float> dys = Case::values(dy, rows, ld);
+    std::vector<float> ws = Case::values(w, 1, cols);
+    std::vector<double> refDx(rows * cols), refDw(cols), refDb(cols);
+    gpu::layerNormBackwardReference(xs.data(), dys.data(), ws.data(),
+                                    mean.data(), rstd.data(), rows, cols, ld,
+                                    refDx.data(), refDw.data(), refDb.data());
+    c.check("DX", dx, rows, cols, ld, refDx, c.config.tol);
+    // The used groups' partial rows, summed per column.
+    uint64_t used = std::min(groups, rows);
+    std::vector<float> pdw = Case::values(partialDw, used, cols);
+    std::vector<float> pdb = Case::values(partialDb, used, cols);
+    Buffer sumDw(ScalarType::FP64, cols), sumDb(ScalarType::FP64, cols);
+    for (uint64_t col = 0; col < cols; ++col) {
+      double dwCol = 0.0, dbCol = 0.0;
+      for (uint64_t g = 0; g < used; ++g) {
+        dwCol += pdw[g * cols + col];
+        dbCol += pdb[g * cols + col];
+      }
+      sumDw.set(col, dwCol);
+      sumDb.set(col, dbCol);
+    }
+    c.check("DW", sumDw, 1, cols, cols, refDw, 1e-4);
+    c.check("DB", sumDb, 1, cols, cols, refDb, 1e-4);
+  };
+}
+
+/// layer_norm_bwd_dwdb(PartialDW, PartialDB, DW, DB, groups, N); size
+/// (groups, cols).
+std::function<void()> layerNormBwdDwDb(Case &c) {
+  uint64_t groups = c.size[0], cols = c.size[1];
+  ScalarType type = argType(c.config, 2);
+  Buffer &pdw = c.input(ScalarType::FP32, groups, cols, cols);
+  Buffer &pdb = c.input(ScalarType::FP32, groups, cols, cols);
+  Buffer &dw = c.output(type, cols);
+  Buffer &db = c.output(type, cols);
+  c.args.push_back(Argument::ofInt(groups));
+  c.args.push_back(Argument::ofInt(cols));
+  c.grid[0] = cdiv(cols, c.constant("BLOCK_N"));
+  return [&, groups, cols] {
+    std::vector<float> a = Case::values(pdw, groups, cols);
+    std::vector<float> b = Case::values(pdb, groups, cols);
+    std::vector<double> refDw(cols, 0.0), refDb(cols, 0.0);
+    for (uint64_t g = 0; g < groups; ++g)
+      for (uint64_t col = 0; col < cols; ++col) {
+        refDw[col] += a[g * cols + col];
+        refDb[col] += b[g * cols + col];
+      }
+    c.check("DW", dw, 1, cols, cols, refDw, c.config.tol);
+    c.check("DB", db, 1, cols, cols, refDb, c.config.tol);
+  };
+}
+
+/// rope_fwd_kernel(Q, K, Cos, Sin, q_stride, k_stride, cs_stride, seq_len,
+/// n_q_heads, n_k_heads), in place; size (tokens, q heads, k heads).
+std::function<void()> rope(Case &c) {
+  uint64_t tokens = c.size[0], qHeads = c.size[1], kHeads = c.size[2];
+  uint64_t dim = c.constant("HEAD_DIM"), half = dim / 2;
+  uint64_t seqLen = tokens > 7 ? tokens / 2 + 1 : tokens;
+  uint64_t qLd = qHeads * dim + 8, kLd = kHeads * dim + 8, csLd = half + 4;
+  ScalarType type = argType(c.config, 0);
+  Buffer &q = c.input(type, tokens, qHeads * dim, qLd);
+  Buffer &k = c.input(type, tokens, kHeads * dim, kLd);
+  Buffer &cos = c.input(ScalarType::FP32, seqLen, half, csLd);
+  Buffer &sin = c.input(ScalarType::FP32, seqLen, half, csLd);
+  for (uint64_t v : {qLd, kLd, csLd, seqLen, qHeads, kHeads})
+    c.args.push_back(Argument::ofInt(v));
+  c.grid[0] = tokens;
+  std::vector<float> qs = Case::values(q, tokens, qHeads * dim, qLd);
+  std::vector<float> ks = Case::values(k, tokens, kHeads * dim, kLd);
+  std::vector<float> cs = Case::values(cos, seqLen, half, csLd);
+  std::vector<float> ss = Case::values(sin, seqLen, half, csLd);
+  return [&, tokens, qHeads, kHeads, dim, seqLen, qLd, kLd, qs, ks, cs, ss] {
+    std::vector<double> refQ(tokens * qHeads * dim),
+        refK(tokens * kHeads * dim);
+    gpu::ropeReference(qs.data(), cs.data(), ss.data(), tokens, qHeads, dim,
+                       qHeads * dim, seqLen, dim / 2, refQ.data());
+    gpu::ropeReference(ks.data(), cs.data(), ss.data(), tokens, kHeads, dim,
+                       kHeads * dim, seqLen, dim / 2, refK.data());
+    c.check("Q", q, tokens, qHeads * dim, qLd, refQ, c.config.tol);
+    c.check("K", k, tokens, kHeads * dim, kLd, refK, c.config.tol);
+  };
+}
+
 /// rms_norm_fwd_kernel(Y, X, W, Rstd, stride, N, eps, offset); size (rows,
 /// cols).
 std::function<void()> rmsNorm(Case &c) {
@@ -1161,6 +1275,31 @@ std::vector<Config> configurations() {
        layerNorm,
        {{1, 1}, {3, 1000}, {2, 3000}},
        Fp16Tol},
+      {"layer_norm_bwd_dx_fp16",
+       "layer_norm.tile",
+       "layer_norm_bwd_dx",
+       "*fp16:16, *fp16:16, *fp32:16, *fp32:16, *i32:16, *fp16:16, *fp16:16, "
+       "*fp32:16, *fp32:16, i32, i32",
+       {"GROUP_SIZE=128", "BLOCK_SIZE=4096"},
+       layerNormBwdDx,
+       {{1, 1}, {3, 1000}, {130, 300}},
+       Fp16Tol},
+      {"layer_norm_bwd_dwdb_fp16",
+       "layer_norm.tile",
+       "layer_norm_bwd_dwdb",
+       "*fp32:16, *fp32:16, *fp16:16, *fp16:16, i32, i32",
+       {"BLOCK_M=32", "BLOCK_N=128"},
+       layerNormBwdDwDb,
+       {{1, 1}, {5, 300}, {70, 130}},
+       Fp16Tol},
+      {"rope_bf16",
+       "rope.tile",
+       "rope_fwd_kernel",
+       "*bf16:16, *bf16:16, *fp32:16, *fp32:16, i32, i32, i32, i32, i32, i32",
+       {"HEAD_DIM=128", "HALF_BLOCK=64", "Q_HEADS_BLOCK=32", "K_HEADS_BLOCK=8"},
+       rope,
+       {{1, 1, 1}, {9, 5, 3}, {3, 32, 8}},
+       Bf16Tol},
       {"rms_norm_bf16",
        "rms_norm.tile",
        "rms_norm_fwd_kernel",
