@@ -857,9 +857,15 @@ public:
 
 private:
   /// The rings of the loaded operands and the buffers of the others (the
-  /// loop-invariant ones stored), and with TMA the rings' tensor maps and
-  /// the barriers of the slots; fails when a map parameter cannot be added.
-  LogicalResult allocate(OpBuilder &b);
+  /// loop-invariant ones stored unless `storeLater`), and with TMA the
+  /// rings' tensor maps and the barriers of the slots; fails when a map
+  /// parameter cannot be added.
+  LogicalResult allocate(OpBuilder &b, bool storeLater);
+  /// Stores the loop-invariant buffers (attention's q) allocate left for
+  /// later.
+  void storeInvariantBuffers(OpBuilder &b);
+  /// The proxy fence and barrier after the invariant buffers' stores.
+  void fenceInvariantBuffers(OpBuilder &b);
   /// Slot `index` of `ring`.
   Value slotOf(OpBuilder &b, Value ring, Value index);
   /// Copies the stage whose induction variable is `stageIv`, with the loop
@@ -910,7 +916,7 @@ private:
   SmallVector<Value> slots;
 };
 
-LogicalResult LoopPipeliner::allocate(OpBuilder &b) {
+LogicalResult LoopPipeliner::allocate(OpBuilder &b, bool storeLater) {
   for (const OperandPlan &operand : plan.plans) {
     auto type = cast<RankedTensorType>(operand.load->getResult(0).getType());
     SmallVector<int64_t> shape = {plan.numStages};
@@ -928,15 +934,11 @@ LogicalResult LoopPipeliner::allocate(OpBuilder &b) {
         SmemType::get(b.getContext(), type.getShape(), type.getElementType(),
                       buffer.layout),
         IntegerAttr()));
-    if (buffer.invariant)
+    if (buffer.invariant && !storeLater)
       LocalStoreOp::create(b, loc, buffer.value, buffers.back());
   }
-  // The waits of a loop of several products leave out the proxy fence
-  // (their rings are written by cp.async only): stores before the loop get
-  // theirs here.
-  if (llvm::any_of(plan.buffers,
-                   [](const BufferPlan &buffer) { return buffer.invariant; }))
-    CtaBarrierOp::create(b, loc, /*asyncProxy=*/true);
+  if (!storeLater)
+    fenceInvariantBuffers(b);
   if (!plan.tma)
     return success();
   for (const OperandPlan &operand : plan.plans) {
@@ -951,6 +953,22 @@ LogicalResult LoopPipeliner::allocate(OpBuilder &b) {
   barriers = BarrierAllocOp::create(
       b, loc, BarriersType::get(b.getContext(), plan.numStages), IntegerAttr());
   return success();
+}
+
+void LoopPipeliner::storeInvariantBuffers(OpBuilder &b) {
+  for (auto [buffer, alloc] : llvm::zip_equal(plan.buffers, buffers))
+    if (buffer.invariant)
+      LocalStoreOp::create(b, loc, buffer.value, alloc);
+  fenceInvariantBuffers(b);
+}
+
+void LoopPipeliner::fenceInvariantBuffers(OpBuilder &b) {
+  // The waits of a loop of several products leave out the proxy fence
+  // (their rings are written by cp.async only): stores before the loop get
+  // theirs here.
+  if (llvm::any_of(plan.buffers,
+                   [](const BufferPlan &buffer) { return buffer.invariant; }))
+    CtaBarrierOp::create(b, loc, /*asyncProxy=*/true);
 }
 
 Value LoopPipeliner::slotOf(OpBuilder &b, Value ring, Value index) {
@@ -1235,9 +1253,17 @@ void LoopPipeliner::emitEpilogue(scf::ForOp newFor,
 
 void LoopPipeliner::run() {
   OpBuilder b(forOp);
-  if (failed(allocate(b)))
+  // The forward's q goes into its buffer after the prologue's copies, which
+  // then need not wait for it to arrive, as in Triton's loop (measured on an
+  // H100: attention over 1024 keys 2% faster, the rest within noise); the
+  // backward's (dK/dV's k and v, dQ's q and dO) before them (there the later
+  // store measured 3-4% slower).
+  bool storeLater = plan.copyPlace == LoopPlan::CopyPlace::End;
+  if (failed(allocate(b, storeLater)))
     return;
   SmallVector<Value> inits = emitPrologue(b);
+  if (storeLater)
+    storeInvariantBuffers(b);
   IRRewriter rewriter(forOp.getContext());
   FailureOr<LoopLikeOpInterface> replaced =
       cast<LoopLikeOpInterface>(forOp.getOperation())

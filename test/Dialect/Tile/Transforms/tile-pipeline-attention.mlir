@@ -329,11 +329,15 @@ module attributes {tile.num_warps = 8 : i32, tile.target = "sm_90a"} {
 // q @ k^T's wait completed the products of the iteration before, so after
 // the barrier no warp group still reads its slots, which the copies refill,
 // two stages ahead as in the other loops (two stages before the loop,
-// slots read 0 and write 2). The accumulator enters the loop and leaves it
-// through a wait.
+// slots read 0 and write 2); q is stored into its buffer after those two
+// stages' copies, which need not wait for it. The accumulator enters the
+// loop and leaves it through a wait.
 // CHECK-LABEL: func.func @p_v_in_flight
-// CHECK: tile.cta_barrier {asyncProxy}
+// CHECK-NOT: tile.cta_barrier
 // CHECK-COUNT-2: tile.async_commit_group
+// CHECK-NOT: tile.async_commit_group
+// CHECK: tile.local_store
+// CHECK-NEXT: tile.cta_barrier {asyncProxy}
 // CHECK-NOT: tile.async_commit_group
 // CHECK: %[[INIT:.*]] = tile.warp_group_dot_wait %{{.*}} {pending = 0 : i32} : tensor<128x64xf32, #mma>
 // CHECK-NEXT: %[[LOOP:.*]]:9 = scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[INIT]], {{.*}}, %{{[^ ]*}} = %c0_i32{{[_0-9]*}}, %{{[^ ]*}} = %c2_i32)
