@@ -78,12 +78,16 @@ module attributes {tile.num_warps = 1 : i32} {
 // -----
 
 // A scalar atomic is issued by thread 0 only; its old value is broadcast.
+// As a release (acq_rel) it follows a barrier, which also keeps the shared
+// word from being overwritten while read: no second barrier before the
+// store.
 module attributes {tile.num_warps = 4 : i32, tile.shared = 8 : i32} {
   // CHECK-LABEL: llvm.func @counter
   // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
   // CHECK: %[[FIRST:.*]] = llvm.icmp "eq" %[[TID]], %{{.*}} : i32
-  // CHECK: llvm.inline_asm has_side_effects "mov.b64 $0, 0;\0A\09@$3 atom.acq_rel.gpu.global.add.u64 $0, [$1], $2;", "=l,l,l,b" %{{.*}}, %{{.*}}, %[[FIRST]]
   // CHECK: nvvm.barrier0
+  // CHECK: llvm.inline_asm has_side_effects "mov.b64 $0, 0;\0A\09@$3 atom.acq_rel.gpu.global.add.u64 $0, [$1], $2;", "=l,l,l,b" %{{.*}}, %{{.*}}, %[[FIRST]]
+  // CHECK-NOT: nvvm.barrier0
   // CHECK: llvm.cond_br %[[FIRST]]
   // CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> i64
   func.func @counter(%p: !tile.ptr<i64>, %q: !tile.ptr<i64>) {

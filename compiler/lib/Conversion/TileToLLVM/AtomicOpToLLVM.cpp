@@ -167,7 +167,9 @@ lowerAtomic(Operation *op, MemSemantic sem, MemScope scope, Type resultType,
   // loads after thread 0's acquire. The atomic's own semantics do the rest:
   // a separate fence (each thread's, or thread 0's) changed nothing under
   // compute-sanitizer and made a layer-norm backward's lock 1.4x slower.
-  if (!tensor && (sem == MemSemantic::Release || sem == MemSemantic::AcqRel))
+  bool met =
+      !tensor && (sem == MemSemantic::Release || sem == MemSemantic::AcqRel);
+  if (met)
     emitBarrier(rewriter, loc);
 
   SmallVector<Value> olds(numRegisters);
@@ -199,7 +201,11 @@ lowerAtomic(Operation *op, MemSemantic sem, MemScope scope, Type resultType,
   } else {
     at.push_back(i32Constant(rewriter, loc, 0));
   }
-  emitBarrier(rewriter, loc);
+  // No thread may still read the scratch buffer (an earlier op's) when the
+  // owners store into it: a barrier, unless the release's meeting before
+  // the atomic already was one (nothing touched shared memory since).
+  if (!met)
+    emitBarrier(rewriter, loc);
   Block *current = rewriter.getInsertionBlock();
   // Only owners store; others would store their zero placeholders.
   Block *after = rewriter.splitBlock(current, rewriter.getInsertionPoint());
