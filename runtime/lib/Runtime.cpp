@@ -692,9 +692,9 @@ unsigned tilec::rt::rereadSharedBytes(unsigned sharedBytes,
   if (footprint == 0 || limits.SmCount <= 0 || limits.SharedPerSM <= 0 ||
       limits.Programs <= fewest)
     return sharedBytes;
-  std::uint64_t fit =
-      limits.L2Bytes /
-      (3 * static_cast<std::uint64_t>(limits.SmCount) * footprint);
+  // Divided in steps: the product could overflow for huge footprints.
+  std::uint64_t fit = limits.L2Bytes / 3 /
+                      static_cast<std::uint64_t>(limits.SmCount) / footprint;
   if (fit >= static_cast<std::uint64_t>(limits.Programs))
     return sharedBytes;
   int programs = std::max(static_cast<int>(fit), fewest);

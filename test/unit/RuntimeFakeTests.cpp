@@ -859,6 +859,9 @@ TEST_CASE("Fewer programs an SM for kernels that read rows again",
   CHECK(rereadSharedBytes(16, 2048, h100) == 16);
   CHECK(rereadSharedBytes(16, 131072, h100) == 24928);
   CHECK(rereadSharedBytes(16, 0, h100) == 16);
+  // A footprint past any L2 (saturated by bytesFor) caps like a big one.
+  CHECK(rereadSharedBytes(16, std::uint64_t(1) << 62, h100) == 24928);
+  CHECK(rereadSharedBytes(16, ~std::uint64_t(0), h100) == 24928);
   // 12 an SM (rows of 10 KB: 12.9 fit) asks for 233472 / 13 - 1023.
   CHECK(rereadSharedBytes(16, 10240, h100) == 16944);
   // A kernel that needs more already keeps what it needs.
