@@ -93,6 +93,18 @@ void JitArg::appendSpecialization(std::string &signature) const {
 }
 
 std::string JitArg::valueText() const {
+  if (IsTensor) {
+    if (Shape.empty() && Strides.empty())
+      return "";
+    auto list = [](const std::vector<std::int64_t> &values) {
+      std::string text;
+      for (std::int64_t v : values)
+        text += (text.empty() ? "" : ",") + std::to_string(v);
+      return text;
+    };
+    return "tensor(" + std::string(scalarTypeName(DType)) + ";" + list(Shape) +
+           ";" + list(Strides) + ")";
+  }
   std::uint64_t bits = Value.bits();
   double value;
   switch (Value.kind()) {

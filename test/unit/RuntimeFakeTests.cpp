@@ -712,18 +712,62 @@ TEST_CASE("The JIT evaluates @triton.heuristics over the launch's values",
                       "run-time arguments") &&
                  Contains("no compiler to evaluate them"));
 
-  // A heuristic reading a tensor argument is an error at the launch.
+  // A heuristic reads a tensor argument's dtype, shape and strides (as
+  // torch.Tensor has them): EVEN when x holds whole blocks, contiguous, in
+  // fp32. Views of 4096 and 3000 elements and a strided one decide it.
   JitKernel tensor(
       "tensor.tile",
+      "import torch\nimport triton\nimport triton.language as tl\n\n"
+      "@triton.heuristics({'EVEN': lambda args: args['x_ptr'].numel() % "
+      "args['BLOCK'] == 0 and args['x_ptr'].is_contiguous() and "
+      "args['x_ptr'].dtype == torch.float32 and args['x_ptr'].stride(-1) == "
+      "1 and args['x_ptr'].shape[0] == args['x_ptr'].size(0) and "
+      "args['x_ptr'].dim() == 1 and args['x_ptr'].element_size() == 4})\n"
+      "@triton.jit\n"
+      "def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr,\n"
+      "               EVEN: tl.constexpr):\n"
+      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+      "    if EVEN:\n"
+      "        tl.store(out_ptr + offs, tl.load(x_ptr + offs) + "
+      "tl.load(y_ptr + offs))\n"
+      "    else:\n"
+      "        mask = offs < n\n"
+      "        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) + "
+      "tl.load(y_ptr + offs, mask=mask), mask=mask)\n",
+      "add_kernel", compiler.get(), DiskCache(dir));
+  // n stays 4096 (one specialization): only the views differ. 4096
+  // elements: EVEN; 3000, or 2048 two apart: not.
+  auto launchWith = [&](TensorView x) {
+    REQUIRE(in.Out.fill(0xff).ok());
+    Status status = tensor.launch(
+        ctx, blocksFor(4096),
+        {x, in.view(in.Y), in.view(in.Out), std::int32_t(4096)}, config);
+    INFO(x.describe() << ": " << status.message());
+    REQUIRE(status.ok());
+    in.checkOutput();
+  };
+  launchWith(TensorView(in.X, ScalarType::FP32, {4096}));
+  launchWith(TensorView(in.X, ScalarType::FP32, {3000}));
+  CHECK(tensor.stats().Compiled == 2);
+  // The same views again, and a strided one whose EVEN is the 3000's: no
+  // compilation more.
+  launchWith(TensorView(in.X, ScalarType::FP32, {4096}));
+  launchWith(TensorView(in.X.ptr(), ScalarType::FP32, {2048}, {2}));
+  CHECK(tensor.stats().Compiled == 2);
+  CHECK(tensor.stats().FromMemory == 2);
+
+  // What a tensor has not (here: a device) is an error at the launch.
+  JitKernel device(
+      "device.tile",
       "import triton\nimport triton.language as tl\n\n"
-      "@triton.heuristics({'EVEN': lambda args: args['x_ptr'] == 0})\n"
+      "@triton.heuristics({'EVEN': lambda args: args['x_ptr'].device})\n"
       "@triton.jit\n"
       "def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr,\n"
       "               EVEN: tl.constexpr):\n"
       "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
       "    tl.store(out_ptr + offs, tl.load(x_ptr + offs))\n",
       "add_kernel", compiler.get(), DiskCache(dir));
-  Status status = tensor.launch(
+  Status status = device.launch(
       ctx, blocksFor(4096),
       {in.view(in.X), in.view(in.Y), in.view(in.Out), std::int32_t(4096)},
       config);
@@ -731,7 +775,7 @@ TEST_CASE("The JIT evaluates @triton.heuristics over the launch's values",
   CHECK_THAT(status.message(),
              Contains("evaluating the @triton.heuristics of kernel "
                       "'add_kernel'") &&
-                 Contains("and 'x_ptr' is not one (a tensor"));
+                 Contains("has no attribute 'device'"));
   std::filesystem::remove_all(dir);
 }
 

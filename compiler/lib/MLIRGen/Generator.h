@@ -521,6 +521,11 @@ public:
                                            llvm::SMLoc callLoc);
   mlir::FailureOr<TValue> callHostMethod(const TValue &method, CallArgs &args,
                                          llvm::SMLoc callLoc);
+  /// `t.stride(...)`, `t.size(...)`, `t.numel()`, `t.dim()`,
+  /// `t.element_size()`, `t.is_contiguous()` on a tensor a heuristic reads.
+  mlir::FailureOr<TValue> callTensorMethod(const TValue &tensor,
+                                           llvm::StringRef name, Binder &bind,
+                                           llvm::SMLoc callLoc);
   /// `d[key]` on a dict.
   /// Whether `v` is the placeholder of a run-time argument in a
   /// heuristic's `args` (see readingIdentity).

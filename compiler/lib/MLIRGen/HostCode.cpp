@@ -38,6 +38,50 @@ using namespace tilec;
 /// The class of the value standing for a run-time argument in the `args`
 /// dict @triton.heuristics functions get.
 static constexpr llvm::StringLiteral kRuntimeArgument = "run-time argument";
+/// A tensor argument as a heuristic sees it at a launch: its dtype, shape
+/// and strides (the methods of torch.Tensor heuristics call).
+static constexpr llvm::StringLiteral kTensor = "torch.Tensor";
+
+/// The tensor a launch passed, described by the JIT as
+/// "tensor(DTYPE;D0,D1,...;S0,S1,...)" (tilec::rt::JitArg::valueText), as an
+/// Object of class torch.Tensor with `dtype`, `shape`, `ndim` and the
+/// strides in `_strides`; nullopt when the text is not one.
+static std::optional<TValue> parseTensorText(Generator &gen,
+                                             llvm::StringRef text) {
+  if (!text.consume_front("tensor(") || !text.consume_back(")"))
+    return std::nullopt;
+  llvm::SmallVector<llvm::StringRef, 3> parts;
+  text.split(parts, ';');
+  if (parts.size() != 3)
+    return std::nullopt;
+  std::optional<TValue> dtype = parseDefine(gen, parts[0]);
+  if (!dtype || dtype->kind != TValue::Kind::DType)
+    return std::nullopt;
+  auto numbers =
+      [](llvm::StringRef list) -> std::optional<std::vector<TValue>> {
+    std::vector<TValue> values;
+    if (list.empty())
+      return values;
+    llvm::SmallVector<llvm::StringRef, 4> items;
+    list.split(items, ',');
+    for (llvm::StringRef item : items) {
+      int64_t n;
+      if (item.getAsInteger(10, n))
+        return std::nullopt;
+      values.push_back(TValue::ofInt(n));
+    }
+    return values;
+  };
+  std::optional<std::vector<TValue>> shape = numbers(parts[1]);
+  std::optional<std::vector<TValue>> strides = numbers(parts[2]);
+  if (!shape || !strides || shape->size() != strides->size())
+    return std::nullopt;
+  int64_t rank = static_cast<int64_t>(shape->size());
+  return TValue::ofObject(kTensor, {{"dtype", *dtype},
+                                    {"shape", TValue::ofTuple(*shape)},
+                                    {"ndim", TValue::ofInt(rank)},
+                                    {"_strides", TValue::ofTuple(*strides)}});
+}
 
 /// The class of a deferred module-level value (TValue::deferred).
 static constexpr llvm::StringLiteral kDeferredValue = "deferred value";
@@ -701,6 +745,10 @@ FailureOr<TValue> Generator::hostAttribute(const TValue &base,
     if (const TValue *value = base.lookup(attr))
       return *value;
     if ((base.s == "triton.Config" && attr == "all_kwargs") ||
+        (base.s == kTensor &&
+         llvm::is_contained({"stride", "size", "numel", "dim", "element_size",
+                             "is_contiguous"},
+                            attr)) ||
         (base.s == kModuleLoader && attr == "exec_module") ||
         (base.s == "GPUTarget" &&
          (attr == "is_cuda_backend" || attr == "is_hip_backend"))) {
@@ -882,6 +930,51 @@ FailureOr<TValue> Generator::callStringMethod(llvm::StringRef text,
   return str(text.rtrim());
 }
 
+FailureOr<TValue> Generator::callTensorMethod(const TValue &tensor,
+                                              llvm::StringRef name,
+                                              Binder &bind,
+                                              llvm::SMLoc callLoc) {
+  const std::vector<TValue> &shape = tensor.lookup("shape")->elements;
+  const std::vector<TValue> &strides = tensor.lookup("_strides")->elements;
+  int64_t rank = static_cast<int64_t>(shape.size());
+  if (name == "stride" || name == "size") {
+    if (failed(bind.bind({"dim"}, 0)))
+      return failure();
+    const std::vector<TValue> &values = name == "stride" ? strides : shape;
+    if (!bind.has(0))
+      return TValue::ofTuple(values);
+    FailureOr<int64_t> dim = bind.constInt(0);
+    if (failed(dim))
+      return failure();
+    if (*dim < -rank || *dim >= rank)
+      return error(callLoc) << "dimension " << *dim << " of a tensor of "
+                            << rank << " dimensions";
+    return values[*dim < 0 ? *dim + rank : *dim];
+  }
+  if (failed(bind.bind({}, 0)))
+    return failure();
+  if (name == "dim")
+    return TValue::ofInt(rank);
+  if (name == "numel") {
+    int64_t count = 1;
+    for (const TValue &extent : shape)
+      count *= extent.i;
+    return TValue::ofInt(count);
+  }
+  if (name == "element_size") {
+    mlir::Type type = tensor.lookup("dtype")->type;
+    return TValue::ofInt(llvm::divideCeil(type.getIntOrFloatBitWidth(), 8));
+  }
+  // is_contiguous: row-major strides (extents of 1 take any stride).
+  int64_t expected = 1;
+  for (int64_t d = rank - 1; d >= 0; --d) {
+    if (shape[d].i != 1 && strides[d].i != expected)
+      return TValue::ofBool(false);
+    expected *= shape[d].i;
+  }
+  return TValue::ofBool(true);
+}
+
 FailureOr<TValue> Generator::callHostMethod(const TValue &method,
                                             CallArgs &args,
                                             llvm::SMLoc callLoc) {
@@ -898,6 +991,8 @@ FailureOr<TValue> Generator::callHostMethod(const TValue &method,
         return value;
     return bind.has(1) ? bind.get(1) : TValue();
   }
+  if (self.kind == TValue::Kind::Object && self.s == kTensor)
+    return callTensorMethod(self, name, bind, callLoc);
   if (name == "exec_module") {
     // tilec's modules need no loading.
     if (failed(bind.bind({"module"}, 1)))
@@ -947,9 +1042,9 @@ FailureOr<TValue> Generator::dictItem(const TValue &dict, const TValue &key,
       }
       if (value.lookup("tensor"))
         return error(l) << "heuristics read the launch values of integer "
-                        << "and float scalars, and '" << key.s
-                        << "' is not one (a tensor, or an fp16/bf16 or "
-                           "non-finite value)";
+                        << "and float scalars and of tensors, and '" << key.s
+                        << "' is not one (a tensor descriptor, or an "
+                           "fp16/bf16 or non-finite value)";
       auto diag = error(l) << "'" << key.s << "' is a run-time argument, "
                            << "whose value tilec does not know when it "
                               "compiles";
@@ -1225,8 +1320,11 @@ LogicalResult Generator::applyHeuristics(const FunctionDefAST &fn,
         if (value.isValue()) {
           std::optional<TValue> known;
           bool launched = runtime && index < config.runtimeValues.size();
-          if (launched && !config.runtimeValues[index].empty())
-            known = parseDefine(*this, config.runtimeValues[index]);
+          if (launched && !config.runtimeValues[index].empty()) {
+            known = parseTensorText(*this, config.runtimeValues[index]);
+            if (!known)
+              known = parseDefine(*this, config.runtimeValues[index]);
+          }
           if (known)
             value = TValue::ofObject(kRuntimeArgument, {{"value", *known}});
           else if (launched)

@@ -130,7 +130,8 @@ class JitArg {
 public:
   /// A tensor: its element type and alignment enter the specialization.
   JitArg(const TensorView &view)
-      : Value(view.data()), IsTensor(true), DType(view.dtype()) {}
+      : Value(view.data()), IsTensor(true), DType(view.dtype()),
+        Shape(view.shape()), Strides(view.strides()) {}
   /// A tensor descriptor ("tensordesc<fp16[128, 64]>"); it must outlive the
   /// launch.
   JitArg(const TensorDescriptor &desc)
@@ -147,15 +148,18 @@ public:
   const KernelArg &value() const { return Value; }
   /// Appends this argument's signature entry ("*fp16:16", "i32:1", ...).
   void appendSpecialization(std::string &signature) const;
-  /// The value of a scalar as -D spells it ("42", "0.5"), which
-  /// @triton.heuristics may read; empty for tensors and for values -D
-  /// cannot spell (non-finite floats, fp16/bf16).
+  /// The value of a scalar as -D spells it ("42", "0.5"), or a tensor's
+  /// dtype, shape and strides ("tensor(fp16;4096,64;64,1)"), which
+  /// @triton.heuristics may read; empty for tensor descriptors and for
+  /// values -D cannot spell (non-finite floats, fp16/bf16).
   std::string valueText() const;
 
 private:
   KernelArg Value;
   bool IsTensor = false;
   ScalarType DType = ScalarType::FP32;
+  /// A TensorView's extents and strides (empty for descriptors).
+  std::vector<std::int64_t> Shape, Strides;
 };
 
 /// How many kernels a JitKernel got from where.
