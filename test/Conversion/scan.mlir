@@ -114,3 +114,83 @@ module attributes {tile.num_warps = 1 : i32} {
     return
   }
 }
+
+// -----
+
+// A reverse cumsum whose axis has two warp bits on top (4 registers, 32
+// lanes, 4 warps): after the shuffles, one barrier pair for both warp bits.
+// Each warp block's total goes to shared memory at the block's first
+// position (the axis coordinate with its 7 low bits cleared), and each
+// thread combines the totals of the blocks after its own (a reverse scan
+// runs from the end), in scan order: block 3 (element 384) if its block is
+// below 3, then block 2 (256), then block 1 (128); block 0 precedes none.
+#d4 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+module attributes {tile.num_warps = 4 : i32, tile.shared = 2048 : i32} {
+  // CHECK-LABEL: llvm.func @reverse_warp_blocks
+  // CHECK-DAG: %[[C384:.*]] = llvm.mlir.constant(384 : i32) : i32
+  // CHECK-DAG: %[[C256:.*]] = llvm.mlir.constant(256 : i32) : i32
+  // CHECK-DAG: %[[C128:.*]] = llvm.mlir.constant(128 : i32) : i32
+  // CHECK-DAG: %[[C7:.*]] = llvm.mlir.constant(7 : i32) : i32
+  // CHECK-DAG: %[[C3:.*]] = llvm.mlir.constant(3 : i32) : i32
+  // CHECK-DAG: %[[C2:.*]] = llvm.mlir.constant(2 : i32) : i32
+  // CHECK-DAG: %[[C1:.*]] = llvm.mlir.constant(1 : i32) : i32
+  // CHECK-COUNT-5: nvvm.shfl.sync bfly
+  // CHECK-NOT: nvvm.shfl.sync
+  // CHECK: nvvm.barrier0
+  // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK-NEXT: %[[SHIFTED:.*]] = llvm.lshr %{{.*}}, %[[C7]] : i32
+  // CHECK-NEXT: %[[BLOCK:.*]] = llvm.and %[[SHIFTED]], %[[C3]] : i32
+  // CHECK-NEXT: %[[GROUP:.*]] = llvm.and
+  // CHECK-NEXT: llvm.or %[[GROUP]], %[[C384]] : i32
+  // CHECK: %[[T3:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  // CHECK-NEXT: %[[B3:.*]] = llvm.icmp "ult" %[[BLOCK]], %[[C3]] : i32
+  // CHECK-NEXT: llvm.or %[[GROUP]], %[[C256]] : i32
+  // CHECK: %[[T2:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  // CHECK-NEXT: %[[B2:.*]] = llvm.icmp "ult" %[[BLOCK]], %[[C2]] : i32
+  // CHECK-NEXT: %[[S32:.*]] = llvm.add %[[T3]], %[[T2]] : i32
+  // CHECK-NEXT: %[[U2:.*]] = llvm.select %[[B2]], %[[S32]], %[[T3]] : i1, i32
+  // CHECK-NEXT: llvm.or %[[B3]], %[[B2]] : i1
+  // CHECK-NEXT: llvm.or %[[GROUP]], %[[C128]] : i32
+  // CHECK: %[[T1:.*]] = llvm.load %{{.*}} : !llvm.ptr<3> -> i32
+  // CHECK-NEXT: %[[B1:.*]] = llvm.icmp "ult" %[[BLOCK]], %[[C1]] : i32
+  // CHECK-NEXT: %[[S321:.*]] = llvm.add %[[U2]], %[[T1]] : i32
+  // CHECK-NEXT: llvm.select %[[B1]], %[[S321]], %[[U2]] : i1, i32
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
+  // CHECK: llvm.return
+  func.func @reverse_warp_blocks(%p: !tile.ptr<i32>) {
+    %ps = tile.splat %p : tensor<512x!tile.ptr<i32>, #d4>
+    %x = tile.load %ps : (tensor<512x!tile.ptr<i32>, #d4>) -> tensor<512xi32, #d4>
+    %s = tile.scan %x {axis = 0 : i32, reverse = true} : tensor<512xi32, #d4>
+    tile.store %ps, %s : tensor<512x!tile.ptr<i32>, #d4>, tensor<512xi32, #d4>
+    return
+  }
+}
+
+// -----
+
+// Warp bits in the middle of the axis (4 registers, 32 lanes, 4 warps, the
+// tile twice that: a register bit on top, as linear_recurrence's 1024 over
+// 128 threads): one barrier pair for both warp bits, each half's four
+// blocks stored (two stores a thread) and read back to give the blocks
+// before and the half's total (seven loads: the upper half's total is not
+// needed), then the register step of the top bit.
+#d4 = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+module attributes {tile.num_warps = 4 : i32, tile.shared = 4096 : i32} {
+  // CHECK-LABEL: llvm.func @wrapped_warp_blocks
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK-COUNT-7: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+  // CHECK-NOT: nvvm.barrier0
+  // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
+  // CHECK: llvm.return
+  func.func @wrapped_warp_blocks(%p: !tile.ptr<f32>) {
+    %ps = tile.splat %p : tensor<1024x!tile.ptr<f32>, #d4>
+    %x = tile.load %ps : (tensor<1024x!tile.ptr<f32>, #d4>) -> tensor<1024xf32, #d4>
+    %s = tile.scan %x {axis = 0 : i32, reverse = false} : tensor<1024xf32, #d4>
+    tile.store %ps, %s : tensor<1024x!tile.ptr<f32>, #d4>, tensor<1024xf32, #d4>
+    return
+  }
+}

@@ -991,6 +991,20 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1, 1}, {7, 1000}, {300, 513}, {4096, 1000}},
                    runLinearRecurrence,
                    scans});
+  // Rows of up to 512: the warp bits are the top bits of the row.
+  scans.Block = 512;
+  tests.push_back({"row_scans_b512",
+                   "row_scans_b512.ptx",
+                   "row_scans_kernel",
+                   {{1, 1}, {7, 500}, {300, 512}, {4096, 333}},
+                   runRowScans,
+                   scans});
+  tests.push_back({"linear_recurrence_b512",
+                   "linear_recurrence_b512.ptx",
+                   "linear_recurrence_kernel",
+                   {{1, 1}, {7, 500}, {300, 512}, {4096, 333}},
+                   runLinearRecurrence,
+                   scans});
   TestConfig flips;
   flips.Block = 256;
   tests.push_back({"flip_rows",

@@ -25,7 +25,12 @@
 // same thread, in lane `lane ^ (1 << b)` (one `shfl.sync.bfly`), or in
 // another warp (through shared memory: barrier; store totals at their
 // row-major index; barrier; load the partner's), depending on which bit moves
-// the coordinate. Copies of elements compute the same values side by side.
+// the coordinate. Consecutive warp bits (two or more, as in the usual
+// layouts, where warps split the axis last) share one exchange: every block
+// stores its total once, and each thread reads the totals of its group's
+// blocks and combines those before its own in scan order (one barrier pair
+// instead of one per bit, as Triton's scan). Copies of elements compute the
+// same values side by side.
 //
 //===----------------------------------------------------------------------===//
 
@@ -228,6 +233,86 @@ emitScan(Operation *op, ConversionPatternRewriter &rewriter,
                                            select(first, total, partner));
   };
 
+  // Bits [lo, lo + k) of the axis coordinate all come from warp bits (k >=
+  // 2): the totals of the blocks of 2^lo positions (`totals`, equal on
+  // registers that differ in `lowRegisters` bits only) go through shared
+  // memory at once, each at its block's first position, instead of one
+  // exchange (a barrier pair) per bit. Each register gets the combination
+  // of the blocks of its group (2^k blocks) before its own in scan order
+  // (`before`; the result says whether there is one: the same for every
+  // register, the block index coming from warp bits only) and, with
+  // `wantTotal`, the group's total.
+  auto exchangeBlocks = [&](unsigned lo, unsigned k, ArrayRef<Partial> totals,
+                            int64_t lowRegisters, bool wantTotal,
+                            SmallVectorImpl<Partial> &before,
+                            SmallVectorImpl<Partial> &groupTotal) -> Value {
+    int64_t numBlocks = int64_t(1) << k;
+    auto notMask = [&](unsigned bits) {
+      return i32Constant(rewriter, loc, ~((int64_t(1) << bits) - 1));
+    };
+    emitBarrier(rewriter, loc);
+    for (int64_t r = 0; r < numRegs; ++r) {
+      if (dist->isDuplicateRegister(r) || (r & lowRegisters))
+        continue;
+      SmallVector<Value> coords = indices[r];
+      coords[axis] =
+          LLVM::AndOp::create(rewriter, loc, coords[axis], notMask(lo));
+      Value at = linearizeIndex(rewriter, loc, coords, type.getShape());
+      for (auto [base, value] : llvm::zip(bases, totals[r]))
+        storeShared(rewriter, loc, base, at, value);
+    }
+    emitBarrier(rewriter, loc);
+    Value block = LLVM::AndOp::create(
+        rewriter, loc,
+        LLVM::LShrOp::create(rewriter, loc, indices[0][axis],
+                             i32Constant(rewriter, loc, lo)),
+        i32Constant(rewriter, loc, numBlocks - 1));
+    before.assign(numRegs, Partial());
+    groupTotal.assign(numRegs, Partial());
+    Value anyBefore;
+    for (int64_t r = 0; r < numRegs; ++r) {
+      int64_t representative = r & ~lowRegisters;
+      if (representative != r) {
+        before[r] = before[representative];
+        groupTotal[r] = groupTotal[representative];
+        continue;
+      }
+      Value group =
+          LLVM::AndOp::create(rewriter, loc, indices[r][axis], notMask(lo + k));
+      Value valid;
+      // Blocks in scan order; the last precedes none.
+      for (int64_t n = 0; n < numBlocks - (wantTotal ? 0 : 1); ++n) {
+        int64_t other = reverse ? numBlocks - 1 - n : n;
+        SmallVector<Value> coords = indices[r];
+        coords[axis] = LLVM::OrOp::create(
+            rewriter, loc, group, i32Constant(rewriter, loc, other << lo));
+        Value at = linearizeIndex(rewriter, loc, coords, type.getShape());
+        Partial t;
+        for (auto [base, elemType] : llvm::zip(bases, spec.types))
+          t.push_back(loadShared(rewriter, loc, base, at, elemType));
+        if (wantTotal)
+          groupTotal[r] = n == 0 ? t : spec.combine(groupTotal[r], t);
+        if (n == numBlocks - 1)
+          break;
+        // The blocks before this thread's are a prefix of the order.
+        Value precedes = LLVM::ICmpOp::create(
+            rewriter, loc,
+            reverse ? LLVM::ICmpPredicate::ult : LLVM::ICmpPredicate::ugt,
+            block, i32Constant(rewriter, loc, other));
+        if (!valid) {
+          before[r] = t;
+          valid = precedes;
+          continue;
+        }
+        before[r] = select(precedes, spec.combine(before[r], t), before[r]);
+        valid = LLVM::OrOp::create(rewriter, loc, valid, precedes);
+      }
+      if (!anyBefore)
+        anyBefore = valid;
+    }
+    return anyBefore;
+  };
+
   // The low bits of the axis coordinate come from registers (a thread holds
   // runs of consecutive elements): each run is scanned in order within the
   // thread, and only the runs' totals cross lanes and warps, gathering the
@@ -269,7 +354,16 @@ emitScan(Operation *op, ConversionPatternRewriter &rewriter,
     }
     SmallVector<Partial> before(numRegs);
     Value valid;
-    for (unsigned i = runBits; i < axisBits; ++i) {
+    // Two warp bits or more at the top of the axis (the common layouts) go
+    // through shared memory at once: every warp block's total is stored,
+    // and each thread combines the totals of the blocks before its own
+    // (one barrier pair instead of one per warp bit).
+    unsigned warpFrom = axisBits;
+    while (warpFrom > runBits &&
+           sources[warpFrom - 1]->kind == AxisBitSource::Warp)
+      --warpFrom;
+    unsigned bitwiseEnd = axisBits - warpFrom >= 2 ? warpFrom : axisBits;
+    for (unsigned i = runBits; i < bitwiseEnd; ++i) {
       SmallVector<Partial> partner;
       Value first = exchange(i, runTotal, partner, runMask);
       std::map<Key, std::pair<Partial, Partial>> updated;
@@ -288,6 +382,25 @@ emitScan(Operation *op, ConversionPatternRewriter &rewriter,
       }
       valid = valid ? Value(LLVM::OrOp::create(rewriter, loc, valid, first))
                     : first;
+    }
+    if (bitwiseEnd < axisBits) {
+      SmallVector<Partial> fromBlocks, unused;
+      Value blocksValid =
+          exchangeBlocks(warpFrom, axisBits - warpFrom, runTotal, runMask,
+                         /*wantTotal=*/false, fromBlocks, unused);
+      // The blocks before, then the runs before within the block.
+      for (int64_t r = 0; r < numRegs; ++r) {
+        if (!valid) {
+          before[r] = fromBlocks[r];
+          continue;
+        }
+        Partial both = select(valid, spec.combine(fromBlocks[r], before[r]),
+                              fromBlocks[r]);
+        before[r] = select(blocksValid, both, before[r]);
+      }
+      valid = valid
+                  ? Value(LLVM::OrOp::create(rewriter, loc, valid, blocksValid))
+                  : blocksValid;
     }
     if (valid)
       for (int64_t r = 0; r < numRegs; ++r)
@@ -312,6 +425,27 @@ emitScan(Operation *op, ConversionPatternRewriter &rewriter,
           prefix[second] = spec.combine(total[first], prefix[second]);
           total[lo] = total[hi] = sum;
         }
+        continue;
+      }
+      unsigned warpRun = 0;
+      while (i + warpRun < axisBits &&
+             sources[i + warpRun]->kind == AxisBitSource::Warp)
+        ++warpRun;
+      if (warpRun >= 2) {
+        int64_t lowRegisters = 0;
+        for (unsigned j = 0; j < i; ++j)
+          if (sources[j]->kind == AxisBitSource::Register)
+            lowRegisters |= int64_t(1) << sources[j]->bit;
+        SmallVector<Partial> before, groupTotal;
+        Value anyBefore =
+            exchangeBlocks(i, warpRun, total, lowRegisters,
+                           /*wantTotal=*/true, before, groupTotal);
+        for (int64_t r = 0; r < numRegs; ++r) {
+          prefix[r] =
+              select(anyBefore, spec.combine(before[r], prefix[r]), prefix[r]);
+          total[r] = groupTotal[r];
+        }
+        i += warpRun - 1;
         continue;
       }
       SmallVector<Partial> partner;
