@@ -127,20 +127,6 @@ CaseResult runRmsNorm(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   return result;
 }
 
-/// The statistics layer_norm_fwd gives rows of \p x (the backward's
-/// inputs), rounded to fp32 as the forward stores them.
-static void rowStatistics(const HostMatrix &x, std::uint64_t rows,
-                          std::uint64_t cols, std::uint64_t stride,
-                          std::vector<float> &mean, std::vector<float> &rstd) {
-  std::vector<double> y(rows * cols), mu(rows), inv(rows);
-  std::vector<float> ones(cols, 1.0f), zeros(cols, 0.0f);
-  layerNormReference(x.Values.data(), ones.data(), zeros.data(), rows, cols,
-                     stride, static_cast<double>(Eps), y.data(), mu.data(),
-                     inv.data());
-  mean.assign(mu.begin(), mu.end());
-  rstd.assign(inv.begin(), inv.end());
-}
-
 /// layer_norm_bwd_dx(DX, DY, PartialDW, PartialDB, Locks, X, W, Mean, Rstd,
 /// stride, N); size (M, N), N <= BLOCK_SIZE. dX is checked, and the sums of
 /// the groups' partial rows against dW and dB.
@@ -160,7 +146,8 @@ static CaseResult runLayerNormBwdDx(TestEnv &env, const GpuTest &test,
   HostMatrix dy = HostMatrix::random(env, type, rows, cols, stride);
   HostMatrix w = HostMatrix::random(env, type, 1, cols);
   std::vector<float> mean, rstd;
-  rowStatistics(x, rows, cols, stride, mean, rstd);
+  layerNormStatistics(x.Values.data(), rows, cols, stride,
+                      static_cast<double>(Eps), mean, rstd);
   std::vector<std::int32_t> locks(2 * groups, 0);
   CaseBuffers buffers(env.Ctx);
   DeviceBuffer &ddx = buffers.output(rows * stride * elemSize(type));
@@ -199,15 +186,14 @@ static CaseResult runLayerNormBwdDx(TestEnv &env, const GpuTest &test,
                              refDx.data(), refDw.data(), refDb.data());
   // Groups no row reaches keep the poison: sum the others.
   std::uint64_t used = std::min(groups, rows);
-  std::vector<float> sumDw(cols, 0.0f), sumDb(cols, 0.0f);
   std::vector<double> dwSum(cols, 0.0), dbSum(cols, 0.0);
   for (std::uint64_t g = 0; g < used; ++g)
     for (std::uint64_t c = 0; c < cols; ++c) {
       dwSum[c] += partialDw[g * cols + c];
       dbSum[c] += partialDb[g * cols + c];
     }
-  sumDw.assign(dwSum.begin(), dwSum.end());
-  sumDb.assign(dbSum.begin(), dbSum.end());
+  std::vector<float> sumDw(dwSum.begin(), dwSum.end());
+  std::vector<float> sumDb(dbSum.begin(), dbSum.end());
   bool ok = checkOutput(result, "DX", gotDx, refDx, cols, test.Config.Tol);
   ok &= recordClobbered(result, "DX", clobbered);
   ok &= checkOutput(result, "DW", sumDw, refDw, 0, Tolerance::relative(1e-4));

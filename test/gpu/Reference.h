@@ -54,6 +54,21 @@ inline void softmaxReference(const float *x, std::uint64_t rows,
   });
 }
 
+/// The mean and rstd = 1 / sqrt(var + eps) (biased variance) of one row.
+inline void layerNormRowStatistics(const float *row, std::uint64_t cols,
+                                   double eps, double &mean, double &rstd) {
+  double sum = 0.0;
+  for (std::uint64_t c = 0; c < cols; ++c)
+    sum += row[c];
+  mean = sum / static_cast<double>(cols);
+  double squares = 0.0;
+  for (std::uint64_t c = 0; c < cols; ++c) {
+    double d = row[c] - mean;
+    squares += d * d;
+  }
+  rstd = 1.0 / std::sqrt(squares / static_cast<double>(cols) + eps);
+}
+
 /// Layer norm forward over rows of \p cols elements (row r of x starts at
 /// x[r * stride]): y = (x - mean) * rstd * w + b with the biased variance,
 /// rstd = 1 / sqrt(var + eps). \p y is dense (rows x cols); \p mean and
@@ -64,20 +79,28 @@ inline void layerNormReference(const float *x, const float *w, const float *b,
                                double *mean, double *rstd) {
   forEachRow(rows, [&](std::uint64_t r) {
     const float *row = x + r * stride;
-    double sum = 0.0;
-    for (std::uint64_t c = 0; c < cols; ++c)
-      sum += row[c];
-    double mu = sum / static_cast<double>(cols);
-    double squares = 0.0;
-    for (std::uint64_t c = 0; c < cols; ++c) {
-      double d = row[c] - mu;
-      squares += d * d;
-    }
-    double inv = 1.0 / std::sqrt(squares / static_cast<double>(cols) + eps);
+    double mu, inv;
+    layerNormRowStatistics(row, cols, eps, mu, inv);
     for (std::uint64_t c = 0; c < cols; ++c)
       y[r * cols + c] = (row[c] - mu) * inv * w[c] + b[c];
     mean[r] = mu;
     rstd[r] = inv;
+  });
+}
+
+/// The mean and rstd of each row as layer_norm_fwd stores them (fp32): the
+/// inputs of the backward.
+inline void layerNormStatistics(const float *x, std::uint64_t rows,
+                                std::uint64_t cols, std::uint64_t stride,
+                                double eps, std::vector<float> &mean,
+                                std::vector<float> &rstd) {
+  mean.resize(rows);
+  rstd.resize(rows);
+  forEachRow(rows, [&](std::uint64_t r) {
+    double mu, inv;
+    layerNormRowStatistics(x + r * stride, cols, eps, mu, inv);
+    mean[r] = static_cast<float>(mu);
+    rstd[r] = static_cast<float>(inv);
   });
 }
 
