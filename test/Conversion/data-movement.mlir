@@ -2,15 +2,30 @@
 
 // Rows to columns: every thread stores its registers at their row-major
 // index, then loads its new registers, with barriers before and after the
-// stores.
+// stores. Registers holding consecutive elements of a row go in one vector
+// (the rows' four a thread: 16 bytes); the columns' are loaded one by one.
+// Back to rows, the stores are single and the loads vectors.
 #rows = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #cols = #tile.blocked<sizePerThread = [4, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
 module attributes {tile.num_warps = 4 : i32, tile.shared = 4096 : i32} {
-  // CHECK-LABEL: llvm.func @convert
+  // CHECK-LABEL: llvm.func @convert_back
   // CHECK: nvvm.barrier0
   // CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
   // CHECK-NEXT: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+  // CHECK-LABEL: llvm.func @convert
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.barrier0
   // CHECK-COUNT-8: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+  func.func @convert_back(%p: !tile.ptr<f32>) {
+    %ps = tile.splat %p : tensor<32x32x!tile.ptr<f32>, #cols>
+    %x = tile.load %ps : (tensor<32x32x!tile.ptr<f32>, #cols>) -> tensor<32x32xf32, #cols>
+    %y = tile.convert_layout %x : tensor<32x32xf32, #cols> -> tensor<32x32xf32, #rows>
+    %qs = tile.splat %p : tensor<32x32x!tile.ptr<f32>, #rows>
+    tile.store %qs, %y : tensor<32x32x!tile.ptr<f32>, #rows>, tensor<32x32xf32, #rows>
+    return
+  }
   func.func @convert(%p: !tile.ptr<f32>) {
     %ps = tile.splat %p : tensor<32x32x!tile.ptr<f32>, #rows>
     %x = tile.load %ps : (tensor<32x32x!tile.ptr<f32>, #rows>) -> tensor<32x32xf32, #rows>

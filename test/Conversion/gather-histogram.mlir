@@ -1,13 +1,14 @@
 // RUN: tilec-opt %s -split-input-file -convert-tile-to-llvm -canonicalize -cse | FileCheck %s
 
-// tl.gather: the source staged in shared memory between barriers, each
-// index clamped to the axis and read from its row.
+// tl.gather: the source staged in shared memory between barriers (each
+// thread's four consecutive elements in one vector), each index clamped to
+// the axis and read from its row.
 #rows = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #idx = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 module attributes {tile.num_warps = 4 : i32, tile.shared = 4096 : i32} {
   // CHECK-LABEL: llvm.func @gather
   // CHECK: nvvm.barrier0
-  // CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
   // CHECK-NEXT: nvvm.barrier0
   // CHECK: %[[LOW:.*]] = llvm.icmp "slt" %{{.*}}, %{{.*}} : i32
   // CHECK: %[[I:.*]] = llvm.select %[[LOW]], %{{.*}}, %{{.*}} : i1, i32

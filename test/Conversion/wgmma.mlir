@@ -87,3 +87,34 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 16384 : i32} {
     return
   }
 }
+
+// -----
+
+// An A whose threads hold wgmma's A fragments (the layout of an accumulator
+// 16 columns wide, as tile-remove-layout-conversions gives a decoded
+// microscaled lhs) is given from registers: only b is stored, at offset 0
+// (tile.shared: b's 4096 bytes), and each K step reads four registers of A.
+#f = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 16]>
+#b = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+module attributes {tile.num_warps = 4 : i32, tile.shared = 4096 : i32} {
+  // CHECK-LABEL: llvm.func @wgmma_a_registers
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+  // CHECK-NOT: llvm.store
+  // CHECK: llvm.inline_asm has_side_effects "fence.proxy.async.shared::cta;"
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;\0A
+  // CHECK-SAME: wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {$0, {{.*}}, $31}, {$37, $38, $39, $40}, $41, p, 1, 1, 1;\0A
+  func.func @wgmma_a_registers(%pa: !tile.ptr<f16>, %pc: !tile.ptr<f32>) {
+    %a0 = tile.splat %pa : tensor<64x32x!tile.ptr<f16>, #f>
+    %a = tile.load %a0 : (tensor<64x32x!tile.ptr<f16>, #f>) -> tensor<64x32xf16, #f>
+    %b0 = tile.splat %pa : tensor<32x64x!tile.ptr<f16>, #b>
+    %b = tile.load %b0 : (tensor<32x64x!tile.ptr<f16>, #b>) -> tensor<32x64xf16, #b>
+    %c0 = tile.splat %pc : tensor<64x64x!tile.ptr<f32>, #mma>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %d = tile.dot %a, %b, %z {inputPrecision = #tile<input_precision ieee>} : tensor<64x32xf16, #f>, tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+    tile.store %c0, %d : tensor<64x64x!tile.ptr<f32>, #mma>, tensor<64x64xf32, #mma>
+    return
+  }
+}

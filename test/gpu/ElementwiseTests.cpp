@@ -409,13 +409,20 @@ CaseResult runLinearRecurrence(TestEnv &env, const GpuTest &test,
 }
 
 /// flip_rows_kernel(x, rev, chunks, cat, n_cols, stride); size (rows, cols).
+/// The row stride of flip_rows / sort_rows cases: five elements past the
+/// row, or for a Padded case (the _h16 builds, whose sizes and strides are
+/// declared multiples of 16) past the row rounded to 16 elements.
+static std::uint64_t rowStride(const Shape &shape, std::uint64_t cols) {
+  return shape.has(Shape::Flag::Padded) ? (cols + 15) / 16 * 16 + 16 : cols + 5;
+}
+
 CaseResult runFlipRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
                        const Shape &shape) {
   const std::uint64_t rows = shape[0], cols = shape[1],
                       block = test.Config.Block;
   if (cols > block)
     return badSize(test, shape, "n_cols exceeds BLOCK");
-  const std::uint64_t stride = cols + 5;
+  const std::uint64_t stride = rowStride(shape, cols);
   CaseResult result;
   Dim3 grid(rows);
   result.Grid = gridString(grid);
@@ -466,7 +473,7 @@ CaseResult runSortRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   const std::uint64_t rows = shape[0], cols = shape[1];
   if (cols > test.Config.Block)
     return badSize(test, shape, "n_cols exceeds BLOCK");
-  const std::uint64_t stride = cols + 5;
+  const std::uint64_t stride = rowStride(shape, cols);
   CaseResult result;
   Dim3 grid(rows);
   result.Grid = gridString(grid);
@@ -1019,6 +1026,15 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
                    runSortRows,
                    flips});
+  // The benchmark's builds: n_cols and the row stride declared multiples
+  // of 16, as Triton's launcher specializes 16384 x 256.
+  std::vector<Shape> flipsH16 = {{{1, 16}, Shape::Flag::Padded},
+                                 {{7, 208}, Shape::Flag::Padded},
+                                 {{4099, 256}, Shape::Flag::Padded}};
+  tests.push_back({"flip_rows_h16", "flip_rows_h16.ptx", "flip_rows_kernel",
+                   flipsH16, runFlipRows, flips});
+  tests.push_back({"sort_rows_h16", "sort_rows_h16.ptx", "sort_rows_kernel",
+                   flipsH16, runSortRows, flips});
   tests.push_back({"merge_rows",
                    "merge_rows.ptx",
                    "merge_rows_kernel",

@@ -130,6 +130,42 @@ func.func @bad_order(%t: tensor<16x16xf32, #tile.blocked<sizePerThread = [1, 1],
 
 // -----
 
+// expected-error @+1 {{linear layout must have 5 lane bases}}
+func.func @linear_lanes(%t: tensor<4x2xf32, #tile.linear<shape = [4, 2], registers = [[0, 1]], lanes = [[1, 0], [2, 0]], warps = []>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{linear layout basis coordinate 4 is outside dimension 0 of size 4}}
+func.func @linear_outside(%t: tensor<4x2xf32, #tile.linear<shape = [4, 2], registers = [[0, 1]], lanes = [[4, 0], [2, 0], [0, 0], [0, 0], [0, 0]], warps = []>>) {
+  return
+}
+
+// -----
+
+// Rows 0 and 1 only: the bases miss bit 1 of the rows.
+// expected-error @+1 {{linear layout bases must reach every element of the shape}}
+func.func @linear_span(%t: tensor<4x2xf32, #tile.linear<shape = [4, 2], registers = [[0, 1]], lanes = [[1, 0], [1, 1], [0, 0], [0, 0], [0, 0]], warps = []>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{linear layout shape must be powers of two}}
+func.func @linear_shape(%t: tensor<3x2xf32, #tile.linear<shape = [3, 2], registers = [[0, 1]], lanes = [[1, 0], [2, 0], [0, 0], [0, 0], [0, 0]], warps = []>>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected a basis of 2 coordinates}}
+func.func @linear_basis_rank(%t: tensor<4x2xf32, #tile.linear<shape = [4, 2], registers = [[0, 1, 0]], lanes = [[1, 0], [2, 0], [0, 0], [0, 0], [0, 0]], warps = []>>) {
+  return
+}
+
+// -----
+
 func.func @expand_dims_shape(%x: tensor<16xf32>) {
   // expected-error @+1 {{result must have shape [16, 1] and element type 'f32'}}
   %e = tile.expand_dims %x {axis = 1 : i32} : tensor<16xf32> -> tensor<1x16xf32>

@@ -2,6 +2,7 @@
 
 // Layouts print as aliases.
 // CHECK: #[[B:blocked]] = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]>
+// CHECK: #linear = #tile.linear<shape = [4, 2], registers = {{\[}}[0, 1]], lanes = {{\[}}[1, 0], [2, 0], [0, 0], [0, 0], [0, 0]], warps = {{\[}}[0, 0]]>
 // CHECK: #mma = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>
 // CHECK: #[[MT:mma1]] = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 256, 8], transposed = true>
 // CHECK: #[[SA:shared]] = #tile.shared<contiguousDim = 1, swizzle = 64>
@@ -139,6 +140,14 @@ func.func @slice_layout(%t: tensor<16xf32, #tile.slice<dim = 1, parent = #tile.b
 // CHECK-SAME: #tile.slice<dim = 1, parent = #mma>
 func.func @mma_layout(%t: tensor<128x128xf32, #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>,
                       %s: tensor<128xf32, #tile.slice<dim = 1, parent = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]>>>) {
+  return
+}
+
+// A linear layout lists its bases (nested, one coordinate per dimension)
+// and prints as an alias.
+// CHECK-LABEL: func.func @linear_layout
+// CHECK-SAME: tensor<4x2xf32, #linear>
+func.func @linear_layout(%t: tensor<4x2xf32, #tile.linear<shape = [4, 2], registers = [[0, 1]], lanes = [[1, 0], [2, 0], [0, 0], [0, 0], [0, 0]], warps = [[0, 0]]>>) {
   return
 }
 

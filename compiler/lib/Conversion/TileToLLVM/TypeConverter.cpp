@@ -152,10 +152,12 @@ Value tilec::emitOwnerPredicate(OpBuilder &b, Location loc,
 /// (`threadPart`, per dimension) and register part (known at compile time)
 /// add without carries: `(registerPart(r) + threadPart) mod shape`. Shapes
 /// are powers of two (checked when layouts are assigned), so the modulo is a
-/// mask.
+/// mask. With `viaXor` (a linear layout's parts, which may share bits), the
+/// parts are xor-ed instead.
 static SmallVector<SmallVector<Value>>
 addRegisterParts(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                 LayoutAttrInterface layout, ArrayRef<Value> threadPart) {
+                 LayoutAttrInterface layout, ArrayRef<Value> threadPart,
+                 bool viaXor = false) {
   int64_t n = layout.getElemsPerThread(shape);
   SmallVector<SmallVector<Value>> indices(n);
   // Registers share coordinates along each dimension (the 128 registers of
@@ -166,12 +168,15 @@ addRegisterParts(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
     for (unsigned d = 0; d < shape.size(); ++d) {
       Value &index = emitted[d][regPart[d]];
       if (!index) {
-        Value sum = regPart[d] == 0
-                        ? threadPart[d]
-                        : LLVM::AddOp::create(b, loc, threadPart[d],
-                                              i32Constant(b, loc, regPart[d]));
-        index =
-            LLVM::AndOp::create(b, loc, sum, i32Constant(b, loc, shape[d] - 1));
+        index = threadPart[d];
+        if (regPart[d] != 0) {
+          Value part = i32Constant(b, loc, regPart[d]);
+          index = viaXor ? Value(LLVM::XOrOp::create(b, loc, index, part))
+                         : Value(LLVM::AddOp::create(b, loc, index, part));
+        }
+        if (!viaXor)
+          index = LLVM::AndOp::create(b, loc, index,
+                                      i32Constant(b, loc, shape[d] - 1));
       }
       indices[r].push_back(index);
     }
@@ -242,6 +247,37 @@ static SmallVector<SmallVector<Value>> emitMmaIndices(OpBuilder &b,
   return addRegisterParts(b, loc, shape, layout, {row, col});
 }
 
+/// Indices of a linear layout: per dimension, the xor of the lane and warp
+/// bases of the thread's set bits, xor-ed with each register's part.
+static SmallVector<SmallVector<Value>>
+emitLinearIndices(OpBuilder &b, Location loc, LinearLayoutAttr layout) {
+  ArrayRef<int64_t> shape = layout.getShape();
+  Value zero = i32Constant(b, loc, 0);
+  SmallVector<Value> threadPart(shape.size(), zero);
+  auto addBits = [&](Value id, ArrayRef<int64_t> bases, unsigned bits) {
+    for (unsigned bit = 0; bit < bits; ++bit) {
+      ArrayRef<int64_t> basis = layout.getBasis(bases, bit);
+      if (llvm::all_of(basis, [](int64_t c) { return c == 0; }))
+        continue;
+      // 0 or all ones, as the bit of `id` is.
+      Value set = LLVM::SubOp::create(
+          b, loc, zero,
+          LLVM::AndOp::create(
+              b, loc,
+              LLVM::LShrOp::create(b, loc, id, i32Constant(b, loc, bit)),
+              i32Constant(b, loc, 1)));
+      for (auto [d, c] : llvm::enumerate(basis))
+        if (c)
+          threadPart[d] = LLVM::XOrOp::create(
+              b, loc, threadPart[d],
+              LLVM::AndOp::create(b, loc, set, i32Constant(b, loc, c)));
+    }
+  };
+  addBits(getLaneId(b, loc), layout.getLanes(), 5);
+  addBits(getWarpId(b, loc), layout.getWarps(), layout.getNumWarpBits());
+  return addRegisterParts(b, loc, shape, layout, threadPart, /*viaXor=*/true);
+}
+
 /// Indices of a layout for `shape`.
 static SmallVector<SmallVector<Value>>
 emitLayoutIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
@@ -252,6 +288,9 @@ emitLayoutIndices(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
       })
       .Case<MmaLayoutAttr>(
           [&](MmaLayoutAttr mma) { return emitMmaIndices(b, loc, shape, mma); })
+      .Case<LinearLayoutAttr>([&](LinearLayoutAttr linear) {
+        return emitLinearIndices(b, loc, linear);
+      })
       .Case<SliceLayoutAttr>([&](SliceLayoutAttr slice) {
         // The parent's indices for the shape with a unit dimension
         // inserted, restricted to the registers the slice keeps, with that

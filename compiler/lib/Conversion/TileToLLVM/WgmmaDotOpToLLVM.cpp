@@ -280,23 +280,22 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
             "wgmma.mma_async.sync.aligned.{0}.{1}.{2}.{2} {3}, {4}, ${5}, "
             "{6}{7};\n",
             instr, accPtx, inPtx, ptxOperandList(first, perInstr), aText,
-            numRegs + inputs.size(), zeroC && s == 0 ? "z" : "p",
-            modifiers);
+            numRegs + inputs.size(), zeroC && s == 0 ? "z" : "p", modifiers);
         inputs.push_back(bDescRep);
       }
     }
   }
   inputs.push_back(i32Constant(rewriter, loc, 1));
   // p is true; z, the first K step's scale-d for a zero c, false.
-  std::string predicates = llvm::formatv(
-      zeroC ? ".reg .pred p, z;\nsetp.ne.b32 p, ${0}, 0;\nsetp.eq.b32 z, ${0}, 0;\n"
-            : ".reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n",
-      numRegs + inputs.size() - 1);
+  std::string predicates =
+      llvm::formatv(zeroC ? ".reg .pred p, z;\nsetp.ne.b32 p, ${0}, "
+                            "0;\nsetp.eq.b32 z, ${0}, 0;\n"
+                          : ".reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n",
+                    numRegs + inputs.size() - 1);
   std::string text = llvm::formatv(
       "{{\n{0}wgmma.fence.sync.aligned;\n{1}wgmma.commit_group.sync.aligned;"
       "\n{2}}",
-      predicates, body,
-      inFlight ? "" : "wgmma.wait_group.sync.aligned 0;\n");
+      predicates, body, inFlight ? "" : "wgmma.wait_group.sync.aligned 0;\n");
   // A zero c is not an input: the accumulators are outputs only.
   regs = emitInlinePtx(rewriter, loc, text, ValueRange(regs).getTypes(), inputs,
                        zeroC ? ValueRange() : ValueRange(regs));
@@ -317,8 +316,7 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
 
 /// Whether `value` is a constant tile of zeros.
 static bool isZeroTile(Value value) {
-  return matchPattern(value, m_AnyZeroFloat()) ||
-         matchPattern(value, m_Zero());
+  return matchPattern(value, m_AnyZeroFloat()) || matchPattern(value, m_Zero());
 }
 
 /// The PTX input type of a product of `elem` operands, or an empty string
@@ -335,8 +333,32 @@ static StringRef getInputPtxType(Operation *op, Type elem, Type accElem,
   return inPtx;
 }
 
+/// The A fragments of a product into `cType` from the registers of the
+/// 16-bit tile `a` (converted value, of tensor type `aType`), each i32
+/// holding two elements, in the order emitWgmma takes them: K step, M
+/// repetition, then the fragment's four registers.
+static SmallVector<Value> packAFragments(OpBuilder &b, Location loc, Value a,
+                                         RankedTensorType aType,
+                                         RankedTensorType cType) {
+  SmallVector<int64_t> remap = *getWgmmaRegisterFragments(aType, cType);
+  SmallVector<Value> regs = unpackRegisters(b, loc, a);
+  auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
+  int64_t repM = mma.getRepetitions(cType.getShape(), 0);
+  int64_t steps = aType.getDimSize(1) / 16;
+  SmallVector<Value> fragments;
+  for (int64_t s = 0; s < steps; ++s)
+    for (int64_t rm = 0; rm < repM; ++rm)
+      for (int64_t j = 0; j < 8; j += 2) {
+        int64_t first = (rm * steps + s) * 8 + j;
+        fragments.push_back(
+            packPair(b, loc, regs[remap[first]], regs[remap[first + 1]]));
+      }
+  return fragments;
+}
+
 /// tile.dot with operands in registers: stored into the op's scratch
-/// buffer first.
+/// buffer first, except an A whose threads hold wgmma's A fragments
+/// (a decoded microscaled lhs), given from registers.
 struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -382,9 +404,11 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
     Value smemBase = LLVM::PtrToIntOp::create(
         rewriter, loc, i32, getScratchBase(rewriter, loc, op));
     int64_t bOffset = getDotOperandBOffset(op);
+    bool aInRegisters = dotReadsARegisters(op);
     emitBarrier(rewriter, loc);
-    storeSharedOperand(rewriter, loc, adaptor.getA(), aType, aSmem, smemBase,
-                       0);
+    if (!aInRegisters)
+      storeSharedOperand(rewriter, loc, adaptor.getA(), aType, aSmem, smemBase,
+                         0);
     storeSharedOperand(rewriter, loc, adaptor.getB(), bType, bSmem, smemBase,
                        bOffset);
     emitInlinePtx(rewriter, loc, "fence.proxy.async.shared::cta;", {}, {});
@@ -392,6 +416,9 @@ struct WgmmaDotOpLowering : public OpConversionPattern<DotOp> {
     Value bAddr = LLVM::AddOp::create(rewriter, loc, smemBase,
                                       i32Constant(rewriter, loc, bOffset));
     WgmmaOperand a{smemBase, aSmem, /*kMajor=*/true};
+    if (aInRegisters)
+      a = {Value(), SharedOperand(), /*kMajor=*/false,
+           packAFragments(rewriter, loc, adaptor.getA(), aType, cType)};
     WgmmaOperand b{bAddr, bSmem, /*kMajor=*/!bMNMajor};
     // The transposed product reads b^T (stored K-major) as its A and a^T
     // (K-major) as its B.
@@ -437,29 +464,6 @@ static SharedOperand getSharedOperand(SmemType type) {
           getStorageBytes(type.getElementType()), layout.getSwizzle()};
 }
 
-/// The A fragments of a product into `cType` from the registers of the
-/// 16-bit tile `a` (converted value, of tensor type `aType`), each i32
-/// holding two elements, in the order emitWgmma takes them: K step, M
-/// repetition, then the fragment's four registers.
-static SmallVector<Value> packAFragments(OpBuilder &b, Location loc, Value a,
-                                         RankedTensorType aType,
-                                         RankedTensorType cType) {
-  SmallVector<int64_t> remap = *getWgmmaRegisterFragments(aType, cType);
-  SmallVector<Value> regs = unpackRegisters(b, loc, a);
-  auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
-  int64_t repM = mma.getRepetitions(cType.getShape(), 0);
-  int64_t steps = aType.getDimSize(1) / 16;
-  SmallVector<Value> fragments;
-  for (int64_t s = 0; s < steps; ++s)
-    for (int64_t rm = 0; rm < repM; ++rm)
-      for (int64_t j = 0; j < 8; j += 2) {
-        int64_t first = (rm * steps + s) * 8 + j;
-        fragments.push_back(packPair(b, loc, regs[remap[first]],
-                                     regs[remap[first + 1]]));
-      }
-  return fragments;
-}
-
 /// tile.warp_group_dot: b (and a, unless in registers) in shared memory
 /// already.
 struct WarpGroupDotOpLowering : public OpConversionPattern<WarpGroupDotOp> {
@@ -486,8 +490,7 @@ struct WarpGroupDotOpLowering : public OpConversionPattern<WarpGroupDotOp> {
     else
       a = {Value(), SharedOperand(), /*kMajor=*/false,
            packAFragments(rewriter, loc, adaptor.getA(),
-                          cast<RankedTensorType>(op.getA().getType()),
-                          cType)};
+                          cast<RankedTensorType>(op.getA().getType()), cType)};
     WgmmaOperand b{LLVM::PtrToIntOp::create(rewriter, loc, i32, adaptor.getB()),
                    getSharedOperand(bType),
                    /*kMajor=*/bType.getLayout().getContiguousDim() == 0};

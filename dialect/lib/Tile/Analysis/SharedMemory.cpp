@@ -143,7 +143,15 @@ SmallVector<int64_t> tilec::tile::getCombineScratchOffsets(Operation *op) {
   return offsets;
 }
 
+bool tilec::tile::dotReadsARegisters(DotOp op) {
+  return getWgmmaRegisterFragments(cast<RankedTensorType>(op.getA().getType()),
+                                   op.getType())
+      .has_value();
+}
+
 int64_t tilec::tile::getDotOperandBOffset(DotOp op) {
+  if (dotReadsARegisters(op))
+    return 0;
   auto a = cast<RankedTensorType>(op.getA().getType());
   int64_t bytes = a.getNumElements() * getStorageBytes(a.getElementType());
   // Tensor-core operands start on a 1024-byte swizzle atom.

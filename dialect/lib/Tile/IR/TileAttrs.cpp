@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The layouts (blocked, slice, mma): verification and the mapping from
+// The layouts (blocked, slice, mma, linear): verification and the mapping from
 // (register, lane, warp) to tensor coordinates that the layout interface
 // promises.
 //
@@ -13,6 +13,7 @@
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 
 #include "tilec/Dialect/Tile/IR/DTypes.h"
+#include "tilec/Dialect/Tile/IR/TileDistribution.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -285,6 +286,158 @@ int64_t MmaLayoutAttr::getContiguousRegisters(ArrayRef<int64_t> shape,
   // Register pairs run along the instruction's N.
   unsigned nDim = getTransposed() ? 0 : 1;
   return dim == nDim ? std::min<int64_t>(2, shape[nDim]) : 1;
+}
+
+//===----------------------------------------------------------------------===//
+// LinearLayoutAttr
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+LinearLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         ArrayRef<int64_t> shape, ArrayRef<int64_t> registers,
+                         ArrayRef<int64_t> lanes, ArrayRef<int64_t> warps) {
+  size_t rank = shape.size();
+  if (rank == 0)
+    return emitError() << "linear layout must have rank at least 1";
+  unsigned bits = 0;
+  for (int64_t s : shape) {
+    if (s <= 0 || !llvm::isPowerOf2_64(s))
+      return emitError() << "linear layout shape must be powers of two";
+    bits += llvm::Log2_64(s);
+  }
+  if (registers.size() % rank || warps.size() % rank)
+    return emitError() << "linear layout bases must have " << rank
+                       << " coordinates each";
+  if (lanes.size() != 5 * rank)
+    return emitError() << "linear layout must have 5 lane bases";
+  // Each basis lies in the shape, and together they reach every element:
+  // their coordinates, as bit vectors, span all `bits` bits.
+  BitSpan span;
+  for (ArrayRef<int64_t> all : {registers, lanes, warps}) {
+    for (size_t i = 0; i < all.size(); i += rank) {
+      uint64_t vector = 0;
+      unsigned offset = 0;
+      for (size_t d = 0; d < rank; ++d) {
+        int64_t c = all[i + d];
+        if (c < 0 || c >= shape[d])
+          return emitError()
+                 << "linear layout basis coordinate " << c
+                 << " is outside dimension " << d << " of size " << shape[d];
+        vector |= uint64_t(c) << offset;
+        offset += llvm::Log2_64(shape[d]);
+      }
+      span.add(vector);
+    }
+  }
+  if (span.getRank() != bits)
+    return emitError() << "linear layout bases must reach every element of "
+                          "the shape";
+  return success();
+}
+
+Attribute LinearLayoutAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> shape;
+  SmallVector<int64_t> bases[3];
+  auto parseInts = [&](SmallVectorImpl<int64_t> &out) {
+    return parser.parseCommaSeparatedList(AsmParser::Delimiter::Square,
+                                          [&]() -> ParseResult {
+                                            int64_t v;
+                                            if (parser.parseInteger(v))
+                                              return failure();
+                                            out.push_back(v);
+                                            return success();
+                                          });
+  };
+  if (parser.parseLess() || parser.parseKeyword("shape") ||
+      parser.parseEqual() || parseInts(shape))
+    return {};
+  const StringRef names[] = {"registers", "lanes", "warps"};
+  for (auto [name, into] : llvm::zip(names, bases)) {
+    if (parser.parseComma() || parser.parseKeyword(name) ||
+        parser.parseEqual() ||
+        parser.parseCommaSeparatedList(
+            AsmParser::Delimiter::Square, [&]() -> ParseResult {
+              SMLoc loc = parser.getCurrentLocation();
+              size_t before = into.size();
+              if (parseInts(into))
+                return failure();
+              if (into.size() - before != shape.size())
+                return parser.emitError(loc) << "expected a basis of "
+                                             << shape.size() << " coordinates";
+              return success();
+            }))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<LinearLayoutAttr>(parser.getContext(), shape,
+                                             bases[0], bases[1], bases[2]);
+}
+
+void LinearLayoutAttr::print(AsmPrinter &printer) const {
+  size_t rank = getShape().size();
+  auto printBases = [&](StringRef name, ArrayRef<int64_t> all) {
+    printer << ", " << name << " = [";
+    for (size_t i = 0; i < all.size(); i += rank) {
+      if (i)
+        printer << ", ";
+      printer << "[";
+      llvm::interleaveComma(all.slice(i, rank), printer);
+      printer << "]";
+    }
+    printer << "]";
+  };
+  printer << "<shape = [";
+  llvm::interleaveComma(getShape(), printer);
+  printer << "]";
+  printBases("registers", getRegisters());
+  printBases("lanes", getLanes());
+  printBases("warps", getWarps());
+  printer << ">";
+}
+
+/// The xor of the bases of the bits set in `index`.
+static SmallVector<int64_t> xorBases(const LinearLayoutAttr &layout,
+                                     ArrayRef<int64_t> bases, int64_t index) {
+  SmallVector<int64_t> coords(layout.getShape().size(), 0);
+  for (unsigned bit = 0; index >> bit; ++bit)
+    if ((index >> bit) & 1)
+      for (auto [c, b] : llvm::zip(coords, layout.getBasis(bases, bit)))
+        c ^= b;
+  return coords;
+}
+
+int64_t LinearLayoutAttr::getElemsPerThread(ArrayRef<int64_t>) const {
+  return int64_t(1) << getNumRegisterBits();
+}
+
+int64_t LinearLayoutAttr::getNumWarps() const {
+  return int64_t(1) << getNumWarpBits();
+}
+
+SmallVector<int64_t> LinearLayoutAttr::getCoordinates(ArrayRef<int64_t> shape,
+                                                      int64_t reg, int64_t lane,
+                                                      int64_t warp) const {
+  assert(shape == getShape() && "a linear layout describes one shape");
+  SmallVector<int64_t> coords = xorBases(*this, getRegisters(), reg);
+  for (auto [c, l, w] : llvm::zip(coords, xorBases(*this, getLanes(), lane),
+                                  xorBases(*this, getWarps(), warp)))
+    c ^= l ^ w;
+  return coords;
+}
+
+int64_t LinearLayoutAttr::getContiguousRegisters(ArrayRef<int64_t>,
+                                                 unsigned dim) const {
+  // The first register bits step 1, 2, 4... along `dim` alone.
+  int64_t n = 1;
+  for (unsigned bit = 0; bit < getNumRegisterBits(); ++bit) {
+    ArrayRef<int64_t> basis = getBasis(getRegisters(), bit);
+    for (auto [d, c] : llvm::enumerate(basis))
+      if (c != (d == dim ? n : 0))
+        return n;
+    n *= 2;
+  }
+  return n;
 }
 
 //===----------------------------------------------------------------------===//

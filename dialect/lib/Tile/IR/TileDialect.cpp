@@ -39,6 +39,10 @@ struct TileOpAsmInterface : public OpAsmDialectInterface {
       os << "mma";
       return AliasResult::FinalAlias;
     }
+    if (isa<LinearLayoutAttr>(attr)) {
+      os << "linear";
+      return AliasResult::FinalAlias;
+    }
     if (isa<SharedLayoutAttr>(attr)) {
       os << "shared";
       return AliasResult::FinalAlias;

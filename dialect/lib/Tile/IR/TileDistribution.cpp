@@ -48,6 +48,8 @@ static std::optional<unsigned> getLayoutRank(LayoutAttrInterface layout) {
     return blocked.getOrder().size();
   if (isa<MmaLayoutAttr>(layout))
     return 2;
+  if (auto linear = dyn_cast<LinearLayoutAttr>(layout))
+    return linear.getShape().size();
   if (auto slice = dyn_cast<SliceLayoutAttr>(layout)) {
     std::optional<unsigned> parent = getLayoutRank(slice.getParent());
     if (!parent || *parent == 0 || slice.getDim() >= *parent)
@@ -107,6 +109,9 @@ TileDistribution::get(LayoutAttrInterface layout, ArrayRef<int64_t> shape) {
   if (isa<BlockedLayoutAttr, SliceLayoutAttr>(layout) &&
       (!rank || *rank != shape.size()))
     return std::nullopt;
+  if (auto linear = dyn_cast<LinearLayoutAttr>(layout))
+    if (linear.getShape() != shape)
+      return std::nullopt;
   for (int64_t s : shape)
     if (s <= 0 || !llvm::isPowerOf2_64(s))
       return std::nullopt;
@@ -145,28 +150,15 @@ TileDistribution::get(LayoutAttrInterface layout, ArrayRef<int64_t> shape) {
   // The bases must span every coordinate bit: as row-major indices, the
   // coordinates' bits are disjoint fields, so xor of coordinates is xor of
   // indices and coverage is a rank computation over GF(2).
-  uint64_t leading[64] = {};
-  int64_t spanned = 0;
-  auto addRow = [&](const Coords &c) {
-    uint64_t v = result.getLinearIndex(c);
-    for (int k = 63; k >= 0 && v; --k) {
-      if (!((v >> k) & 1))
-        continue;
-      if (!leading[k]) {
-        leading[k] = v;
-        ++spanned;
-        return;
-      }
-      v ^= leading[k];
-    }
-  };
+  BitSpan span;
+  auto addRow = [&](const Coords &c) { span.add(result.getLinearIndex(c)); };
   for (unsigned b = 0; b < result.regBits; ++b)
     addRow(result.getRegisterBasis(b));
   for (const Coords &c : result.laneBases)
     addRow(c);
   for (const Coords &c : result.warpBases)
     addRow(c);
-  if (spanned != int64_t(llvm::Log2_64(result.getNumElements())))
+  if (span.getRank() != llvm::Log2_64(result.getNumElements()))
     return std::nullopt;
   return result;
 }
@@ -278,4 +270,31 @@ tilec::tile::getRegisterRemap(const TileDistribution &src,
     remap.push_back(found);
   }
   return remap;
+}
+
+LinearLayoutAttr tilec::tile::getLinearLayout(MLIRContext *context,
+                                              const TileDistribution &dist) {
+  SmallVector<int64_t> registers, lanes, warps;
+  for (unsigned b = 0; b < dist.getNumRegisterBits(); ++b)
+    llvm::append_range(registers, dist.getRegisterBasis(b));
+  for (unsigned b = 0; b < TileDistribution::getNumLaneBits(); ++b)
+    llvm::append_range(lanes, dist.getLaneBasis(b));
+  for (unsigned b = 0; b < dist.getNumWarpBits(); ++b)
+    llvm::append_range(warps, dist.getWarpBasis(b));
+  return LinearLayoutAttr::get(context, dist.getShape(), registers, lanes,
+                               warps);
+}
+
+bool BitSpan::add(uint64_t vector) {
+  for (int k = 63; k >= 0 && vector; --k) {
+    if (!((vector >> k) & 1))
+      continue;
+    if (!leading[k]) {
+      leading[k] = vector;
+      ++rank;
+      return true;
+    }
+    vector ^= leading[k];
+  }
+  return false;
 }

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/IR/TileDistribution.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
 
 #include "OpVerifiers.h"
 
@@ -43,12 +43,12 @@ LogicalResult SmemTransOp::verify() {
   SmemType src = getSrc().getType(), result = getResult().getType();
   SharedLayoutAttr layout = src.getLayout();
   if (src.getRank() != 2 ||
-      result != SmemType::get(getContext(),
-                              {src.getDimSize(1), src.getDimSize(0)},
-                              src.getElementType(),
-                              SharedLayoutAttr::get(
-                                  getContext(), 1 - layout.getContiguousDim(),
-                                  layout.getSwizzle())))
+      result !=
+          SmemType::get(getContext(), {src.getDimSize(1), src.getDimSize(0)},
+                        src.getElementType(),
+                        SharedLayoutAttr::get(getContext(),
+                                              1 - layout.getContiguousDim(),
+                                              layout.getSwizzle())))
     return emitOpError("result must be the transpose of a matrix: shape "
                        "swapped, the other dimension contiguous");
   return success();
@@ -85,8 +85,7 @@ tilec::tile::getWgmmaRegisterFragments(RankedTensorType a, RankedTensorType c) {
   auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
   if (!mma || !mma.isWgmma() || mma.getTransposed() ||
       mma.getWarpsPerCTA()[1] != 1 || a.getRank() != 2 ||
-      !a.getElementType().isIntOrFloat() ||
-      a.getElementTypeBitWidth() != 16)
+      !a.getElementType().isIntOrFloat() || a.getElementTypeBitWidth() != 16)
     return std::nullopt;
   // Each K step's m64k16 fragment holds what an accumulator 16 columns wide
   // would: rows l / 4 (+ 8), columns 2 * (l % 4) (+ 1) (+ 8).

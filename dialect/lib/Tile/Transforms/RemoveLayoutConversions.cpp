@@ -7,8 +7,8 @@
 // Implements the tile-remove-layout-conversions pass. A conversion costs a
 // round trip through shared memory and two barriers, while the ops that
 // usually feed one (ranges, splats, index arithmetic, expand_dims and
-// broadcast of those, and loads of fewer elements than threads) cost a few
-// instructions per register. So the
+// broadcast, reshape and transposition of those, and loads of at most one
+// element a thread) cost a few instructions per register. So the
 // pass recomputes such producers directly in the wanted layout
 // ("rematerialisation", bounded by a budget of cloned ops), folds chains of
 // conversions (also through an expand_dims between them), and re-types
@@ -18,7 +18,10 @@
 // are erased. A reshape that would go through shared memory gets its operand
 // recomputed in the result's layout split in two, where the reshape keeps
 // every element in its thread, when that moves at most one conversion (fp4
-// codes spread into pairs and merged back). A conversion in which every
+// codes spread into pairs and merged back). The 16-bit A of a wgmma product
+// computed from narrower tiles (decoded microscaled bytes) is recomputed in
+// the layout of wgmma's A fragments, its narrow sources alone converted, so
+// that the product reads it from registers. A conversion in which every
 // thread keeps its own elements (a row
 // vector of one accumulator layout into another's: attention's `alpha[:, None]
 // * acc` when the two products differ in N) only renames registers: it is left
@@ -79,24 +82,97 @@ static bool isRegisterConversion(RankedTensorType type, Attribute layout) {
   return src && dst && getRegisterRemap(*src, *dst, identityCoords);
 }
 
-/// Whether `load` reads fewer elements than the program has threads: loading
-/// them again in another layout (threads that want the same element read it
-/// from the cache) costs less than a round trip through shared memory, as in
-/// Triton (attention backward's rows of m and D, broadcast over a product).
-static bool isSmallLoad(LoadOp load) {
+/// Registers a thread of `layout` holds other than copies of its own.
+static int64_t getDistinctRegisters(RankedTensorType type, Attribute layout) {
+  std::optional<TileDistribution> dist =
+      TileDistribution::get(withLayout(type, layout));
+  if (!dist)
+    return std::numeric_limits<int64_t>::max();
+  int64_t n = 0;
+  for (int64_t r = 0; r < dist->getNumRegisters(); ++r)
+    n += !dist->isDuplicateRegister(r);
+  return n;
+}
+
+/// Whether `load` reads at most one element a thread and would read at most
+/// 8 in `layout`: loading them again in that layout (threads that want the
+/// same element read it from the cache) costs less than a round trip through
+/// shared memory, as in Triton (attention backward's rows of m and D,
+/// broadcast over a product; the scales of a microscaled lhs). More
+/// registers would stay live where the load is issued an iteration ahead.
+static bool isSmallLoad(LoadOp load, Attribute layout) {
   auto tensor = dyn_cast<RankedTensorType>(load.getType());
   std::optional<int64_t> warps = getNumWarps(load);
-  return tensor && warps && tensor.getNumElements() < *warps * 32;
+  return tensor && warps && tensor.getNumElements() <= *warps * 32 &&
+         getDistinctRegisters(tensor, layout) <= 8;
+}
+
+/// The layout of the operand of data-movement op `op` (reshape, trans,
+/// broadcast) in which each thread holds the elements its registers of the
+/// result in `layout` come from: the result's bases carried through the
+/// op's coordinate map (linear on power-of-two shapes), as a #tile.linear,
+/// less the register bits that then move nothing (a broadcast's copies
+/// need no registers of their own). Null when `layout` is not linear on the
+/// result's shape.
+static LinearLayoutAttr getOperandLayout(Operation *op, Attribute layout) {
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  auto operand = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto interface = dyn_cast<LayoutAttrInterface>(layout);
+  std::optional<TileDistribution> dist =
+      interface ? TileDistribution::get(interface, result.getShape())
+                : std::nullopt;
+  if (!dist)
+    return {};
+  auto map = [&](ArrayRef<int64_t> basis) {
+    return getOperandCoords(op, basis);
+  };
+  SmallVector<int64_t> registers, lanes, warps;
+  for (unsigned b = 0; b < dist->getNumRegisterBits(); ++b) {
+    Coords basis = map(dist->getRegisterBasis(b));
+    if (llvm::any_of(basis, [](int64_t c) { return c != 0; }))
+      llvm::append_range(registers, basis);
+  }
+  for (unsigned b = 0; b < TileDistribution::getNumLaneBits(); ++b)
+    llvm::append_range(lanes, map(dist->getLaneBasis(b)));
+  for (unsigned b = 0; b < dist->getNumWarpBits(); ++b)
+    llvm::append_range(warps, map(dist->getWarpBasis(b)));
+  return LinearLayoutAttr::get(op->getContext(), operand.getShape(), registers,
+                               lanes, warps);
+}
+
+/// Whether `layout` describes tiles of one shape only: a linear layout, or
+/// a slice of one.
+static bool isShapeSpecific(Attribute layout) {
+  if (auto slice = dyn_cast<SliceLayoutAttr>(layout))
+    return isShapeSpecific(slice.getParent());
+  return isa<LinearLayoutAttr>(layout);
+}
+
+/// Whether rematerialising `op` in `layout` needs getOperandLayout: a
+/// reshape or transposition, or a broadcast into a layout of one shape (the
+/// others describe the operand's shape too).
+static bool needsOperandLayout(Operation *op, Attribute layout) {
+  return isa<ReshapeOp, TransOp>(op) ||
+         (isa<BroadcastOp>(op) && isShapeSpecific(layout));
 }
 
 /// Rematerialises values in other layouts, one conversion at a time.
 class Rematerializer {
 public:
-  /// With `reconvert`, a conversion on the way is replaced by a conversion
-  /// of its source into the wanted layout (moving a conversion, not adding
-  /// one: for the operand of a reshape that then keeps its elements in
-  /// their threads).
-  explicit Rematerializer(bool reconvert = false) : reconvert(reconvert) {}
+  /// How values that cannot be recomputed in the wanted layout are treated.
+  enum class Mode {
+    /// They make the rematerialisation fail.
+    Fail,
+    /// A conversion on the way is replaced by a conversion of its source
+    /// into the wanted layout (moving a conversion, not adding one: for the
+    /// operand of a reshape that then keeps its elements in their threads).
+    Reconvert,
+    /// They are converted where they are computed ("leaves": loads, loop
+    /// arguments, other ops), their bytes summed in `leafBytes`: a
+    /// conversion moves to the narrow tiles a wide one is computed from.
+    ConvertLeaves,
+  };
+  explicit Rematerializer(Mode mode = Mode::Fail) : mode(mode) {}
 
   /// Whether `value` can be produced in `layout` without a conversion,
   /// cloning at most `budget` ops (decremented by what is used).
@@ -105,20 +181,55 @@ public:
   /// Produces `value` in `layout`; canRematerialize must have said yes.
   Value rematerialize(Value value, Attribute layout);
 
-  /// The conversions canRematerialize would replace (with `reconvert`).
+  /// The conversions canRematerialize would replace (Mode::Reconvert).
   SmallPtrSet<Operation *, 4> reconverted;
+
+  /// The bytes of the values canRematerialize would convert
+  /// (Mode::ConvertLeaves).
+  int64_t leafBytes = 0;
 
 private:
   /// Clones `op` right after itself with result type in `layout` and
   /// operands `operands`.
   Value cloneInLayout(Operation *op, Attribute layout, ValueRange operands);
 
+  /// canRematerialize for a value not approved yet.
+  bool check(Value value, Attribute layout, int &budget);
+
+  /// Records `value` as converted to `layout` where it is computed
+  /// (Mode::ConvertLeaves); false in the other modes.
+  bool convertLeaf(Value value, Attribute layout);
+
   DenseMap<std::pair<Value, Attribute>, Value> cache;
-  bool reconvert;
+  DenseSet<std::pair<Value, Attribute>> approved;
+  DenseSet<std::pair<Value, Attribute>> leaves;
+  Mode mode;
 };
+
+bool Rematerializer::convertLeaf(Value value, Attribute layout) {
+  if (mode != Mode::ConvertLeaves)
+    return false;
+  if (leaves.insert({value, layout}).second) {
+    auto tensor = cast<RankedTensorType>(value.getType());
+    leafBytes +=
+        tensor.getNumElements() * getStorageBytes(tensor.getElementType());
+  }
+  return true;
+}
 
 bool Rematerializer::canRematerialize(Value value, Attribute layout,
                                       int &budget) {
+  // A value reached twice (through both operands of an op) counts once.
+  auto key = std::make_pair(value, layout);
+  if (approved.count(key))
+    return true;
+  if (!check(value, layout, budget))
+    return false;
+  approved.insert(key);
+  return true;
+}
+
+bool Rematerializer::check(Value value, Attribute layout, int &budget) {
   auto tensor = dyn_cast<RankedTensorType>(value.getType());
   if (!tensor)
     return true; // scalars need no layout
@@ -126,11 +237,13 @@ bool Rematerializer::canRematerialize(Value value, Attribute layout,
       cache.count(std::make_pair(value, layout)) ||
       isRegisterConversion(tensor, layout))
     return true;
+  if (leaves.count({value, layout}))
+    return true;
   Operation *op = value.getDefiningOp();
   if (!op)
-    return false;
+    return convertLeaf(value, layout);
   if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
-    if (!reconvert)
+    if (mode != Mode::Reconvert)
       return canRematerialize(convert.getSrc(), layout, budget);
     reconverted.insert(convert);
     return true;
@@ -139,12 +252,24 @@ bool Rematerializer::canRematerialize(Value value, Attribute layout,
     return false;
   if (isa<MakeRangeOp, SplatOp>(op))
     return true;
-  if (auto load = dyn_cast<LoadOp>(op))
-    return isSmallLoad(load) && llvm::all_of(op->getOperands(), [&](Value v) {
+  if (auto load = dyn_cast<LoadOp>(op)) {
+    // Loads are leaves when converting leaves: a small one is then
+    // recomputed by a later round.
+    if (mode == Mode::ConvertLeaves)
+      return convertLeaf(value, layout);
+    return isSmallLoad(load, layout) &&
+           llvm::all_of(op->getOperands(), [&](Value v) {
              return canRematerialize(v, layout, budget);
            });
+  }
   if (auto constant = dyn_cast<arith::ConstantOp>(op))
-    return isa<SplatElementsAttr>(constant.getValue());
+    return isa<SplatElementsAttr>(constant.getValue()) ||
+           convertLeaf(value, layout);
+  if (needsOperandLayout(op, layout)) {
+    LinearLayoutAttr operandLayout = getOperandLayout(op, layout);
+    return operandLayout &&
+           canRematerialize(op->getOperand(0), operandLayout, budget);
+  }
   if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
     auto parent = dyn_cast<LayoutAttrInterface>(layout);
     return parent &&
@@ -159,7 +284,7 @@ bool Rematerializer::canRematerialize(Value value, Attribute layout,
     return llvm::all_of(op->getOperands(), [&](Value operand) {
       return canRematerialize(operand, layout, budget);
     });
-  return false;
+  return convertLeaf(value, layout);
 }
 
 Value Rematerializer::cloneInLayout(Operation *op, Attribute layout,
@@ -186,19 +311,23 @@ Value Rematerializer::rematerialize(Value value, Attribute layout) {
     return cached;
   Operation *op = value.getDefiningOp();
   Value result;
-  if (isRegisterConversion(tensor, layout)) {
+  if (isRegisterConversion(tensor, layout) || leaves.count(key)) {
     OpBuilder b(value.getContext());
     b.setInsertionPointAfterValue(value);
     result = ConvertLayoutOp::create(b, value.getLoc(),
                                      withLayout(tensor, layout), value);
   } else if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
-    if (reconvert) {
+    if (mode == Mode::Reconvert) {
       OpBuilder b(convert);
       result = ConvertLayoutOp::create(
           b, convert.getLoc(), withLayout(tensor, layout), convert.getSrc());
     } else {
       result = rematerialize(convert.getSrc(), layout);
     }
+  } else if (needsOperandLayout(op, layout)) {
+    result = cloneInLayout(
+        op, layout,
+        rematerialize(op->getOperand(0), getOperandLayout(op, layout)));
   } else if (auto expand = dyn_cast<ExpandDimsOp>(op)) {
     auto slice = SliceLayoutAttr::get(op->getContext(), expand.getAxis(),
                                       cast<LayoutAttrInterface>(layout));
@@ -330,12 +459,42 @@ static bool relayoutReshapeOperand(ReshapeOp reshape) {
   BlockedLayoutAttr layout = splitLayout(reshape);
   if (!layout)
     return false;
-  Rematerializer remat(/*reconvert=*/true);
+  Rematerializer remat(Rematerializer::Mode::Reconvert);
   int budget = kRematerializationBudget;
   if (!remat.canRematerialize(reshape.getSrc(), layout, budget) ||
       remat.reconverted.size() > 1)
     return false;
   reshape.getSrcMutable().assign(remat.rematerialize(reshape.getSrc(), layout));
+  return true;
+}
+
+/// Computes the 16-bit A of a wgmma product in the layout of wgmma's A
+/// fragments when it is computed from narrower tiles (the decoded bytes of
+/// a microscaled lhs and its scales): the computation is recomputed in that
+/// layout back to those tiles, which alone are converted (at most half the
+/// bytes of A), and the product then reads A from registers instead of
+/// storing it to shared memory. Returns true if the IR changed.
+static bool computeOperandInFragments(DotOp dot) {
+  auto c = dot.getType();
+  auto mma = dyn_cast_or_null<MmaLayoutAttr>(c.getEncoding());
+  auto a = cast<RankedTensorType>(dot.getA().getType());
+  if (!mma || !mma.isWgmma() || mma.getTransposed() ||
+      mma.getWarpsPerCTA()[1] != 1 || a.getRank() != 2 ||
+      a.getElementTypeBitWidth() != 16 || !getLayout(a) ||
+      getWgmmaRegisterFragments(a, c))
+    return false;
+  unsigned warps[] = {mma.getWarpsPerCTA()[0], 1u};
+  unsigned instr[] = {64u, 16u, 16u};
+  auto fragments = MmaLayoutAttr::get(dot.getContext(), 3, warps, instr,
+                                      /*transposed=*/false);
+  if (!getWgmmaRegisterFragments(withLayout(a, fragments), c))
+    return false;
+  Rematerializer remat(Rematerializer::Mode::ConvertLeaves);
+  int budget = kRematerializationBudget;
+  if (!remat.canRematerialize(dot.getA(), fragments, budget) ||
+      2 * remat.leafBytes > a.getNumElements() * 2)
+    return false;
+  dot.getAMutable().assign(remat.rematerialize(dot.getA(), fragments));
   return true;
 }
 
@@ -443,6 +602,9 @@ struct RemoveLayoutConversionsPass
             retyped.insert({forOp, i});
             changed = true;
           }
+
+      module.walk(
+          [&](DotOp dot) { changed |= computeOperandInFragments(dot); });
 
       SmallVector<ReshapeOp> reshapes;
       module.walk([&](ReshapeOp op) { reshapes.push_back(op); });

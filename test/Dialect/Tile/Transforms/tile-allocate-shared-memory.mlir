@@ -59,6 +59,26 @@ module {
 
 // -----
 
+#f = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 16]>
+#b = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+// A wgmma dot whose A threads hold the A fragments stages only B (4096
+// bytes).
+// CHECK: module attributes {tile.shared = 4096 : i32}
+module {
+  func.func @dot_a_registers(%pa: !tile.ptr<f16>) {
+    %a0 = tile.splat %pa : tensor<64x32x!tile.ptr<f16>, #f>
+    %a = tile.load %a0 : (tensor<64x32x!tile.ptr<f16>, #f>) -> tensor<64x32xf16, #f>
+    %b0 = tile.splat %pa : tensor<32x64x!tile.ptr<f16>, #b>
+    %b = tile.load %b0 : (tensor<32x64x!tile.ptr<f16>, #b>) -> tensor<32x64xf16, #b>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %d = tile.dot %a, %b, %z {inputPrecision = #tile<input_precision ieee>} : tensor<64x32xf16, #f>, tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+    return
+  }
+}
+
+// -----
+
 #big = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
 #col = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]>
 module {

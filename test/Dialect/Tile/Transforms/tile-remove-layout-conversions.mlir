@@ -296,14 +296,18 @@ func.func @advanced_other_use(%p: !tile.ptr<f32>, %s: i32, %n: i32, %out: !tile.
 
 #d1 = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 #d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
-// A load of fewer elements than the program's threads (64 < 128) is loaded
-// again in the layout its broadcast wants (attention backward's row of m);
-// a load of as many (128) stays converted.
+#d3 = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]>
+// A load of at most one element a thread (64 and 128 with 128 threads) is
+// loaded again in the layout its use wants (attention backward's row of m)
+// when that layout holds at most 8 registers a thread (the 128 elements in
+// #d2: 8); into #d3 (128 registers a thread) it stays converted.
 // CHECK-LABEL: func.func @small_loads
 // CHECK: %[[R:.*]] = tile.make_range {{.*}} : tensor<64xi32, #tile.slice<dim = 0, parent = #[[D2:blocked[0-9]*]]>>
 // CHECK: %[[P:.*]] = tile.addptr {{.*}}, %[[R]] : tensor<64x!tile.ptr<f32>, #tile.slice<dim = 0, parent = #[[D2]]>>
 // CHECK: %[[M:.*]] = tile.load %[[P]] : {{.*}} -> tensor<64xf32, #tile.slice<dim = 0, parent = #[[D2]]>>
 // CHECK: tile.expand_dims %[[M]]
+// CHECK: %[[MID:.*]] = tile.load {{.*}} -> tensor<128xf32, #tile.slice<dim = 0, parent = #[[D2]]>>
+// CHECK: tile.reduce %[[MID]]
 // CHECK: %[[BIG:.*]] = tile.load {{.*}} -> tensor<128xf32, #{{blocked[0-9]*}}>
 // CHECK: tile.convert_layout %[[BIG]]
 module attributes {tile.num_warps = 4 : i32} {
@@ -319,11 +323,15 @@ module attributes {tile.num_warps = 4 : i32} {
     %r2 = tile.make_range {start = 0 : i32, end = 128 : i32} : tensor<128xi32, #d1>
     %ps2 = tile.splat %p : tensor<128x!tile.ptr<f32>, #d1>
     %pp2 = tile.addptr %ps2, %r2 : tensor<128x!tile.ptr<f32>, #d1>, tensor<128xi32, #d1>
+    %mid = tile.load %pp2 : (tensor<128x!tile.ptr<f32>, #d1>) -> tensor<128xf32, #d1>
+    %mc = tile.convert_layout %mid : tensor<128xf32, #d1> -> tensor<128xf32, #tile.slice<dim = 0, parent = #d2>>
+    %w = tile.reduce %mc {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<128xf32, #tile.slice<dim = 0, parent = #d2>> -> f32
     %big = tile.load %pp2 : (tensor<128x!tile.ptr<f32>, #d1>) -> tensor<128xf32, #d1>
-    %bc = tile.convert_layout %big : tensor<128xf32, #d1> -> tensor<128xf32, #tile.slice<dim = 0, parent = #d2>>
-    %t = tile.reduce %bc {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<128xf32, #tile.slice<dim = 0, parent = #d2>> -> f32
+    %bc = tile.convert_layout %big : tensor<128xf32, #d1> -> tensor<128xf32, #tile.slice<dim = 0, parent = #d3>>
+    %t = tile.reduce %bc {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<128xf32, #tile.slice<dim = 0, parent = #d3>> -> f32
     %u = tile.reduce %s {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<64xf32, #tile.slice<dim = 0, parent = #d2>> -> f32
-    %v = arith.addf %t, %u : f32
+    %v0 = arith.addf %t, %u : f32
+    %v = arith.addf %v0, %w : f32
     tile.store %p, %v : !tile.ptr<f32>, f32
     return
   }
@@ -386,4 +394,85 @@ func.func @reshape_operand(%p: !tile.ptr<i32>, %q: !tile.ptr<i32>) {
   %qs = tile.splat %q : tensor<32x32x!tile.ptr<i32>, #r>
   tile.store %qs, %m : tensor<32x32x!tile.ptr<i32>, #r>, tensor<32x32xi32, #r>
   return
+}
+
+// -----
+
+#l = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]>
+#p = #tile.blocked<sizePerThread = [1, 8, 2], threadsPerWarp = [16, 2, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]>
+#a = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]>
+#b = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+// The 16-bit A of a wgmma product computed from narrower tiles (bytes
+// spread into pairs and decoded, as tl.dot_scaled's fp4 lhs) is computed in
+// the layout of wgmma's A fragments (#mma16: an accumulator 16 columns
+// wide) back to the bytes, which alone are converted: the reshape's operand
+// and the broadcast's get the linear layouts that keep every element in its
+// thread. A loaded 16-bit A is left as it is.
+// CHECK-DAG: #[[L3:linear[0-9]*]] = #tile.linear<shape = [64, 16, 1], registers = {{\[}}[8, 0, 0], [0, 4, 0], [0, 8, 0]], lanes = {{\[}}[0, 1, 0], [0, 2, 0], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warps = {{\[}}[16, 0, 0], [32, 0, 0]]>
+// CHECK-DAG: #[[P3:linear[0-9]*]] = #tile.linear<shape = [64, 16, 2], registers = {{\[}}[0, 0, 1], [8, 0, 0], [0, 4, 0], [0, 8, 0]], lanes = {{\[}}[0, 1, 0], [0, 2, 0], [1, 0, 0], [2, 0, 0], [4, 0, 0]], warps = {{\[}}[16, 0, 0], [32, 0, 0]]>
+// CHECK-DAG: #[[F:mma[0-9]*]] = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 16]>
+// CHECK-LABEL: func.func @decoded_lhs
+// CHECK: %[[BYTES:.*]] = tile.load {{.*}} -> tensor<64x16xi8, #blocked>
+// CHECK: %[[C:.*]] = tile.convert_layout %[[BYTES]] : tensor<64x16xi8, #blocked> -> tensor<64x16xi8, #tile.slice<dim = 2, parent = #[[L3]]>>
+// CHECK: %[[E:.*]] = tile.expand_dims %[[C]] {{.*}} -> tensor<64x16x1xi8, #[[L3]]>
+// CHECK: %[[B:.*]] = tile.broadcast %[[E]] : {{.*}} -> tensor<64x16x2xi8, #[[P3]]>
+// CHECK: %[[D:.*]] = arith.sitofp %[[B]] : tensor<64x16x2xi8, #[[P3]]> to tensor<64x16x2xf16, #[[P3]]>
+// CHECK: %[[A:.*]] = tile.reshape %[[D]] : tensor<64x16x2xf16, #[[P3]]> -> tensor<64x32xf16, #[[F]]>
+// CHECK: tile.dot %[[A]], {{.*}} : tensor<64x32xf16, #[[F]]>, tensor<32x64xf16, #{{blocked[0-9]*}}>
+// CHECK-LABEL: func.func @plain_lhs
+// CHECK: tile.dot {{.*}} : tensor<64x32xf16, #{{blocked[0-9]*}}>, tensor<32x64xf16, #{{blocked[0-9]*}}>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @decoded_lhs(%pa: !tile.ptr<i8>, %pb: !tile.ptr<f16>, %pc: !tile.ptr<f32>) {
+    %a0 = tile.splat %pa : tensor<64x16x!tile.ptr<i8>, #l>
+    %bytes = tile.load %a0 : (tensor<64x16x!tile.ptr<i8>, #l>) -> tensor<64x16xi8, #l>
+    %c = tile.convert_layout %bytes : tensor<64x16xi8, #l> -> tensor<64x16xi8, #tile.slice<dim = 2, parent = #p>>
+    %e = tile.expand_dims %c {axis = 2 : i32} : tensor<64x16xi8, #tile.slice<dim = 2, parent = #p>> -> tensor<64x16x1xi8, #p>
+    %pairs = tile.broadcast %e : tensor<64x16x1xi8, #p> -> tensor<64x16x2xi8, #p>
+    %f = arith.sitofp %pairs : tensor<64x16x2xi8, #p> to tensor<64x16x2xf16, #p>
+    %a = tile.reshape %f : tensor<64x16x2xf16, #p> -> tensor<64x32xf16, #a>
+    %b0 = tile.splat %pb : tensor<32x64x!tile.ptr<f16>, #b>
+    %b = tile.load %b0 : (tensor<32x64x!tile.ptr<f16>, #b>) -> tensor<32x64xf16, #b>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %d = tile.dot %a, %b, %z {inputPrecision = #tile<input_precision ieee>} : tensor<64x32xf16, #a>, tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+    %c0 = tile.splat %pc : tensor<64x64x!tile.ptr<f32>, #mma>
+    tile.store %c0, %d : tensor<64x64x!tile.ptr<f32>, #mma>, tensor<64x64xf32, #mma>
+    return
+  }
+  func.func @plain_lhs(%pa: !tile.ptr<f16>, %pc: !tile.ptr<f32>) {
+    %a0 = tile.splat %pa : tensor<64x32x!tile.ptr<f16>, #a>
+    %a = tile.load %a0 : (tensor<64x32x!tile.ptr<f16>, #a>) -> tensor<64x32xf16, #a>
+    %b0 = tile.splat %pa : tensor<32x64x!tile.ptr<f16>, #b>
+    %b = tile.load %b0 : (tensor<32x64x!tile.ptr<f16>, #b>) -> tensor<32x64xf16, #b>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %d = tile.dot %a, %b, %z {inputPrecision = #tile<input_precision ieee>} : tensor<64x32xf16, #a>, tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+    %c0 = tile.splat %pc : tensor<64x64x!tile.ptr<f32>, #mma>
+    tile.store %c0, %d : tensor<64x64x!tile.ptr<f32>, #mma>, tensor<64x64xf32, #mma>
+    return
+  }
+}
+
+// -----
+
+#z = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]>
+#t = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]>
+#y = #tile.blocked<sizePerThread = [1, 2], threadsPerWarp = [32, 1], warpsPerCTA = [2, 2], order = [1, 0]>
+// Rematerialisation goes through a transposition: the small load is read
+// in the layout whose transposition is the one wanted (a #tile.linear).
+// CHECK: #[[LT:linear[0-9]*]] = #tile.linear<shape = [2, 64], registers = {{\[}}[1, 0]], lanes = {{\[}}[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warps = {{\[}}[0, 0], [0, 32]]>
+// CHECK-LABEL: func.func @transposed_load
+// CHECK: %[[S:.*]] = tile.load {{.*}} -> tensor<2x64xf32, #[[LT]]>
+// CHECK: tile.trans %[[S]] {{.*}} -> tensor<64x2xf32, #blocked>
+// CHECK-NOT: tile.convert_layout
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @transposed_load(%p: !tile.ptr<f32>) {
+    %ps = tile.splat %p : tensor<2x64x!tile.ptr<f32>, #z>
+    %s = tile.load %ps : (tensor<2x64x!tile.ptr<f32>, #z>) -> tensor<2x64xf32, #z>
+    %t = tile.trans %s {order = array<i32: 1, 0>} : tensor<2x64xf32, #z> -> tensor<64x2xf32, #t>
+    %c = tile.convert_layout %t : tensor<64x2xf32, #t> -> tensor<64x2xf32, #y>
+    %r = tile.reduce %c {axis = 1 : i32, kind = #tile<reduce_kind sum>} : tensor<64x2xf32, #y> -> tensor<64xf32, #tile.slice<dim = 1, parent = #y>>
+    %q = tile.reduce %r {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<64xf32, #tile.slice<dim = 1, parent = #y>> -> f32
+    tile.store %p, %q : !tile.ptr<f32>, f32
+    return
+  }
 }

@@ -60,7 +60,13 @@ int64_t getReduceWarpsAlongAxis(mlir::Operation *op);
 /// the end of the scratch.
 llvm::SmallVector<int64_t> getCombineScratchOffsets(mlir::Operation *op);
 
-/// Byte offset of the B operand buffer of a dot (A sits at 0).
+/// Whether a wgmma dot reads its A from registers: its threads hold A's
+/// fragments already (getWgmmaRegisterFragments), so only B goes through
+/// the dot's scratch buffer.
+bool dotReadsARegisters(DotOp op);
+
+/// Byte offset of the B operand buffer of a dot (A sits at 0, unless the
+/// dot reads A from registers).
 int64_t getDotOperandBOffset(DotOp op);
 
 /// Whether the old values returned by `op` (an atomic_rmw or atomic_cas)

@@ -6,11 +6,11 @@
 //
 // The attributes of the tile dialect. Distributed layouts are tensor
 // encodings: they say which thread of the program holds which element of a
-// tile. Each (blocked, slice, mma) implements LayoutAttrInterface, which maps
-// (register, lane, warp) to tensor coordinates; code generation only talks to
-// the interface, so a new distributed layout needs no change elsewhere. The
-// shared layout describes `!tile.smem` buffers instead, and the enum
-// attributes the options of reductions, dots and atomics.
+// tile. Each (blocked, slice, mma, linear) implements LayoutAttrInterface,
+// which maps (register, lane, warp) to tensor coordinates; code generation
+// only talks to the interface, so a new distributed layout needs no change
+// elsewhere. The shared layout describes `!tile.smem` buffers instead, and
+// the enum attributes the options of reductions, dots and atomics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -163,6 +163,47 @@ def Tile_MmaLayoutAttr : AttrDef<Tile_Dialect, "MmaLayout",
     /// Whether the layout is wgmma's (version 3) or mma.sync's (version 2).
     bool isWgmma() const { return getVersionMajor() == 3; }
     bool isMmaSync() const { return getVersionMajor() == 2; }
+  }];
+}
+
+def Tile_LinearLayoutAttr : AttrDef<Tile_Dialect, "LinearLayout",
+                                    [DeclareAttrInterfaceMethods<
+                                       Tile_LayoutAttrInterface>]> {
+  let mnemonic = "linear";
+  let summary = "A layout given by its bases over GF(2), for one shape.";
+  let description = [{
+    Every layout tilec has is linear over GF(2) on power-of-two shapes
+    (TileDistribution.h): flipping bit `b` of the register (lane, warp)
+    index moves the element's coordinates by a fixed basis, xor-ed in per
+    dimension. This layout lists those bases directly, for tiles of one
+    `shape`: `registers[b]`, `lanes[b]` (five, one per lane bit) and
+    `warps[b]` are coordinates of `shape`'s rank; a zero basis holds copies.
+    The passes make one where the others cannot say what they need: the
+    operand of a reshape whose result lives in an mma fragment layout, say.
+
+    ```mlir
+    tensor<4x2xf32, #tile.linear<shape = [4, 2], registers = [[0, 1]],
+        lanes = [[1, 0], [2, 0], [0, 0], [0, 0], [0, 0]], warps = []>>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                        ArrayRefParameter<"int64_t">:$registers,
+                        ArrayRefParameter<"int64_t">:$lanes,
+                        ArrayRefParameter<"int64_t">:$warps);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Basis `bit` of `bases` (registers, lanes or warps), a coordinate.
+    ::llvm::ArrayRef<int64_t> getBasis(::llvm::ArrayRef<int64_t> bases,
+                                       unsigned bit) const {
+      return bases.slice(bit * getShape().size(), getShape().size());
+    }
+    unsigned getNumRegisterBits() const {
+      return getRegisters().size() / getShape().size();
+    }
+    unsigned getNumWarpBits() const {
+      return getWarps().size() / getShape().size();
+    }
   }];
 }
 

@@ -43,6 +43,20 @@ enum class BitKind {
   Mixed,     ///< moves along `axis` and along others
 };
 
+/// The span over GF(2) of the bit vectors added to it (a layout's bases as
+/// row-major indices): its rank is how many coordinate bits they reach.
+class BitSpan {
+public:
+  /// Adds `vector`; returns whether it was outside the span so far.
+  bool add(uint64_t vector);
+  unsigned getRank() const { return rank; }
+
+private:
+  /// The vector of the span whose highest set bit is `k`, or 0.
+  uint64_t leading[64] = {};
+  unsigned rank = 0;
+};
+
 /// A layout tabulated for one shape (see the file comment).
 class TileDistribution {
 public:
@@ -114,6 +128,10 @@ getRegisterRemap(const TileDistribution &src, const TileDistribution &dst,
 
 /// The identity coordinate map.
 Coords identityCoords(llvm::ArrayRef<int64_t> coords);
+
+/// `dist` as a layout attribute: its bases listed by a #tile.linear.
+LinearLayoutAttr getLinearLayout(mlir::MLIRContext *context,
+                                 const TileDistribution &dist);
 
 } // namespace tilec::tile
 
