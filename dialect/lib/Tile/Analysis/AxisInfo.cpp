@@ -236,6 +236,20 @@ AxisInfo AxisInfoAnalysis::computeUnhinted(Value value) {
         if (rhsConst)
           result.contiguity[d] = std::min(cl, std::min(dl, dr));
         result.divisibility[d] = std::min(dl, dr);
+      } else if (isa<arith::DivSIOp, arith::DivUIOp>(op)) {
+        // A multiple of dl over a positive divisor c of dl is exact: a
+        // multiple of dl / c (fp4 bytes: K // 2 with K a multiple of 16).
+        // Unsigned, consecutive values from a multiple of c (a power of
+        // two) have equal quotients over each block of c (signed, -1 / 2
+        // and -2 / 2 differ).
+        if (rhs.constant && *rhs.constant > 0) {
+          int64_t c = *rhs.constant;
+          if (dl % c == 0)
+            result.divisibility[d] = dl / c;
+          if (isa<arith::DivUIOp>(op) && llvm::isPowerOf2_64(c))
+            result.constancy[d] =
+                std::max(constancy, std::min(cl, std::min(dl, c)));
+        }
       } else if (isa<arith::CmpIOp>(op)) {
         // `offs < n` with offs consecutive and aligned, n equally aligned, is
         // equal over each aligned block.
