@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// What a C++ application does with tilec, in four steps (--steps picks
+// What a C++ application does with tilec, in five steps (--steps picks
 // some; all by default):
 //
 //   aot-vector-add  vector_add through its generated launcher, which picks
@@ -15,14 +15,19 @@
 //                   launcher, given host-side tensor descriptors;
 //   jit-matmul      the same kernel compiled at run time from the .tile
 //                   source, specialized on the arguments and cached on disk:
-//                   a second run compiles nothing.
+//                   a second run compiles nothing;
+//   jit-desc-matmul examples/matmul_descriptor_autotune.tile through the JIT
+//                   on tensor descriptors of a placeholder block, the blocks
+//                   set by its @triton.autotune configuration's pre_hook.
 //
 // Each step checks its results against the CPU and prints one line. Errors
 // are exceptions (tilec/Runtime/Error.h). Options:
 //   --steps a,b     the steps to run
-//   --size N        the matmul is N x N x N (default 512)
-//   --matmul-source PATH   the .tile file of the JIT step
-//   --jit-no-launch compile and load the JIT kernel without launching it
+//   --size N        the matmul is N x N x N (default 512; jit-desc-matmul's
+//                   is 520 x 520 x 520)
+//   --matmul-source PATH   the .tile file of the jit-matmul step
+//   --desc-matmul-source PATH   the .tile file of the jit-desc-matmul step
+//   --jit-no-launch compile and load the JIT kernels without launching them
 //                   (fills the cache for a machine without a compiler)
 // Exit status 0 when every step passed, 1 otherwise, 77 without a GPU.
 //
@@ -50,9 +55,14 @@ using namespace tilec::rt;
 namespace {
 
 struct Options {
-  std::string Steps = "aot-vector-add,aot-matmul,aot-desc-matmul,jit-matmul";
+  std::string Steps =
+      "aot-vector-add,aot-matmul,aot-desc-matmul,jit-matmul,jit-desc-matmul";
   std::int32_t Size = 512;
   std::string MatmulSource = HOST_APP_MATMUL_TILE;
+  std::string DescMatmulSource = HOST_APP_DESC_MATMUL_TILE;
+  /// The jit-desc-matmul step's N: rows of 16-byte multiples, as TMA needs,
+  /// and not a multiple of the 128-row blocks (ragged edges).
+  std::int32_t DescSize = 520;
   bool JitNoLaunch = false;
 
   bool has(const char *step) const {
@@ -264,6 +274,49 @@ bool runJitMatmul(const Context &ctx, const Options &options) {
   return pass;
 }
 
+/// examples/matmul_descriptor_autotune.tile through the JIT, as Triton's
+/// persistent-matmul tutorial calls its descriptor kernel: descriptors built
+/// with a placeholder 1 x 1 block, and the configuration's pre_hook setting
+/// the blocks the kernel loads and stores (128 x 64, 64 x 128, 128 x 128),
+/// from which the runtime builds its tensor maps.
+bool runJitDescMatmul(const Context &ctx, const Options &options) {
+#ifdef HOST_APP_HAS_COMPILER
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+#else
+  std::unique_ptr<KernelCompiler> compiler;
+#endif
+  std::int32_t n = options.DescSize;
+  std::unique_ptr<JitKernel> kernel = value(JitKernel::fromFile(
+      options.DescMatmulSource, "matmul_descriptor_kernel", compiler.get()));
+  // The first of the kernel's @triton.autotune configurations.
+  JitConfig config;
+  config.Constexprs = {
+      {"BLOCK_M", "128"}, {"BLOCK_N", "128"}, {"BLOCK_K", "64"}};
+  config.NumWarps = 8;
+  Matmul mm(ctx, n);
+  auto placeholder = [&](const DeviceBuffer &buffer) {
+    return value(TensorDescriptor::fromTensor(mm.view(buffer), {1, 1}));
+  };
+  TensorDescriptor a = placeholder(mm.A), b = placeholder(mm.B),
+                   c = placeholder(mm.C);
+  std::initializer_list<JitArg> args = {a, b, c, n, n, n};
+  check(kernel->prepare(ctx, args, config).status());
+  JitStats stats = kernel->stats();
+  std::printf("jit-desc-matmul: compiled %u, from disk %u\n", stats.Compiled,
+              stats.FromDisk);
+  if (options.JitNoLaunch)
+    return true;
+  check(kernel->launch(ctx, Dim3((n + 127) / 128, (n + 127) / 128), args,
+                       config));
+  check(ctx.synchronize());
+  double error = mm.maxError();
+  bool pass = error <= MatmulTolerance;
+  std::printf("jit-desc-matmul: %dx%dx%d, blocks from the pre_hook, max rel "
+              "error %.2g: %s\n",
+              n, n, n, error, pass ? "PASS" : "FAIL");
+  return pass;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -276,14 +329,16 @@ int main(int argc, char **argv) {
       options.Size = std::atoi(argv[++i]);
     } else if (arg == "--matmul-source" && i + 1 < argc) {
       options.MatmulSource = argv[++i];
+    } else if (arg == "--desc-matmul-source" && i + 1 < argc) {
+      options.DescMatmulSource = argv[++i];
     } else if (arg == "--jit-no-launch") {
       options.JitNoLaunch = true;
     } else {
-      std::fprintf(
-          stderr,
-          "usage: host-app [--steps aot-vector-add,aot-matmul,"
-          "aot-desc-matmul,jit-matmul] [--size N] [--matmul-source FILE] "
-          "[--jit-no-launch]\n");
+      std::fprintf(stderr,
+                   "usage: host-app [--steps aot-vector-add,aot-matmul,"
+                   "aot-desc-matmul,jit-matmul,jit-desc-matmul] [--size N] "
+                   "[--matmul-source FILE] [--desc-matmul-source FILE] "
+                   "[--jit-no-launch]\n");
       return 2;
     }
   }
@@ -304,6 +359,8 @@ int main(int argc, char **argv) {
       pass &= runAotDescMatmul(*ctx, options.Size);
     if (options.has("jit-matmul"))
       pass &= runJitMatmul(*ctx, options);
+    if (options.has("jit-desc-matmul"))
+      pass &= runJitDescMatmul(*ctx, options);
   } catch (const Error &error) {
     std::printf("FAIL: %s\n", error.what());
     return 1;

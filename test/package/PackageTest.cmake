@@ -7,9 +7,10 @@
 # Installs the build tree into WORK_DIR/prefix, configures and builds
 # examples/host-app against it with find_package(tilec CONFIG) alone, then
 # runs it twice on the fake driver with a fresh kernel cache: vector_add
-# through its generated launcher, and the JIT matmul compiled and loaded
-# (the fake driver cannot run it). The first run must compile one kernel,
-# the second none.
+# through its generated launcher, and the JIT matmul and descriptor matmul
+# (whose blocks a pre_hook sets) compiled and loaded (the fake driver
+# cannot run them). The first run must compile one kernel of each, the
+# second none.
 #
 #===----------------------------------------------------------------------===#
 
@@ -34,7 +35,7 @@ run(${CMAKE_COMMAND} --build ${WORK_DIR}/app)
 set(ENV{TILEC_CUDA_LIBRARY} ${FAKE_CUDA})
 set(ENV{TILEC_CACHE_DIR} ${WORK_DIR}/cache)
 foreach(round first second)
-  run(${WORK_DIR}/app/host-app --steps aot-vector-add,jit-matmul
+  run(${WORK_DIR}/app/host-app --steps aot-vector-add,jit-matmul,jit-desc-matmul
     --jit-no-launch)
   message("${round} run:\n${output}")
   if(NOT output MATCHES "aot-vector-add: n=1048576 variant 0d1d2d3d: PASS")
@@ -47,6 +48,11 @@ foreach(round first second)
   endif()
   if(NOT output MATCHES "jit-matmul: compiler linked, .*${expected}")
     message(FATAL_ERROR "the ${round} run did not show '${expected}'")
+  endif()
+  # The descriptor kernel whose blocks its configuration's pre_hook sets.
+  if(NOT output MATCHES "jit-desc-matmul: ${expected}")
+    message(FATAL_ERROR "the ${round} run of jit-desc-matmul did not show "
+                        "'${expected}'")
   endif()
 endforeach()
 message("tilec package test: PASS")

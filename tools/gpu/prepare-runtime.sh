@@ -38,8 +38,9 @@ done
 
 mkdir -p "$out/bin" "$out/cache"
 TILEC_CUDA_LIBRARY="$fake" TILEC_CACHE_DIR="$out/cache" \
-  "$build/prepare-host-app-jit-ON/host-app" --steps jit-matmul \
-  --jit-no-launch --matmul-source "$root/examples/seeds/matmul_ptr.tile"
+  "$build/prepare-host-app-jit-ON/host-app" --steps jit-matmul,jit-desc-matmul \
+  --jit-no-launch --matmul-source "$root/examples/seeds/matmul_ptr.tile" \
+  --desc-matmul-source "$root/examples/matmul_descriptor_autotune.tile"
 TILEC_CUDA_LIBRARY="$fake" TILEC_CACHE_DIR="$out/cache" \
   "$build/bin/tilec-launch-bench-jit" --only jit --iters 10 \
   --jit-source "$root/bench/empty_kernel.tile"

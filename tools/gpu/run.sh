@@ -222,7 +222,8 @@ export TILEC_TUNING_FILE="$LOGS/tuning.tsv"
 if HOST_APP=$(binary host-app); then
   for run in 1 2; do
     step host-app-$run "$HOST_APP" \
-      --matmul-source "$ROOT/examples/seeds/matmul_ptr.tile"
+      --matmul-source "$ROOT/examples/seeds/matmul_ptr.tile" \
+      --desc-matmul-source "$ROOT/examples/matmul_descriptor_autotune.tile"
   done
 else
   missing host-app host-app

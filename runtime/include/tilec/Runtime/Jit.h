@@ -58,8 +58,8 @@ struct JitConfig {
   /// it (64, 1.5, True, tl.float16).
   std::vector<std::pair<std::string, std::string>> Constexprs;
   unsigned NumWarps = 4;
-  /// Accepted for Triton compatibility; tilec has no software pipelining
-  /// yet, so it does not change the code (and is not part of cache keys).
+  /// The stages of a pipelined product loop's operand rings (tilec's
+  /// --num-stages); part of the cache key.
   unsigned NumStages = 3;
 
   /// "BLOCK=1024,num_warps=4,num_stages=3", the name tuning files use.
