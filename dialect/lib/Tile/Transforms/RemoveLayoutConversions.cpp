@@ -7,7 +7,7 @@
 // Implements the tile-remove-layout-conversions pass. A conversion costs a
 // round trip through shared memory and two barriers, while the ops that
 // usually feed one (ranges, splats, index arithmetic, expand_dims and
-// broadcast, reshape and transposition of those, and loads of at most one
+// broadcast, reshape and transposition of those, and loads of about one
 // element a thread) cost a few instructions per register. So the
 // pass recomputes such producers directly in the wanted layout
 // ("rematerialisation", bounded by a budget of cloned ops), folds chains of
@@ -94,17 +94,23 @@ static int64_t getDistinctRegisters(RankedTensorType type, Attribute layout) {
   return n;
 }
 
-/// Whether `load` reads at most one element a thread and would read at most
-/// 8 in `layout`: loading them again in that layout (threads that want the
-/// same element read it from the cache) costs less than a round trip through
-/// shared memory, as in Triton (attention backward's rows of m and D,
-/// broadcast over a product; the scales of a microscaled lhs). More
-/// registers would stay live where the load is issued an iteration ahead.
+/// Whether `load` reads fewer elements than the program has threads, or as
+/// many and would hold at most 8 registers a thread in `layout`: loading
+/// them again in that layout (threads that want the same element read it
+/// from the cache) costs less than a round trip through shared memory, as
+/// in Triton (attention backward's rows of m and D, broadcast over a
+/// product; the scales of a microscaled lhs). Where the load is issued an
+/// iteration ahead, more registers would stay live (a microscaled rhs's
+/// scales: 32).
 static bool isSmallLoad(LoadOp load, Attribute layout) {
   auto tensor = dyn_cast<RankedTensorType>(load.getType());
   std::optional<int64_t> warps = getNumWarps(load);
-  return tensor && warps && tensor.getNumElements() <= *warps * 32 &&
-         getDistinctRegisters(tensor, layout) <= 8;
+  if (!tensor || !warps)
+    return false;
+  int64_t threads = *warps * 32;
+  return tensor.getNumElements() < threads ||
+         (tensor.getNumElements() == threads &&
+          getDistinctRegisters(tensor, layout) <= 8);
 }
 
 /// The layout of the operand of data-movement op `op` (reshape, trans,

@@ -297,10 +297,10 @@ func.func @advanced_other_use(%p: !tile.ptr<f32>, %s: i32, %n: i32, %out: !tile.
 #d1 = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 #d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
 #d3 = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]>
-// A load of at most one element a thread (64 and 128 with 128 threads) is
-// loaded again in the layout its use wants (attention backward's row of m)
-// when that layout holds at most 8 registers a thread (the 128 elements in
-// #d2: 8); into #d3 (128 registers a thread) it stays converted.
+// A load of fewer elements than threads (64 with 128 threads) is loaded
+// again in the layout its use wants (attention backward's row of m); one
+// of as many (128) when that layout holds at most 8 registers a thread
+// (#d2: 8); into #d3 (128 registers a thread) it stays converted.
 // CHECK-LABEL: func.func @small_loads
 // CHECK: %[[R:.*]] = tile.make_range {{.*}} : tensor<64xi32, #tile.slice<dim = 0, parent = #[[D2:blocked[0-9]*]]>>
 // CHECK: %[[P:.*]] = tile.addptr {{.*}}, %[[R]] : tensor<64x!tile.ptr<f32>, #tile.slice<dim = 0, parent = #[[D2]]>>
