@@ -82,6 +82,18 @@ CaseResult runMathFunctions(TestEnv &env, const GpuTest &test,
   result.Grid = gridString(grid);
   result.Bytes = (1.0 + rows) * n * sizeof(float);
   std::vector<float> x = uniformInputs(env, n);
+  // One element's relative error is ill-conditioned next to a function's
+  // zero (j0 or sinpi a few ulp off where the value is 1e-4): a lone input
+  // is drawn again until every function's value is 0 or at least 1e-2.
+  auto nearZero = [&](float v) {
+    return std::any_of(functions.begin(), functions.end(),
+                       [&](const MathFunction &f) {
+                         double ref = std::fabs(f.Ref(v));
+                         return ref != 0.0 && ref < 1e-2;
+                       });
+  };
+  for (int tries = 0; n == 1 && nearZero(x[0]) && tries < 100; ++tries)
+    x = uniformInputs(env, n);
   CaseBuffers buffers(env.Ctx);
   DeviceBuffer &dx = buffers.input(x.data(), n * sizeof(float));
   DeviceBuffer &dout = buffers.output(rows * n * sizeof(float));
