@@ -260,17 +260,21 @@ emitLinearIndices(OpBuilder &b, Location loc, LinearLayoutAttr layout) {
       if (llvm::all_of(basis, [](int64_t c) { return c == 0; }))
         continue;
       // 0 or all ones, as the bit of `id` is.
+      Value shifted = bit == 0 ? id
+                               : Value(LLVM::LShrOp::create(
+                                     b, loc, id, i32Constant(b, loc, bit)));
       Value set = LLVM::SubOp::create(
           b, loc, zero,
-          LLVM::AndOp::create(
-              b, loc,
-              LLVM::LShrOp::create(b, loc, id, i32Constant(b, loc, bit)),
-              i32Constant(b, loc, 1)));
-      for (auto [d, c] : llvm::enumerate(basis))
-        if (c)
-          threadPart[d] = LLVM::XOrOp::create(
-              b, loc, threadPart[d],
-              LLVM::AndOp::create(b, loc, set, i32Constant(b, loc, c)));
+          LLVM::AndOp::create(b, loc, shifted, i32Constant(b, loc, 1)));
+      for (auto [d, c] : llvm::enumerate(basis)) {
+        if (!c)
+          continue;
+        Value term = LLVM::AndOp::create(b, loc, set, i32Constant(b, loc, c));
+        threadPart[d] =
+            threadPart[d] == zero
+                ? term
+                : Value(LLVM::XOrOp::create(b, loc, threadPart[d], term));
+      }
     }
   };
   addBits(getLaneId(b, loc), layout.getLanes(), 5);
