@@ -287,11 +287,12 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
   }
   inputs.push_back(i32Constant(rewriter, loc, 1));
   // p is true; z, the first K step's scale-d for a zero c, false.
-  std::string predicates =
-      llvm::formatv(zeroC ? ".reg .pred p, z;\nsetp.ne.b32 p, ${0}, "
-                            "0;\nsetp.eq.b32 z, ${0}, 0;\n"
-                          : ".reg .pred p;\nsetp.ne.b32 p, ${0}, 0;\n",
-                    numRegs + inputs.size() - 1);
+  std::string predicates = llvm::formatv(zeroC ? ".reg .pred p, z;\n"
+                                                 "setp.ne.b32 p, ${0}, 0;\n"
+                                                 "setp.eq.b32 z, ${0}, 0;\n"
+                                               : ".reg .pred p;\n"
+                                                 "setp.ne.b32 p, ${0}, 0;\n",
+                                         numRegs + inputs.size() - 1);
   std::string text = llvm::formatv(
       "{{\n{0}wgmma.fence.sync.aligned;\n{1}wgmma.commit_group.sync.aligned;"
       "\n{2}}",

@@ -497,8 +497,9 @@ static bool computeOperandInFragments(DotOp dot) {
     return false;
   Rematerializer remat(Rematerializer::Mode::ConvertLeaves);
   int budget = kRematerializationBudget;
+  int64_t aBytes = a.getNumElements() * getStorageBytes(a.getElementType());
   if (!remat.canRematerialize(dot.getA(), fragments, budget) ||
-      2 * remat.leafBytes > a.getNumElements() * 2)
+      2 * remat.leafBytes > aBytes)
     return false;
   dot.getAMutable().assign(remat.rematerialize(dot.getA(), fragments));
   return true;
