@@ -94,23 +94,31 @@ static int64_t getDistinctRegisters(RankedTensorType type, Attribute layout) {
   return n;
 }
 
-/// Whether `load` reads fewer elements than the program has threads, or as
-/// many and would hold at most 8 registers a thread in `layout`: loading
-/// them again in that layout (threads that want the same element read it
-/// from the cache) costs less than a round trip through shared memory, as
-/// in Triton (attention backward's rows of m and D, broadcast over a
-/// product; the scales of a microscaled lhs). Where the load is issued an
-/// iteration ahead, more registers would stay live (a microscaled rhs's
-/// scales: 32).
-static bool isSmallLoad(LoadOp load, Attribute layout) {
+/// The bytes of tile `value`.
+static int64_t getTileBytes(Value value) {
+  auto tensor = cast<RankedTensorType>(value.getType());
+  return tensor.getNumElements() * getStorageBytes(tensor.getElementType());
+}
+
+/// Whether `load`, read again in `layout` to remove the conversion of a
+/// tile of `convertedBytes`, costs less than that conversion's round trip
+/// through shared memory (threads that want the same element read it from
+/// the cache), as in Triton (attention backward's rows of m and D,
+/// broadcast over a product; the scales of a microscaled lhs): it reads at
+/// most one element a thread and holds at most 8 registers a thread in
+/// `layout`, or more (every thread holding copies of a row) in place of a
+/// conversion of at least 16 times its bytes (a gather's row of indices
+/// against the tile of pointers it spreads into). Where the load is issued
+/// an iteration ahead, more registers stay live: a microscaled rhs's
+/// scales, 16 a thread, spill its loop.
+static bool isSmallLoad(LoadOp load, Attribute layout, int64_t convertedBytes) {
   auto tensor = dyn_cast<RankedTensorType>(load.getType());
   std::optional<int64_t> warps = getNumWarps(load);
-  if (!tensor || !warps)
+  if (!tensor || !warps || tensor.getNumElements() > *warps * 32)
     return false;
-  int64_t threads = *warps * 32;
-  return tensor.getNumElements() < threads ||
-         (tensor.getNumElements() == threads &&
-          getDistinctRegisters(tensor, layout) <= 8);
+  return getDistinctRegisters(tensor, layout) <= 8 ||
+         (tensor.getNumElements() < *warps * 32 &&
+          convertedBytes >= 16 * getTileBytes(load.getResult()));
 }
 
 /// The layout of the operand of data-movement op `op` (reshape, trans,
@@ -178,7 +186,10 @@ public:
     /// conversion moves to the narrow tiles a wide one is computed from.
     ConvertLeaves,
   };
-  explicit Rematerializer(Mode mode = Mode::Fail) : mode(mode) {}
+  /// `convertedBytes`: the bytes of the tile whose conversion the
+  /// rematerialisation removes (isSmallLoad weighs loads against it).
+  explicit Rematerializer(Mode mode = Mode::Fail, int64_t convertedBytes = 0)
+      : mode(mode), convertedBytes(convertedBytes) {}
 
   /// Whether `value` can be produced in `layout` without a conversion,
   /// cloning at most `budget` ops (decremented by what is used).
@@ -210,6 +221,7 @@ private:
   DenseSet<std::pair<Value, Attribute>> approved;
   DenseSet<std::pair<Value, Attribute>> leaves;
   Mode mode;
+  int64_t convertedBytes;
 };
 
 bool Rematerializer::convertLeaf(Value value, Attribute layout) {
@@ -263,7 +275,7 @@ bool Rematerializer::check(Value value, Attribute layout, int &budget) {
     // recomputed by a later round.
     if (mode == Mode::ConvertLeaves)
       return convertLeaf(value, layout);
-    return isSmallLoad(load, layout) &&
+    return isSmallLoad(load, layout, convertedBytes) &&
            llvm::all_of(op->getOperands(), [&](Value v) {
              return canRematerialize(v, layout, budget);
            });
@@ -465,7 +477,8 @@ static bool relayoutReshapeOperand(ReshapeOp reshape) {
   BlockedLayoutAttr layout = splitLayout(reshape);
   if (!layout)
     return false;
-  Rematerializer remat(Rematerializer::Mode::Reconvert);
+  Rematerializer remat(Rematerializer::Mode::Reconvert,
+                       getTileBytes(reshape.getSrc()));
   int budget = kRematerializationBudget;
   if (!remat.canRematerialize(reshape.getSrc(), layout, budget) ||
       remat.reconverted.size() > 1)
@@ -630,7 +643,8 @@ struct RemoveLayoutConversionsPass
         if (!isa_and_nonnull<LayoutAttrInterface>(layout) ||
             isRegisterConversion(convert.getSrc().getType(), layout))
           continue;
-        Rematerializer remat;
+        Rematerializer remat(Rematerializer::Mode::Fail,
+                             getTileBytes(convert.getSrc()));
         int budget = kRematerializationBudget;
         if (!remat.canRematerialize(convert.getSrc(), layout, budget))
           continue;

@@ -297,10 +297,10 @@ func.func @advanced_other_use(%p: !tile.ptr<f32>, %s: i32, %n: i32, %out: !tile.
 #d1 = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 #d2 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
 #d3 = #tile.blocked<sizePerThread = [1, 16], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]>
-// A load of fewer elements than threads (64 with 128 threads) is loaded
-// again in the layout its use wants (attention backward's row of m); one
-// of as many (128) when that layout holds at most 8 registers a thread
-// (#d2: 8); into #d3 (128 registers a thread) it stays converted.
+// A load of at most one element a thread (64 and 128 with 128 threads) is
+// loaded again in the layout its use wants (attention backward's row of
+// m) when that layout holds at most 8 registers a thread (#d2: 4 and 8);
+// into #d3 (128 registers a thread) it stays converted.
 // CHECK-LABEL: func.func @small_loads
 // CHECK: %[[R:.*]] = tile.make_range {{.*}} : tensor<64xi32, #tile.slice<dim = 0, parent = #[[D2:blocked[0-9]*]]>>
 // CHECK: %[[P:.*]] = tile.addptr {{.*}}, %[[R]] : tensor<64x!tile.ptr<f32>, #tile.slice<dim = 0, parent = #[[D2]]>>
@@ -473,6 +473,52 @@ module attributes {tile.num_warps = 4 : i32} {
     %r = tile.reduce %c {axis = 1 : i32, kind = #tile<reduce_kind sum>} : tensor<64x2xf32, #y> -> tensor<64xf32, #tile.slice<dim = 1, parent = #y>>
     %q = tile.reduce %r {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<64xf32, #tile.slice<dim = 1, parent = #y>> -> f32
     tile.store %p, %q : !tile.ptr<f32>, f32
+    return
+  }
+}
+
+// -----
+
+#d1 = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#da = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#db = #tile.blocked<sizePerThread = [4, 1], threadsPerWarp = [32, 1], warpsPerCTA = [1, 4], order = [0, 1]>
+// A small load that would hold more than 8 registers a thread in the
+// wanted layout (here 16: every thread a quarter of the row of 64) is
+// loaded again only in place of a conversion of at least 16 times its
+// bytes: the row of indices spread into a 128 x 64 tile of pointers (a
+// gather, 64 KiB converted) is read again in #db; converted alone (256
+// bytes) it stays a conversion.
+// CHECK-LABEL: func.func @spread_indices
+// CHECK: %[[K:.*]] = tile.load {{.*}} -> tensor<64xi32, #tile.slice<dim = 0, parent = #[[DB:blocked[0-9]*]]>>
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.expand_dims %[[K]]
+// CHECK-LABEL: func.func @indices_alone
+// CHECK: %[[L:.*]] = tile.load {{.*}} -> tensor<64xi32, #{{blocked[0-9]*}}>
+// CHECK: tile.convert_layout %[[L]]
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @spread_indices(%p: !tile.ptr<i32>, %q: !tile.ptr<f32>) {
+    %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+    %ps = tile.splat %p : tensor<64x!tile.ptr<i32>, #d1>
+    %pp = tile.addptr %ps, %r : tensor<64x!tile.ptr<i32>, #d1>, tensor<64xi32, #d1>
+    %k = tile.load %pp : (tensor<64x!tile.ptr<i32>, #d1>) -> tensor<64xi32, #d1>
+    %kc = tile.convert_layout %k : tensor<64xi32, #d1> -> tensor<64xi32, #tile.slice<dim = 0, parent = #da>>
+    %ke = tile.expand_dims %kc {axis = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #da>> -> tensor<1x64xi32, #da>
+    %kb = tile.broadcast %ke : tensor<1x64xi32, #da> -> tensor<128x64xi32, #da>
+    %qs = tile.splat %q : tensor<128x64x!tile.ptr<f32>, #da>
+    %qp = tile.addptr %qs, %kb : tensor<128x64x!tile.ptr<f32>, #da>, tensor<128x64xi32, #da>
+    %qc = tile.convert_layout %qp : tensor<128x64x!tile.ptr<f32>, #da> -> tensor<128x64x!tile.ptr<f32>, #db>
+    %x = tile.load %qc : (tensor<128x64x!tile.ptr<f32>, #db>) -> tensor<128x64xf32, #db>
+    tile.store %qc, %x : tensor<128x64x!tile.ptr<f32>, #db>, tensor<128x64xf32, #db>
+    return
+  }
+  func.func @indices_alone(%p: !tile.ptr<i32>) {
+    %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+    %ps = tile.splat %p : tensor<64x!tile.ptr<i32>, #d1>
+    %pp = tile.addptr %ps, %r : tensor<64x!tile.ptr<i32>, #d1>, tensor<64xi32, #d1>
+    %k = tile.load %pp : (tensor<64x!tile.ptr<i32>, #d1>) -> tensor<64xi32, #d1>
+    %kc = tile.convert_layout %k : tensor<64xi32, #d1> -> tensor<64xi32, #tile.slice<dim = 0, parent = #db>>
+    %s = tile.reduce %kc {axis = 0 : i32, kind = #tile<reduce_kind sum>} : tensor<64xi32, #tile.slice<dim = 0, parent = #db>> -> i32
+    tile.store %p, %s : !tile.ptr<i32>, i32
     return
   }
 }
