@@ -100,3 +100,28 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 4096 : i32} {
     return
   }
 }
+
+// -----
+
+// The registers of a vector need not come first: here register bit 0 steps
+// a row and bits 1 and 2 step the columns by 1 and 2, so each thread reads
+// its two rows of four as two 16-byte vectors (registers 0, 2, 4, 6 and 1,
+// 3, 5, 7), as the stores of tensor-core operands pack theirs.
+#rows = #tile.blocked<sizePerThread = [1, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 1], order = [1, 0]>
+#lin = #tile.linear<shape = [16, 4], registers = [[1, 0], [0, 1], [0, 2]], lanes = [[2, 0], [4, 0], [8, 0], [0, 0], [0, 0]], warps = []>
+module attributes {tile.num_warps = 1 : i32, tile.shared = 256 : i32} {
+  // CHECK-LABEL: llvm.func @vector_bits_not_first
+  // CHECK: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+  // CHECK-NEXT: nvvm.barrier0
+  // CHECK-COUNT-2: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+  // CHECK-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
+  func.func @vector_bits_not_first(%p: !tile.ptr<f32>) {
+    %ps = tile.splat %p : tensor<16x4x!tile.ptr<f32>, #rows>
+    %x = tile.load %ps : (tensor<16x4x!tile.ptr<f32>, #rows>) -> tensor<16x4xf32, #rows>
+    %y = tile.convert_layout %x : tensor<16x4xf32, #rows> -> tensor<16x4xf32, #lin>
+    %qs = tile.splat %p : tensor<16x4x!tile.ptr<f32>, #lin>
+    tile.store %qs, %y : tensor<16x4x!tile.ptr<f32>, #lin>, tensor<16x4xf32, #lin>
+    return
+  }
+}

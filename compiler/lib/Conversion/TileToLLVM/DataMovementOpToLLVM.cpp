@@ -61,43 +61,15 @@ static Value emitOperandIndex(OpBuilder &b, Location loc, Operation *op,
   return linearizeIndex(b, loc, src, srcType.getShape());
 }
 
-/// How many consecutive registers of `dist` (from each multiple of the
-/// result) hold consecutive elements along the last dimension, starting at
-/// a multiple of that count, within 16 bytes of `elemType`: the elements
-/// one shared-memory vector access moves, row-major as the scratch buffer
-/// is. 1 for i1 (bytes in memory) and non-scalar elements.
-static int64_t getSharedVectorWidth(const TileDistribution &dist,
-                                    Type elemType) {
-  if (!elemType.isIntOrFloat() || elemType.isInteger(1))
-    return 1;
-  unsigned last = dist.getRank() - 1;
-  int64_t maxWidth =
-      std::min<int64_t>(16 / getStorageBytes(elemType), dist.getShape()[last]);
-  // Register bits 0, 1, ... step 1, 2, ... along the last dimension only.
-  int64_t width = 1;
-  unsigned bits = 0;
-  while (width < maxWidth && bits < dist.getNumRegisterBits()) {
-    const Coords &basis = dist.getRegisterBasis(bits);
-    bool unit = true;
-    for (unsigned d = 0; d < dist.getRank(); ++d)
-      unit &= basis[d] == (d == last ? width : 0);
-    if (!unit)
-      break;
-    width *= 2;
-    ++bits;
-  }
-  // Every other basis keeps the vector's start a multiple of its width.
-  auto aligned = [&](const Coords &basis) { return basis[last] % width == 0; };
-  for (unsigned b = bits; b < dist.getNumRegisterBits(); ++b)
-    if (!aligned(dist.getRegisterBasis(b)))
-      return 1;
-  for (unsigned b = 0; b < TileDistribution::getNumLaneBits(); ++b)
-    if (!aligned(dist.getLaneBasis(b)))
-      return 1;
-  for (unsigned b = 0; b < dist.getNumWarpBits(); ++b)
-    if (!aligned(dist.getWarpBasis(b)))
-      return 1;
-  return width;
+/// The registers of `dist` one shared-memory access moves as a vector:
+/// those holding consecutive elements of a row (the scratch buffer is
+/// row-major), up to 16 bytes of `elemType`; single registers for i1 (bytes
+/// in memory) and non-scalar elements.
+static TileDistribution::RegisterVectors
+getSharedVectors(const TileDistribution &dist, Type elemType) {
+  bool scalar = elemType.isIntOrFloat() && !elemType.isInteger(1);
+  return dist.getRegisterVectors(dist.getRank() - 1,
+                                 scalar ? 16 / getStorageBytes(elemType) : 1);
 }
 
 /// Where a shared-memory round trip reads from.
@@ -121,9 +93,10 @@ static Staged stageInShared(OpBuilder &b, Location loc, Operation *op,
   staged.dstIndices = emitIndices(b, loc, dstType);
   emitBarrier(b, loc);
   Type elemType = srcRegs.front().getType();
-  int64_t width = getSharedVectorWidth(src, elemType);
-  for (int64_t r = 0; r < src.getNumRegisters(); r += width) {
-    if (src.isDuplicateRegister(r))
+  TileDistribution::RegisterVectors vectors = getSharedVectors(src, elemType);
+  int64_t width = vectors.offsets.size();
+  for (int64_t r = 0; r < src.getNumRegisters(); ++r) {
+    if ((r & vectors.bits) || src.isDuplicateRegister(r))
       continue;
     Value index = linearizeIndex(b, loc, srcIndices[r], srcType.getShape());
     if (width == 1) {
@@ -133,9 +106,9 @@ static Staged stageInShared(OpBuilder &b, Location loc, Operation *op,
     // `width` registers in one vector store.
     auto vectorType = VectorType::get({width}, elemType);
     Value vector = LLVM::UndefOp::create(b, loc, vectorType);
-    for (int64_t i = 0; i < width; ++i)
-      vector = LLVM::InsertElementOp::create(b, loc, vector, srcRegs[r + i],
-                                             i32Constant(b, loc, i));
+    for (auto [i, offset] : llvm::enumerate(vectors.offsets))
+      vector = LLVM::InsertElementOp::create(
+          b, loc, vector, srcRegs[r + offset], i32Constant(b, loc, i));
     Value ptr = LLVM::GEPOp::create(b, loc, staged.base.getType(), elemType,
                                     staged.base, ValueRange{index});
     LLVM::StoreOp::create(b, loc, vector, ptr,
@@ -182,18 +155,20 @@ struct DataMovementOpLowering : public OpConversionPattern<OpTy> {
     Staged staged =
         stageInShared(rewriter, loc, op, srcType, *src, srcRegs, dstType);
     // A conversion reads its result's registers where they lie, in vectors
-    // where consecutive registers hold consecutive elements.
-    int64_t width = 1;
+    // of registers holding consecutive elements of a row.
+    TileDistribution::RegisterVectors vectors;
+    vectors.offsets = {0};
     if (isa<ConvertLayoutOp>(op))
       if (std::optional<TileDistribution> dst = TileDistribution::get(dstType))
-        width = getSharedVectorWidth(*dst, elemType);
-    SmallVector<Value> regs;
+        vectors = getSharedVectors(*dst, elemType);
+    int64_t width = vectors.offsets.size();
+    SmallVector<Value> regs(staged.dstIndices.size());
     for (auto [r, coords] : llvm::enumerate(staged.dstIndices)) {
-      if (r % width != 0)
+      if (int64_t(r) & vectors.bits)
         continue;
       Value index = emitOperandIndex(rewriter, loc, op, coords);
       if (width == 1) {
-        regs.push_back(loadShared(rewriter, loc, staged.base, index, elemType));
+        regs[r] = loadShared(rewriter, loc, staged.base, index, elemType);
         continue;
       }
       auto vectorType = VectorType::get({width}, elemType);
@@ -201,9 +176,9 @@ struct DataMovementOpLowering : public OpConversionPattern<OpTy> {
                                       elemType, staged.base, ValueRange{index});
       Value vector = LLVM::LoadOp::create(rewriter, loc, vectorType, ptr,
                                           width * getStorageBytes(elemType));
-      for (int64_t i = 0; i < width; ++i)
-        regs.push_back(LLVM::ExtractElementOp::create(
-            rewriter, loc, vector, i32Constant(rewriter, loc, i)));
+      for (auto [i, offset] : llvm::enumerate(vectors.offsets))
+        regs[r + offset] = LLVM::ExtractElementOp::create(
+            rewriter, loc, vector, i32Constant(rewriter, loc, i));
     }
     rewriter.replaceOp(op, packRegisters(rewriter, loc, llvmType, regs));
     return success();

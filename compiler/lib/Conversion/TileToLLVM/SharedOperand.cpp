@@ -56,42 +56,13 @@ void tilec::storeSharedOperand(OpBuilder &b, Location loc, Value tile,
   std::optional<TileDistribution> dist = TileDistribution::get(type);
   unsigned inner = smem.innerDim, outer = 1 - inner;
   // A thread packs into one store the registers whose elements follow each
-  // other along `inner`: register bits stepping `inner` by 1, 2, 4, ...
-  // (whatever the order of its registers). `offsets[j]` is the register
-  // holding element j of a vector. Every other register, lane and warp step
-  // along `inner` must be a multiple of the vector, which keeps vectors
+  // other along `inner` (whatever the order of its registers); every other
+  // step along `inner` is a multiple of the vector, which keeps vectors
   // within 16-byte chunks.
-  SmallVector<int64_t> offsets = {0};
-  unsigned vectorBits = 0;
-  auto isVectorStep = [&](const Coords &step, int64_t size) {
-    return step[inner] == size && step[outer] == 0;
-  };
-  while (int64_t(offsets.size()) < 16 / smem.elemBytes) {
-    int64_t size = offsets.size();
-    unsigned bit = 0;
-    while (bit < dist->getNumRegisterBits() &&
-           !isVectorStep(dist->getRegisterBasis(bit), size))
-      ++bit;
-    if (bit == dist->getNumRegisterBits())
-      break;
-    unsigned vectorBitsPlus = vectorBits | 1u << bit;
-    auto aligned = [&](const Coords &step) {
-      return step[inner] % (2 * size) == 0;
-    };
-    bool ok = true;
-    for (unsigned other = 0; other < dist->getNumRegisterBits(); ++other)
-      if (!(vectorBitsPlus & 1u << other))
-        ok &= aligned(dist->getRegisterBasis(other));
-    for (unsigned lane = 0; lane < TileDistribution::getNumLaneBits(); ++lane)
-      ok &= aligned(dist->getLaneBasis(lane));
-    for (unsigned warp = 0; warp < dist->getNumWarpBits(); ++warp)
-      ok &= aligned(dist->getWarpBasis(warp));
-    if (!ok)
-      break;
-    vectorBits = vectorBitsPlus;
-    for (int64_t j = 0; j < size; ++j)
-      offsets.push_back(offsets[j] + (int64_t(1) << bit));
-  }
+  TileDistribution::RegisterVectors vectors =
+      dist->getRegisterVectors(inner, 16 / smem.elemBytes);
+  ArrayRef<int64_t> offsets = vectors.offsets;
+  int64_t vectorBits = vectors.bits;
   int64_t vec = offsets.size();
 
   // The cost of the stores in bank conflicts: per store, the wavefronts

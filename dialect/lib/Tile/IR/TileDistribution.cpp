@@ -222,6 +222,44 @@ bool TileDistribution::hasDuplicates() const {
   return false;
 }
 
+TileDistribution::RegisterVectors
+TileDistribution::getRegisterVectors(unsigned dim, int64_t maxElems) const {
+  RegisterVectors vectors;
+  vectors.offsets = {0};
+  auto isStep = [&](const Coords &step, int64_t size) {
+    for (unsigned d = 0; d < getRank(); ++d)
+      if (step[d] != (d == dim ? size : 0))
+        return false;
+    return true;
+  };
+  while (int64_t(vectors.offsets.size()) < maxElems) {
+    int64_t size = vectors.offsets.size();
+    unsigned bit = 0;
+    while (bit < regBits && !isStep(getRegisterBasis(bit), size))
+      ++bit;
+    if (bit == regBits)
+      break;
+    int64_t bitsPlus = vectors.bits | int64_t(1) << bit;
+    auto aligned = [&](const Coords &step) {
+      return step[dim] % (2 * size) == 0;
+    };
+    bool ok = true;
+    for (unsigned other = 0; other < regBits; ++other)
+      if (!(bitsPlus & int64_t(1) << other))
+        ok &= aligned(getRegisterBasis(other));
+    for (const Coords &lane : laneBases)
+      ok &= aligned(lane);
+    for (const Coords &warp : warpBases)
+      ok &= aligned(warp);
+    if (!ok)
+      break;
+    vectors.bits = bitsPlus;
+    for (int64_t j = 0; j < size; ++j)
+      vectors.offsets.push_back(vectors.offsets[j] + (int64_t(1) << bit));
+  }
+  return vectors;
+}
+
 int64_t TileDistribution::getLinearIndex(ArrayRef<int64_t> coords) const {
   int64_t index = 0;
   for (unsigned d = 0; d < shape.size(); ++d)

@@ -101,6 +101,20 @@ public:
   /// Whether some element is held by more than one register or thread.
   bool hasDuplicates() const;
 
+  /// The registers one vector access of a thread moves along dimension
+  /// `dim`: `offsets[j]` is the register (added to the vector's first one)
+  /// holding element j, from register bits stepping `dim` by 1, 2, 4, ...
+  /// (whatever their order), at most `maxElems` (a power of two) elements;
+  /// every other register, lane and warp step along `dim` is a multiple of
+  /// the vector's length, so vectors start at multiples of it. `bits` is
+  /// the mask of those register bits (a vector starts at each register
+  /// without them).
+  struct RegisterVectors {
+    llvm::SmallVector<int64_t> offsets;
+    int64_t bits = 0;
+  };
+  RegisterVectors getRegisterVectors(unsigned dim, int64_t maxElems) const;
+
   /// Row-major index of `coords` in the shape.
   int64_t getLinearIndex(llvm::ArrayRef<int64_t> coords) const;
 
