@@ -46,6 +46,44 @@ using namespace tilec::tile;
 
 namespace {
 
+/// Moves the load of the next iteration's value of iteration argument `arg`
+/// of `forOp` after the body's last use of the current one, when that use
+/// comes before any product and the value is narrower than 32-bit elements
+/// (bytes or halves converted, decoded or split before the product reads
+/// them). Loaded at the top, the two values overlap in registers and the
+/// copy of the new into the old one, which ptxas places right after the old
+/// one's last use, waits for the load there; loaded after it, they share
+/// registers and nothing waits before the next iteration. (Measured on an
+/// H100, 4096^3: tl.dot_scaled of fp4 x fp8 132.8 -> 148.6 TFLOP/s, an
+/// fp8 product of int8 tiles 58.1 -> 62.8; a tf32x3 product, whose fp32
+/// tiles are split, lost 5% so, and keeps its loads at the top. A use by a
+/// product itself keeps the load there too: after the product, the latency
+/// would not be hidden.)
+static void issueAfterLastUse(scf::ForOp forOp, unsigned arg) {
+  Block *body = forOp.getBody();
+  Operation *yield = body->getTerminator();
+  BlockArgument current = forOp.getRegionIterArgs()[arg];
+  auto next = yield->getOperand(arg).getDefiningOp<LoadOp>();
+  auto type = dyn_cast<RankedTensorType>(current.getType());
+  if (!next || next->getBlock() != body || !type ||
+      type.getElementTypeBitWidth() >= 32)
+    return;
+  Operation *last = nullptr;
+  for (Operation *user : current.getUsers()) {
+    Operation *at = body->findAncestorOpInBlock(*user);
+    if (at == yield)
+      return;
+    if (!last || last->isBeforeInBlock(at))
+      last = at;
+  }
+  if (!last || last->isBeforeInBlock(next))
+    return;
+  for (Operation *op = next; op != last->getNextNode(); op = op->getNextNode())
+    if (isa<DotOp, WarpGroupDotOp, WarpGroupDotWaitOp>(op))
+      return;
+  next->moveAfter(last);
+}
+
 /// Issues the qualifying loads of `forOp` one iteration ahead.
 static void prefetch(scf::ForOp forOp) {
   Block *body = forOp.getBody();
@@ -149,6 +187,8 @@ static void prefetch(scf::ForOp forOp) {
     load.replaceAllUsesWith(newFor.getRegionIterArgs()[firstNew + i]);
     load.erase();
   }
+  for (unsigned i = firstNew; i < newFor.getNumRegionIterArgs(); ++i)
+    issueAfterLastUse(newFor, i);
 }
 
 struct PrefetchLoadsPass

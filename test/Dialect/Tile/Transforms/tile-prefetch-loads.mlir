@@ -133,3 +133,35 @@ module attributes {tile.num_warps = 4 : i32, tile.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// Bytes converted before the product: the next iteration's are loaded right
+// after the conversion reads the current ones (they then share registers).
+// An fp32 tile computed with before the product keeps its load at the top.
+// CHECK-LABEL: func.func @after_last_use
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[A:.*]] = %{{.*}}, %[[X:.*]] = %{{.*}})
+// CHECK:   %[[NEXTX:.*]] = tile.load {{.*}} -> tensor<32x64xf32>
+// CHECK:   %[[AF:.*]] = arith.sitofp %[[A]] : tensor<64x32xi8> to tensor<64x32xf16>
+// CHECK:   %[[NEXTA:.*]] = tile.load {{.*}} -> tensor<64x32xi8>
+// CHECK:   %[[XF:.*]] = arith.truncf %[[X]]
+// CHECK:   tile.dot %[[AF]], %[[XF]]
+// CHECK:   scf.yield %{{.*}}, %{{.*}}, %[[NEXTA]], %[[NEXTX]]
+func.func @after_last_use(%p: !tile.ptr<i8>, %q: !tile.ptr<f32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %d32 = arith.constant dense<32> : tensor<64x32xi32>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  %pb = tile.splat %q : tensor<32x64x!tile.ptr<f32>>
+  %p0 = tile.splat %p : tensor<64x32x!tile.ptr<i8>>
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%pa = %p0, %acc = %zero) -> (tensor<64x32x!tile.ptr<i8>>, tensor<64x64xf32>) : i32 {
+    %a = tile.load %pa : (tensor<64x32x!tile.ptr<i8>>) -> tensor<64x32xi8>
+    %x = tile.load %pb : (tensor<32x64x!tile.ptr<f32>>) -> tensor<32x64xf32>
+    %af = arith.sitofp %a : tensor<64x32xi8> to tensor<64x32xf16>
+    %xf = arith.truncf %x : tensor<32x64xf32> to tensor<32x64xf16>
+    %d = tile.dot %af, %xf, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf16>, tensor<32x64xf16> -> tensor<64x64xf32>
+    %next = tile.addptr %pa, %d32 : tensor<64x32x!tile.ptr<i8>>, tensor<64x32xi32>
+    scf.yield %next, %d : tensor<64x32x!tile.ptr<i8>>, tensor<64x64xf32>
+  }
+  return
+}
