@@ -102,6 +102,16 @@ createTargetMachine(ModuleOp module, const tilec::PTXOptions &options) {
   return machine;
 }
 
+/// The data layout of tilec's modules: NVPTX's, with shared-memory pointers
+/// (address space 3) of 32 bits, as PTX addresses shared memory (a 64-bit
+/// pointer made every element's shared address two instructions of 64-bit
+/// arithmetic). Local and constant pointers keep 64 bits: libdevice's
+/// trigonometric reductions keep their local table in registers so.
+static llvm::DataLayout getDataLayout(const llvm::TargetMachine &machine) {
+  return llvm::DataLayout(machine.createDataLayout().getStringRepresentation() +
+                          "-p3:32:32");
+}
+
 /// The first libdevice function `llvmModule` declares, or null.
 static const llvm::Function *firstLibdeviceCall(const llvm::Module &module) {
   for (const llvm::Function &f : module)
@@ -227,7 +237,7 @@ translateAndOptimize(ModuleOp module, llvm::TargetMachine &machine,
     return nullptr;
   }
   llvmModule->setTargetTriple(machine.getTargetTriple());
-  llvmModule->setDataLayout(machine.createDataLayout());
+  llvmModule->setDataLayout(getDataLayout(machine));
   bool libdevice = firstLibdeviceCall(*llvmModule);
   if (failed(linkLibdevice(module, *llvmModule, options)))
     return nullptr;

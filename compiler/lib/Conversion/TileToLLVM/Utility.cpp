@@ -195,11 +195,16 @@ Value tilec::castScalar(OpBuilder &b, Location loc, Value value, Type type) {
 // Inline PTX
 //===----------------------------------------------------------------------===//
 
-/// The inline-asm constraint letter of a register of `type`.
+/// The inline-asm constraint letter of a register of `type` (shared-memory
+/// pointers have 32 bits: the data layout tilec's PTX is made with).
 static StringRef constraintLetter(Type type) {
   if (type.isF32())
     return "f";
-  if (type.isInteger(64) || isa<LLVM::LLVMPointerType>(type))
+  if (auto ptr = dyn_cast<LLVM::LLVMPointerType>(type))
+    return ptr.getAddressSpace() == unsigned(NVVM::NVVMMemorySpace::Shared)
+               ? "r"
+               : "l";
+  if (type.isInteger(64))
     return "l";
   return "r";
 }
