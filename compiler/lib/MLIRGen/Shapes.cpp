@@ -950,6 +950,60 @@ struct BitonicNetwork {
 
 } // namespace
 
+/// Sort keys of IEEE floats (f16, bf16, f32, f64; null for other types):
+/// unsigned integers of their width in the floats' order, NaN last. The
+/// bits with the sign bit flipped (numbers from +0 up) or every bit flipped
+/// (negative ones) order every number, -0 before +0, with the negative
+/// NaNs first; less the mantissa's all-ones value, which wraps those past
+/// the positive NaNs. A network then compares keys with one unsigned
+/// comparison, and `fromSortKeys` gives the same bits back.
+static Value toSortKeys(OpBuilder &b, Location l, Value x) {
+  auto type = llvm::cast<RankedTensorType>(x.getType());
+  auto elem = dyn_cast<FloatType>(type.getElementType());
+  if (!elem || !(elem.isF16() || elem.isBF16() || elem.isF32() || elem.isF64()))
+    return {};
+  unsigned width = elem.getWidth();
+  auto keyType = tile::withElementType(type, b.getIntegerType(width));
+  auto constant = [&](const APInt &v) -> Value {
+    return arith::ConstantOp::create(
+        b, l, DenseElementsAttr::get(llvm::cast<ShapedType>(keyType), v));
+  };
+  Value bits = arith::BitcastOp::create(b, l, keyType, x);
+  Value sign = arith::ShRSIOp::create(
+      b, l, bits, constant(APInt(width, width - 1)));
+  Value flip = arith::OrIOp::create(b, l, sign,
+                                    constant(APInt::getSignMask(width)));
+  Value ordered = arith::XOrIOp::create(b, l, bits, flip);
+  unsigned mantissa = APFloat::semanticsPrecision(elem.getFloatSemantics()) - 1;
+  return arith::SubIOp::create(b, l, ordered,
+                               constant(APInt::getLowBitsSet(width, mantissa)));
+}
+
+/// The floats of element type `elem` whose sort keys are `keys`.
+static Value fromSortKeys(OpBuilder &b, Location l, Value keys, Type elem) {
+  auto keyType = llvm::cast<RankedTensorType>(keys.getType());
+  unsigned width = keyType.getElementTypeBitWidth();
+  auto constant = [&](const APInt &v) -> Value {
+    return arith::ConstantOp::create(b, l,
+                                     DenseElementsAttr::get(keyType, v));
+  };
+  unsigned mantissa = APFloat::semanticsPrecision(
+                          llvm::cast<FloatType>(elem).getFloatSemantics()) -
+                      1;
+  Value ordered = arith::AddIOp::create(
+      b, l, keys, constant(APInt::getLowBitsSet(width, mantissa)));
+  // All ones where the sign bit is set: a number from +0 up.
+  Value positive = arith::ShRSIOp::create(
+      b, l, ordered, constant(APInt(width, width - 1)));
+  Value flip = arith::OrIOp::create(
+      b, l,
+      arith::XOrIOp::create(b, l, positive,
+                            constant(APInt::getAllOnes(width))),
+      constant(APInt::getSignMask(width)));
+  return arith::BitcastOp::create(b, l, tile::withElementType(keyType, elem),
+                                  arith::XOrIOp::create(b, l, ordered, flip));
+}
+
 Value Generator::sortLastDim(Value x, bool descending, bool isUnsigned,
                              llvm::SMLoc callLoc, bool mergeOnly,
                              int64_t keep) {
@@ -960,11 +1014,19 @@ Value Generator::sortLastDim(Value x, bool descending, bool isUnsigned,
   int64_t keepBits = keep ? llvm::Log2_64(keep) : steps;
   if (steps == 0)
     return x;
-  BitonicNetwork network{
-      *this, l, callLoc, type.getElementType(), isUnsigned, type.getRank() - 1};
+  // Floats are sorted as their keys (one integer comparison a swap instead
+  // of two float ones and a conjunction for NaN).
+  Value keys = toSortKeys(builder, l, x);
+  Value sorted = keys ? keys : x;
+  BitonicNetwork network{*this,
+                         l,
+                         callLoc,
+                         getElementTypeOrSelf(sorted.getType()),
+                         keys ? true : isUnsigned,
+                         type.getRank() - 1};
   SmallVector<int64_t> shape(type.getShape().drop_back());
   shape.append(steps, 2);
-  Value y = reshape(x, shape, l);
+  Value y = reshape(sorted, shape, l);
   // Blocks of 2^stage positions sorted in alternating directions, the last
   // stage one way (tl.bitonic_merge is that stage alone: it sorts a bitonic
   // row).
@@ -980,7 +1042,8 @@ Value Generator::sortLastDim(Value x, bool descending, bool isUnsigned,
   }
   SmallVector<int64_t> result(type.getShape().drop_back());
   result.push_back(int64_t(1) << keepBits);
-  return reshape(y, result, l);
+  y = reshape(y, result, l);
+  return keys ? fromSortKeys(builder, l, y, type.getElementType()) : y;
 }
 
 FailureOr<TValue> Generator::builtinTopk(BuiltinCall &call) {
