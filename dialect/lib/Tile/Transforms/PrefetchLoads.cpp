@@ -66,6 +66,7 @@ static void issueAfterLastUse(scf::ForOp forOp, unsigned arg) {
   auto next = yield->getOperand(arg).getDefiningOp<LoadOp>();
   auto type = dyn_cast<RankedTensorType>(current.getType());
   if (!next || next->getBlock() != body || !type ||
+      !type.getElementType().isIntOrFloat() ||
       type.getElementTypeBitWidth() >= 32)
     return;
   Operation *last = nullptr;

@@ -165,3 +165,26 @@ func.func @after_last_use(%p: !tile.ptr<i8>, %q: !tile.ptr<f32>, %n: i32) {
   }
   return
 }
+
+// -----
+
+// A tile of pointers loaded in the loop (pointers as data) is prefetched
+// and stays at the top: only narrow numbers move after their last use.
+// CHECK-LABEL: func.func @pointer_tiles
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %[[PTRS:.*]] = %{{.*}})
+// CHECK:   %[[NEXT:.*]] = tile.load {{.*}} -> tensor<16x16x!tile.ptr<f16>>
+// CHECK:   tile.load %[[PTRS]] : (tensor<16x16x!tile.ptr<f16>>) -> tensor<16x16xf16>
+// CHECK:   scf.yield %{{.*}}, %[[NEXT]]
+func.func @pointer_tiles(%pp: !tile.ptr<!tile.ptr<f16>>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  %s = tile.splat %pp : tensor<16x16x!tile.ptr<!tile.ptr<f16>>>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+    %ptrs = tile.load %s : (tensor<16x16x!tile.ptr<!tile.ptr<f16>>>) -> tensor<16x16x!tile.ptr<f16>>
+    %x = tile.load %ptrs : (tensor<16x16x!tile.ptr<f16>>) -> tensor<16x16xf16>
+    %d = tile.dot %x, %x, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+    scf.yield %d : tensor<16x16xf32>
+  }
+  return
+}
