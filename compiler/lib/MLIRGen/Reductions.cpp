@@ -162,14 +162,12 @@ FailureOr<TValue> Generator::builtinMax(BuiltinCall &call) {
   if (failed(axis))
     return failure();
   FailureOr<bool> indices = bind.has(2) ? bind.constBool(2) : false;
+  // With return_indices_tie_break_left=False Triton returns any of the tied
+  // indices; tilec's is always the first.
   FailureOr<bool> left = bind.has(3) ? bind.constBool(3) : true;
   FailureOr<bool> keep = bind.has(4) ? bind.constBool(4) : false;
   if (failed(indices) || failed(left) || failed(keep))
     return failure();
-  if (!*left)
-    return error(bind.locs[3])
-           << "'return_indices_tie_break_left=False' is not "
-              "supported";
   bool isMax = name == "max";
   bool isUnsigned = bind.get(0).isUnsigned;
   FailureOr<TValue> values =
@@ -198,12 +196,12 @@ FailureOr<TValue> Generator::builtinArgmax(BuiltinCall &call) {
   FailureOr<std::optional<int64_t>> axis = reduceAxis(bind, 1, *x);
   if (failed(axis))
     return failure();
+  // With tie_break_left=False Triton returns any of the tied indices;
+  // tilec's is always the first.
   FailureOr<bool> left = bind.has(2) ? bind.constBool(2) : true;
   FailureOr<bool> keep = bind.has(3) ? bind.constBool(3) : false;
   if (failed(left) || failed(keep))
     return failure();
-  if (!*left)
-    return error(bind.locs[2]) << "'tie_break_left=False' is not supported";
   return reduce(*x, *axis, *keep,
                 int(name == "argmax" ? tile::ReduceKind::ArgMax
                                      : tile::ReduceKind::ArgMin),
