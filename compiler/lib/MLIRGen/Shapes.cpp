@@ -950,6 +950,12 @@ struct BitonicNetwork {
 
 } // namespace
 
+/// The integer `bits` splat to `type`, a tile of integers of its width.
+static Value splatBits(OpBuilder &b, Location l, RankedTensorType type,
+                       const APInt &bits) {
+  return arith::ConstantOp::create(b, l, DenseElementsAttr::get(type, bits));
+}
+
 /// Sort keys of IEEE floats (f16, bf16, f32, f64; null for other types):
 /// unsigned integers of their width in the floats' order, NaN last. The
 /// bits with the sign bit flipped (numbers from +0 up) or every bit flipped
@@ -963,16 +969,14 @@ static Value toSortKeys(OpBuilder &b, Location l, Value x) {
   if (!elem || !(elem.isF16() || elem.isBF16() || elem.isF32() || elem.isF64()))
     return {};
   unsigned width = elem.getWidth();
-  auto keyType = tile::withElementType(type, b.getIntegerType(width));
-  auto constant = [&](const APInt &v) -> Value {
-    return arith::ConstantOp::create(
-        b, l, DenseElementsAttr::get(llvm::cast<ShapedType>(keyType), v));
-  };
+  auto keyType = llvm::cast<RankedTensorType>(
+      tile::withElementType(type, b.getIntegerType(width)));
+  auto constant = [&](const APInt &v) { return splatBits(b, l, keyType, v); };
   Value bits = arith::BitcastOp::create(b, l, keyType, x);
-  Value sign = arith::ShRSIOp::create(
-      b, l, bits, constant(APInt(width, width - 1)));
-  Value flip = arith::OrIOp::create(b, l, sign,
-                                    constant(APInt::getSignMask(width)));
+  Value sign =
+      arith::ShRSIOp::create(b, l, bits, constant(APInt(width, width - 1)));
+  Value flip =
+      arith::OrIOp::create(b, l, sign, constant(APInt::getSignMask(width)));
   Value ordered = arith::XOrIOp::create(b, l, bits, flip);
   unsigned mantissa = APFloat::semanticsPrecision(elem.getFloatSemantics()) - 1;
   return arith::SubIOp::create(b, l, ordered,
@@ -983,22 +987,18 @@ static Value toSortKeys(OpBuilder &b, Location l, Value x) {
 static Value fromSortKeys(OpBuilder &b, Location l, Value keys, Type elem) {
   auto keyType = llvm::cast<RankedTensorType>(keys.getType());
   unsigned width = keyType.getElementTypeBitWidth();
-  auto constant = [&](const APInt &v) -> Value {
-    return arith::ConstantOp::create(b, l,
-                                     DenseElementsAttr::get(keyType, v));
-  };
+  auto constant = [&](const APInt &v) { return splatBits(b, l, keyType, v); };
   unsigned mantissa = APFloat::semanticsPrecision(
                           llvm::cast<FloatType>(elem).getFloatSemantics()) -
                       1;
   Value ordered = arith::AddIOp::create(
       b, l, keys, constant(APInt::getLowBitsSet(width, mantissa)));
   // All ones where the sign bit is set: a number from +0 up.
-  Value positive = arith::ShRSIOp::create(
-      b, l, ordered, constant(APInt(width, width - 1)));
+  Value positive =
+      arith::ShRSIOp::create(b, l, ordered, constant(APInt(width, width - 1)));
   Value flip = arith::OrIOp::create(
       b, l,
-      arith::XOrIOp::create(b, l, positive,
-                            constant(APInt::getAllOnes(width))),
+      arith::XOrIOp::create(b, l, positive, constant(APInt::getAllOnes(width))),
       constant(APInt::getSignMask(width)));
   return arith::BitcastOp::create(b, l, tile::withElementType(keyType, elem),
                                   arith::XOrIOp::create(b, l, ordered, flip));
