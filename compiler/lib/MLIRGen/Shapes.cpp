@@ -872,21 +872,14 @@ struct BitonicNetwork {
     return lead + bits - 1 - j;
   }
 
-  /// a before b ascending (scalars or tiles), NaN after every number: not
-  /// a >= b (true when either is NaN) unless a is NaN.
+  /// a before b ascending (scalars or tiles of integers: floats are sorted
+  /// as their keys).
   Value less(Value a, Value b) {
-    OpBuilder &builder = gen.builder;
-    if (!isa<FloatType>(elem))
-      return arith::CmpIOp::create(builder, l,
-                                   isUnsignedInt(elem, isUnsigned)
-                                       ? arith::CmpIPredicate::ult
-                                       : arith::CmpIPredicate::slt,
-                                   a, b);
-    Value notGreaterEq =
-        arith::CmpFOp::create(builder, l, arith::CmpFPredicate::ULT, a, b);
-    Value aNumber =
-        arith::CmpFOp::create(builder, l, arith::CmpFPredicate::ORD, a, a);
-    return arith::AndIOp::create(builder, l, notGreaterEq, aNumber);
+    return arith::CmpIOp::create(gen.builder, l,
+                                 isUnsignedInt(elem, isUnsigned)
+                                     ? arith::CmpIPredicate::ult
+                                     : arith::CmpIPredicate::slt,
+                                 a, b);
   }
 
   /// Merge stage `stage` of a hypercube `y` of `bits` axes: compare-and-swap
@@ -956,17 +949,28 @@ static Value splatBits(OpBuilder &b, Location l, RankedTensorType type,
   return arith::ConstantOp::create(b, l, DenseElementsAttr::get(type, bits));
 }
 
-/// Sort keys of IEEE floats (f16, bf16, f32, f64; null for other types):
-/// unsigned integers of their width in the floats' order, NaN last. The
-/// bits with the sign bit flipped (numbers from +0 up) or every bit flipped
-/// (negative ones) order every number, -0 before +0, with the negative
-/// NaNs first; less the mantissa's all-ones value, which wraps those past
-/// the positive NaNs. A network then compares keys with one unsigned
-/// comparison, and `fromSortKeys` gives the same bits back.
+/// How many encodings of float type `elem` are negative NaNs: those the
+/// sign-dependent flip of `toSortKeys` orders before its most negative
+/// number (-inf, or the largest negative finite number of a type without
+/// infinities such as fp8e4nv), which it maps to that count.
+static APInt negativeNaNs(FloatType elem) {
+  const llvm::fltSemantics &semantics = elem.getFloatSemantics();
+  APFloat lowest = APFloat::semanticsHasInf(semantics)
+                       ? APFloat::getInf(semantics, /*Negative=*/true)
+                       : APFloat::getLargest(semantics, /*Negative=*/true);
+  return ~lowest.bitcastToAPInt();
+}
+
+/// Sort keys of a tile of floats: unsigned integers of their width in the
+/// floats' order, NaN last. The bits with the sign bit flipped (numbers
+/// from +0 up) or every bit flipped (negative ones) order every number, -0
+/// before +0, with the negative NaNs first; less their count, which wraps
+/// those past the positive NaNs. A network then compares keys with one
+/// unsigned comparison, and `fromSortKeys` gives the same bits back.
 static Value toSortKeys(OpBuilder &b, Location l, Value x) {
   auto type = llvm::cast<RankedTensorType>(x.getType());
   auto elem = dyn_cast<FloatType>(type.getElementType());
-  if (!elem || !(elem.isF16() || elem.isBF16() || elem.isF32() || elem.isF64()))
+  if (!elem)
     return {};
   unsigned width = elem.getWidth();
   auto keyType = llvm::cast<RankedTensorType>(
@@ -978,9 +982,7 @@ static Value toSortKeys(OpBuilder &b, Location l, Value x) {
   Value flip =
       arith::OrIOp::create(b, l, sign, constant(APInt::getSignMask(width)));
   Value ordered = arith::XOrIOp::create(b, l, bits, flip);
-  unsigned mantissa = APFloat::semanticsPrecision(elem.getFloatSemantics()) - 1;
-  return arith::SubIOp::create(b, l, ordered,
-                               constant(APInt::getLowBitsSet(width, mantissa)));
+  return arith::SubIOp::create(b, l, ordered, constant(negativeNaNs(elem)));
 }
 
 /// The floats of element type `elem` whose sort keys are `keys`.
@@ -988,11 +990,8 @@ static Value fromSortKeys(OpBuilder &b, Location l, Value keys, Type elem) {
   auto keyType = llvm::cast<RankedTensorType>(keys.getType());
   unsigned width = keyType.getElementTypeBitWidth();
   auto constant = [&](const APInt &v) { return splatBits(b, l, keyType, v); };
-  unsigned mantissa = APFloat::semanticsPrecision(
-                          llvm::cast<FloatType>(elem).getFloatSemantics()) -
-                      1;
   Value ordered = arith::AddIOp::create(
-      b, l, keys, constant(APInt::getLowBitsSet(width, mantissa)));
+      b, l, keys, constant(negativeNaNs(llvm::cast<FloatType>(elem))));
   // All ones where the sign bit is set: a number from +0 up.
   Value positive =
       arith::ShRSIOp::create(b, l, ordered, constant(APInt(width, width - 1)));
@@ -1014,8 +1013,8 @@ Value Generator::sortLastDim(Value x, bool descending, bool isUnsigned,
   int64_t keepBits = keep ? llvm::Log2_64(keep) : steps;
   if (steps == 0)
     return x;
-  // Floats are sorted as their keys (one integer comparison a swap instead
-  // of two float ones and a conjunction for NaN).
+  // Floats are sorted as their keys (one integer comparison a swap, NaN
+  // last without a test of its own).
   Value keys = toSortKeys(builder, l, x);
   Value sorted = keys ? keys : x;
   BitonicNetwork network{*this,
