@@ -25,6 +25,7 @@
 //  - sort_rows: tl.sort ascending and descending with ties and infinities,
 //    of floats and integers; tl.topk;
 //  - merge_rows: tl.bitonic_merge of rows made bitonic from sorted halves;
+//  - sort_fp8_rows: tl.sort of fp8e4nv and fp8e5 rows;
 //  - asm_bytes / asm_pair: tl.inline_asm_elementwise with four bytes packed
 //    in a register, and with two results and a scalar argument;
 //  - map_elementwise: tl.map_elementwise of functions that branch (SELU
@@ -48,6 +49,7 @@
 #include "TestUtil.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -542,6 +544,25 @@ CaseResult runMergeRows(TestEnv &env, const GpuTest &test, const Kernel &kernel,
           std::vector<float> row(x + r * stride, x + r * stride + cols);
           std::sort(row.begin(), row.end());
           std::copy(row.begin(), row.end(), refs[0].begin() + r * cols);
+        }
+      });
+}
+
+/// sort_fp8_rows_kernel(x, e4, e5, n_cols, stride); size (rows, cols): the
+/// row rounded down to eighths (exact in both fp8 formats), sorted, twice.
+CaseResult runSortFp8Rows(TestEnv &env, const GpuTest &test,
+                          const Kernel &kernel, const Shape &shape) {
+  return runRowOutputs(
+      env, test, kernel, shape, {"e4", "e5"}, Tolerance::exact(),
+      [](const float *x, std::uint64_t rows, std::uint64_t cols,
+         std::uint64_t stride, std::vector<std::vector<double>> &refs) {
+        for (std::uint64_t r = 0; r < rows; ++r) {
+          std::vector<double> row(cols);
+          for (std::uint64_t c = 0; c < cols; ++c)
+            row[c] = std::floor(double(x[r * stride + c]) * 8.0) / 8.0;
+          std::sort(row.begin(), row.end());
+          for (std::vector<double> &ref : refs)
+            std::copy(row.begin(), row.end(), ref.begin() + r * cols);
         }
       });
 }
@@ -1052,6 +1073,12 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    "merge_rows_kernel",
                    {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
                    runMergeRows,
+                   flips});
+  tests.push_back({"sort_fp8_rows",
+                   "sort_fp8_rows.ptx",
+                   "sort_fp8_rows_kernel",
+                   {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
+                   runSortFp8Rows,
                    flips});
   TestConfig inlineAsm;
   inlineAsm.Block = 1024;

@@ -422,6 +422,28 @@ std::function<void()> mergeRows(Case &c) {
   };
 }
 
+/// sort_fp8_rows_kernel(x, e4, e5, n_cols, stride); size (rows, cols).
+std::function<void()> sortFp8Rows(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1], ld = cols + 3;
+  Buffer &x = c.input(ScalarType::FP32, rows, cols, ld);
+  Buffer &e4 = c.output(ScalarType::FP32, rows * ld);
+  Buffer &e5 = c.output(ScalarType::FP32, rows * ld);
+  c.args.push_back(Argument::ofInt(int64_t(cols)));
+  c.args.push_back(Argument::ofInt(int64_t(ld)));
+  c.grid[0] = rows;
+  return [&c, &x, &e4, &e5, rows, cols, ld] {
+    std::vector<float> xv = Case::values(x, rows, cols, ld);
+    std::vector<double> ref(rows * cols);
+    for (uint64_t r = 0; r < rows; ++r) {
+      for (uint64_t i = 0; i < cols; ++i)
+        ref[r * cols + i] = std::floor(double(xv[r * cols + i]) * 8.0) / 8.0;
+      std::sort(ref.begin() + r * cols, ref.begin() + (r + 1) * cols);
+    }
+    c.check("e4", e4, rows, cols, ld, ref, 0);
+    c.check("e5", e5, rows, cols, ld, ref, 0);
+  };
+}
+
 /// map_elementwise_kernel(x, selu, steps, swap, max, argmax, n, alpha); size
 /// (n).
 std::function<void()> mapElementwise(Case &c) {
@@ -1759,6 +1781,14 @@ std::vector<Config> configurations() {
        "*fp32:16, *fp32:16, i32, i32",
        {"BLOCK=256"},
        mergeRows,
+       {{1, 1}, {3, 200}, {2, 256}},
+       ExactTol},
+      {"sort_fp8_rows",
+       "sort.tile",
+       "sort_fp8_rows_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, i32, i32",
+       {"BLOCK=256"},
+       sortFp8Rows,
        {{1, 1}, {3, 200}, {2, 256}},
        ExactTol},
       {"map_elementwise",
