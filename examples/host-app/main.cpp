@@ -179,6 +179,18 @@ struct Matmul {
 
 constexpr double MatmulTolerance = 1e-2;
 
+/// Waits for the product `mm` of step `step` and prints its line
+/// ("STEP: NxNxN<detail>max rel error E: PASS"); returns whether it passed.
+bool reportMatmul(const Context &ctx, const Matmul &mm, const char *step,
+                  const char *detail) {
+  check(ctx.synchronize());
+  double error = mm.maxError();
+  bool pass = error <= MatmulTolerance;
+  std::printf("%s: %dx%dx%d%smax rel error %.2g: %s\n", step, mm.N, mm.N, mm.N,
+              detail, error, pass ? "PASS" : "FAIL");
+  return pass;
+}
+
 bool runAotMatmul(const Context &ctx, std::int32_t n) {
   Matmul mm(ctx, n);
   auto grid = [n](const tilec_kernels::matmul_ptr_kernel_config &config) {
@@ -228,13 +240,8 @@ bool runAotDescMatmul(const Context &ctx, std::int32_t n) {
   std::int32_t tiles = ((n + 127) / 128) * ((n + 127) / 128);
   check(tilec_kernels::persistent_matmul_kernel(ctx, Dim3(std::min(tiles, 132)),
                                                 a, b, c, n, n, n));
-  check(ctx.synchronize());
-  double error = mm.maxError();
-  bool pass = error <= MatmulTolerance;
-  std::printf("aot-desc-matmul: %dx%dx%d through tensor descriptors, max rel "
-              "error %.2g: %s\n",
-              n, n, n, error, pass ? "PASS" : "FAIL");
-  return pass;
+  return reportMatmul(ctx, mm, "aot-desc-matmul",
+                      " through tensor descriptors, ");
 }
 
 bool runJitMatmul(const Context &ctx, const Options &options) {
@@ -266,12 +273,7 @@ bool runJitMatmul(const Context &ctx, const Options &options) {
   if (options.JitNoLaunch)
     return true;
   check(kernel->launch(ctx, grid, args, config));
-  check(ctx.synchronize());
-  double error = mm.maxError();
-  bool pass = error <= MatmulTolerance;
-  std::printf("jit-matmul: %dx%dx%d max rel error %.2g: %s\n", n, n, n, error,
-              pass ? "PASS" : "FAIL");
-  return pass;
+  return reportMatmul(ctx, mm, "jit-matmul", " ");
 }
 
 /// examples/matmul_descriptor_autotune.tile through the JIT, as Triton's
@@ -308,13 +310,8 @@ bool runJitDescMatmul(const Context &ctx, const Options &options) {
     return true;
   check(kernel->launch(ctx, Dim3((n + 127) / 128, (n + 127) / 128), args,
                        config));
-  check(ctx.synchronize());
-  double error = mm.maxError();
-  bool pass = error <= MatmulTolerance;
-  std::printf("jit-desc-matmul: %dx%dx%d, blocks from the pre_hook, max rel "
-              "error %.2g: %s\n",
-              n, n, n, error, pass ? "PASS" : "FAIL");
-  return pass;
+  return reportMatmul(ctx, mm, "jit-desc-matmul",
+                      ", blocks from the pre_hook, ");
 }
 
 } // namespace
