@@ -74,9 +74,11 @@ func.func @untouched(%p: !tile.ptr<f32>, %q: !tile.ptr<i32>, %n: i32) {
 // -----
 
 // A loop tile-pipeline has rebuilt (its products are warp_group_dots on
-// shared memory): the loads left in registers (the backward's rows of m)
-// are prefetched the same way. A loop that stores to global memory is left
-// alone (its next iteration could read what this one writes).
+// shared memory): the loads left in registers are prefetched the same way.
+// A load the body issues before a product and first reads after it (the
+// attention backward's rows of m) stays in its iteration: the product hides
+// its latency there. A loop that stores to global memory is left alone (its
+// next iteration could read what this one writes).
 #d1 = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 #mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
 #shared = #tile.shared<contiguousDim = 1, swizzle = 128>
@@ -84,14 +86,41 @@ func.func @untouched(%p: !tile.ptr<f32>, %q: !tile.ptr<i32>, %n: i32) {
 // CHECK: %[[M0:.*]] = tile.load %{{.*}}, %{{.*}} : (tensor<64x!tile.ptr<f32>, #{{.*}}>, tensor<64xi1, #{{.*}}>) -> tensor<64xf32, #{{.*}}>
 // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %[[M:.*]] = %[[M0]])
 // CHECK:   %[[NEXTM:.*]] = tile.load
-// CHECK:   tile.warp_group_dot
 // CHECK:   arith.addf %{{.*}}, %[[M]]
+// CHECK:   tile.warp_group_dot
 // CHECK:   scf.yield %{{.*}}, %{{.*}}, %{{.*}}, %[[NEXTM]]
+// CHECK-LABEL: func.func @hidden_by_product
+// CHECK: scf.for {{.*}} iter_args(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}) ->
+// CHECK-NEXT: %[[HM:.*]] = tile.load
+// CHECK-NEXT: tile.warp_group_dot
+// CHECK-NEXT: arith.addf %{{.*}}, %[[HM]]
 // CHECK-LABEL: func.func @stores
 // CHECK: scf.for
 // CHECK-NEXT: tile.load
 module attributes {tile.num_warps = 4 : i32, tile.target = "sm_90a"} {
   func.func @pipelined(%p: !tile.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %d64 = arith.constant dense<64> : tensor<64xi32, #d1>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %zs = arith.constant dense<0.0> : tensor<64xf32, #d1>
+    %a = tile.local_alloc : <64x64xf16, #shared>
+    %b = tile.local_alloc : <64x64xf16, #shared>
+    %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+    %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>
+    %p0 = tile.addptr %ps, %r : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xi32, #d1>
+    %res:3 = scf.for %i = %c0 to %n step %c64 iter_args(%pm = %p0, %acc = %zero, %s = %zs) -> (tensor<64x!tile.ptr<f32>, #d1>, tensor<64x64xf32, #mma>, tensor<64xf32, #d1>) : i32 {
+      %m = tile.load %pm : (tensor<64x!tile.ptr<f32>, #d1>) -> tensor<64xf32, #d1>
+      %s2 = arith.addf %s, %m : tensor<64xf32, #d1>
+      %d = tile.warp_group_dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x64xf16, #shared>, <64x64xf16, #shared> -> tensor<64x64xf32, #mma>
+      %next = tile.addptr %pm, %d64 : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xi32, #d1>
+      scf.yield %next, %d, %s2 : tensor<64x!tile.ptr<f32>, #d1>, tensor<64x64xf32, #mma>, tensor<64xf32, #d1>
+    }
+    tile.store %p0, %res#2 : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xf32, #d1>
+    return
+  }
+
+  func.func @hidden_by_product(%p: !tile.ptr<f32>, %n: i32) {
     %c0 = arith.constant 0 : i32
     %c64 = arith.constant 64 : i32
     %d64 = arith.constant dense<64> : tensor<64xi32, #d1>

@@ -224,7 +224,10 @@ def TilePrefetchLoads : Pass<"tile-prefetch-loads", "::mlir::ModuleOp"> {
     `i + 1` at the top of iteration `i` (and for the first iteration before
     the loop); the loop carries the loaded tile. Loads of iterations past
     the upper bound are masked off. Global-memory latency then overlaps the
-    product of the previous tile. A load of elements narrower than 32 bits
+    product of the previous tile. A load the body issues before a product
+    and first reads after it stays in its iteration (that product hides its
+    latency; carried, it would hold a second copy in registers). A load of
+    elements narrower than 32 bits
     whose tile the body last uses before any product (converted or decoded
     first) is issued right after that last use instead of at the top.
 
