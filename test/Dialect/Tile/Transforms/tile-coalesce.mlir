@@ -283,3 +283,38 @@ module attributes {tile.num_warps = 4 : i32} {
     return %d : tensor<64x128xf32, #mma>
   }
 }
+
+// -----
+
+// A row of fp32 values in the layout of fp16 loads (8 consecutive elements
+// a thread): each thread's run is two 16-byte stores, so the store moves to
+// a layout of one 16-byte vector a thread (each warp instruction writing
+// 512 consecutive bytes). The load through the same pointers keeps its
+// layout, as does the fp16 store (8 elements are one 16-byte vector), and
+// the store through pointers not known to be 16-byte aligned.
+#b8 = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK: #[[B4:blocked[0-9]*]] = #tile.blocked<sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @wide_runs
+// CHECK: %[[V:.*]] = tile.load %{{.*}} : (tensor<1024x!tile.ptr<f32>, #blocked>) -> tensor<1024xf32, #blocked>
+// CHECK: %[[P4:.*]] = tile.convert_layout %{{.*}} : tensor<1024x!tile.ptr<f32>, #blocked> -> tensor<1024x!tile.ptr<f32>, #[[B4]]>
+// CHECK: %[[V4:.*]] = tile.convert_layout %[[V]] : tensor<1024xf32, #blocked> -> tensor<1024xf32, #[[B4]]>
+// CHECK: tile.store %[[P4]], %[[V4]] : tensor<1024x!tile.ptr<f32>, #[[B4]]>
+// CHECK: tile.store %{{.*}}, %{{.*}} : tensor<1024x!tile.ptr<f16>, #blocked>
+// CHECK: tile.store %{{.*}}, %{{.*}} : tensor<1024x!tile.ptr<f32>, #blocked>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @wide_runs(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %h: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %u: !tile.ptr<f32>) {
+    %r = tile.make_range {start = 0 : i32, end = 1024 : i32} : tensor<1024xi32, #b8>
+    %ps = tile.splat %p : tensor<1024x!tile.ptr<f32>, #b8>
+    %ptr = tile.addptr %ps, %r : tensor<1024x!tile.ptr<f32>, #b8>, tensor<1024xi32, #b8>
+    %v = tile.load %ptr : (tensor<1024x!tile.ptr<f32>, #b8>) -> tensor<1024xf32, #b8>
+    tile.store %ptr, %v : tensor<1024x!tile.ptr<f32>, #b8>, tensor<1024xf32, #b8>
+    %hs = tile.splat %h : tensor<1024x!tile.ptr<f16>, #b8>
+    %hptr = tile.addptr %hs, %r : tensor<1024x!tile.ptr<f16>, #b8>, tensor<1024xi32, #b8>
+    %hv = arith.truncf %v : tensor<1024xf32, #b8> to tensor<1024xf16, #b8>
+    tile.store %hptr, %hv : tensor<1024x!tile.ptr<f16>, #b8>, tensor<1024xf16, #b8>
+    %us = tile.splat %u : tensor<1024x!tile.ptr<f32>, #b8>
+    %uptr = tile.addptr %us, %r : tensor<1024x!tile.ptr<f32>, #b8>, tensor<1024xi32, #b8>
+    tile.store %uptr, %v : tensor<1024x!tile.ptr<f32>, #b8>, tensor<1024xf32, #b8>
+    return
+  }
+}

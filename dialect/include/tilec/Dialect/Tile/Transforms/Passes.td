@@ -401,6 +401,13 @@ def TileCoalesce : Pass<"tile-coalesce", "::mlir::ModuleOp"> {
     tile-remove-layout-conversions then recomputes the pointer arithmetic in
     the new layout where that is cheaper than converting.
 
+    A store of any rank whose layout gives a thread more consecutive
+    elements along its contiguous dimension than one 16-byte vector (fp32
+    values in the layout of fp16 loads) moves the same way to a layout of one
+    16-byte vector a thread, so that each of a warp's store instructions
+    writes consecutive addresses without gaps. Loads keep such layouts
+    (their second vector comes from L1).
+
     Before (`b` has unit stride along dimension 0):
     ```mlir
     %v = tile.load %b : (tensor<32x64x!tile.ptr<f16>, #row_major>) -> tensor<32x64xf16, #row_major>
