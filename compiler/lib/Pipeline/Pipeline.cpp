@@ -46,6 +46,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   tile::TileGroupProgramsOptions groupOptions;
   groupOptions.groupSize = options.programGroup;
   pm.addPass(tile::createTileGroupPrograms(groupOptions));
+  pm.addPass(tile::createTileSplitBoundsChecks());
   tile::TileSplitTf32x3Options splitOptions;
   splitOptions.numWarps = options.numWarps;
   pm.addPass(tile::createTileSplitTf32x3(splitOptions));
