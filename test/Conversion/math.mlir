@@ -91,15 +91,28 @@ module attributes {tile.num_warps = 1 : i32} {
 
 // -----
 
-// Scalar math works the same way.
+// Scalar math works the same way. A square root marked afn (tl.sqrt,
+// Triton's fast one) is sqrt.approx.ftz on fp32 (on fp16 through fp32) and
+// sqrt.rn on fp64; unmarked (tl.sqrt_rn) it is sqrt.rn.
 module attributes {tile.num_warps = 4 : i32} {
   // CHECK-LABEL: llvm.func @scalar
   // CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
   // CHECK: llvm.call_intrinsic "llvm.nvvm.rsqrt.approx.f"
-  func.func @scalar(%p: !tile.ptr<f32>, %v: f32) {
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.approx.ftz.f"(%{{.*}}) : (f32) -> f32
+  // CHECK: llvm.fpext %{{.*}} : f16 to f32
+  // CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.approx.ftz.f"(%{{.*}}) : (f32) -> f32
+  // CHECK: llvm.fptrunc %{{.*}} : f32 to f16
+  // CHECK: llvm.intr.sqrt(%{{.*}}) : (f64) -> f64
+  func.func @scalar(%p: !tile.ptr<f32>, %v: f32, %h: f16, %d: f64, %ph: !tile.ptr<f16>, %pd: !tile.ptr<f64>) {
     %s = math.sqrt %v : f32
     %r = math.rsqrt %s : f32
     tile.store %p, %r : !tile.ptr<f32>, f32
+    %a = math.sqrt %v fastmath<afn> : f32
+    tile.store %p, %a : !tile.ptr<f32>, f32
+    %ah = math.sqrt %h fastmath<afn> : f16
+    tile.store %ph, %ah : !tile.ptr<f16>, f16
+    %ad = math.sqrt %d fastmath<afn> : f64
+    tile.store %pd, %ad : !tile.ptr<f64>, f64
     return
   }
 }

@@ -7,8 +7,9 @@
 // Elementwise `arith` and `math` ops on scalars and tiles. Integers wrap to
 // their width; float results are computed in double and rounded once to
 // their type (correctly rounded for + - * / and sqrt, which is what the GPU
-// computes; the GPU's approximate exp2, log2, sin... differ from these by
-// a few ulp). Integer division by zero is an error; float-to-integer
+// computes for tl.div_rn and tl.sqrt_rn; the GPU's `/` and tl.sqrt, marked
+// afn, and its approximate exp2, log2, sin... differ from these by a few
+// ulp). Integer division by zero is an error; float-to-integer
 // conversions saturate and take NaN to 0, as PTX's cvt.rzi does.
 //
 //===----------------------------------------------------------------------===//

@@ -128,6 +128,11 @@ FailureOr<TValue> Generator::builtinUnaryMath(BuiltinCall &call) {
   FailureOr<Value> x = floatOperand(*this, bind, 0, allowF64);
   if (failed(x))
     return failure();
+  // Triton's tl.sqrt is its fast square root (sqrt.approx.ftz on fp32):
+  // math.sqrt marked afn; tl.sqrt_rn is the correctly rounded one.
+  if (name == "sqrt")
+    return TValue::of(
+        math::SqrtOp::create(builder, l, *x, arith::FastMathFlags::afn));
   return TValue::of(createUnary(builder, l, *fn, *x));
 }
 

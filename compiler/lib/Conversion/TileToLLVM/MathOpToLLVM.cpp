@@ -10,15 +10,15 @@
 //   x / y     = div.full.f32 for `/` (arith.divf marked afn; tl.div_rn is
 //               the correctly rounded div.rn.f32 of the arith lowering)
 //   exp(x)    = ex2.approx(x * log2(e))      exp2  = ex2.approx.ftz
-//   sqrt      = sqrt.rn                      rsqrt = rsqrt.approx (f64: 1/sqrt)
+//   sqrt      = sqrt.approx.ftz (tl.sqrt: math.sqrt marked afn; f64, and
+//               tl.sqrt_rn, sqrt.rn)         rsqrt = rsqrt.approx (f64: 1/sqrt)
 //   floor, ceil, trunc = cvt.rmi/rpi/rzi     absf, absi, fma as LLVM intrinsics
 //   log, log2, sin, cos, erf, tanh = libdevice (__nv_logf, ...)
 //   powf(x,y) = ex2.approx(y * lg2.approx(|x|)), with the sign of x for odd
 //               integer y, NaN for negative x and non-integer y, and 1 for
 //               y == 0 or x == 1
 //
-// (Triton's sqrt is libdevice's approximate one; tilec keeps the correctly
-// rounded instruction.) f16 and bf16 are computed in f32 (except fma and
+// f16 and bf16 are computed in f32 (except fma and
 // abs) and rounded back. f64 has sqrt, rsqrt, abs, fma, floor, ceil and
 // trunc as instructions; its transcendental functions call libdevice
 // (__nv_exp, __nv_log, ...), as do scalar tile.extern_elementwise ops (the
@@ -218,6 +218,9 @@ void tilec::populateMathOpToLLVMPatterns(TileTypeConverter &converter,
   F32Fn sqrt = unary([](OpBuilder &b, Location loc, Value x) -> Value {
     return LLVM::SqrtOp::create(b, loc, x);
   });
+  F32Fn sqrtApprox = unary([](OpBuilder &b, Location loc, Value x) {
+    return nvvmUnary(b, loc, "llvm.nvvm.sqrt.approx.ftz.f", x);
+  });
   F32Fn rsqrt = unary([](OpBuilder &b, Location loc, Value x) {
     return nvvmUnary(b, loc, "llvm.nvvm.rsqrt.approx.f", x);
   });
@@ -249,7 +252,17 @@ void tilec::populateMathOpToLLVMPatterns(TileTypeConverter &converter,
                                                libdevice("__nv_exp"));
   patterns.add<FloatMathLowering<math::Exp2Op>>(converter, ctx, exp2,
                                                 libdevice("__nv_exp2"));
-  patterns.add<FloatMathLowering<math::SqrtOp>>(converter, ctx, sqrt, sqrt);
+  // Triton's tl.sqrt (marked afn): sqrt.approx.ftz.f32, within 1 ulp for
+  // normal results (subnormal ones flush to zero); f64 and tl.sqrt_rn,
+  // correctly rounded.
+  auto fastSqrt = [](math::SqrtOp op) {
+    return bitEnumContainsAll(op.getFastmath(), arith::FastMathFlags::afn);
+  };
+  patterns.add<FloatMathLowering<math::SqrtOp>>(
+      converter, ctx, sqrtApprox, sqrt, /*native16=*/false, fastSqrt);
+  patterns.add<FloatMathLowering<math::SqrtOp>>(
+      converter, ctx, sqrt, sqrt, /*native16=*/false,
+      [fastSqrt](math::SqrtOp op) { return !fastSqrt(op); });
   patterns.add<FloatMathLowering<math::RsqrtOp>>(converter, ctx, rsqrt,
                                                  rsqrt64);
   patterns.add<FloatMathLowering<math::PowFOp>>(converter, ctx, pow,
