@@ -35,6 +35,10 @@ using namespace tilec::tile;
 
 namespace {
 
+/// The largest tile a store moves to another layout for (its value then
+/// goes through this much shared memory).
+constexpr int64_t kMaxStoreMoveBytes = 32 * 1024;
+
 /// A blocked layout of `shape` over `numWarps` warps whose fastest dimension
 /// is `fastest`, with `vector` consecutive elements per thread along it.
 static BlockedLayoutAttr buildLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
@@ -148,10 +152,14 @@ struct CoalescePass : public tilec::tile::impl::TileCoalesceBase<CoalescePass> {
           // keep their layout: the second half comes from L1.) Measured on
           // an H100: the layer-norm backward dX kernel, whose fp32 partial
           // sums of dW and dB are written under a lock, 788 -> 818 GB/s.
+          // The value moves through shared memory whole: tiles over
+          // kMaxStoreMoveBytes keep their layout (a 64K-element row would
+          // need all of it).
           int64_t vector =
               axisInfo.getVectorWidth(ptr, mask, fastest, maxElems);
+          int64_t bytes = tensor.getNumElements() * getStorageBytes(pointee);
           if (layout.getSizePerThread()[fastest] > vector &&
-              vector == maxElems) {
+              vector == maxElems && bytes <= kMaxStoreMoveBytes) {
             moves.push_back({op, buildLayout(ctx, tensor.getShape(), *numWarps,
                                              fastest, vector)});
             return;

@@ -318,3 +318,23 @@ module attributes {tile.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// The same store of 16384 fp32 values (64 KB, more than the 32 KB a store
+// is moved for: the value would cross shared memory whole) keeps its
+// layout.
+#w8 = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+// CHECK-LABEL: func.func @wide_tile
+// CHECK-NOT: tile.convert_layout
+// CHECK: tile.store %{{.*}}, %{{.*}} : tensor<16384x!tile.ptr<f32>, #blocked>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @wide_tile(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}) {
+    %r = tile.make_range {start = 0 : i32, end = 16384 : i32} : tensor<16384xi32, #w8>
+    %ps = tile.splat %p : tensor<16384x!tile.ptr<f32>, #w8>
+    %ptr = tile.addptr %ps, %r : tensor<16384x!tile.ptr<f32>, #w8>, tensor<16384xi32, #w8>
+    %v = tile.load %ptr : (tensor<16384x!tile.ptr<f32>, #w8>) -> tensor<16384xf32, #w8>
+    tile.store %ptr, %v : tensor<16384x!tile.ptr<f32>, #w8>, tensor<16384xf32, #w8>
+    return
+  }
+}

@@ -448,7 +448,8 @@ def TileCoalesce : Pass<"tile-coalesce", "::mlir::ModuleOp"> {
     elements along its contiguous dimension than one 16-byte vector (fp32
     values in the layout of fp16 loads) moves the same way to a layout of one
     16-byte vector a thread, so that each of a warp's store instructions
-    writes consecutive addresses without gaps. Loads keep such layouts
+    writes consecutive addresses without gaps, when its value (which then
+    crosses shared memory whole) is at most 32 KB. Loads keep such layouts
     (their second vector comes from L1).
 
     Before (`b` has unit stride along dimension 0):
