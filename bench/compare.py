@@ -424,7 +424,9 @@ def row_linear_recurrence(h):
 
 def row_row_combines(h):
     """examples/scans.tile's row_combines_kernel (tl.reduce of (level,
-    index) pairs, tl.xor_sum, tl.reduce_or) on 16384 rows of 256. torch's
+    index) pairs, tl.xor_sum, tl.reduce_or) on 16384 rows of 256, its
+    sizes and stride specialized as multiples of 16 as Triton's launcher
+    specializes them (row_combines_h16). torch's
     row: torch.max with indices (no xor/or reductions)."""
     torch = h.torch
     rows, cols = 16384, 256
@@ -440,9 +442,9 @@ def row_row_combines(h):
         xors ^= bits[:, c]
         ors |= bits[:, c]
     refs = [biggest.double(), first.double(), xors.double(), ors.double()]
-    entry = h.manifest["row_combines"]["constexprs"]
+    entry = h.manifest["row_combines_h16"]["constexprs"]
     h.run_row(f"row_combines fp32 {rows}x{cols} (torch: max with indices)",
-              "row_combines", (h.triton.cdiv(rows, entry["ROWS"]),),
+              "row_combines_h16", (h.triton.cdiv(rows, entry["ROWS"]),),
               (x, *outs, rows, cols, x.stride(0)), outs, refs, 0.0,
               4 * rows * cols, "GB/s",
               lambda: torch.max(torch.floor(x * 4.0), dim=1))

@@ -777,7 +777,8 @@ CaseResult runRowCombines(TestEnv &env, const GpuTest &test,
   const std::uint64_t rows = shape[0], cols = shape[1];
   if (cols > test.Config.Block)
     return badSize(test, shape, "n_cols exceeds BLOCK");
-  const std::uint64_t stride = cols + 3;
+  const std::uint64_t stride =
+      shape.has(Shape::Flag::Padded) ? rowStride(shape, cols) : cols + 3;
   CaseResult result;
   Dim3 grid(cdiv(rows, test.Config.BlockM));
   result.Grid = gridString(grid);
@@ -1128,6 +1129,15 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    "row_combines.ptx",
                    "row_combines_kernel",
                    {{1, 1}, {7, 200}, {301, 256}, {4099, 129}},
+                   runRowCombines,
+                   combines});
+  // The benchmark's build: rows, columns and row stride multiples of 16.
+  tests.push_back({"row_combines_h16",
+                   "row_combines_h16.ptx",
+                   "row_combines_kernel",
+                   {{{16, 16}, Shape::Flag::Padded},
+                    {{112, 208}, Shape::Flag::Padded},
+                    {{4096, 256}, Shape::Flag::Padded}},
                    runRowCombines,
                    combines});
   TestConfig ce;
