@@ -70,8 +70,9 @@ static bool isBlockOf(Value value, Value iv, int64_t step) {
   for (auto [splat, range] : {std::pair(add.getLhs(), add.getRhs()),
                               std::pair(add.getRhs(), add.getLhs())}) {
     auto make = range.getDefiningOp<MakeRangeOp>();
-    if (make && isSplatOf(splat, iv) && make.getStart() >= 0 &&
-        make.getEnd() <= step)
+    if (make && isSplatOf(splat, iv) &&
+        static_cast<int32_t>(make.getStart()) >= 0 &&
+        static_cast<int32_t>(make.getEnd()) <= step)
       return true;
   }
   return false;
