@@ -35,6 +35,7 @@ enum class UnaryFn {
   Log,
   Log2,
   Sqrt,
+  SqrtRn,
   Rsqrt,
   Sin,
   Cos,
@@ -51,7 +52,8 @@ static std::optional<UnaryFn> unaryFn(llvm::StringRef name) {
       .Case("exp2", UnaryFn::Exp2)
       .Case("log", UnaryFn::Log)
       .Case("log2", UnaryFn::Log2)
-      .Cases({"sqrt", "sqrt_rn"}, UnaryFn::Sqrt)
+      .Case("sqrt", UnaryFn::Sqrt)
+      .Case("sqrt_rn", UnaryFn::SqrtRn)
       .Case("rsqrt", UnaryFn::Rsqrt)
       .Case("sin", UnaryFn::Sin)
       .Case("cos", UnaryFn::Cos)
@@ -73,6 +75,10 @@ static Value createUnary(OpBuilder &b, Location l, UnaryFn fn, Value x) {
   case UnaryFn::Log2:
     return math::Log2Op::create(b, l, x);
   case UnaryFn::Sqrt:
+    // Triton's tl.sqrt is its fast square root (sqrt.approx.ftz on fp32):
+    // math.sqrt marked afn; tl.sqrt_rn is the correctly rounded one.
+    return math::SqrtOp::create(b, l, x, arith::FastMathFlags::afn);
+  case UnaryFn::SqrtRn:
     return math::SqrtOp::create(b, l, x);
   case UnaryFn::Rsqrt:
     return math::RsqrtOp::create(b, l, x);
@@ -124,15 +130,10 @@ FailureOr<TValue> Generator::builtinUnaryMath(BuiltinCall &call) {
       call;
   std::optional<UnaryFn> fn = unaryFn(name);
   assert(fn && "the builtin table names a unary function unaryFn lacks");
-  bool allowF64 = name != "sqrt_rn";
+  bool allowF64 = *fn != UnaryFn::SqrtRn;
   FailureOr<Value> x = floatOperand(*this, bind, 0, allowF64);
   if (failed(x))
     return failure();
-  // Triton's tl.sqrt is its fast square root (sqrt.approx.ftz on fp32):
-  // math.sqrt marked afn; tl.sqrt_rn is the correctly rounded one.
-  if (name == "sqrt")
-    return TValue::of(
-        math::SqrtOp::create(builder, l, *x, arith::FastMathFlags::afn));
   return TValue::of(createUnary(builder, l, *fn, *x));
 }
 
