@@ -905,14 +905,20 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                     {1024, 64, 64, 64, 0}},
                    runBatchedMatmul,
                    batchedWg});
-  // Host-side tensor descriptors, a persistent grid.
-  tests.push_back(
-      {"persistent_matmul",
-       "persistent_matmul.ptx",
-       "persistent_matmul_kernel",
-       {{128, 128, 128}, {1000, 776, 520}, {1, 8, 8}, {4096, 4096, 4096}},
-       runMatmulHostDesc,
-       tensorCoreConfig(F16, F16, Fp16Tol, 64)});
+  // Host-side tensor descriptors, a persistent grid: programs of one tile
+  // or none, of two ragged tiles (five K steps, the last partial), of one K
+  // step a tile (each step a tile's first and last), of eight tiles.
+  tests.push_back({"persistent_matmul",
+                   "persistent_matmul.ptx",
+                   "persistent_matmul_kernel",
+                   {{128, 128, 128},
+                    {1000, 776, 520},
+                    {1, 8, 8},
+                    {2000, 1500, 300},
+                    {1100, 2000, 40},
+                    {4096, 4096, 4096}},
+                   runMatmulHostDesc,
+                   tensorCoreConfig(F16, F16, Fp16Tol, 64)});
   TestConfig fp16Wide = tensorCoreConfig(F16, F16, Fp16Tol, 64);
   fp16Wide.BlockN = 256;
   tests.push_back(

@@ -366,6 +366,8 @@ struct RangeArgs {
   bool descending = false;
   /// `tl.range(..., loop_unroll_factor=N)`: the factor, 0 when not given.
   int64_t unrollFactor = 0;
+  /// `tl.range(..., flatten=True)`.
+  bool flatten = false;
 };
 } // namespace
 
@@ -404,6 +406,12 @@ static FailureOr<RangeArgs> rangeArgs(Generator &gen, llvm::StringRef name,
       return gen.error(bind.locs[4])
              << "loop_unroll_factor must be at least 1, not " << *factor;
     r.unrollFactor = *factor;
+  }
+  if (name == "tl.range" && bind.has(6)) {
+    FailureOr<bool> flatten = bind.constBool(6);
+    if (failed(flatten))
+      return failure();
+    r.flatten = *flatten;
   }
   llvm::SMLoc locs[3] = {bind.has(1) ? bind.locs[0] : l,
                          bind.has(1) ? bind.locs[1] : bind.locs[0],
@@ -537,6 +545,8 @@ LogicalResult Generator::genFor(const ForStmtAST &stmt) {
                                     carried->inits);
     if (range->unrollFactor)
       tile::setLoopUnrollFactor(forOp, range->unrollFactor);
+    if (range->flatten)
+      tile::setFlattenRequested(forOp);
     Block *body = forOp.getBody();
     // Without iter_args the builder adds an empty scf.yield; ours replaces
     // it.

@@ -45,6 +45,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
       tile::TargetInfo::lookup(options.target);
   tile::TileGroupProgramsOptions groupOptions;
   groupOptions.groupSize = options.programGroup;
+  pm.addPass(tile::createTileFlattenLoops());
   pm.addPass(tile::createTileGroupPrograms(groupOptions));
   pm.addPass(tile::createTileSplitBoundsChecks());
   tile::TileSplitTf32x3Options splitOptions;

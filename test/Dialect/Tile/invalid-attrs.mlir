@@ -119,3 +119,23 @@ func.func @unroll_factor_loop(%n: i32) {
   %y = arith.addi %n, %n {tile.loop_unroll_factor = 2 : i32} : i32
   return
 }
+
+// -----
+
+// tl.range's flatten=True: a unit attribute on an scf.for.
+func.func @flatten_loop(%n: i32) {
+  // expected-error @+1 {{'tile.flatten' belongs on an scf.for}}
+  %y = arith.addi %n, %n {tile.flatten} : i32
+  return
+}
+
+// -----
+
+func.func @flatten_unit(%n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error @+1 {{'tile.flatten' must be a unit attribute}}
+  scf.for %i = %c0 to %n step %c1 : i32 {
+  } {tile.flatten = 1 : i32}
+  return
+}

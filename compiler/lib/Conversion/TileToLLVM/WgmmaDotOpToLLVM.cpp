@@ -141,13 +141,15 @@ static SmallVector<Value> loadAFragments(OpBuilder &b, Location loc,
 /// (32-bit) from registers loaded first, an `a` with fragments from those,
 /// an N-major `b` (16-bit) through descriptors of N panels. When `c` is
 /// zero (`zeroC`), its registers are not inputs: the first K step's
-/// instructions do not read them (scale-d false). Returns the result's
-/// registers, packed into the converted type; unless `inFlight`, after
-/// waiting for the product to complete.
+/// instructions do not read them (scale-d false); with `useC` (an i1), the
+/// first K step's scale-d is its value. Returns the result's registers,
+/// packed into the converted type; unless `inFlight`, after waiting for the
+/// product to complete.
 static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
                        const TypeConverter &converter, const WgmmaOperand &a,
                        const WgmmaOperand &b, Value c, RankedTensorType cType,
-                       StringRef inPtx, bool zeroC, bool inFlight = false) {
+                       StringRef inPtx, bool zeroC, bool inFlight = false,
+                       Value useC = {}) {
   auto mma = cast<MmaLayoutAttr>(cType.getEncoding());
   SmallVector<int64_t, 2> shape = mma.getInstrOrientedShape(cType.getShape());
   Type accElem = cType.getElementType();
@@ -280,19 +282,26 @@ static Value emitWgmma(ConversionPatternRewriter &rewriter, Location loc,
             "wgmma.mma_async.sync.aligned.{0}.{1}.{2}.{2} {3}, {4}, ${5}, "
             "{6}{7};\n",
             instr, accPtx, inPtx, ptxOperandList(first, perInstr), aText,
-            numRegs + inputs.size(), zeroC && s == 0 ? "z" : "p", modifiers);
+            numRegs + inputs.size(), (zeroC || useC) && s == 0 ? "z" : "p",
+            modifiers);
         inputs.push_back(bDescRep);
       }
     }
   }
   inputs.push_back(i32Constant(rewriter, loc, 1));
-  // p is true; z, the first K step's scale-d for a zero c, false.
-  std::string predicates = llvm::formatv(zeroC ? ".reg .pred p, z;\n"
-                                                 "setp.ne.b32 p, ${0}, 0;\n"
-                                                 "setp.eq.b32 z, ${0}, 0;\n"
-                                               : ".reg .pred p;\n"
-                                                 "setp.ne.b32 p, ${0}, 0;\n",
-                                         numRegs + inputs.size() - 1);
+  // p is true; z, the first K step's scale-d, false for a zero c, else
+  // useC.
+  std::string predicates =
+      llvm::formatv(zeroC || useC ? ".reg .pred p, z;\n"
+                                    "setp.ne.b32 p, ${0}, 0;\n"
+                                    "setp.{1}.b32 z, ${2}, 0;\n"
+                                  : ".reg .pred p;\n"
+                                    "setp.ne.b32 p, ${0}, 0;\n",
+                    numRegs + inputs.size() - 1, zeroC ? "eq" : "ne",
+                    numRegs + inputs.size() - (useC ? 0 : 1));
+  if (useC)
+    inputs.push_back(
+        LLVM::ZExtOp::create(rewriter, loc, rewriter.getI32Type(), useC));
   std::string text = llvm::formatv(
       "{{\n{0}wgmma.fence.sync.aligned;\n{1}wgmma.commit_group.sync.aligned;"
       "\n{2}}",
@@ -499,9 +508,10 @@ struct WarpGroupDotOpLowering : public OpConversionPattern<WarpGroupDotOp> {
     // stored N-major) and a^T (K-major) as its B.
     if (cast<MmaLayoutAttr>(cType.getEncoding()).getTransposed())
       std::swap(a, b);
+    bool zeroC = !op.getUseC() && isZeroTile(op.getC());
     rewriter.replaceOp(op, emitWgmma(rewriter, loc, *getTypeConverter(), a, b,
-                                     adaptor.getC(), cType, inPtx,
-                                     isZeroTile(op.getC()), op.getIsAsync()));
+                                     adaptor.getC(), cType, inPtx, zeroC,
+                                     op.getIsAsync(), adaptor.getUseC()));
     return success();
   }
 };

@@ -193,6 +193,15 @@ void tilec::tile::removeLoopUnrollFactor(Operation *loop) {
   loop->removeAttr(getDialect(loop)->getLoopUnrollFactorAttrHelper().getName());
 }
 
+bool tilec::tile::isFlattenRequested(Operation *loop) {
+  return getDialect(loop)->getFlattenAttrHelper().isAttrPresent(loop);
+}
+
+void tilec::tile::setFlattenRequested(Operation *loop) {
+  getDialect(loop)->getFlattenAttrHelper().setAttr(
+      loop, UnitAttr::get(loop->getContext()));
+}
+
 //===----------------------------------------------------------------------===//
 // Verification
 //===----------------------------------------------------------------------===//
@@ -259,6 +268,13 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
     return op->getName().getStringRef() == "scf.for"
                ? verifyInteger(op, attr, 1)
                : notHere("an scf.for");
+  if (name == FlattenAttrHelper::getNameStr()) {
+    if (op->getName().getStringRef() != "scf.for")
+      return notHere("an scf.for");
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << name << "' must be a unit attribute";
+    return success();
+  }
   if (name == HintDivisibilityAttrHelper::getNameStr() ||
       name == HintContiguityAttrHelper::getNameStr() ||
       name == HintConstancyAttrHelper::getNameStr()) {

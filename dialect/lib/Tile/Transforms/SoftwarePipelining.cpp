@@ -345,13 +345,29 @@ static int64_t getRingBytes(ArrayRef<OperandPlan> plans, int64_t numStages) {
   return bytes;
 }
 
+/// Whether `op` is inside a loop that starts at the program's id, or
+/// carries a value that does (the tile of tile-flatten-loops' loop): a
+/// persistent kernel's walk over its tiles, which the host launches with
+/// about one program per SM.
+static bool isInPersistentLoop(Operation *op) {
+  for (auto loop = op->getParentOfType<scf::ForOp>(); loop;
+       loop = loop->getParentOfType<scf::ForOp>())
+    if (isProgramId(loop.getLowerBound()) ||
+        llvm::any_of(loop.getInitArgs(), isProgramId))
+      return true;
+  return false;
+}
+
 /// Whether a program running `dot` through rings of `numStages` slots
-/// leaves no room for a second program on its SM: its 32-bit accumulator
+/// leaves no room for a second program on its SM: it walks tiles in a
+/// persistent loop (one program an SM), or its 32-bit accumulator
 /// takes more than a quarter of the registers (the rest of the kernel
 /// needs about as many again) or its rings more than half the shared
 /// memory.
 static bool hasSMAlone(DotOp dot, ArrayRef<OperandPlan> plans,
                        int64_t numStages) {
+  if (isInPersistentLoop(dot))
+    return true;
   TargetInfo target = TargetInfo::get(dot);
   int64_t threads = 32 * getLayout(dot.getType()).getNumWarps();
   int64_t accRegs = dot.getType().getNumElements() / threads;
@@ -465,6 +481,12 @@ struct LoopPlan {
   llvm::SetVector<unsigned> usedArgs;
   /// The iteration argument of the accumulator, or -1.
   int64_t accArg = -1;
+  /// `select(splat(first), zeros, acc)`, the accumulator restarted on a
+  /// tile's first K step (a flattened persistent loop), or null.
+  arith::SelectOp accReset;
+  /// The scf.if ops of the body (an epilogue after a tile's last K step)
+  /// that read the product's result.
+  SmallVector<scf::IfOp> epilogues;
   /// Whether the (last) product stays in flight during the next
   /// iteration's copies (and, with several products, until the next
   /// iteration's first product, which waits for it).
@@ -826,16 +848,50 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   // the slots of two iterations before, one fewer stage ahead. That pays
   // when the program has its SM alone; two programs on one SM overlap each
   // other's products instead (measured on the H200, docs/performance.md).
+  // The accumulator may also restart on some iterations (through a select
+  // of zeros, which wgmma's scale-d does without touching its registers)
+  // and be read by epilogues in scf.ifs after the product (which wait for
+  // it).
   auto yield = cast<scf::YieldOp>(body->getTerminator());
-  if (auto arg = dyn_cast<BlockArgument>(dot.getC());
+  Value acc = dot.getC();
+  auto reset = acc.getDefiningOp<arith::SelectOp>();
+  if (reset && reset->hasOneUse() &&
+      reset.getCondition().getDefiningOp<SplatOp>() &&
+      (matchPattern(reset.getTrueValue(), m_AnyZeroFloat()) ||
+       matchPattern(reset.getTrueValue(), m_Zero())))
+    acc = reset.getFalseValue();
+  else
+    reset = nullptr;
+  SmallVector<scf::IfOp> epilogues;
+  bool yieldedOnce = false, othersInEpilogues = true;
+  for (OpOperand &use : dot->getUses()) {
+    Operation *user = use.getOwner();
+    if (user == yield) {
+      yieldedOnce = !yieldedOnce;
+      continue;
+    }
+    auto ifOp = dyn_cast<scf::IfOp>(body->findAncestorOpInBlock(*user));
+    if (!ifOp || ifOp == user || !dot->isBeforeInBlock(ifOp))
+      othersInEpilogues = false;
+    else if (!llvm::is_contained(epilogues, ifOp))
+      epilogues.push_back(ifOp);
+  }
+  if (auto arg = dyn_cast<BlockArgument>(acc);
       arg && arg.getOwner() == body && arg.getArgNumber() > 0 &&
-      arg.hasOneUse() && dot->hasOneUse() &&
-      *dot->getUsers().begin() == yield &&
-      yield.getOperand(arg.getArgNumber() - 1) == dot.getResult())
+      arg.hasOneUse() && yieldedOnce && othersInEpilogues &&
+      yield.getOperand(arg.getArgNumber() - 1) == dot.getResult()) {
     plan.accArg = arg.getArgNumber() - 1;
+    plan.accReset = reset;
+    plan.epilogues = std::move(epilogues);
+  }
   bool alone = hasSMAlone(dot, plan.plans, numStages);
   plan.inFlight = plan.accArg >= 0 && numStages >= 3 &&
                   dot.getType().getElementTypeBitWidth() == 32 && alone;
+  if (!plan.inFlight) {
+    // A synchronous product reads its accumulator as the body computes it.
+    plan.accReset = nullptr;
+    plan.epilogues.clear();
+  }
   // Otherwise the products of two programs overlap on one SM; the registers
   // must leave room for both: at most 128 per thread with 8 warps. Asked for
   // when the copies move 16 bytes (few addresses to keep) and the
@@ -853,7 +909,12 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   plan.askSecondProgram = !alone && hasWideCopies(plan.plans) &&
                           tileRegs <= 96 &&
                           tileRegs + 32 <= getRegistersWithTwoPrograms(dot);
-  plan.ahead = plan.inFlight ? numStages - 2 : numStages - 1;
+  // With TMA, the copies of an in-flight product's loop go last, after a
+  // barrier that follows the wait for the previous product (Triton's
+  // order): slot `write` is then that product's, one stage more ahead.
+  if (plan.inFlight && tma)
+    plan.copyPlace = LoopPlan::CopyPlace::End;
+  plan.ahead = plan.inFlight && !tma ? numStages - 2 : numStages - 1;
   // Staged tiles are loaded one iteration before they are stored when the
   // stage they belong to is then still at least one iteration away: the
   // loop carries them, and the loads' latency spans a whole iteration.
@@ -917,6 +978,8 @@ private:
   /// The waits after `newFor` (and on the initial values) of the
   /// accumulators of `inFlightArgs`, and the barrier invalidation.
   void emitEpilogue(scf::ForOp newFor, ArrayRef<int64_t> inFlightArgs);
+  /// Waits for the in-flight product `result` in the plan's epilogues.
+  void waitInEpilogues(Value result);
 
   LoopPlan &plan;
   scf::ForOp forOp;
@@ -1073,16 +1136,18 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
   // Several products: cp.async rings only, whose data wgmma reads after the
   // wait's barrier (stores into buffers fence themselves).
   bool severalProducts = plan.products.size() > 1;
-  if (plan.tma)
+  bool afterProducts = plan.copyPlace != LoopPlan::CopyPlace::Top;
+  Value read = newArgs[numUsed], write = newArgs[numUsed + 1];
+  if (plan.tma && afterProducts)
+    BarrierWaitOp::create(b, loc, barriers, read, newArgs[numUsed + 2]);
+  else if (plan.tma)
     CtaBarrierOp::create(b, loc);
   else
     AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(plan.ahead - 1),
                         severalProducts ? b.getUnitAttr() : UnitAttr());
-  Value read = newArgs[numUsed], write = newArgs[numUsed + 1];
   IRMapping mapping;
   for (auto [i, arg] : llvm::enumerate(plan.usedArgs))
     mapping.map(forOp.getRegionIterArgs()[arg], newArgs[i]);
-  bool afterProducts = plan.copyPlace != LoopPlan::CopyPlace::Top;
   if (afterProducts) {
     for (Value ring : rings)
       slots.push_back(slotOf(b, ring, read));
@@ -1095,7 +1160,7 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
   SmallVector<Value> next =
       copyStage(b, mapping, ivAhead(b, loc, iv, forOp.getStep(), plan.ahead),
                 write, /*defer=*/true);
-  if (plan.tma)
+  if (plan.tma && !afterProducts)
     BarrierWaitOp::create(b, loc, barriers, read, newArgs[numUsed + 2]);
   if (!afterProducts)
     for (Value ring : rings)
@@ -1198,8 +1263,18 @@ void LoopPipeliner::replaceProducts() {
                          plan.products[1].issuedEarly;
     bool async = inFlight || !pendingStores.empty() || followedEarly ||
                  product.issuedEarly;
+    // A restarted accumulator: the product ignores it on the restart.
+    Value acc = dot.getC(), useC;
+    if (plan.accReset && &product == &plan.products.back()) {
+      acc = plan.accReset.getFalseValue();
+      Value restart =
+          plan.accReset.getCondition().getDefiningOp<SplatOp>().getSrc();
+      useC = arith::XOrIOp::create(
+          b, dot.getLoc(), restart,
+          arith::ConstantOp::create(b, dot.getLoc(), b.getBoolAttr(true)));
+    }
     Value result = WarpGroupDotOp::create(
-        b, dot.getLoc(), dot.getType(), operands[0], operands[1], dot.getC(),
+        b, dot.getLoc(), dot.getType(), operands[0], operands[1], acc, useC,
         dot.getInputPrecision(), async, dot.getUnsignedOperands());
     for (auto [tile, slot] : pendingStores)
       LocalStoreOp::create(b, dot.getLoc(), tile, slot);
@@ -1221,7 +1296,11 @@ void LoopPipeliner::replaceProducts() {
       first = result;
     dot.replaceAllUsesWith(result);
     dot.erase();
+    if (&product == &plan.products.back())
+      waitInEpilogues(result);
   }
+  if (plan.accReset && plan.accReset->use_empty())
+    plan.accReset->erase();
   // The loads and the conversions and transposes the products read them
   // through, users first.
   std::function<void(Operation *)> eraseWithUsers = [&](Operation *op) {
@@ -1233,9 +1312,56 @@ void LoopPipeliner::replaceProducts() {
     eraseWithUsers(operand.load);
 }
 
+void LoopPipeliner::waitInEpilogues(Value result) {
+  // Each epilogue reads the product once it is complete, and passes the
+  // accumulator on as a result (waited for where it read it): were the
+  // in-flight value still live after the wait, the backend would copy its
+  // registers before it, which ptxas takes for reads of a running product
+  // and serializes the products for (C7514).
+  Value current = result;
+  for (scf::IfOp epilogue : plan.epilogues) {
+    OpBuilder b(epilogue);
+    SmallVector<Type> types(epilogue.getResultTypes());
+    types.push_back(result.getType());
+    auto merged =
+        scf::IfOp::create(b, epilogue.getLoc(), types, epilogue.getCondition(),
+                          /*withElseRegion=*/true);
+    for (auto [from, to] :
+         llvm::zip_equal(epilogue->getRegions(), merged->getRegions())) {
+      if (from.empty()) {
+        OpBuilder eb = OpBuilder::atBlockEnd(&to.front());
+        scf::YieldOp::create(eb, epilogue.getLoc(), current);
+        continue;
+      }
+      to.takeBody(from);
+      Block &block = to.front();
+      Value passed = current;
+      auto inRegion = [&](OpOperand &use) {
+        return to.isAncestor(use.getOwner()->getParentRegion());
+      };
+      if (llvm::any_of(result.getUses(), inRegion)) {
+        OpBuilder eb = OpBuilder::atBlockBegin(&block);
+        auto done = WarpGroupDotWaitOp::create(eb, epilogue.getLoc(), current,
+                                               eb.getI32IntegerAttr(0));
+        result.replaceUsesWithIf(done, [&](OpOperand &use) {
+          return use.getOwner() != done && inRegion(use);
+        });
+        passed = done;
+      }
+      block.getTerminator()->insertOperands(
+          block.getTerminator()->getNumOperands(), passed);
+    }
+    epilogue.replaceAllUsesWith(merged.getResults().drop_back(1));
+    epilogue.erase();
+    current = merged.getResults().back();
+  }
+  if (current != result)
+    yield->setOperand(plan.accArg, current);
+}
+
 SmallVector<int64_t> LoopPipeliner::getInFlightArgs() {
+  // (The yield was moved into the new loop, extended; `forOp` is gone.)
   SmallVector<int64_t> args;
-  auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
   for (const ProductPlan &product : plan.products)
     if (product.inFlight)
       for (OpOperand &use : product.dot->getUses())
@@ -1251,6 +1377,13 @@ void LoopPipeliner::waitForCarriedProducts(scf::ForOp newFor,
   Block *body = newFor.getBody();
   for (int64_t arg : args) {
     BlockArgument acc = newFor.getRegionIterArg(arg);
+    // A product may accumulate into another's registers while it runs
+    // (wgmma orders them): only other reads wait.
+    if (llvm::all_of(acc.getUses(), [](OpOperand &use) {
+          auto dot = dyn_cast<WarpGroupDotOp>(use.getOwner());
+          return dot && use.getOperandNumber() == 2;
+        }))
+      continue;
     Operation *first = nullptr;
     for (Operation *user : acc.getUsers()) {
       Operation *at = body->findAncestorOpInBlock(*user);

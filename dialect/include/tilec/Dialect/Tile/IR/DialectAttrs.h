@@ -21,6 +21,7 @@
 //                                   tl.max_constancy of its one result
 //   tile.loop_unroll_factor
 //                         scf.for   tl.range's loop_unroll_factor
+//   tile.flatten          scf.for   tl.range's flatten=True
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,6 +97,10 @@ void removeAxisHints(mlir::Operation *op);
 std::optional<int64_t> getLoopUnrollFactor(mlir::Operation *loop);
 void setLoopUnrollFactor(mlir::Operation *loop, int64_t factor);
 void removeLoopUnrollFactor(mlir::Operation *loop);
+
+/// Whether `tl.range(..., flatten=True)` made `loop`.
+bool isFlattenRequested(mlir::Operation *loop);
+void setFlattenRequested(mlir::Operation *loop);
 
 } // namespace tilec::tile
 

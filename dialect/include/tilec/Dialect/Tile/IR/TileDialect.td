@@ -57,7 +57,9 @@ def Tile_Dialect : Dialect {
     "::mlir::DenseI64ArrayAttr":$hint_contiguity,
     "::mlir::DenseI64ArrayAttr":$hint_constancy,
     // scf.for: tl.range's loop_unroll_factor (tile-unroll-loops).
-    "::mlir::IntegerAttr":$loop_unroll_factor
+    "::mlir::IntegerAttr":$loop_unroll_factor,
+    // scf.for: tl.range's flatten=True (tile-flatten-loops).
+    "::mlir::UnitAttr":$flatten
   );
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;

@@ -176,20 +176,26 @@ def Tile_WarpGroupDotOp : Tile_Op<"warp_group_dot", [
     `isAsync`, the product is left in flight: its registers may only feed
     the accumulator of further products until a `tile.warp_group_dot_wait`
     has waited for it. `unsignedOperands` reads 8-bit integer operands as
-    unsigned (`.u8`), as on `tile.dot`.
+    unsigned (`.u8`), as on `tile.dot`. With `useC` false the product
+    ignores `c` (computes a @ b: wgmma's scale-d), without reading or
+    resetting its registers, which may still be in flight (a persistent
+    loop's first K step of a tile).
 
     ```mlir
     %d = tile.warp_group_dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>}
         : !tile.smem<128x32xf16, #sa>, !tile.smem<32x128xf16, #sb> -> tensor<128x128xf32, #mma>
+    %e = tile.warp_group_dot %a, %b, %c use_c %first_done {isAsync, inputPrecision = #tile<input_precision tf32>}
+        : !tile.smem<128x32xf16, #sa>, !tile.smem<32x128xf16, #sb> -> tensor<128x128xf32, #mma>
     ```
   }];
   let arguments = (ins AnyTypeOf<[Tile_SmemType, Tile_Tensor]>:$a,
-                   Tile_SmemType:$b, Tile_Tensor:$c,
+                   Tile_SmemType:$b, Tile_Tensor:$c, Optional<I1>:$useC,
                    Tile_InputPrecisionAttr:$inputPrecision, UnitAttr:$isAsync,
                    UnitAttr:$unsignedOperands);
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `->` type($result)
+    $a `,` $b `,` $c (`use_c` $useC^)? attr-dict `:` type($a) `,` type($b)
+    `->` type($result)
   }];
   let hasVerifier = 1;
 }

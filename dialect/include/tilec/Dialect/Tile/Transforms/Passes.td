@@ -197,6 +197,53 @@ def TileDescribePointerBlocks
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileFlattenLoops : Pass<"tile-flatten-loops", "::mlir::ModuleOp"> {
+  let summary = "Runs a persistent kernel's tiles and their K steps as one "
+                "loop.";
+  let description = [{
+    An `scf.for` over tiles, marked `tile.flatten` (`tl.range(...,
+    flatten=True)`) or starting at `tile.program_id` (a persistent
+    kernel), whose body is pure ops computing the tile's place, one
+    `scf.for` over K steps with a `tile.dot`, bounds from outside and
+    accumulators starting from constants or values from outside, then the
+    epilogue, becomes one loop over every K step of every tile: the tile
+    and the step within it are carried, the accumulators restart on a
+    tile's first step (`select(kk == 0, init, acc)`, a product's scale-d on
+    wgmma), and the epilogue runs in an `scf.if` after a tile's last step.
+    tile-pipeline then copies ahead across tiles, while an epilogue runs. A
+    run-time guard runs, for an empty K range, the tiles' epilogues on the
+    initial accumulators instead.
+
+    Before:
+    ```mlir
+    scf.for %t = %pid to %tiles step %c132 {
+      %m = arith.muli %t, %c128 : i32
+      %acc = scf.for %k = %c0 to %nk step %c1 iter_args(%a = %zero) {
+        ... tile.dot ...
+      }
+      tile.store ... %acc
+    }
+    ```
+    After:
+    ```mlir
+    scf.if %has_k {
+      scf.for %j = %c0 to %total step %c1
+          iter_args(%t = %pid, %kk = %c0, %a = %zero) {
+        %m = arith.muli %t, %c128 : i32
+        %in = arith.select (splat (%kk == 0)), %zero, %a
+        ... tile.dot ... (%k = %kk)
+        scf.if %kk + 1 == %nk { tile.store ... }
+        scf.yield (next tile or %t), (0 or %kk + 1), ...
+      }
+    } else {
+      scf.for %t = %pid to %tiles step %c132 { tile.store ... %zero }
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def TileSplitBoundsChecks
     : Pass<"tile-split-bounds-checks", "::mlir::ModuleOp"> {
   let summary = "Splits a loop over blocks into its whole blocks, without "

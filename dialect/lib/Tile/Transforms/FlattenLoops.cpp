@@ -1,0 +1,225 @@
+//===- FlattenLoops.cpp - One loop over a persistent kernel's K steps -----===//
+//
+// Part of tilec.
+//
+//===----------------------------------------------------------------------===//
+//
+// Implements tile-flatten-loops. A persistent kernel walks its output tiles
+// in an outer loop and their K steps in an inner one:
+//
+//   for tile in range(pid, tiles, programs):      # tl.range(..., flatten=True)
+//     P(tile)                                     # pure: the tile's place
+//     acc = for k in range(klo, khi, kstep) iter_args(acc = init):
+//       acc = B(tile, k, acc)                     # loads and a product
+//     E(tile, acc)                                # the epilogue: a store
+//
+// Pipelined as it is, every tile starts with an empty pipeline and its
+// epilogue runs with nothing in flight. Flattened, one loop runs every K
+// step of every tile, so that the pipeliner's copies run ahead across tile
+// boundaries, into the next tile's first blocks while the epilogue runs:
+//
+//   nK = max(ceildiv(khi - klo, kstep), 0), nT likewise
+//   if nK > 0:
+//     for j in range(0, nT * nK) iter_args(tile = pid, kk = 0, acc = init):
+//       P(tile)
+//       acc = B(tile, klo + kk * kstep, select(kk == 0, init, acc))
+//       if kk == nK - 1: E(tile, acc)
+//       yield select(kk == nK - 1, tile + programs, tile),
+//             select(kk == nK - 1, 0, kk + 1), acc
+//   else:
+//     for tile in range(pid, tiles, programs): P(tile); E(tile, init)
+//
+// `init` must not depend on the tile (a constant or a value from before the
+// loops): a zero accumulator is then an accumulator the product ignores
+// (wgmma's scale-d), not a reset of its registers. Applies to an outer loop
+// marked `tile.flatten` (`tl.range(..., flatten=True)`) or starting at the
+// program's id (a persistent kernel's walk over its tiles), whose body is
+// pure ops, one loop with a `tile.dot` and bounds from outside, and the
+// rest.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
+#include "tilec/Dialect/Tile/IR/TileOps.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace tilec::tile {
+#define GEN_PASS_DEF_TILEFLATTENLOOPS
+#include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
+} // namespace tilec::tile
+
+using namespace mlir;
+using namespace tilec::tile;
+
+namespace {
+
+/// The loop in `outer`'s body that it can be flattened with, or null.
+static scf::ForOp getFlattenableInner(scf::ForOp outer) {
+  if (outer.getNumResults() != 0 ||
+      !(isFlattenRequested(outer) || isProgramId(outer.getLowerBound())))
+    return nullptr;
+  scf::ForOp inner;
+  for (Operation &op : outer.getBody()->without_terminator()) {
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (inner)
+        return nullptr;
+      inner = loop;
+      continue;
+    }
+    // Before the inner loop, ops without effects only: they run once per
+    // K step.
+    if (!inner && (op.getNumRegions() != 0 || !isMemoryEffectFree(&op)))
+      return nullptr;
+  }
+  if (!inner ||
+      inner.getInductionVar().getType() != outer.getInductionVar().getType())
+    return nullptr;
+  for (Value bound :
+       {inner.getLowerBound(), inner.getUpperBound(), inner.getStep()})
+    if (!outer.isDefinedOutsideOfLoop(bound))
+      return nullptr;
+  APInt step;
+  if (!matchPattern(inner.getStep(), m_ConstantInt(&step)) ||
+      !step.isStrictlyPositive())
+    return nullptr;
+  // The accumulators start from constants or values from before the loops.
+  for (Value init : inner.getInitArgs())
+    if (!outer.isDefinedOutsideOfLoop(init) &&
+        !matchPattern(init, m_Constant()))
+      return nullptr;
+  bool multiplies = inner.getBody()
+                        ->walk([](DotOp) { return WalkResult::interrupt(); })
+                        .wasInterrupted();
+  return multiplies ? inner : nullptr;
+}
+
+/// The iterations of `loop`, whose step is positive: max((ub - lb + step -
+/// 1) / step, 0) (a negative span gives at most 0).
+static Value getTripCount(OpBuilder &b, Location loc, scf::ForOp loop) {
+  Type type = loop.getLowerBound().getType();
+  Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(type));
+  Value one = arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, 1));
+  Value span =
+      arith::SubIOp::create(b, loc, loop.getUpperBound(), loop.getLowerBound());
+  span = arith::AddIOp::create(
+      b, loc, span, arith::SubIOp::create(b, loc, loop.getStep(), one));
+  Value trips = arith::DivSIOp::create(b, loc, span, loop.getStep());
+  return arith::MaxSIOp::create(b, loc, trips, zero);
+}
+
+/// `value` if it is defined outside `outer`, else a clone of its
+/// (constant) definition before `outer`.
+static Value getOutside(OpBuilder &b, scf::ForOp outer, Value value) {
+  if (outer.isDefinedOutsideOfLoop(value))
+    return value;
+  return b.clone(*value.getDefiningOp())->getResult(0);
+}
+
+/// A value of `type` that is `cond ? a : b` (a tile's condition splatted).
+static Value select(OpBuilder &b, Location loc, Value cond, Value a, Value c) {
+  if (auto tensor = dyn_cast<RankedTensorType>(a.getType()))
+    cond = SplatOp::create(
+        b, loc, RankedTensorType::get(tensor.getShape(), b.getI1Type()), cond);
+  return arith::SelectOp::create(b, loc, cond, a, c);
+}
+
+static void flatten(scf::ForOp outer, scf::ForOp inner) {
+  Location loc = outer.getLoc();
+  OpBuilder b(outer);
+  Type ivType = outer.getInductionVar().getType();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(b, loc, b.getIntegerAttr(ivType, v));
+  };
+  Value zero = constant(0), one = constant(1);
+  Value numK = getTripCount(b, loc, inner);
+  Value numTiles = getTripCount(b, loc, outer);
+  Value hasK =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, numK, zero);
+  auto ifOp = scf::IfOp::create(b, loc, hasK, /*withElseRegion=*/true);
+
+  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  Value total = arith::MulIOp::create(b, loc, numTiles, numK);
+  SmallVector<Value> inits = {outer.getLowerBound(), zero};
+  SmallVector<Value> accInits;
+  for (Value init : inner.getInitArgs())
+    accInits.push_back(getOutside(b, outer, init));
+  llvm::append_range(inits, accInits);
+  auto flat = scf::ForOp::create(b, loc, zero, total, one, inits);
+  flat->setAttrs(inner->getDiscardableAttrDictionary());
+  Block *body = flat.getBody();
+  b.setInsertionPointToStart(body);
+  Value tile = flat.getRegionIterArg(0), kk = flat.getRegionIterArg(1);
+
+  // The tile's place, then the K step with the accumulators restarted on a
+  // tile's first step.
+  IRMapping mapping;
+  mapping.map(outer.getInductionVar(), tile);
+  Block *outerBody = outer.getBody();
+  auto innerIt = Block::iterator(inner);
+  for (Operation &op : llvm::make_range(outerBody->begin(), innerIt))
+    b.clone(op, mapping);
+  Value first =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kk, zero);
+  for (auto [arg, init, carried] :
+       llvm::zip_equal(inner.getRegionIterArgs(), accInits,
+                       flat.getRegionIterArgs().drop_front(2)))
+    mapping.map(arg, select(b, loc, first, init, carried));
+  mapping.map(inner.getInductionVar(),
+              arith::AddIOp::create(
+                  b, loc, inner.getLowerBound(),
+                  arith::MulIOp::create(b, loc, kk, inner.getStep())));
+  for (Operation &op : inner.getBody()->without_terminator())
+    b.clone(op, mapping);
+  SmallVector<Value> accs;
+  for (Value v : inner.getBody()->getTerminator()->getOperands())
+    accs.push_back(mapping.lookupOrDefault(v));
+
+  // The epilogue after a tile's last step.
+  Value next = arith::AddIOp::create(b, loc, kk, one);
+  Value last =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, numK);
+  auto epilogue = scf::IfOp::create(b, loc, last);
+  for (auto [result, acc] : llvm::zip_equal(inner.getResults(), accs))
+    mapping.map(result, acc);
+  b.setInsertionPoint(epilogue.thenBlock()->getTerminator());
+  for (Operation &op : llvm::make_range(std::next(innerIt),
+                                        outerBody->without_terminator().end()))
+    b.clone(op, mapping);
+
+  b.setInsertionPointToEnd(body);
+  SmallVector<Value> yields = {
+      arith::SelectOp::create(
+          b, loc, last, arith::AddIOp::create(b, loc, tile, outer.getStep()),
+          tile),
+      arith::SelectOp::create(b, loc, last, zero, next)};
+  llvm::append_range(yields, accs);
+  scf::YieldOp::create(b, loc, yields);
+
+  // Without K steps each tile's epilogue runs on the initial accumulators.
+  outer->moveBefore(ifOp.elseBlock()->getTerminator());
+  inner.replaceAllUsesWith(inner.getInitArgs());
+  inner.erase();
+}
+
+struct FlattenLoopsPass
+    : public tilec::tile::impl::TileFlattenLoopsBase<FlattenLoopsPass> {
+  void runOnOperation() override {
+    SmallVector<std::pair<scf::ForOp, scf::ForOp>> nests;
+    getOperation().walk([&](scf::ForOp outer) {
+      if (scf::ForOp inner = getFlattenableInner(outer))
+        nests.push_back({outer, inner});
+    });
+    for (auto [outer, inner] : nests)
+      flatten(outer, inner);
+  }
+};
+
+} // namespace

@@ -1,0 +1,161 @@
+// RUN: tilec-opt %s -split-input-file -tile-flatten-loops | FileCheck %s
+
+// A persistent kernel: programs walk tiles from their id, each tile's K
+// steps in an inner loop from a zero accumulator, then a store. One loop
+// runs every K step of every tile: the tile and the step within it are
+// carried, the accumulator restarts on a tile's first step, the store runs
+// after its last; without K steps each tile stores its initial
+// accumulator.
+// CHECK-LABEL: func.func @persistent
+// CHECK-SAME: (%{{.*}}: !tile.ptr<f32>, %[[TILES:.*]]: i32, %[[NK:.*]]: i32,
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK: %[[PID:.*]] = tile.program_id 0 : i32
+// CHECK: arith.subi %[[NK]], %{{.*}} : i32
+// CHECK: %[[K:.*]] = arith.maxsi
+// CHECK: arith.subi %[[TILES]], %[[PID]] : i32
+// CHECK: arith.divsi %{{.*}}, %[[C4]] : i32
+// CHECK: %[[T:.*]] = arith.maxsi
+// CHECK: %[[HASK:.*]] = arith.cmpi sgt, %[[K]], %{{.*}} : i32
+// CHECK: scf.if %[[HASK]] {
+// CHECK:   %[[TOTAL:.*]] = arith.muli %[[T]], %[[K]] : i32
+// CHECK:   scf.for %{{.*}} = %[[C0:.*]] to %[[TOTAL]] step %[[C1:.*]] iter_args(%[[TILE:.*]] = %[[PID]], %[[KK:.*]] = %[[C0]], %[[ACC:.*]] = %[[ZERO]])
+// CHECK:     %[[ROW:.*]] = arith.muli %[[TILE]], %{{.*}} : i32
+// CHECK:     %[[FIRST:.*]] = arith.cmpi eq, %[[KK]], %[[C0]] : i32
+// CHECK:     %[[FIRSTS:.*]] = tile.splat %[[FIRST]] : tensor<16x16xi1>
+// CHECK:     %[[IN:.*]] = arith.select %[[FIRSTS]], %[[ZERO]], %[[ACC]]
+// CHECK:     %[[KOFF:.*]] = arith.muli %[[KK]], %{{.*}} : i32
+// CHECK:     %[[KIV:.*]] = arith.addi %{{.*}}, %[[KOFF]] : i32
+// CHECK:     arith.addi %[[ROW]], %[[KIV]] : i32
+// CHECK:     tile.load
+// CHECK:     %[[D:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[IN]]
+// CHECK:     %[[NEXT:.*]] = arith.addi %[[KK]], %[[C1]] : i32
+// CHECK:     %[[LAST:.*]] = arith.cmpi eq, %[[NEXT]], %[[K]] : i32
+// CHECK:     scf.if %[[LAST]] {
+// CHECK:       tile.addptr %{{.*}}, %[[ROW]]
+// CHECK:       tile.store %{{.*}}, %[[D]]
+// CHECK:     }
+// CHECK:     %[[NT:.*]] = arith.addi %[[TILE]], %[[C4]] : i32
+// CHECK:     %[[TILE2:.*]] = arith.select %[[LAST]], %[[NT]], %[[TILE]] : i32
+// CHECK:     %[[KK2:.*]] = arith.select %[[LAST]], %[[C0]], %[[NEXT]] : i32
+// CHECK:     scf.yield %[[TILE2]], %[[KK2]], %[[D]]
+// CHECK: } else {
+// CHECK:   scf.for %{{.*}} = %[[PID]] to %[[TILES]] step %[[C4]]
+// CHECK-NOT:   scf.for
+// CHECK-NOT:   tile.dot
+// CHECK:     tile.store %{{.*}}, %[[ZERO]]
+func.func @persistent(%p: !tile.ptr<f32>, %tiles: i32, %nk: i32, %a: !tile.ptr<f16>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %c16 = arith.constant 16 : i32
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  %pid = tile.program_id 0 : i32
+  scf.for %t = %pid to %tiles step %c4 : i32 {
+    %row = arith.muli %t, %c16 : i32
+    %r = scf.for %k = %c0 to %nk step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+      %off = arith.addi %row, %k : i32
+      %ap = tile.addptr %a, %off : !tile.ptr<f16>, i32
+      %aps = tile.splat %ap : tensor<16x16x!tile.ptr<f16>>
+      %x = tile.load %aps : (tensor<16x16x!tile.ptr<f16>>) -> tensor<16x16xf16>
+      %d = tile.dot %x, %x, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    }
+    %pp = tile.addptr %p, %row : !tile.ptr<f32>, i32
+    %pps = tile.splat %pp : tensor<16x16x!tile.ptr<f32>>
+    tile.store %pps, %r : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>
+  }
+  return
+}
+
+// -----
+
+// tl.range(..., flatten=True) asks for it on a loop that does not start at
+// the program's id.
+// CHECK-LABEL: func.func @requested
+// CHECK: scf.if
+// CHECK:   scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}})
+// CHECK:     tile.dot
+// CHECK:     scf.if
+// CHECK:       tile.store
+func.func @requested(%p: !tile.ptr<f32>, %tiles: i32, %nk: i32, %x: tensor<16x16xf16>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  scf.for %t = %c0 to %tiles step %c1 : i32 {
+    %r = scf.for %k = %c0 to %nk step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+      %d = tile.dot %x, %x, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    }
+    %pp = tile.addptr %p, %t : !tile.ptr<f32>, i32
+    %pps = tile.splat %pp : tensor<16x16x!tile.ptr<f32>>
+    tile.store %pps, %r : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>
+  } {tile.flatten}
+  return
+}
+
+// -----
+
+// Left alone: an outer loop neither requested nor persistent; an inner
+// loop without a product; an accumulator starting from a value the tile
+// computes; an inner bound the tile computes; a store before the inner
+// loop; two inner loops.
+// CHECK-LABEL: func.func @untouched
+// CHECK-NOT: scf.if
+func.func @untouched(%p: !tile.ptr<f32>, %tiles: i32, %nk: i32, %x: tensor<16x16xf16>, %y: tensor<16x16xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  %pid = tile.program_id 0 : i32
+  %pps = tile.splat %p : tensor<16x16x!tile.ptr<f32>>
+  scf.for %t = %c0 to %tiles step %c1 : i32 {
+    %r = scf.for %k = %c0 to %nk step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+      %d = tile.dot %x, %x, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    }
+    tile.store %pps, %r : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>
+  }
+  scf.for %t = %pid to %tiles step %c1 : i32 {
+    %r = scf.for %k = %c0 to %nk step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+      %s = arith.addf %acc, %y : tensor<16x16xf32>
+      scf.yield %s : tensor<16x16xf32>
+    }
+    tile.store %pps, %r : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>
+  }
+  scf.for %t = %pid to %tiles step %c1 : i32 {
+    %init = arith.sitofp %t : i32 to f32
+    %inits = tile.splat %init : tensor<16x16xf32>
+    %r = scf.for %k = %c0 to %nk step %c1 iter_args(%acc = %inits) -> (tensor<16x16xf32>) : i32 {
+      %d = tile.dot %x, %x, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    }
+    tile.store %pps, %r : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>
+  }
+  scf.for %t = %pid to %tiles step %c1 : i32 {
+    %r = scf.for %k = %c0 to %t step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+      %d = tile.dot %x, %x, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    }
+    tile.store %pps, %r : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>
+  }
+  scf.for %t = %pid to %tiles step %c1 : i32 {
+    tile.store %pps, %y : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>
+    %r = scf.for %k = %c0 to %nk step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+      %d = tile.dot %x, %x, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    }
+    tile.store %pps, %r : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>
+  }
+  scf.for %t = %pid to %tiles step %c1 : i32 {
+    %r = scf.for %k = %c0 to %nk step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+      %d = tile.dot %x, %x, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    }
+    %r2 = scf.for %k = %c0 to %nk step %c1 iter_args(%acc = %r) -> (tensor<16x16xf32>) : i32 {
+      %d = tile.dot %x, %x, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    }
+    tile.store %pps, %r2 : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>
+  }
+  return
+}
