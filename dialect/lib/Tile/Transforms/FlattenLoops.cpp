@@ -21,6 +21,7 @@
 //   nK = max(ceildiv(khi - klo, kstep), 0), nT likewise
 //   if nK > 0:
 //     for j in range(0, nT * nK) iter_args(tile = pid, kk = 0, acc = init):
+//       (j counts in 64 bits)
 //       P(tile)
 //       acc = B(tile, klo + kk * kstep, select(kk == 0, init, acc))
 //       if kk == nK - 1: E(tile, acc)
@@ -146,13 +147,22 @@ static void flatten(scf::ForOp outer, scf::ForOp inner) {
   auto ifOp = scf::IfOp::create(b, loc, hasK, /*withElseRegion=*/true);
 
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-  Value total = arith::MulIOp::create(b, loc, numTiles, numK);
+  // The loop counts the steps in 64 bits: tiles x steps of 32-bit loops
+  // may not fit in 32.
+  Type i64 = b.getI64Type();
+  auto widen = [&](Value v) -> Value {
+    return ivType == i64 ? v : arith::ExtSIOp::create(b, loc, i64, v);
+  };
+  Value wideTiles = widen(numTiles), wideK = widen(numK);
+  Value total = arith::MulIOp::create(b, loc, wideTiles, wideK);
+  Value start = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
+  Value stride = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1));
   SmallVector<Value> inits = {outer.getLowerBound(), zero};
   SmallVector<Value> accInits;
   for (Value init : inner.getInitArgs())
     accInits.push_back(getOutside(b, outer, init));
   llvm::append_range(inits, accInits);
-  auto flat = scf::ForOp::create(b, loc, zero, total, one, inits);
+  auto flat = scf::ForOp::create(b, loc, start, total, stride, inits);
   flat->setAttrs(inner->getDiscardableAttrDictionary());
   Block *body = flat.getBody();
   b.setInsertionPointToStart(body);

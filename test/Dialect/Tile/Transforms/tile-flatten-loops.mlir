@@ -18,8 +18,10 @@
 // CHECK: %[[T:.*]] = arith.maxsi
 // CHECK: %[[HASK:.*]] = arith.cmpi sgt, %[[K]], %{{.*}} : i32
 // CHECK: scf.if %[[HASK]] {
-// CHECK:   %[[TOTAL:.*]] = arith.muli %[[T]], %[[K]] : i32
-// CHECK:   scf.for %{{.*}} = %[[C0:.*]] to %[[TOTAL]] step %[[C1:.*]] iter_args(%[[TILE:.*]] = %[[PID]], %[[KK:.*]] = %[[C0]], %[[ACC:.*]] = %[[ZERO]])
+// CHECK:   %[[T64:.*]] = arith.extsi %[[T]] : i32 to i64
+// CHECK:   %[[K64:.*]] = arith.extsi %[[K]] : i32 to i64
+// CHECK:   %[[TOTAL:.*]] = arith.muli %[[T64]], %[[K64]] : i64
+// CHECK:   scf.for %{{.*}} = %{{.*}} to %[[TOTAL]] step %{{.*}} iter_args(%[[TILE:.*]] = %[[PID]], %[[KK:.*]] = %[[C0:[^,]*]], %[[ACC:.*]] = %[[ZERO]]) -> (i32, i32, tensor<16x16xf32>)  : i64
 // CHECK:     %[[ROW:.*]] = arith.muli %[[TILE]], %{{.*}} : i32
 // CHECK:     %[[FIRST:.*]] = arith.cmpi eq, %[[KK]], %[[C0]] : i32
 // CHECK:     %[[FIRSTS:.*]] = tile.splat %[[FIRST]] : tensor<16x16xi1>
@@ -29,7 +31,7 @@
 // CHECK:     arith.addi %[[ROW]], %[[KIV]] : i32
 // CHECK:     tile.load
 // CHECK:     %[[D:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[IN]]
-// CHECK:     %[[NEXT:.*]] = arith.addi %[[KK]], %[[C1]] : i32
+// CHECK:     %[[NEXT:.*]] = arith.addi %[[KK]], %{{.*}} : i32
 // CHECK:     %[[LAST:.*]] = arith.cmpi eq, %[[NEXT]], %[[K]] : i32
 // CHECK:     scf.if %[[LAST]] {
 // CHECK:       tile.addptr %{{.*}}, %[[ROW]]
