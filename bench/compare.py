@@ -814,6 +814,23 @@ def row_persistent_matmul(h):
               triton_args=(*theirs, m, n, k))
 
 
+def row_persistent_matmul_ptr(h):
+    # The same product in the pointer form of Triton's persistent tutorial
+    # (tl.range(..., flatten=True)), NUM_PROGRAMS programs.
+    torch = h.torch
+    name = "persistent_matmul_ptr"
+    m = n = k = 4096
+    a = randn(torch, (m, k), torch.float16)
+    b = randn(torch, (k, n), torch.float16)
+    c = torch.empty((m, n), device="cuda", dtype=torch.float16)
+    h.run_row(f"persistent_matmul_ptr fp16 {m}x{n}x{k}", name,
+              (h.manifest[name]["constexprs"]["NUM_PROGRAMS"],),
+              (a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+               b.stride(1), c.stride(0), c.stride(1)), [c],
+              [a.double() @ b.double()], 1e-3, 2 * m * n * k, "TFLOP/s",
+              lambda: torch.matmul(a, b, out=c), torch_checked=True)
+
+
 def attention_row(h, name, dtype, heads, seq, dim):
     """The attention forward kernel of manifest entry name (attention_fwd of
     examples/attention.tile, or attn_fwd of examples/flash_attention.tile,
@@ -968,6 +985,7 @@ ROWS = {
     "batched_matmul": row_batched_matmul,
     "batched_attention": row_batched_attention,
     "persistent_matmul": row_persistent_matmul,
+    "persistent_matmul_ptr": row_persistent_matmul_ptr,
     "attention_fp16": row_attention_fp16,
     "attention_fp16_d128": row_attention_fp16_d128,
     "attention_bf16_d128": row_attention_bf16_d128,

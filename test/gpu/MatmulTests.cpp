@@ -78,6 +78,8 @@ struct MatmulKind {
   bool UncheckedM = false, UncheckedN = false;
   /// The kernel multiplies its inputs scaled by this (fp8 of int8 / 8).
   double InputScale = 1.0;
+  /// A persistent kernel: 132 programs walk the tiles.
+  bool Persistent = false;
 };
 
 /// A row stride past \p cols that keeps rows 16-byte aligned.
@@ -146,7 +148,9 @@ CaseResult runMatmulKind(TestEnv &env, const GpuTest &test,
   CaseResult result;
   const std::uint64_t tilesM = cdiv(m, config.BlockM);
   const std::uint64_t tilesN = cdiv(n, config.BlockN);
-  Dim3 grid = kind.Grouped ? Dim3(tilesM * tilesN) : Dim3(tilesM, tilesN);
+  Dim3 grid = kind.Persistent ? Dim3(132)
+               : kind.Grouped ? Dim3(tilesM * tilesN)
+                              : Dim3(tilesM, tilesN);
   result.Grid = gridString(grid);
   result.Flops = 2.0 * m * n * k;
 
@@ -188,6 +192,13 @@ CaseResult runMatmulKind(TestEnv &env, const GpuTest &test,
 CaseResult runMatmulStrided(TestEnv &env, const GpuTest &test,
                             const Kernel &kernel, const Shape &shape) {
   return runMatmulKind(env, test, kernel, shape, MatmulKind());
+}
+
+CaseResult runMatmulPersistent(TestEnv &env, const GpuTest &test,
+                               const Kernel &kernel, const Shape &shape) {
+  MatmulKind kind;
+  kind.Persistent = true;
+  return runMatmulKind(env, test, kernel, shape, kind);
 }
 
 /// fp8 products of int8 inputs scaled by 1/8.
@@ -918,6 +929,19 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                     {1100, 2000, 40},
                     {4096, 4096, 4096}},
                    runMatmulHostDesc,
+                   tensorCoreConfig(F16, F16, Fp16Tol, 64)});
+  // The same with pointers, its tiles and K steps one flattened loop
+  // (sizes multiples of 16, as its signature says, ragged in the blocks).
+  tests.push_back({"persistent_matmul_ptr",
+                   "persistent_matmul_ptr.ptx",
+                   "persistent_matmul_ptr_kernel",
+                   {{128, 128, 128},
+                    {1008, 784, 528},
+                    {16, 16, 16},
+                    {2000, 1504, 304},
+                    {1104, 2000, 48},
+                    {4096, 4096, 4096}},
+                   runMatmulPersistent,
                    tensorCoreConfig(F16, F16, Fp16Tol, 64)});
   TestConfig fp16Wide = tensorCoreConfig(F16, F16, Fp16Tol, 64);
   fp16Wide.BlockN = 256;
