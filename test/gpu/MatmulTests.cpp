@@ -149,7 +149,7 @@ CaseResult runMatmulKind(TestEnv &env, const GpuTest &test,
   const std::uint64_t tilesM = cdiv(m, config.BlockM);
   const std::uint64_t tilesN = cdiv(n, config.BlockN);
   Dim3 grid = kind.Persistent ? Dim3(132)
-               : kind.Grouped ? Dim3(tilesM * tilesN)
+              : kind.Grouped  ? Dim3(tilesM * tilesN)
                               : Dim3(tilesM, tilesN);
   result.Grid = gridString(grid);
   result.Flops = 2.0 * m * n * k;
