@@ -909,12 +909,15 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   plan.askSecondProgram = !alone && hasWideCopies(plan.plans) &&
                           tileRegs <= 96 &&
                           tileRegs + 32 <= getRegistersWithTwoPrograms(dot);
-  // With TMA, the copies of an in-flight product's loop go last, after a
-  // barrier that follows the wait for the previous product (Triton's
-  // order): slot `write` is then that product's, one stage more ahead.
-  if (plan.inFlight && tma)
+  // In a persistent loop with TMA, the copies of an in-flight product's
+  // loop go last, after a barrier that follows the wait for the previous
+  // product (Triton's order): slot `write` is then that product's, one
+  // stage more ahead. (Other loops keep the order their speed was measured
+  // with until this one is measured on them.)
+  bool copiesLast = plan.inFlight && tma && isInPersistentLoop(dot);
+  if (copiesLast)
     plan.copyPlace = LoopPlan::CopyPlace::End;
-  plan.ahead = plan.inFlight && !tma ? numStages - 2 : numStages - 1;
+  plan.ahead = plan.inFlight && !copiesLast ? numStages - 2 : numStages - 1;
   // Staged tiles are loaded one iteration before they are stored when the
   // stage they belong to is then still at least one iteration away: the
   // loop carries them, and the loads' latency spans a whole iteration.
