@@ -33,10 +33,11 @@
 // `init` must not depend on the tile (a constant or a value from before the
 // loops): a zero accumulator is then an accumulator the product ignores
 // (wgmma's scale-d), not a reset of its registers. Applies to an outer loop
-// marked `tile.flatten` (`tl.range(..., flatten=True)`) or starting at the
-// program's id (a persistent kernel's walk over its tiles), whose body is
-// pure ops, one loop with a `tile.dot` and bounds from outside, and the
-// rest.
+// marked `tile.flatten` (`tl.range(..., flatten=True)`) whose body is ops
+// without side effects, one loop with a `tile.dot` and bounds from
+// outside, and the rest. Only on request: the persistent matmul on
+// descriptors (examples/persistent_matmul.tile) measured 510 TFLOP/s with
+// its two loops and 438 flattened on an H100.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,8 +65,7 @@ namespace {
 
 /// The loop in `outer`'s body that it can be flattened with, or null.
 static scf::ForOp getFlattenableInner(scf::ForOp outer) {
-  if (outer.getNumResults() != 0 ||
-      !(isFlattenRequested(outer) || isProgramId(outer.getLowerBound())))
+  if (outer.getNumResults() != 0 || !isFlattenRequested(outer))
     return nullptr;
   scf::ForOp inner;
   for (Operation &op : outer.getBody()->without_terminator()) {

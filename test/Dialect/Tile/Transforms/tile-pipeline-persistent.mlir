@@ -1,7 +1,9 @@
 // RUN: tilec-opt %s -tile-set-target="arch=sm_90a" -tile-flatten-loops -tile-assign-layouts="num-warps=8" -tile-coalesce -tile-remove-layout-conversions -canonicalize -cse -tile-pipeline="num-stages=3" | FileCheck %s
 // The persistent matmul (examples/persistent_matmul.tile, 128x128x64, 8
-// warps, as `tilec --emit=tile` writes it) through tile-flatten-loops and
-// tile-pipeline: the flattened loop's product restarts its accumulator on a
+// warps, as `tilec --emit=tile` writes it, its loop over tiles marked
+// `tile.flatten` as `tl.range(..., flatten=True)` would) through
+// tile-flatten-loops and tile-pipeline: the flattened loop's product
+// restarts its accumulator on a
 // tile's first K step through `use_c` (the select of zeros is gone) and
 // stays in flight (the program has its SM alone: it walks tiles from its
 // id; no second program asked for); the epilogue waits for it and passes
@@ -168,7 +170,7 @@ module {
       %49 = tile.splat %arg8 : tensor<128x128x!tile.ptr<f16>>
       %50 = tile.addptr %49, %40 : tensor<128x128x!tile.ptr<f16>>, tensor<128x128xi64>
       tile.store %50, %20, %48 descriptor %arg8[%18, %19] shape(%arg9, %arg10) strides(%arg11, %c1_i64) : tensor<128x128x!tile.ptr<f16>>, tensor<128x128xf16>, tensor<128x128xi1>, !tile.ptr<f16>, i32, i32, i64, i64, i32, i32
-    }
+    } {tile.flatten}
     return
   }
 }

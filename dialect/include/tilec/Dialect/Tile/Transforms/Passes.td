@@ -201,9 +201,10 @@ def TileFlattenLoops : Pass<"tile-flatten-loops", "::mlir::ModuleOp"> {
   let summary = "Runs a persistent kernel's tiles and their K steps as one "
                 "loop.";
   let description = [{
-    An `scf.for` over tiles, marked `tile.flatten` (`tl.range(...,
-    flatten=True)`) or starting at `tile.program_id` (a persistent
-    kernel), whose body is pure ops computing the tile's place, one
+    An `scf.for` over tiles marked `tile.flatten` (`tl.range(...,
+    flatten=True)`; a persistent kernel's two loops measured faster on the
+    descriptor matmul, so nothing else is flattened), whose body is ops
+    without side effects computing the tile's place, one
     `scf.for` over K steps with a `tile.dot`, bounds from outside and
     accumulators starting from constants or values from outside, then the
     epilogue, becomes one loop over every K step of every tile: the tile
