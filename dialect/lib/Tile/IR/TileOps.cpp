@@ -821,15 +821,3 @@ void AtomicRMWOp::getEffects(
         &effects) {
   addAtomicEffects(getPtrMutable(), effects);
 }
-
-bool tilec::tile::isProgramId(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (isa<ProgramIdOp>(def))
-      return true;
-    if (!isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp,
-             arith::TruncIOp>(def))
-      return false;
-    value = def->getOperand(0);
-  }
-  return false;
-}

@@ -124,7 +124,7 @@ static Value getOutside(OpBuilder &b, scf::ForOp outer, Value value) {
   return b.clone(*value.getDefiningOp())->getResult(0);
 }
 
-/// A value of `type` that is `cond ? a : b` (a tile's condition splatted).
+/// `cond ? a : c`, the scalar `cond` splatted when `a` is a tile.
 static Value select(OpBuilder &b, Location loc, Value cond, Value a, Value c) {
   if (auto tensor = dyn_cast<RankedTensorType>(a.getType()))
     cond = SplatOp::create(

@@ -345,6 +345,19 @@ static int64_t getRingBytes(ArrayRef<OperandPlan> plans, int64_t numStages) {
   return bytes;
 }
 
+/// Whether `value` is `tile.program_id` (through integer casts).
+static bool isProgramId(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (isa<ProgramIdOp>(def))
+      return true;
+    if (!isa<arith::IndexCastOp, arith::ExtSIOp, arith::ExtUIOp,
+             arith::TruncIOp>(def))
+      return false;
+    value = def->getOperand(0);
+  }
+  return false;
+}
+
 /// Whether `op` is inside a loop that starts at the program's id, or
 /// carries a value that does (the tile of tile-flatten-loops' loop): a
 /// persistent kernel's walk over its tiles, which the host launches with

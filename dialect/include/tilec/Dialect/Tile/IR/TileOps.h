@@ -30,9 +30,6 @@ namespace tilec::tile {
 std::optional<llvm::SmallVector<int64_t>>
 getWgmmaRegisterFragments(mlir::RankedTensorType a, mlir::RankedTensorType c);
 
-/// Whether `value` is `tile.program_id` (through integer casts).
-bool isProgramId(mlir::Value value);
-
 } // namespace tilec::tile
 
 #endif // TILEC_DIALECT_TILE_IR_TILEOPS_H
