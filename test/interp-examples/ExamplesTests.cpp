@@ -838,20 +838,27 @@ std::function<void()> glu(Case &c) {
 }
 
 /// The matmul kernels: a, b, c, M, N, K, then all six strides (Strided,
-/// Grouped), none (BlockPtr, TransposedB) or the three row strides
-/// (Descriptor); size (M, N, K). The kernel multiplies its inputs scaled by
-/// `inputScale` (the fp8 kernel: int8 / 8).
-enum class MatmulForm { Strided, Grouped, BlockPtr, TransposedB, Descriptor };
+/// Grouped, Persistent: NUM_PROGRAMS programs walking the tiles), none
+/// (BlockPtr, TransposedB) or the three row strides (Descriptor); size (M,
+/// N, K). The kernel multiplies its inputs scaled by `inputScale` (the fp8
+/// kernel: int8 / 8).
+enum class MatmulForm {
+  Strided,
+  Grouped,
+  Persistent,
+  BlockPtr,
+  TransposedB,
+  Descriptor
+};
 Setup matmul(MatmulForm form, double inputScale = 1.0) {
   return [form, inputScale](Case &c) -> std::function<void()> {
     uint64_t m = c.size[0], n = c.size[1], k = c.size[2];
     bool transB = form == MatmulForm::TransposedB;
     // Padded rows where the kernel takes strides (16-byte rows for
     // descriptors).
-    uint64_t pad = form == MatmulForm::Strided || form == MatmulForm::Grouped
-                       ? 3
-                   : form == MatmulForm::Descriptor ? 8
-                                                    : 0;
+    bool strided = form == MatmulForm::Strided || form == MatmulForm::Grouped ||
+                   form == MatmulForm::Persistent;
+    uint64_t pad = strided ? 3 : form == MatmulForm::Descriptor ? 8 : 0;
     ScalarType in = argType(c.config, 0), out = argType(c.config, 2);
     auto ld = [&](uint64_t cols) { return pad ? c.stride(cols, pad) : cols; };
     uint64_t lda = ld(k), ldb = ld(transB ? k : n), ldc = ld(n);
@@ -859,7 +866,7 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
     Buffer &b = transB ? c.input(in, n, k, ldb) : c.input(in, k, n, ldb);
     Buffer &d = c.output(out, m * ldc);
     std::vector<uint64_t> ints = {m, n, k};
-    if (form == MatmulForm::Strided || form == MatmulForm::Grouped)
+    if (strided)
       ints.insert(ints.end(), {lda, 1, ldb, 1, ldc, 1});
     else if (form == MatmulForm::Descriptor)
       ints.insert(ints.end(), {lda, ldb, ldc});
@@ -869,6 +876,8 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
     uint64_t tilesN = cdiv(n, c.constant("BLOCK_N"));
     if (form == MatmulForm::Grouped)
       c.grid[0] = tilesM * tilesN;
+    else if (form == MatmulForm::Persistent)
+      c.grid[0] = c.constant("NUM_PROGRAMS");
     else
       c.grid = {static_cast<unsigned>(tilesM), static_cast<unsigned>(tilesN),
                 1};
@@ -1509,6 +1518,17 @@ std::vector<Config> configurations() {
       {"matmul_ptr_fp16_tc", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
        "*fp16:16, *fp16:16, *fp16:16, " + mmInts, tcBlocks,
        matmul(MatmulForm::Strided), mmSizes, Fp16Tol},
+      // Flattened (tl.range(..., flatten=True)): 156 tiles of 16 x 16 for
+      // 132 programs (some walk two), three K steps; one tile; no K steps.
+      {"persistent_matmul_ptr",
+       "persistent_matmul.tile",
+       "persistent_matmul_ptr_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:1, "
+       "i32:16, i32:1, i32:16, i32:1",
+       {"BLOCK_M=16", "BLOCK_N=16", "BLOCK_K=16", "NUM_PROGRAMS=132"},
+       matmul(MatmulForm::Persistent),
+       {{208, 192, 48}, {16, 16, 16}, {48, 32, 0}},
+       Fp16Tol},
       {"matmul_ptr_fp16_tc_h16", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
        "*fp16:16, *fp16:16, *fp16:16, " + mmHintedInts, tcBlocks,
        matmul(MatmulForm::Strided), mmHintedSizes, Fp16Tol},

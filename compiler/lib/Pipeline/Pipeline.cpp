@@ -34,6 +34,9 @@ void tilec::buildTileSimplifyPipeline(OpPassManager &pm) {
   pm.addPass(tile::createTileSplitBatch());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // On canonical loops: bounds and constants hoisted out of the loop over
+  // tiles.
+  pm.addPass(tile::createTileFlattenLoops());
 }
 
 void tilec::buildTileToGPUPipeline(OpPassManager &pm,
@@ -45,7 +48,6 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
       tile::TargetInfo::lookup(options.target);
   tile::TileGroupProgramsOptions groupOptions;
   groupOptions.groupSize = options.programGroup;
-  pm.addPass(tile::createTileFlattenLoops());
   pm.addPass(tile::createTileGroupPrograms(groupOptions));
   pm.addPass(tile::createTileSplitBoundsChecks());
   tile::TileSplitTf32x3Options splitOptions;

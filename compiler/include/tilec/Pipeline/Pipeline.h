@@ -45,7 +45,9 @@ struct PipelineOptions {
 };
 
 /// Simplifies front-end tile IR: batched dots split per batch index
-/// (tile-split-batch), canonicalisation and CSE.
+/// (tile-split-batch), canonicalisation and CSE, then loops over tiles
+/// flattened with their K loops where `tl.range(..., flatten=True)` asks
+/// (tile-flatten-loops; the interpreter runs them so).
 void buildTileSimplifyPipeline(mlir::OpPassManager &pm);
 
 /// From simplified tile IR to the GPU level: every tile gets a layout,

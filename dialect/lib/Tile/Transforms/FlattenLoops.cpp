@@ -20,21 +20,27 @@
 //
 //   nK = max(ceildiv(khi - klo, kstep), 0), nT likewise
 //   if nK > 0:
-//     for j in range(0, nT * nK) iter_args(tile = pid, kk = 0, acc = init):
-//       (j counts in 64 bits)
-//       P(tile)
+//     for j in range(0, nT * nK)                  # counts in 64 bits
+//         iter_args(tile = pid, kk = 0, s = S(pid), acc = init):
+//       T(s)
 //       acc = B(tile, klo + kk * kstep, select(kk == 0, init, acc))
-//       if kk == nK - 1: E(tile, acc)
-//       yield select(kk == nK - 1, tile + programs, tile),
-//             select(kk == nK - 1, 0, kk + 1), acc
+//       last = kk == nK - 1
+//       if last: E(tile, acc)
+//       s' = last and tile + programs < tiles ? S(tile + programs) : s
+//       yield select(last, tile + programs, tile), select(last, 0, kk + 1),
+//             s', acc
 //   else:
 //     for tile in range(pid, tiles, programs): P(tile); E(tile, init)
 //
-// `init` must not depend on the tile (a constant or a value from before the
-// loops): a zero accumulator is then an accumulator the product ignores
-// (wgmma's scale-d), not a reset of its registers. Applies to an outer loop
-// marked `tile.flatten` (`tl.range(..., flatten=True)`) whose body is ops
-// without side effects, one loop with a `tile.dot` and bounds from
+// P splits into S, the scalars computed from the tile alone (its row and
+// column of tiles, divisions: computed once a tile, in an scf.if that
+// tile-pipeline can clone for the copies ahead), and T, the tiles computed
+// from them (every step); what does not depend on the tile runs once,
+// before the loop. `init` must not depend on the tile (a constant or a
+// value from before the loops): a zero accumulator is then an accumulator the
+// product ignores (wgmma's scale-d), not a reset of its registers. Applies to
+// an outer loop marked `tile.flatten` (`tl.range(..., flatten=True)`) whose
+// body is ops without side effects, one loop with a `tile.dot` and bounds from
 // outside, and the rest. Only on request: the persistent matmul on
 // descriptors (examples/persistent_matmul.tile) measured 510 TFLOP/s with
 // its two loops and 438 flattened on an H100.
@@ -157,7 +163,61 @@ static void flatten(scf::ForOp outer, scf::ForOp inner) {
   Value total = arith::MulIOp::create(b, loc, wideTiles, wideK);
   Value start = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(0));
   Value stride = arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(1));
+  // The tile's place: ops before the inner loop that do not depend on the
+  // tile run once, before the loop. Scalars computed from the tile alone
+  // (its row and column of tiles: divisions) are carried and recomputed
+  // only when the loop moves on to the next tile. Tiles computed from the
+  // tile, and the scalars that feed them, are computed on every step from
+  // those (carrying a splatted scalar itself made ptxas serialize the
+  // products of examples/persistent_matmul.tile's pointer kernel, C7514).
+  Block *outerBody = outer.getBody();
+  auto innerIt = Block::iterator(inner);
+  auto place = llvm::make_range(outerBody->begin(), innerIt);
+  Value iv = outer.getInductionVar();
+  llvm::DenseSet<Value> dependent = {iv};
+  llvm::SetVector<Operation *> dependentOps, tileScalars;
+  IRMapping invariant;
+  auto isTile = [](Type t) { return isa<ShapedType>(t); };
+  for (Operation &op : place) {
+    auto isDependent = [&](Value v) { return dependent.contains(v); };
+    if (llvm::none_of(op.getOperands(), isDependent)) {
+      b.clone(op, invariant);
+      continue;
+    }
+    dependent.insert(op.result_begin(), op.result_end());
+    dependentOps.insert(&op);
+    auto fromScalars = [&](Value v) {
+      return v == iv || !isDependent(v) ||
+             tileScalars.contains(v.getDefiningOp());
+    };
+    auto feedsTile = [&](Operation *user) {
+      return llvm::any_of(user->getResultTypes(), isTile);
+    };
+    if (llvm::none_of(op.getResultTypes(), isTile) &&
+        llvm::all_of(op.getOperands(), fromScalars) &&
+        llvm::none_of(op.getUsers(), feedsTile))
+      tileScalars.insert(&op);
+  }
+  SmallVector<Value> carried;
+  for (Operation *op : tileScalars)
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !tileScalars.contains(
+                outerBody->findAncestorOpInBlock(*user));
+          }))
+        carried.push_back(result);
+  // The carried scalars of the tile `tileValue`.
+  auto computePlace = [&](Value tileValue) {
+    IRMapping mapping = invariant;
+    mapping.map(iv, tileValue);
+    for (Operation *op : tileScalars)
+      b.clone(*op, mapping);
+    return llvm::map_to_vector(carried,
+                               [&](Value v) { return mapping.lookup(v); });
+  };
+
   SmallVector<Value> inits = {outer.getLowerBound(), zero};
+  llvm::append_range(inits, computePlace(outer.getLowerBound()));
   SmallVector<Value> accInits;
   for (Value init : inner.getInitArgs())
     accInits.push_back(getOutside(b, outer, init));
@@ -167,21 +227,22 @@ static void flatten(scf::ForOp outer, scf::ForOp inner) {
   Block *body = flat.getBody();
   b.setInsertionPointToStart(body);
   Value tile = flat.getRegionIterArg(0), kk = flat.getRegionIterArg(1);
+  ValueRange carriedArgs = flat.getRegionIterArgs().slice(2, carried.size());
+  ValueRange accArgs = flat.getRegionIterArgs().drop_front(2 + carried.size());
 
-  // The tile's place, then the K step with the accumulators restarted on a
-  // tile's first step.
-  IRMapping mapping;
-  mapping.map(outer.getInductionVar(), tile);
-  Block *outerBody = outer.getBody();
-  auto innerIt = Block::iterator(inner);
-  for (Operation &op : llvm::make_range(outerBody->begin(), innerIt))
-    b.clone(op, mapping);
+  // The tiles of the tile's place, then the K step with the accumulators
+  // restarted on a tile's first step.
+  IRMapping mapping = invariant;
+  mapping.map(iv, tile);
+  mapping.map(carried, carriedArgs);
+  for (Operation &op : place)
+    if (dependentOps.contains(&op) && !tileScalars.contains(&op))
+      b.clone(op, mapping);
   Value first =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, kk, zero);
-  for (auto [arg, init, carried] :
-       llvm::zip_equal(inner.getRegionIterArgs(), accInits,
-                       flat.getRegionIterArgs().drop_front(2)))
-    mapping.map(arg, select(b, loc, first, init, carried));
+  for (auto [arg, init, acc] :
+       llvm::zip_equal(inner.getRegionIterArgs(), accInits, accArgs))
+    mapping.map(arg, select(b, loc, first, init, acc));
   mapping.map(inner.getInductionVar(),
               arith::AddIOp::create(
                   b, loc, inner.getLowerBound(),
@@ -204,12 +265,26 @@ static void flatten(scf::ForOp outer, scf::ForOp inner) {
                                         outerBody->without_terminator().end()))
     b.clone(op, mapping);
 
+  // The next tile, its place computed when there is one.
   b.setInsertionPointToEnd(body);
+  Value nextTile = arith::AddIOp::create(b, loc, tile, outer.getStep());
   SmallVector<Value> yields = {
-      arith::SelectOp::create(
-          b, loc, last, arith::AddIOp::create(b, loc, tile, outer.getStep()),
-          tile),
+      arith::SelectOp::create(b, loc, last, nextTile, tile),
       arith::SelectOp::create(b, loc, last, zero, next)};
+  if (!carried.empty()) {
+    Value more = arith::AndIOp::create(
+        b, loc, last,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, nextTile,
+                              outer.getUpperBound()));
+    auto nextPlace = scf::IfOp::create(b, loc, ValueRange(carried).getTypes(),
+                                       more, /*withElseRegion=*/true);
+    b.setInsertionPointToStart(nextPlace.thenBlock());
+    scf::YieldOp::create(b, loc, computePlace(nextTile));
+    b.setInsertionPointToStart(nextPlace.elseBlock());
+    scf::YieldOp::create(b, loc, carriedArgs);
+    b.setInsertionPointToEnd(body);
+    llvm::append_range(yields, nextPlace.getResults());
+  }
   llvm::append_range(yields, accs);
   scf::YieldOp::create(b, loc, yields);
 

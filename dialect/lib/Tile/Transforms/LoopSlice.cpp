@@ -15,6 +15,20 @@
 
 using namespace mlir;
 
+/// Calls `fn` on each value `op` uses: its operands, and the values its
+/// regions use from outside it.
+static void forEachUsedValue(Operation *op, function_ref<void(Value)> fn) {
+  for (Value v : op->getOperands())
+    fn(v);
+  op->walk([&](Operation *nested) {
+    if (nested == op)
+      return;
+    for (Value v : nested->getOperands())
+      if (!op->isAncestor(v.getParentRegion()->getParentOp()))
+        fn(v);
+  });
+}
+
 LogicalResult tilec::tile::collectSlice(Block *body, ValueRange values,
                                         llvm::SetVector<Operation *> &slice) {
   SmallVector<Value> worklist(values.begin(), values.end());
@@ -22,11 +36,16 @@ LogicalResult tilec::tile::collectSlice(Block *body, ValueRange values,
     Operation *op = worklist.pop_back_val().getDefiningOp();
     if (!op || op->getBlock() != body || slice.contains(op))
       continue;
-    if (op->getNumRegions() != 0 || !isMemoryEffectFree(op) ||
-        isa<LoadOp, DotOp>(op))
+    // Ops with regions (an scf.if choosing a value) qualify when nothing in
+    // them has effects.
+    if (!isMemoryEffectFree(op) || op->walk([](Operation *nested) {
+                                       return isa<LoadOp, DotOp>(nested)
+                                                  ? WalkResult::interrupt()
+                                                  : WalkResult::advance();
+                                     }).wasInterrupted())
       return failure();
     slice.insert(op);
-    worklist.append(op->operand_begin(), op->operand_end());
+    forEachUsedValue(op, [&](Value v) { worklist.push_back(v); });
   }
   return success();
 }
@@ -61,8 +80,9 @@ void tilec::tile::collectIterArgs(scf::ForOp loop, ArrayRef<Operation *> ops,
                                   llvm::SetVector<unsigned> &args) {
   Block *body = loop.getBody();
   for (Operation *op : ops)
-    for (Value v : op->getOperands())
+    forEachUsedValue(op, [&](Value v) {
       if (auto arg = dyn_cast<BlockArgument>(v);
           arg && arg.getOwner() == body && arg.getArgNumber() > 0)
         args.insert(arg.getArgNumber() - 1);
+    });
 }

@@ -26,8 +26,9 @@ class ForOp;
 namespace tilec::tile {
 
 /// Adds to `slice` the operations of `body` that `values` depend on,
-/// stopping at block arguments and values defined outside; fails when one
-/// of them cannot be recomputed freely (side effects, regions, loads, dots).
+/// (and the values their regions use), stopping at block arguments and
+/// values defined outside; fails when one of them cannot be recomputed
+/// freely (side effects, loads, dots).
 mlir::LogicalResult collectSlice(mlir::Block *body, mlir::ValueRange values,
                                  llvm::SetVector<mlir::Operation *> &slice);
 
@@ -41,7 +42,8 @@ void cloneSlice(mlir::OpBuilder &b,
 mlir::Value cloneLoad(mlir::OpBuilder &b, LoadOp load, mlir::IRMapping &mapping,
                       mlir::Value valid);
 
-/// The numbers of the iteration arguments of `loop` that `ops` use.
+/// The numbers of the iteration arguments of `loop` that `ops` (or their
+/// regions) use.
 void collectIterArgs(mlir::scf::ForOp loop,
                      llvm::ArrayRef<mlir::Operation *> ops,
                      llvm::SetVector<unsigned> &args);

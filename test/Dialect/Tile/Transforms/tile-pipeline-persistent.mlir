@@ -8,12 +8,16 @@
 // stays in flight (the program has its SM alone: it walks tiles from its
 // id; no second program asked for); the epilogue waits for it and passes
 // the completed accumulator on as the scf.if's result, which the loop
-// yields; the copies of the stage two iterations ahead follow a barrier at
-// the end of the iteration (TMA: no barrier at its top).
+// yields; the tile's place (row and column of tiles, divisions) is
+// carried and recomputed in an scf.if when a tile ends, for the product's
+// tile and for the copies' tile two iterations ahead; the copies of that
+// stage follow a barrier at the end of the iteration (TMA: no barrier at
+// its top).
 // CHECK-NOT: tile.programs_per_sm
 // CHECK: %[[INIT:.*]] = tile.warp_group_dot_wait %{{.*}} {pending = 0 : i32}
-// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[KK:[^ ]*]] = %{{.*}}, %[[ACC:[^ ]*]] = %[[INIT]],
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[KK:[^ ]*]] = %{{.*}}, %[[ROW:[^ ]*]] = %{{.*}}, %[[COL:[^ ]*]] = %{{.*}}, %[[ACC:[^ ]*]] = %[[INIT]],
 // CHECK-NOT: tile.cta_barrier
+// CHECK-NOT: arith.divsi
 // CHECK: tile.barrier_wait
 // CHECK-NOT: arith.select %{{.*}} : tensor<128x128xi1
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %[[KK]], %{{.*}} : i32
@@ -27,11 +31,19 @@
 // CHECK: scf.yield %[[W0]]
 // CHECK: } else {
 // CHECK-NEXT: scf.yield %[[W1]]
+// CHECK: %[[PLACE:.*]]:2 = scf.if %{{.*}} -> (i32, i32) {
+// CHECK: arith.divsi
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %[[ROW]], %[[COL]] : i32, i32
+// CHECK-NOT: arith.divsi
 // CHECK: tile.cta_barrier
+// CHECK-NOT: arith.divsi
 // CHECK: tile.async_tma_copy
 // CHECK: tile.async_tma_copy
-// CHECK: scf.yield %{{.*}}, %{{.*}}, %[[E]],
-// CHECK: tile.warp_group_dot_wait %{{.*}}#2 {pending = 0 : i32}
+// CHECK: scf.if %{{.*}} -> (i32, i32) {
+// CHECK: arith.divsi
+// CHECK: scf.yield %{{.*}}, %{{.*}}, %[[PLACE]]#0, %[[PLACE]]#1, %[[E]],
+// CHECK: tile.warp_group_dot_wait %{{.*}}#4 {pending = 0 : i32}
 module {
   func.func @persistent_matmul_kernel(%arg0: !tile.ptr<f16>, %arg1: i32, %arg2: i32, %arg3: i64, %arg4: !tile.ptr<f16>, %arg5: i32, %arg6: i32, %arg7: i64, %arg8: !tile.ptr<f16>, %arg9: i32, %arg10: i32, %arg11: i64, %arg12: i32, %arg13: i32, %arg14: i32) {
     %c63_i32 = arith.constant 63 : i32
