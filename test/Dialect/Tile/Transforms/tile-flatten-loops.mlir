@@ -166,8 +166,8 @@ func.func @requested(%p: !tile.ptr<f32>, %tiles: i32, %nk: i32, %x: tensor<16x16
 
 // -----
 
-// Left alone: a persistent loop that does not ask for it (measured slower
-// on an H100 with TMA: the persistent matmul 510 -> 438 TFLOP/s); asked
+// Left alone: a persistent loop that does not ask for it (flattening is a
+// request, as in Triton); asked
 // for, an inner loop without a product; an accumulator starting from a
 // value the tile computes; an inner bound the tile computes; a store
 // before the inner loop; two inner loops.
