@@ -831,6 +831,40 @@ def row_persistent_matmul_ptr(h):
               lambda: torch.matmul(a, b, out=c), torch_checked=True)
 
 
+def row_linear(h):
+    """examples/linear.tile: y = x @ w.T (torch.nn.functional.linear without
+    bias) in fp16 at 4096^3, w [N, K] read through its transpose: the
+    pointer build, then the one on host-side tensor descriptors. torch:
+    torch.mm(x, w.t()), what linear runs."""
+    torch = h.torch
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    m = n = k = 4096
+    x = randn(torch, (m, k), torch.float16)
+    w = randn(torch, (n, k), torch.float16)
+    y = torch.empty((m, n), device="cuda", dtype=torch.float16)
+    ref = x.double() @ w.double().T
+    name = "linear_fp16"
+    entry = h.manifest[name]["constexprs"]
+    grid = (h.triton.cdiv(m, entry["BLOCK_M"]), h.triton.cdiv(n, entry["BLOCK_N"]))
+    h.run_row(f"linear_fp16 {m}x{n}x{k}", name, grid,
+              (x, w, y, m, n, k, x.stride(0), x.stride(1), w.stride(1),
+               w.stride(0), y.stride(0), y.stride(1)), [y], [ref], 1e-3,
+              2 * m * n * k, "TFLOP/s",
+              lambda: torch.mm(x, w.t(), out=y),
+              torch_checked=True)
+    name = "linear_desc_fp16"
+    entry = h.manifest[name]["constexprs"]
+    bm, bn, bk = entry["BLOCK_M"], entry["BLOCK_N"], entry["BLOCK_K"]
+    blocks = [(x, [bm, bk]), (w, [bn, bk]), (y, [bm, bn])]
+    ours = [tilec_runtime.TensorDescriptor(t, block) for t, block in blocks]
+    theirs = [TensorDescriptor.from_tensor(t, block) for t, block in blocks]
+    h.run_row(f"linear_desc_fp16 {m}x{n}x{k}", name,
+              (h.triton.cdiv(m, bm), h.triton.cdiv(n, bn)), (*ours, m, n, k),
+              [y], [ref], 1e-3, 2 * m * n * k, "TFLOP/s",
+              lambda: torch.mm(x, w.t(), out=y),
+              torch_checked=True, triton_args=(*theirs, m, n, k))
+
+
 def attention_row(h, name, dtype, heads, seq, dim):
     """The attention forward kernel of manifest entry name (attention_fwd of
     examples/attention.tile, or attn_fwd of examples/flash_attention.tile,
@@ -986,6 +1020,7 @@ ROWS = {
     "batched_attention": row_batched_attention,
     "persistent_matmul": row_persistent_matmul,
     "persistent_matmul_ptr": row_persistent_matmul_ptr,
+    "linear": row_linear,
     "attention_fp16": row_attention_fp16,
     "attention_fp16_d128": row_attention_fp16_d128,
     "attention_bf16_d128": row_attention_bf16_d128,

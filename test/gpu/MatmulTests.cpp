@@ -353,21 +353,24 @@ CaseResult runGroupedMatmul(TestEnv &env, const GpuTest &test,
   return result;
 }
 
-/// persistent_matmul_kernel(a_desc, b_desc, c_desc, M, N, K): fp16 A [M, K],
-/// B [K, N] and C [M, N] with padded row strides, passed as host-side
-/// TensorDescriptors of the kernel's blocks; 132 programs.
-CaseResult runMatmulHostDesc(TestEnv &env, const GpuTest &test,
-                             const Kernel &kernel, const Shape &shape) {
+/// A kernel of host-side TensorDescriptors of its blocks (a_desc, b_desc,
+/// c_desc, M, N, K): fp16 A [M, K], B [K, N] or, \p linear, w [N, K] (the
+/// kernel computes A @ w.T), and C [M, N] with padded row strides; 132
+/// programs (persistent) or one a block of C.
+CaseResult runHostDesc(TestEnv &env, const GpuTest &test, const Kernel &kernel,
+                       const Shape &shape, bool linear) {
   const TestConfig &config = test.Config;
   const std::uint64_t m = shape[0], n = shape[1], k = shape[2];
-  const std::uint64_t lda = paddedStride(k), ldb = paddedStride(n),
+  const std::uint64_t bRows = linear ? n : k, bCols = linear ? k : n;
+  const std::uint64_t lda = paddedStride(k), ldb = paddedStride(bCols),
                       ldc = paddedStride(n);
   CaseResult result;
-  Dim3 grid(132);
+  Dim3 grid =
+      linear ? Dim3(cdiv(m, config.BlockM), cdiv(n, config.BlockN)) : Dim3(132);
   result.Grid = gridString(grid);
   result.Flops = 2.0 * m * n * k;
   HostMatrix a = HostMatrix::random(env, config.In, m, k, lda);
-  HostMatrix b = HostMatrix::random(env, config.In, k, n, ldb);
+  HostMatrix b = HostMatrix::random(env, config.In, bRows, bCols, ldb);
   CaseBuffers buffers(env.Ctx);
   DeviceBuffer &da = buffers.input(a);
   DeviceBuffer &db = buffers.input(b);
@@ -383,8 +386,8 @@ CaseResult runMatmulHostDesc(TestEnv &env, const GpuTest &test,
   const std::int64_t bm = config.BlockM, bn = config.BlockN, bk = config.BlockK;
   Expected<TensorDescriptor> aDesc =
       TensorDescriptor::fromTensor(view(da, m, k, lda), {bm, bk});
-  Expected<TensorDescriptor> bDesc =
-      TensorDescriptor::fromTensor(view(db, k, n, ldb), {bk, bn});
+  Expected<TensorDescriptor> bDesc = TensorDescriptor::fromTensor(
+      view(db, bRows, bCols, ldb), {linear ? bn : bk, linear ? bk : bn});
   Expected<TensorDescriptor> cDesc =
       TensorDescriptor::fromTensor(view(dc, m, n, ldc), {bm, bn});
   for (const Status &s : {aDesc.status(), bDesc.status(), cDesc.status()})
@@ -399,13 +402,25 @@ CaseResult runMatmulHostDesc(TestEnv &env, const GpuTest &test,
   if (!status.ok())
     return failed(status, result);
   std::vector<double> ref(m * n);
-  matmulReference(a.Values.data(), b.Values.data(), m, n, k, lda, 1, ldb, 1,
-                  ref.data());
+  matmulReference(a.Values.data(), b.Values.data(), m, n, k, lda, 1,
+                  linear ? 1 : ldb, linear ? ldb : 1, ref.data());
   bool ok =
       checkOutput(result, "C", c, ref, n, matmulTolerance(config.Tol, a, b, k));
   ok &= recordClobbered(result, "C", clobbered);
   result.Passed = ok;
   return result;
+}
+
+/// persistent_matmul_kernel: A @ B on 132 programs.
+CaseResult runMatmulHostDesc(TestEnv &env, const GpuTest &test,
+                             const Kernel &kernel, const Shape &shape) {
+  return runHostDesc(env, test, kernel, shape, /*linear=*/false);
+}
+
+/// linear_desc_kernel: A @ w.T, a program a block of C.
+CaseResult runLinearHostDesc(TestEnv &env, const GpuTest &test,
+                             const Kernel &kernel, const Shape &shape) {
+  return runHostDesc(env, test, kernel, shape, /*linear=*/true);
 }
 
 /// batched_matmul_kernel(a, b, c, batch, M, N, K, nine strides) of
@@ -948,6 +963,31 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                    tensorCoreConfig(F16, F16, Fp16Tol, 64)});
   TestConfig fp16Wide = tensorCoreConfig(F16, F16, Fp16Tol, 64);
   fp16Wide.BlockN = 256;
+  // x @ w.T with w's rows of N (examples/linear.tile): the pointer build
+  // (N and K multiples of 16, contiguous rows; M ragged, K not a multiple
+  // of BLOCK_K) and the descriptor build (rows of 16 bytes, padded).
+  tests.push_back({"linear_fp16",
+                   "linear_fp16.ptx",
+                   "linear_kernel",
+                   {{{128, 256, 64}, BT},
+                    {{100, 144, 80}, BT},
+                    {{1, 16, 16}, BT},
+                    {{257, 528, 208}, BT},
+                    {{1000, 784, 528}, BT},
+                    {{4096, 4096, 4096}, BT}},
+                   runMatmulStrided,
+                   fp16Wide});
+  tests.push_back({"linear_desc_fp16",
+                   "linear_desc_fp16.ptx",
+                   "linear_desc_kernel",
+                   {{128, 256, 64},
+                    {100, 136, 72},
+                    {1, 8, 8},
+                    {257, 520, 200},
+                    {1000, 784, 528},
+                    {4096, 4096, 4096}},
+                   runLinearHostDesc,
+                   fp16Wide});
   tests.push_back(
       {"matmul_desc_fp16_tc_n256",
        "matmul_desc_fp16_tc_n256.ptx",

@@ -838,7 +838,8 @@ std::function<void()> glu(Case &c) {
 }
 
 /// The matmul kernels: a, b, c, M, N, K, then all six strides (Strided,
-/// Grouped, Persistent: NUM_PROGRAMS programs walking the tiles), none
+/// Grouped, Persistent: NUM_PROGRAMS programs walking the tiles, Linear: B
+/// given as w [N, K], the kernel computing a @ w.T), none
 /// (BlockPtr, TransposedB) or the three row strides (Descriptor); size (M,
 /// N, K). The kernel multiplies its inputs scaled by `inputScale` (the fp8
 /// kernel: int8 / 8).
@@ -846,6 +847,7 @@ enum class MatmulForm {
   Strided,
   Grouped,
   Persistent,
+  Linear,
   BlockPtr,
   TransposedB,
   Descriptor
@@ -853,11 +855,11 @@ enum class MatmulForm {
 Setup matmul(MatmulForm form, double inputScale = 1.0) {
   return [form, inputScale](Case &c) -> std::function<void()> {
     uint64_t m = c.size[0], n = c.size[1], k = c.size[2];
-    bool transB = form == MatmulForm::TransposedB;
+    bool transB = form == MatmulForm::TransposedB || form == MatmulForm::Linear;
     // Padded rows where the kernel takes strides (16-byte rows for
     // descriptors).
     bool strided = form == MatmulForm::Strided || form == MatmulForm::Grouped ||
-                   form == MatmulForm::Persistent;
+                   form == MatmulForm::Persistent || form == MatmulForm::Linear;
     uint64_t pad = strided ? 3 : form == MatmulForm::Descriptor ? 8 : 0;
     ScalarType in = argType(c.config, 0), out = argType(c.config, 2);
     auto ld = [&](uint64_t cols) { return pad ? c.stride(cols, pad) : cols; };
@@ -866,7 +868,9 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
     Buffer &b = transB ? c.input(in, n, k, ldb) : c.input(in, k, n, ldb);
     Buffer &d = c.output(out, m * ldc);
     std::vector<uint64_t> ints = {m, n, k};
-    if (strided)
+    if (form == MatmulForm::Linear)
+      ints.insert(ints.end(), {lda, 1, 1, ldb, ldc, 1});
+    else if (strided)
       ints.insert(ints.end(), {lda, 1, ldb, 1, ldc, 1});
     else if (form == MatmulForm::Descriptor)
       ints.insert(ints.end(), {lda, ldb, ldc});
@@ -1529,6 +1533,10 @@ std::vector<Config> configurations() {
        matmul(MatmulForm::Persistent),
        {{208, 192, 48}, {16, 16, 16}, {48, 32, 0}},
        Fp16Tol},
+      {"linear_fp16", "linear.tile", "linear_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, i32, i32:16, i32:16, i32:16, i32:1, "
+       "i32:1, i32:16, i32:16, i32:1",
+       tcBlocks, matmul(MatmulForm::Linear), mmHintedSizes, Fp16Tol},
       {"matmul_ptr_fp16_tc_h16", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
        "*fp16:16, *fp16:16, *fp16:16, " + mmHintedInts, tcBlocks,
        matmul(MatmulForm::Strided), mmHintedSizes, Fp16Tol},

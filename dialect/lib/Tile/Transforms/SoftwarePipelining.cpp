@@ -112,6 +112,9 @@ struct OperandPlan {
   bool staged = false;
   /// Bytes each thread moves per copy (TMA and staged tiles: 16).
   int64_t copyBytes = 16;
+  /// The product reads the slot transposed: b is `tl.trans` of a tile of
+  /// rows of N (K contiguous, which is how wgmma reads B).
+  bool transposed = false;
 };
 
 /// Whether the elements `load` reads where its mask is false are zeros.
@@ -139,13 +142,25 @@ static std::optional<abi::TensorMapSpec::Scalar> describeScalar(Value value) {
 }
 
 /// The load in the dot's block whose tile is operand `index` of `dot` and
-/// nothing else (through a layout conversion, which shared memory makes
-/// moot), or null.
-static LoadOp getOperandLoad(DotOp dot, unsigned index) {
+/// nothing else, through a layout conversion (which shared memory makes
+/// moot) and, for b, a 2-D `tl.trans` (`transposed`: `x @ w.T` with w's
+/// rows of N), or null.
+static LoadOp getOperandLoad(DotOp dot, unsigned index, bool &transposed) {
   Value operand = dot->getOperand(index);
-  if (auto convert = operand.getDefiningOp<ConvertLayoutOp>();
-      convert && operand.hasOneUse())
-    operand = convert.getSrc();
+  auto skipConversion = [&] {
+    if (auto convert = operand.getDefiningOp<ConvertLayoutOp>();
+        convert && operand.hasOneUse())
+      operand = convert.getSrc();
+  };
+  skipConversion();
+  transposed = false;
+  if (auto trans = operand.getDefiningOp<TransOp>();
+      index == 1 && trans && operand.hasOneUse() &&
+      trans.getOrder() == ArrayRef<int32_t>{1, 0}) {
+    transposed = true;
+    operand = trans.getSrc();
+    skipConversion();
+  }
   auto load = operand.getDefiningOp<LoadOp>();
   if (!load || load->getBlock() != dot->getBlock() || !operand.hasOneUse())
     return LoadOp();
@@ -209,11 +224,13 @@ static TensorMapAttr describeTensorMap(RankedTensorType type, Value base,
 /// The TMA plan for operand `index` (0: a, 1: b) of `dot` when it is a
 /// zero-padded load of a 2-D tensor descriptor whose base, extents and row
 /// stride are kernel arguments or constants, and TMA can write it the way
-/// wgmma reads it (rows of the descriptor contiguous: A, and a B stored
-/// N-major: 16-bit, or 32-bit into a transposed accumulator, whose
-/// instructions load b^T from the slot into registers).
+/// wgmma reads it (rows of the descriptor contiguous: A, a B read through
+/// `tl.trans` (K-major), and a B stored N-major: 16-bit, or 32-bit into a
+/// transposed accumulator, whose instructions load b^T from the slot into
+/// registers).
 static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
-  LoadOp load = getOperandLoad(dot, index);
+  bool transposed;
+  LoadOp load = getOperandLoad(dot, index, transposed);
   if (!load || !load.getDescBase() || !padsWithZeros(load))
     return std::nullopt;
   Value operand = load.getResult();
@@ -224,7 +241,10 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
   auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
   int64_t inner = type.getDimSize(1);
   int64_t swizzle = std::min<int64_t>(128, inner * elemBytes);
-  if (index == 1 && mma.getTransposed()) {
+  if (transposed) {
+    if (mma.getTransposed())
+      return std::nullopt;
+  } else if (index == 1 && mma.getTransposed()) {
     if (elemBytes != 4)
       return std::nullopt;
   } else if (index == 1) {
@@ -238,8 +258,10 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
       load.getDescUnchecked(), swizzle);
   if (!map)
     return std::nullopt;
-  return OperandPlan{
+  OperandPlan plan{
       load, SharedLayoutAttr::get(dot.getContext(), 1, unsigned(swizzle)), map};
+  plan.transposed = transposed;
+  return plan;
 }
 
 /// Bytes one asynchronous copy of `load` moves when its matrix is stored
@@ -263,13 +285,27 @@ static int64_t getCopyBytes(LoadOp load, unsigned dim,
 /// reads it.
 static std::optional<OperandPlan> planOperand(DotOp dot, unsigned index,
                                               AxisInfoAnalysis &axisInfo) {
-  LoadOp load = getOperandLoad(dot, index);
+  bool transposed;
+  LoadOp load = getOperandLoad(dot, index, transposed);
   if (!load || !padsWithZeros(load) || !getLayout(load.getPtr().getType()))
     return std::nullopt;
   Value operand = load.getResult();
   auto type = cast<RankedTensorType>(operand.getType());
   auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
   int64_t elemBytes = getStorageBytes(type.getElementType());
+  if (transposed) {
+    // b^T's tile is rows of N: copied with K contiguous, as wgmma reads B.
+    int64_t bytes = getCopyBytes(load, 1, axisInfo);
+    if (mma.getTransposed() || bytes == 0)
+      return std::nullopt;
+    int64_t swizzle = std::min<int64_t>(128, type.getDimSize(1) * elemBytes);
+    OperandPlan plan{load,
+                     SharedLayoutAttr::get(dot.getContext(), 1,
+                                           unsigned(swizzle)),
+                     TensorMapAttr(), /*staged=*/false, bytes};
+    plan.transposed = true;
+    return plan;
+  }
   int64_t k = index == 0 ? type.getDimSize(1) : type.getDimSize(0);
   // A and (any type) B are stored K-major; a 16-bit B may be stored N-major
   // when an instruction's N spans a 32-byte swizzle, a 32-bit one when the
@@ -850,7 +886,9 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   if (!planA || !planB)
     return std::nullopt;
   plan.products.push_back(
-      {dot, {{ProductOperand::Ring, 0}, {ProductOperand::Ring, 1}}});
+      {dot,
+       {{ProductOperand::Ring, 0},
+        {ProductOperand::Ring, 1, Value(), planB->transposed}}});
   plan.plans = {*planA, *planB};
   plan.tma = tma;
   if (failed(collectLoopSlices(plan)))
