@@ -36,12 +36,14 @@
 // column of tiles, divisions: computed once a tile, in an scf.if that
 // tile-pipeline can clone for the copies ahead), and T, the tiles computed
 // from them (every step); what does not depend on the tile runs once,
-// before the loop. `init` must not depend on the tile (a constant or a
-// value from before the loops): a zero accumulator is then an accumulator the
-// product ignores (wgmma's scale-d), not a reset of its registers. Applies to
-// an outer loop marked `tile.flatten` (`tl.range(..., flatten=True)`) whose
-// body is ops without side effects, one loop with a `tile.dot` and bounds from
-// outside, and the rest. Only on request, as in Triton: flattened, the
+// before the loop. Values the outer loop carries (the tutorials count the
+// epilogue's tiles apart) are carried by the flattened loop; the epilogue's
+// scf.if yields their next values. `init` must not depend on the tile (a
+// constant or a value from before the loops): a zero accumulator is then an
+// accumulator the product ignores (wgmma's scale-d), not a reset of its
+// registers. Applies to an outer loop marked `tile.flatten`
+// (`tl.range(..., flatten=True)`) whose body is ops without side effects,
+// one loop with a `tile.dot` and bounds from outside, and the rest. Only on request, as in Triton: flattened, the
 // persistent matmul on descriptors (examples/persistent_matmul.tile)
 // measured as fast as with its two loops on an H100 (510-512 against 514
 // TFLOP/s; 438 while the place was recomputed every step).
@@ -72,7 +74,7 @@ namespace {
 
 /// The loop in `outer`'s body that it can be flattened with, or null.
 static scf::ForOp getFlattenableInner(scf::ForOp outer) {
-  if (outer.getNumResults() != 0 || !isFlattenRequested(outer))
+  if (!isFlattenRequested(outer))
     return nullptr;
   scf::ForOp inner;
   for (Operation &op : outer.getBody()->without_terminator()) {
@@ -151,9 +153,15 @@ static void flatten(scf::ForOp outer, scf::ForOp inner) {
   Value numTiles = getTripCount(b, loc, outer);
   Value hasK =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, numK, zero);
-  auto ifOp = scf::IfOp::create(b, loc, hasK, /*withElseRegion=*/true);
+  // (Without results, the branches come with their terminators.)
+  unsigned numOuter = outer.getNumRegionIterArgs();
+  auto ifOp = scf::IfOp::create(b, loc, outer.getResultTypes(), hasK,
+                                /*withElseRegion=*/true);
 
-  b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  if (numOuter == 0)
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  else
+    b.setInsertionPointToStart(ifOp.thenBlock());
   // The loop counts the steps in 64 bits: tiles x steps of 32-bit loops
   // may not fit in 32.
   Type i64 = b.getI64Type();
@@ -175,7 +183,10 @@ static void flatten(scf::ForOp outer, scf::ForOp inner) {
   auto innerIt = Block::iterator(inner);
   auto place = llvm::make_range(outerBody->begin(), innerIt);
   Value iv = outer.getInductionVar();
+  // The outer loop's own iteration arguments change from tile to tile too
+  // (they are carried as they are).
   llvm::DenseSet<Value> dependent = {iv};
+  dependent.insert_range(outer.getRegionIterArgs());
   llvm::SetVector<Operation *> dependentOps, tileScalars;
   IRMapping invariant;
   auto isTile = [](Type t) { return isa<ShapedType>(t); };
@@ -219,6 +230,7 @@ static void flatten(scf::ForOp outer, scf::ForOp inner) {
 
   SmallVector<Value> inits = {outer.getLowerBound(), zero};
   llvm::append_range(inits, computePlace(outer.getLowerBound()));
+  llvm::append_range(inits, outer.getInitArgs());
   SmallVector<Value> accInits;
   for (Value init : inner.getInitArgs())
     accInits.push_back(getOutside(b, outer, init));
@@ -229,13 +241,17 @@ static void flatten(scf::ForOp outer, scf::ForOp inner) {
   b.setInsertionPointToStart(body);
   Value tile = flat.getRegionIterArg(0), kk = flat.getRegionIterArg(1);
   ValueRange carriedArgs = flat.getRegionIterArgs().slice(2, carried.size());
-  ValueRange accArgs = flat.getRegionIterArgs().drop_front(2 + carried.size());
+  ValueRange outerArgs =
+      flat.getRegionIterArgs().slice(2 + carried.size(), numOuter);
+  ValueRange accArgs =
+      flat.getRegionIterArgs().drop_front(2 + carried.size() + numOuter);
 
   // The tiles of the tile's place, then the K step with the accumulators
   // restarted on a tile's first step.
   IRMapping mapping = invariant;
   mapping.map(iv, tile);
   mapping.map(carried, carriedArgs);
+  mapping.map(outer.getRegionIterArgs(), outerArgs);
   for (Operation &op : place)
     if (dependentOps.contains(&op) && !tileScalars.contains(&op))
       b.clone(op, mapping);
@@ -254,17 +270,27 @@ static void flatten(scf::ForOp outer, scf::ForOp inner) {
   for (Value v : inner.getBody()->getTerminator()->getOperands())
     accs.push_back(mapping.lookupOrDefault(v));
 
-  // The epilogue after a tile's last step.
+  // The epilogue after a tile's last step, which computes the outer
+  // loop's next iteration arguments.
   Value next = arith::AddIOp::create(b, loc, kk, one);
   Value last =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, numK);
-  auto epilogue = scf::IfOp::create(b, loc, last);
+  auto epilogue = scf::IfOp::create(b, loc, outer.getResultTypes(), last,
+                                    /*withElseRegion=*/numOuter != 0);
   for (auto [result, acc] : llvm::zip_equal(inner.getResults(), accs))
     mapping.map(result, acc);
-  b.setInsertionPoint(epilogue.thenBlock()->getTerminator());
+  b.setInsertionPointToStart(epilogue.thenBlock());
   for (Operation &op : llvm::make_range(std::next(innerIt),
                                         outerBody->without_terminator().end()))
     b.clone(op, mapping);
+  if (numOuter != 0) {
+    SmallVector<Value> outerNext;
+    for (Value v : outerBody->getTerminator()->getOperands())
+      outerNext.push_back(mapping.lookupOrDefault(v));
+    scf::YieldOp::create(b, loc, outerNext);
+    b.setInsertionPointToStart(epilogue.elseBlock());
+    scf::YieldOp::create(b, loc, outerArgs);
+  }
 
   // The next tile, its place computed when there is one.
   b.setInsertionPointToEnd(body);
@@ -286,11 +312,21 @@ static void flatten(scf::ForOp outer, scf::ForOp inner) {
     b.setInsertionPointToEnd(body);
     llvm::append_range(yields, nextPlace.getResults());
   }
+  llvm::append_range(yields, epilogue.getResults());
   llvm::append_range(yields, accs);
   scf::YieldOp::create(b, loc, yields);
-
   // Without K steps each tile's epilogue runs on the initial accumulators.
-  outer->moveBefore(ifOp.elseBlock()->getTerminator());
+  if (numOuter == 0) {
+    outer->moveBefore(ifOp.elseBlock()->getTerminator());
+  } else {
+    b.setInsertionPointToEnd(ifOp.thenBlock());
+    scf::YieldOp::create(b, loc,
+                         flat.getResults().slice(2 + carried.size(), numOuter));
+    outer->replaceAllUsesWith(ifOp.getResults());
+    outer->moveBefore(ifOp.elseBlock(), ifOp.elseBlock()->end());
+    b.setInsertionPointToEnd(ifOp.elseBlock());
+    scf::YieldOp::create(b, loc, outer.getResults());
+  }
   inner.replaceAllUsesWith(inner.getInitArgs());
   inner.erase();
 }

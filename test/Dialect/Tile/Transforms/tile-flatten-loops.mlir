@@ -141,6 +141,53 @@ func.func @place(%p: !tile.ptr<f32>, %tiles: i32, %nk: i32, %x: tensor<16x16xf16
 
 // -----
 
+// The loop over tiles carries a value of its own (Triton's persistent
+// tutorial counts the epilogue's tiles apart): the flattened loop carries
+// it too, the epilogue's scf.if computes its next value (else keeps it),
+// and the loops' result is the scf.if's on either path.
+// CHECK-LABEL: func.func @counted
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:   %[[FLAT:.*]]:4 = scf.for %{{.*}} iter_args(%{{[^ ]*}} = %{{[^,]*}}, %{{[^ ]*}} = %{{[^,]*}}, %[[DONE:[^ ]*]] = %[[INIT:[^,]*]], %{{.*}} = %{{.*}}) -> (i32, i32, i32, tensor<16x16xf32>)
+// CHECK:     tile.dot
+// CHECK:     %[[E:.*]] = scf.if %{{.*}} -> (i32) {
+// CHECK:       %[[NEXT:.*]] = arith.addi %[[DONE]], %{{.*}} : i32
+// CHECK:       tile.addptr %{{.*}}, %[[NEXT]]
+// CHECK:       tile.store
+// CHECK:       scf.yield %[[NEXT]] : i32
+// CHECK:     } else {
+// CHECK:       scf.yield %[[DONE]] : i32
+// CHECK:     scf.yield %{{.*}}, %{{.*}}, %[[E]], %{{.*}} : i32, i32, i32, tensor<16x16xf32>
+// CHECK:   scf.yield %[[FLAT]]#2 : i32
+// CHECK: } else {
+// CHECK:   %[[L:.*]] = scf.for %{{.*}} iter_args(%{{.*}} = %[[INIT]]) -> (i32)
+// CHECK:   scf.yield %[[L]] : i32
+// CHECK: tile.addptr %{{.*}}, %[[R]]
+func.func @counted(%p: !tile.ptr<f32>, %tiles: i32, %nk: i32, %x: tensor<16x16xf16>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c4 = arith.constant 4 : i32
+  %zero = arith.constant dense<0.0> : tensor<16x16xf32>
+  %pid = tile.program_id 0 : i32
+  %init = arith.subi %pid, %c4 : i32
+  %last = scf.for %t = %pid to %tiles step %c4 iter_args(%done = %init) -> (i32) : i32 {
+    %r = scf.for %k = %c0 to %nk step %c1 iter_args(%acc = %zero) -> (tensor<16x16xf32>) : i32 {
+      %d = tile.dot %x, %x, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %d : tensor<16x16xf32>
+    }
+    %next = arith.addi %done, %c4 : i32
+    %pp = tile.addptr %p, %next : !tile.ptr<f32>, i32
+    %pps = tile.splat %pp : tensor<16x16x!tile.ptr<f32>>
+    tile.store %pps, %r : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>
+    scf.yield %next : i32
+  } {tile.flatten}
+  %q = tile.addptr %p, %last : !tile.ptr<f32>, i32
+  %qs = tile.splat %q : tensor<16x16x!tile.ptr<f32>>
+  tile.store %qs, %zero : tensor<16x16x!tile.ptr<f32>>, tensor<16x16xf32>
+  return
+}
+
+// -----
+
 // Flattened on request whatever the loop starts at.
 // CHECK-LABEL: func.func @requested
 // CHECK: scf.if
