@@ -43,10 +43,11 @@
 // accumulator the product ignores (wgmma's scale-d), not a reset of its
 // registers. Applies to an outer loop marked `tile.flatten`
 // (`tl.range(..., flatten=True)`) whose body is ops without side effects,
-// one loop with a `tile.dot` and bounds from outside, and the rest. Only on request, as in Triton: flattened, the
-// persistent matmul on descriptors (examples/persistent_matmul.tile)
-// measured as fast as with its two loops on an H100 (510-512 against 514
-// TFLOP/s; 438 while the place was recomputed every step).
+// one loop with a `tile.dot` and bounds from outside, and the rest. Only on
+// request, as in Triton: flattened, the persistent matmul on descriptors
+// (examples/persistent_matmul.tile) measured as fast as with its two loops on
+// an H100 (510-512 against 514 TFLOP/s; 438 while the place was recomputed
+// every step).
 //
 //===----------------------------------------------------------------------===//
 
