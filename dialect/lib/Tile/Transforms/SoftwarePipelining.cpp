@@ -29,6 +29,10 @@
 // the loop, `warp_group_dot_wait {pending = 0}` completes the last one; the
 // accumulator enters the loop through one as well (see below).
 //
+// A b that is `tl.trans` of a loaded tile of rows of N (`x @ w.T`) is
+// copied as loaded, K contiguous, and the product reads its slot through
+// `tile.smem_trans` (K-major B, any type).
+//
 // A 32-bit B read from rows of N is copied N-major when the accumulator is
 // transposed (the product loads b^T from the slot into registers); else
 // (tf32 wgmma reads B only K-major) it is staged through registers: plain loads
