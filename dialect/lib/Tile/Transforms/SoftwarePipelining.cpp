@@ -145,29 +145,41 @@ static std::optional<abi::TensorMapSpec::Scalar> describeScalar(Value value) {
   return std::nullopt;
 }
 
+/// The load in `dot`'s block whose tile operand `index` of `dot` is,
+/// through layout conversions and a 2-D `tl.trans` (`transposed`), or null.
+static LoadOp traceOperandLoad(DotOp dot, unsigned index, bool &transposed) {
+  Value value = dot->getOperand(index);
+  auto skipConversion = [&] {
+    if (auto convert = value.getDefiningOp<ConvertLayoutOp>())
+      value = convert.getSrc();
+  };
+  skipConversion();
+  transposed = false;
+  if (auto trans = value.getDefiningOp<TransOp>();
+      trans && trans.getOrder() == ArrayRef<int32_t>{1, 0}) {
+    transposed = true;
+    value = trans.getSrc();
+    skipConversion();
+  }
+  auto load = value.getDefiningOp<LoadOp>();
+  if (!load || load->getBlock() != dot->getBlock())
+    return LoadOp();
+  return load;
+}
+
 /// The load in the dot's block whose tile is operand `index` of `dot` and
 /// nothing else, through a layout conversion (which shared memory makes
 /// moot) and, for b, a 2-D `tl.trans` (`transposed`: `x @ w.T` with w's
 /// rows of N), or null.
 static LoadOp getOperandLoad(DotOp dot, unsigned index, bool &transposed) {
-  Value operand = dot->getOperand(index);
-  auto skipConversion = [&] {
-    if (auto convert = operand.getDefiningOp<ConvertLayoutOp>();
-        convert && operand.hasOneUse())
-      operand = convert.getSrc();
-  };
-  skipConversion();
-  transposed = false;
-  if (auto trans = operand.getDefiningOp<TransOp>();
-      index == 1 && trans && operand.hasOneUse() &&
-      trans.getOrder() == ArrayRef<int32_t>{1, 0}) {
-    transposed = true;
-    operand = trans.getSrc();
-    skipConversion();
-  }
-  auto load = operand.getDefiningOp<LoadOp>();
-  if (!load || load->getBlock() != dot->getBlock() || !operand.hasOneUse())
+  LoadOp load = traceOperandLoad(dot, index, transposed);
+  if (!load || (transposed && index != 1) || !load->hasOneUse())
     return LoadOp();
+  // Each conversion or transpose on the way feeds the next alone.
+  for (Value v = dot->getOperand(index); v != load.getResult();
+       v = v.getDefiningOp()->getOperand(0))
+    if (!v.hasOneUse())
+      return LoadOp();
   return load;
 }
 
@@ -303,10 +315,9 @@ static std::optional<OperandPlan> planOperand(DotOp dot, unsigned index,
     if (mma.getTransposed() || bytes == 0)
       return std::nullopt;
     int64_t swizzle = std::min<int64_t>(128, type.getDimSize(1) * elemBytes);
-    OperandPlan plan{load,
-                     SharedLayoutAttr::get(dot.getContext(), 1,
-                                           unsigned(swizzle)),
-                     TensorMapAttr(), /*staged=*/false, bytes};
+    OperandPlan plan{
+        load, SharedLayoutAttr::get(dot.getContext(), 1, unsigned(swizzle)),
+        TensorMapAttr(), /*staged=*/false, bytes};
     plan.transposed = true;
     return plan;
   }
@@ -618,28 +629,6 @@ static int64_t getSharedBytes(const LoopPlan &plan) {
     bytes += type.getNumElements() * getStorageBytes(type.getElementType());
   }
   return bytes;
-}
-
-/// The load in `dot`'s block whose tile operand `index` of `dot` is,
-/// through layout conversions and a 2-D `tl.trans` (`transposed`), or null.
-static LoadOp traceOperandLoad(DotOp dot, unsigned index, bool &transposed) {
-  Value value = dot->getOperand(index);
-  auto skipConversion = [&] {
-    if (auto convert = value.getDefiningOp<ConvertLayoutOp>())
-      value = convert.getSrc();
-  };
-  skipConversion();
-  transposed = false;
-  if (auto trans = value.getDefiningOp<TransOp>();
-      trans && trans.getOrder() == ArrayRef<int32_t>{1, 0}) {
-    transposed = true;
-    value = trans.getSrc();
-    skipConversion();
-  }
-  auto load = value.getDefiningOp<LoadOp>();
-  if (!load || load->getBlock() != dot->getBlock())
-    return LoadOp();
-  return load;
 }
 
 /// Whether every use of `value` is, through layout conversions and
