@@ -69,9 +69,14 @@
 // result: it stays in flight into the next iteration, whose first product
 // waits for it, and the accumulator is waited for where the next iteration
 // first uses it; the copies then come after the first product and a
-// barrier (D = R - 1 still). The waits of such loops have no proxy fence
-// (wgmma reads what cp.async wrote after the barrier, as Triton's and
-// CUTLASS's loops do); stores before the loop are fenced once.
+// barrier (D = R - 1 still). When such a loop of two products (attention's
+// forward) has its SM alone, its last product is deferred instead: issued
+// in the next iteration right after the first, reading the p and v slot
+// the loop carries, so that it runs during the online softmax (the first
+// iteration multiplies zeros; the last one's product follows the loop),
+// and the copies go at the top, D = R - 2. The waits of such loops have no
+// proxy fence (wgmma reads what cp.async wrote after the barrier, as Triton's
+// and CUTLASS's loops do); stores before the loop are fenced once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -555,6 +560,10 @@ struct LoopPlan {
   /// iteration's copies (and, with several products, until the next
   /// iteration's first product, which waits for it).
   bool inFlight = false;
+  /// Whether the last product (attention's p @ v) is issued one iteration
+  /// late, right after the next iteration's first product, so that it runs
+  /// during that iteration's online softmax (see planLoop).
+  bool deferLast = false;
   /// Whether staged tiles are carried from one iteration to the next.
   bool carryStaged = false;
   /// Where the copies of the next stage go: after the wait at the top of
@@ -775,7 +784,7 @@ static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots) {
 /// std::nullopt when it does not qualify: wgmma products, one whose
 /// operands are plain loads of the body or several (planProducts).
 static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
-                                        bool useTma) {
+                                        bool useTma, bool deferProducts) {
   Block *body = forOp.getBody();
   auto dots = llvm::to_vector(body->getOps<DotOp>());
   if (dots.empty() || llvm::any_of(dots, [](DotOp dot) {
@@ -842,6 +851,28 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
       second.issuedEarly =
           atHand && forOp.isDefinedOutsideOfLoop(second.dot.getC());
     }
+    // Attention's forward (q k^T, then p @ v into the accumulator, in
+    // flight): p @ v is issued one iteration late, right after the next
+    // q k^T, with the loop carrying p and the slot of v; the iteration
+    // waits for q k^T with it still in flight and for it where the body
+    // first uses the accumulator (to rescale it), so it runs during the
+    // online softmax, as FlashAttention-3 overlaps them within a warp
+    // group. The loop then carries the accumulator without that product;
+    // the first iteration adds p = 0 times a slot of zeros, and the last
+    // one's product follows the loop.
+    if (deferProducts && plan.products.size() == 2 && plan.inFlight &&
+        !plan.products[0].inFlight) {
+      const ProductPlan &first = plan.products[0], &last = plan.products[1];
+      bool firstAtHand =
+          llvm::all_of(first.operands, [&](const ProductOperand &o) {
+            return o.kind == ProductOperand::Ring ||
+                   (o.kind == ProductOperand::Buffer &&
+                    plan.buffers[o.index].invariant);
+          });
+      plan.deferLast = firstAtHand &&
+                       last.operands[0].kind == ProductOperand::Registers &&
+                       last.operands[1].kind == ProductOperand::Ring;
+    }
     plan.ahead = numStages - 1;
     // Two programs share an SM when the accumulators leave a thread 32 of
     // the registers two programs allow for each product whose result the
@@ -861,6 +892,14 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
         tileRegs <= getRegistersWithTwoPrograms(dots.front()) &&
         getSharedBytes(plan) <=
             TargetInfo::get(forOp).getMaxSharedMemoryBytes() / 2;
+    // Two programs on an SM already overlap one's softmax with the other's
+    // products.
+    if (plan.askSecondProgram)
+      plan.deferLast = false;
+    if (plan.deferLast) {
+      plan.copyPlace = LoopPlan::CopyPlace::Top;
+      plan.ahead = numStages - 2;
+    }
     return plan;
   }
   DotOp dot = dots.front();
@@ -1011,10 +1050,16 @@ private:
   /// block arguments.
   SmallVector<Value> buildIteration(OpBuilder &b,
                                     ArrayRef<BlockArgument> newArgs);
+  /// Operand `operand` of a product read from `slot` of its ring, through
+  /// tile.smem_trans when the product reads it transposed.
+  Value ringOperand(OpBuilder &b, const ProductOperand &operand, Value slot);
+  /// The deferred product's zeros for the first iteration: slot R - 1 of
+  /// its ring, which the first stages copied leave free.
+  void storeZeroSlot(OpBuilder &b);
   /// Replaces each dot by a warp_group_dot from the slots being read and
   /// the buffers (storing those the body computes first), and erases the
-  /// loads.
-  void replaceProducts();
+  /// loads; a deferred last product reads the p and slot `newFor` carries.
+  void replaceProducts(scf::ForOp newFor);
   /// The iteration arguments of the products left in flight (before the
   /// loop is rebuilt).
   SmallVector<int64_t> getInFlightArgs();
@@ -1045,6 +1090,12 @@ private:
   SmallVector<std::pair<Value, Value>> pendingStores;
   /// The slots the products read, one per ring.
   SmallVector<Value> slots;
+  /// With plan.deferLast: the loop's arguments holding the previous
+  /// iteration's p and ring slot index.
+  BlockArgument previousA, previousRead;
+  /// With plan.deferLast: the previous iteration's last product, which the
+  /// body issues after its first.
+  WarpGroupDotOp deferred;
 };
 
 LogicalResult LoopPipeliner::allocate(OpBuilder &b, bool storeLater) {
@@ -1068,8 +1119,10 @@ LogicalResult LoopPipeliner::allocate(OpBuilder &b, bool storeLater) {
     if (buffer.invariant && !storeLater)
       LocalStoreOp::create(b, loc, buffer.value, buffers.back());
   }
-  if (!storeLater)
+  if (!storeLater) {
+    storeZeroSlot(b);
     fenceInvariantBuffers(b);
+  }
   if (!plan.tma)
     return success();
   for (const OperandPlan &operand : plan.plans) {
@@ -1090,14 +1143,42 @@ void LoopPipeliner::storeInvariantBuffers(OpBuilder &b) {
   for (auto [buffer, alloc] : llvm::zip_equal(plan.buffers, buffers))
     if (buffer.invariant)
       LocalStoreOp::create(b, loc, buffer.value, alloc);
+  storeZeroSlot(b);
   fenceInvariantBuffers(b);
+}
+
+void LoopPipeliner::storeZeroSlot(OpBuilder &b) {
+  if (!plan.deferLast)
+    return;
+  unsigned ring = plan.products.back().operands[1].index;
+  auto type = plan.plans[ring].load->getResult(0).getType();
+  LocalStoreOp::create(
+      b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(type)),
+      slotOf(b, rings[ring], i32Constant(b, loc, plan.numStages - 1)));
+}
+
+Value LoopPipeliner::ringOperand(OpBuilder &b, const ProductOperand &operand,
+                                 Value slot) {
+  if (!operand.transposed)
+    return slot;
+  auto type = cast<SmemType>(slot.getType());
+  SharedLayoutAttr layout = type.getLayout();
+  return SmemTransOp::create(
+      b, loc,
+      SmemType::get(b.getContext(), {type.getDimSize(1), type.getDimSize(0)},
+                    type.getElementType(),
+                    SharedLayoutAttr::get(b.getContext(),
+                                          1 - layout.getContiguousDim(),
+                                          layout.getSwizzle())),
+      slot);
 }
 
 void LoopPipeliner::fenceInvariantBuffers(OpBuilder &b) {
   // The waits of a loop of several products leave out the proxy fence
   // (their rings are written by cp.async only): stores before the loop get
   // theirs here.
-  if (llvm::any_of(plan.buffers,
+  if (plan.deferLast ||
+      llvm::any_of(plan.buffers,
                    [](const BufferPlan &buffer) { return buffer.invariant; }))
     CtaBarrierOp::create(b, loc, /*asyncProxy=*/true);
 }
@@ -1172,6 +1253,12 @@ SmallVector<Value> LoopPipeliner::emitPrologue(OpBuilder &b) {
     inits.push_back(i32Constant(b, loc, 0));
   carriedBase = inits.size();
   llvm::append_range(inits, carriedInits);
+  if (plan.deferLast) {
+    Value a = plan.products.back().operands[0].value;
+    inits.push_back(
+        arith::ConstantOp::create(b, loc, b.getZeroAttr(a.getType())));
+    inits.push_back(i32Constant(b, loc, plan.numStages - 1));
+  }
   return inits;
 }
 
@@ -1253,15 +1340,28 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
   }
   if (plan.carryStaged)
     llvm::append_range(next, loadedTiles);
+  if (plan.deferLast) {
+    previousA = newArgs[newArgs.size() - 2];
+    previousRead = newArgs.back();
+    next.push_back(plan.products.back().operands[0].value);
+    next.push_back(read);
+  }
   return next;
 }
 
-void LoopPipeliner::replaceProducts() {
+void LoopPipeliner::replaceProducts(scf::ForOp newFor) {
   // The first product's result, while the second is issued early.
   Value first;
   for (const ProductPlan &product : plan.products) {
     DotOp dot = product.dot;
     OpBuilder b(dot);
+    if (plan.deferLast && &product == &plan.products.back()) {
+      // Issued after the next iteration's first product (below): the loop
+      // carries the accumulator it adds to.
+      dot.replaceAllUsesWith(dot.getC());
+      dot.erase();
+      continue;
+    }
     if (product.issuedEarly)
       b.setInsertionPointAfter(first.getDefiningOp());
     // Buffers the body computes are stored before the product reads them;
@@ -1270,20 +1370,7 @@ void LoopPipeliner::replaceProducts() {
     bool stored = false;
     for (auto [i, operand] : llvm::enumerate(product.operands)) {
       if (operand.kind == ProductOperand::Ring) {
-        operands[i] = slots[operand.index];
-        if (operand.transposed) {
-          auto type = cast<SmemType>(operands[i].getType());
-          SharedLayoutAttr layout = type.getLayout();
-          operands[i] = SmemTransOp::create(
-              b, dot.getLoc(),
-              SmemType::get(b.getContext(),
-                            {type.getDimSize(1), type.getDimSize(0)},
-                            type.getElementType(),
-                            SharedLayoutAttr::get(b.getContext(),
-                                                  1 - layout.getContiguousDim(),
-                                                  layout.getSwizzle())),
-              operands[i]);
-        }
+        operands[i] = ringOperand(b, operand, slots[operand.index]);
         continue;
       }
       if (operand.kind == ProductOperand::Registers) {
@@ -1308,8 +1395,9 @@ void LoopPipeliner::replaceProducts() {
     bool followedEarly = plan.products.size() > 1 &&
                          &product == &plan.products.front() &&
                          plan.products[1].issuedEarly;
+    bool deferredNext = plan.deferLast && &product == &plan.products.front();
     bool async = inFlight || !pendingStores.empty() || followedEarly ||
-                 product.issuedEarly;
+                 product.issuedEarly || deferredNext;
     // A restarted accumulator: the product ignores it on the restart.
     Value acc = dot.getC(), useC;
     if (plan.accReset && &product == &plan.products.back()) {
@@ -1341,10 +1429,44 @@ void LoopPipeliner::replaceProducts() {
     }
     if (followedEarly)
       first = result;
+    if (deferredNext) {
+      // The previous iteration's last product, then the wait for this one
+      // with that one still in flight.
+      ProductPlan &last = plan.products.back();
+      Value b1 =
+          ringOperand(b, last.operands[1],
+                      slotOf(b, rings[last.operands[1].index], previousRead));
+      deferred = WarpGroupDotOp::create(
+          b, dot.getLoc(), last.dot.getType(), previousA, b1,
+          newFor.getRegionIterArg(plan.accArg), Value(),
+          last.dot.getInputPrecision(), /*isAsync=*/true,
+          last.dot.getUnsignedOperands());
+      result = WarpGroupDotWaitOp::create(b, dot.getLoc(), result,
+                                          b.getI32IntegerAttr(1));
+    }
     dot.replaceAllUsesWith(result);
     dot.erase();
     if (&product == &plan.products.back())
       waitInEpilogues(result);
+  }
+  if (deferred) {
+    // The accumulator with the deferred product added, where the body first
+    // uses it.
+    BlockArgument acc = newFor.getRegionIterArg(plan.accArg);
+    Block *body = newFor.getBody();
+    Operation *firstUse = nullptr;
+    for (Operation *user : acc.getUsers()) {
+      if (user == deferred)
+        continue;
+      Operation *at = body->findAncestorOpInBlock(*user);
+      if (!firstUse || at->isBeforeInBlock(firstUse))
+        firstUse = at;
+    }
+    OpBuilder b(firstUse ? firstUse : body->getTerminator());
+    auto done =
+        WarpGroupDotWaitOp::create(b, loc, deferred, b.getI32IntegerAttr(0));
+    acc.replaceUsesWithIf(
+        done, [&](OpOperand &use) { return use.getOwner() != deferred; });
   }
   if (plan.accReset && plan.accReset->use_empty())
     plan.accReset->erase();
@@ -1412,7 +1534,7 @@ SmallVector<int64_t> LoopPipeliner::getInFlightArgs() {
   // product accumulates into one in flight without a wait (waiting for them
   // before their next product as well made dQ 8% slower on an H100).
   SmallVector<int64_t> args;
-  if (plan.inFlight)
+  if (plan.inFlight && !plan.deferLast)
     args.push_back(plan.accArg);
   return args;
 }
@@ -1455,6 +1577,23 @@ void LoopPipeliner::emitEpilogue(scf::ForOp newFor,
     auto done = WarpGroupDotWaitOp::create(b, loc, acc, b.getI32IntegerAttr(0));
     acc.replaceAllUsesExcept(done, done);
   }
+  if (plan.deferLast) {
+    // The last iteration's deferred product.
+    const ProductOperand &v = plan.products.back().operands[1];
+    Value acc = newFor.getResult(plan.accArg);
+    Value slot =
+        ringOperand(b, v,
+                    slotOf(b, rings[v.index],
+                           newFor.getResult(previousRead.getArgNumber() - 1)));
+    auto product = cast<WarpGroupDotOp>(b.clone(*deferred));
+    product.getAMutable().assign(
+        newFor.getResult(previousA.getArgNumber() - 1));
+    product.getBMutable().assign(slot);
+    product.getCMutable().assign(acc);
+    auto done = WarpGroupDotWaitOp::create(b, loc, product.getResult(),
+                                           b.getI32IntegerAttr(0));
+    acc.replaceAllUsesExcept(done, product);
+  }
   // TMA copies past the last iteration are never issued; cp.async ones are
   // (zero-filling), and must land before the memory is reused. mbarriers
   // end their life before theirs is.
@@ -1471,7 +1610,8 @@ void LoopPipeliner::run() {
   // H100: attention over 1024 keys 2% faster, the rest within noise); the
   // backward's (dK/dV's k and v, dQ's q and dO) before them (there the later
   // store measured 3-4% slower).
-  bool storeLater = plan.copyPlace == LoopPlan::CopyPlace::End;
+  bool storeLater =
+      plan.copyPlace == LoopPlan::CopyPlace::End || plan.deferLast;
   if (failed(allocate(b, storeLater)))
     return;
   SmallVector<Value> inits = emitPrologue(b);
@@ -1489,7 +1629,7 @@ void LoopPipeliner::run() {
     return;
   auto newFor = cast<scf::ForOp>(replaced->getOperation());
   SmallVector<int64_t> inFlightArgs = getInFlightArgs();
-  replaceProducts();
+  replaceProducts(newFor);
   if (plan.products.size() > 1)
     waitForCarriedProducts(newFor, inFlightArgs);
   emitEpilogue(newFor, inFlightArgs);
@@ -1503,8 +1643,9 @@ void LoopPipeliner::run() {
 /// when the rings would not fit in shared memory, before any of them is
 /// built.
 static LogicalResult pipeline(scf::ForOp forOp, int64_t numStages, bool useTma,
-                              bool &pipelined) {
-  std::optional<LoopPlan> plan = planLoop(forOp, numStages, useTma);
+                              bool deferProducts, bool &pipelined) {
+  std::optional<LoopPlan> plan =
+      planLoop(forOp, numStages, useTma, deferProducts);
   pipelined = false;
   if (!plan)
     return success();
@@ -1559,7 +1700,7 @@ struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
       bool any = false;
       for (scf::ForOp forOp : loops) {
         bool pipelined = false;
-        if (failed(pipeline(forOp, numStages, tma, pipelined)))
+        if (failed(pipeline(forOp, numStages, tma, deferProducts, pipelined)))
           return signalPassFailure();
         any |= pipelined;
       }

@@ -471,6 +471,12 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
     Option<"tma", "tma", "bool", /*default=*/"true",
            "Copy loads of 2-D tensor descriptors with TMA (the host then "
            "passes tensor maps, tile.tma)">,
+    Option<"deferProducts", "defer-products", "bool", /*default=*/"true",
+           "In a loop of two products whose last only accumulates into what "
+           "the loop carries (attention's p @ v) on one program an SM, issue "
+           "that product one iteration late, after the next first product, "
+           "so that it runs during the body's computation (false: in its "
+           "own iteration)">,
     Option<"warnUnused", "warn-unused", "bool", /*default=*/"false",
            "Warn once, at the kernel, when num-stages asks for pipelining "
            "and no loop of the kernel is pipelined (tilec --num-stages)">,
