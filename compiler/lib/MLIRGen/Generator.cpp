@@ -235,6 +235,18 @@ bool tilec::isConstexprAnnotation(const ExprAST *annotation) {
   return false;
 }
 
+bool tilec::isTritonHostFunction(llvm::StringRef path) {
+  static const char *const known[] = {
+      "triton.cdiv",
+      "triton.next_power_of_2",
+      "triton.jit",
+      "triton.Config",
+      "triton.autotune",
+      "triton.heuristics",
+      "triton.runtime.driver.active.get_current_target"};
+  return llvm::is_contained(known, path);
+}
+
 bool tilec::isModulePath(llvm::StringRef path) {
   static const char *const modules[] = {"triton.language",
                                         "triton.language.math",
@@ -1285,6 +1297,18 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
                           TValue::Kind::DType, TValue::Kind::None},
                          base->kind))
     return *base;
+  // Triton makes a number a kernel assigns to a name a scalar tensor of its
+  // default type (i32, fp32, i1): `zero = 0.0` then `zero.to(x.dtype)`.
+  if (!hostDepth &&
+      llvm::is_contained(
+          {TValue::Kind::Int, TValue::Kind::Float, TValue::Kind::Bool},
+          base->kind) &&
+      (attr == "to" || attr == "dtype" || isTileMethod(attr))) {
+    FailureOr<Value> value = toValue(*base, expr.getLoc());
+    if (failed(value))
+      return failure();
+    base = TValue::of(*value);
+  }
   switch (base->kind) {
   case TValue::Kind::Module: {
     std::string path = base->s + "." + attr.str();
@@ -1322,16 +1346,10 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
       return TValue::named(TValue::Kind::String, kTritonVersion);
     if (path == "typing.TYPE_CHECKING")
       return TValue::ofBool(false);
+    if (module == "math")
+      return pythonMathMember(attr, expr.getLoc());
     if (module == "triton" || module == "triton.runtime.driver.active") {
-      static const char *const known[] = {
-          "triton.cdiv",
-          "triton.next_power_of_2",
-          "triton.jit",
-          "triton.Config",
-          "triton.autotune",
-          "triton.heuristics",
-          "triton.runtime.driver.active.get_current_target"};
-      if (!llvm::is_contained(known, path))
+      if (!isTritonHostFunction(path))
         return error(expr.getLoc())
                << "'" << path << "' is not supported by tilec";
       return TValue::named(TValue::Kind::Builtin, path);
@@ -1516,6 +1534,8 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     }
     if (name.consume_front("libdevice."))
       return callLibdevice(name, *args, expr.getLoc());
+    if (name.consume_front("math."))
+      return callPythonMath(name, *args, expr.getLoc());
     if (name.consume_front("triton.")) {
       if (name == "cdiv")
         return callBuiltin("cdiv", *args, expr.getLoc());

@@ -747,6 +747,12 @@ public:
   /// triton.next_power_of_2 of a compile-time integer; torch.finfo and
   /// torch.iinfo of a dtype, and their attributes (min, max, eps, tiny,
   /// bits).
+  /// Python's `math.NAME` (a constant, or a function to callPythonMath),
+  /// or an error.
+  mlir::FailureOr<TValue> pythonMathMember(llvm::StringRef name, llvm::SMLoc l);
+  /// Calls Python's `math.NAME` on compile-time numbers.
+  mlir::FailureOr<TValue> callPythonMath(llvm::StringRef name, CallArgs &args,
+                                         llvm::SMLoc l);
   mlir::FailureOr<TValue> nextPowerOf2(CallArgs &args, llvm::SMLoc l);
   mlir::FailureOr<TValue> typeInfo(llvm::StringRef name, CallArgs &args,
                                    llvm::SMLoc l);
@@ -1054,6 +1060,9 @@ constexpr unsigned maxExpansions = 1 << 16;
 
 /// True for the modules of triton.language a kernel may name.
 bool isModulePath(llvm::StringRef path);
+/// True for the functions of the `triton` module tilec runs or reads
+/// (`triton.cdiv`, `triton.autotune`, ...), by their dotted path.
+bool isTritonHostFunction(llvm::StringRef path);
 /// The value naming libdevice function `name`, if tilec has it (abs is
 /// tilec's own tl.abs).
 std::optional<TValue> libdeviceBuiltin(llvm::StringRef name);

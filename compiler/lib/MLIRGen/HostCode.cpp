@@ -26,11 +26,13 @@
 #include "tilec/Dialect/Tile/IR/TargetInfo.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <numeric>
 
 using namespace mlir;
 using namespace tilec;
@@ -1283,6 +1285,13 @@ LogicalResult Generator::evaluateDecorators(const FunctionDefAST &fn) {
   return success();
 }
 
+/// Whether a @triton.heuristics key is one of the launch's options, which
+/// Triton's launcher takes where a kernel takes its arguments.
+static bool isLaunchOption(llvm::StringRef name) {
+  return name == "num_warps" || name == "num_stages" || name == "num_ctas" ||
+         name == "maxnreg";
+}
+
 LogicalResult Generator::applyHeuristics(const FunctionDefAST &fn,
                                          const KernelConfig &config) {
   auto found = decorations.find(&fn);
@@ -1297,6 +1306,16 @@ LogicalResult Generator::applyHeuristics(const FunctionDefAST &fn,
     const TValue &values = *decoration.lookup("values");
     for (auto [key, compute] : llvm::zip(values.keys, values.elements)) {
       const std::string &name = key.s;
+      if (isLaunchOption(name)) {
+        if (!heuristicsOnly)
+          warning(fn.getNameRange().Start,
+                  "@triton.heuristics chooses the launch option '" + name +
+                      "' at each launch; tilec compiles '" +
+                      fn.getName().str() +
+                      "' with the one it is given (--num-warps, "
+                      "--num-stages or a configuration)");
+        continue;
+      }
       auto param = llvm::find_if(
           fn.getParams(), [&](const ParamAST &p) { return p.name == name; });
       if (param == fn.getParams().end())
@@ -1448,7 +1467,8 @@ KernelTuning Generator::tuningOf(const FunctionDefAST &fn) {
   for (const TValue &decoration : found->second) {
     if (decoration.s == "triton.heuristics") {
       for (const TValue &key : decoration.lookup("values")->keys)
-        tuning.heuristics.push_back(key.s);
+        if (!isLaunchOption(key.s))
+          tuning.heuristics.push_back(key.s);
       continue;
     }
     // The outermost @triton.autotune wins.
@@ -1479,4 +1499,233 @@ FailureOr<KernelTuning> tilec::readKernelTuning(MLIRContext &context,
   if (!kernel)
     return failure();
   return generator.tuningOf(*kernel);
+}
+
+//===----------------------------------------------------------------------===//
+// Python's math module
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A function of Python's math module on compile-time numbers.
+struct PythonMathFunction {
+  const char *name;
+  /// Floats in, a float out (unary or binary), or an integer-valued result
+  /// (`asInt`: floor, ceil, trunc) or a truth value (`asBool`).
+  double (*unary)(double) = nullptr;
+  double (*binary)(double, double) = nullptr;
+  bool asInt = false, asBool = false;
+};
+} // namespace
+
+static const PythonMathFunction kPythonMath[] = {
+    {"sqrt", [](double x) { return std::sqrt(x); }},
+    {"cbrt", [](double x) { return std::cbrt(x); }},
+    {"exp", [](double x) { return std::exp(x); }},
+    {"exp2", [](double x) { return std::exp2(x); }},
+    {"expm1", [](double x) { return std::expm1(x); }},
+    {"log2", [](double x) { return std::log2(x); }},
+    {"log10", [](double x) { return std::log10(x); }},
+    {"log1p", [](double x) { return std::log1p(x); }},
+    {"sin", [](double x) { return std::sin(x); }},
+    {"cos", [](double x) { return std::cos(x); }},
+    {"tan", [](double x) { return std::tan(x); }},
+    {"asin", [](double x) { return std::asin(x); }},
+    {"acos", [](double x) { return std::acos(x); }},
+    {"atan", [](double x) { return std::atan(x); }},
+    {"sinh", [](double x) { return std::sinh(x); }},
+    {"cosh", [](double x) { return std::cosh(x); }},
+    {"tanh", [](double x) { return std::tanh(x); }},
+    {"asinh", [](double x) { return std::asinh(x); }},
+    {"acosh", [](double x) { return std::acosh(x); }},
+    {"atanh", [](double x) { return std::atanh(x); }},
+    {"erf", [](double x) { return std::erf(x); }},
+    {"erfc", [](double x) { return std::erfc(x); }},
+    {"lgamma", [](double x) { return std::lgamma(x); }},
+    {"gamma", [](double x) { return std::tgamma(x); }},
+    {"fabs", [](double x) { return std::fabs(x); }},
+    {"degrees", [](double x) { return x * 180.0 / M_PI; }},
+    {"radians", [](double x) { return x * M_PI / 180.0; }},
+    {"pow", nullptr, [](double x, double y) { return std::pow(x, y); }},
+    {"atan2", nullptr, [](double y, double x) { return std::atan2(y, x); }},
+    {"copysign", nullptr,
+     [](double x, double y) { return std::copysign(x, y); }},
+    {"fmod", nullptr, [](double x, double y) { return std::fmod(x, y); }},
+    {"hypot", nullptr, [](double x, double y) { return std::hypot(x, y); }},
+    {"floor", [](double x) { return std::floor(x); }, nullptr, true},
+    {"ceil", [](double x) { return std::ceil(x); }, nullptr, true},
+    {"trunc", [](double x) { return std::trunc(x); }, nullptr, true},
+    {"isnan", [](double x) { return double(std::isnan(x)); }, nullptr, false,
+     true},
+    {"isinf", [](double x) { return double(std::isinf(x)); }, nullptr, false,
+     true},
+    {"isfinite", [](double x) { return double(std::isfinite(x)); }, nullptr,
+     false, true},
+};
+
+/// The functions of Python's math module on integers.
+static const char *const kPythonMathIntegers[] = {"gcd", "lcm", "isqrt",
+                                                  "factorial", "comb"};
+
+FailureOr<TValue> Generator::pythonMathMember(llvm::StringRef name,
+                                              llvm::SMLoc l) {
+  if (name == "pi")
+    return TValue::ofFloat(M_PI);
+  if (name == "e")
+    return TValue::ofFloat(M_E);
+  if (name == "tau")
+    return TValue::ofFloat(2 * M_PI);
+  if (name == "inf")
+    return TValue::ofFloat(INFINITY);
+  if (name == "nan")
+    return TValue::ofFloat(NAN);
+  bool known = name == "log" || name == "prod" ||
+               llvm::is_contained(kPythonMathIntegers, name) ||
+               llvm::any_of(kPythonMath, [&](const PythonMathFunction &f) {
+                 return name == f.name;
+               });
+  if (!known)
+    return error(l) << "'math." << name << "' is not supported by tilec";
+  return TValue::named(TValue::Kind::Builtin, "math." + name.str());
+}
+
+FailureOr<TValue> Generator::callPythonMath(llvm::StringRef name,
+                                            CallArgs &args, llvm::SMLoc l) {
+  if (!args.keywords.empty())
+    return error(args.keywordRanges.front().Start)
+           << "'math." << name << "' takes no keyword arguments";
+  std::vector<TValue> a = args.positional;
+  if (name == "prod" && a.size() == 1) {
+    FailureOr<std::vector<TValue>> items = iterate(a[0], l);
+    if (failed(items))
+      return failure();
+    a = *items;
+  }
+  for (auto [i, v] : llvm::enumerate(a))
+    if (v.kind != TValue::Kind::Int && v.kind != TValue::Kind::Bool &&
+        v.kind != TValue::Kind::Float)
+      return error(i < args.positionalRanges.size()
+                       ? args.positionalRanges[i].Start
+                       : l)
+             << "'math." << name
+             << "' runs when tilec compiles: it takes compile-time numbers, "
+                "not "
+             << v.describe()
+             << " (tl's and libdevice's functions compute on run-time values)";
+  auto asDouble = [](const TValue &v) {
+    return v.kind == TValue::Kind::Float ? v.f : double(v.i);
+  };
+  auto arity = [&](size_t lo, size_t hi) -> LogicalResult {
+    if (a.size() >= lo && a.size() <= hi)
+      return success();
+    return error(l) << "'math." << name << "' takes " << lo
+                    << (hi != lo ? " or " + std::to_string(hi) : "")
+                    << " argument" << (hi == 1 ? "" : "s") << ", not "
+                    << a.size();
+  };
+  // Python raises where the result leaves the reals or overflows.
+  auto checked = [&](double result) -> FailureOr<TValue> {
+    bool anyNan = llvm::any_of(
+        a, [&](const TValue &v) { return std::isnan(asDouble(v)); });
+    bool allFinite = llvm::all_of(
+        a, [&](const TValue &v) { return std::isfinite(asDouble(v)); });
+    if (std::isnan(result) && !anyNan)
+      return error(l) << "math domain error: 'math." << name << "'";
+    if (std::isinf(result) && allFinite)
+      return error(l) << "math range error: 'math." << name << "'";
+    return TValue::ofFloat(result);
+  };
+  if (name == "prod") {
+    bool allInt = llvm::all_of(
+        a, [](const TValue &v) { return v.kind != TValue::Kind::Float; });
+    if (allInt) {
+      int64_t product = 1;
+      for (const TValue &v : a)
+        if (llvm::MulOverflow(product, v.i, product))
+          return error(l) << "'math.prod' overflows 64-bit integers";
+      return TValue::ofInt(product);
+    }
+    double product = 1;
+    for (const TValue &v : a)
+      product *= asDouble(v);
+    return TValue::ofFloat(product);
+  }
+  if (name == "log") {
+    if (failed(arity(1, 2)))
+      return failure();
+    double x = asDouble(a[0]);
+    if (x <= 0 || (a.size() == 2 && asDouble(a[1]) <= 0))
+      return error(l) << "math domain error: 'math.log'";
+    return checked(a.size() == 2 ? std::log(x) / std::log(asDouble(a[1]))
+                                 : std::log(x));
+  }
+  if (llvm::is_contained(kPythonMathIntegers, name)) {
+    for (const TValue &v : a)
+      if (v.kind == TValue::Kind::Float)
+        return error(l) << "'math." << name << "' takes integers, not "
+                        << v.describe();
+    if (name == "gcd" || name == "lcm") {
+      int64_t result = name == "gcd" ? 0 : 1;
+      for (const TValue &v : a) {
+        int64_t x = std::llabs(v.i);
+        if (name == "gcd") {
+          result = std::gcd(result, x);
+        } else if (result != 0 && x != 0) {
+          int64_t g = std::gcd(result, x);
+          if (llvm::MulOverflow(result / g, x, result))
+            return error(l) << "'math.lcm' overflows 64-bit integers";
+        } else {
+          result = 0;
+        }
+      }
+      return TValue::ofInt(result);
+    }
+    if (failed(arity(name == "comb" ? 2 : 1, name == "comb" ? 2 : 1)))
+      return failure();
+    if (llvm::any_of(a, [](const TValue &v) { return v.i < 0; }))
+      return error(l) << "'math." << name << "' takes non-negative integers";
+    if (name == "isqrt") {
+      auto root = int64_t(std::sqrt(double(a[0].i)));
+      while (root * root > a[0].i)
+        --root;
+      while ((root + 1) * (root + 1) <= a[0].i)
+        ++root;
+      return TValue::ofInt(root);
+    }
+    int64_t n = a[0].i, k = name == "comb" ? a[1].i : n, result = 1;
+    if (name == "comb") {
+      if (k > n)
+        return TValue::ofInt(0);
+      k = std::min(k, n - k);
+      for (int64_t i = 1; i <= k; ++i) {
+        // C(n - k + i, i) = C(n - k + i - 1, i - 1) * (n - k + i) / i.
+        if (llvm::MulOverflow(result, n - k + i, result))
+          return error(l) << "'math.comb' overflows 64-bit integers";
+        result /= i;
+      }
+      return TValue::ofInt(result);
+    }
+    for (int64_t i = 2; i <= n; ++i)
+      if (llvm::MulOverflow(result, i, result))
+        return error(l) << "'math.factorial' overflows 64-bit integers";
+    return TValue::ofInt(result);
+  }
+  const PythonMathFunction *f = llvm::find_if(
+      kPythonMath, [&](const PythonMathFunction &f) { return name == f.name; });
+  if (f == std::end(kPythonMath))
+    return error(l) << "'math." << name << "' is not supported by tilec";
+  if (failed(arity(f->binary ? 2 : 1, f->binary ? 2 : 1)))
+    return failure();
+  if (f->asBool)
+    return TValue::ofBool(f->unary(asDouble(a[0])) != 0);
+  if (f->asInt) {
+    if (a[0].kind != TValue::Kind::Float)
+      return TValue::ofInt(a[0].i);
+    double x = f->unary(a[0].f);
+    if (!std::isfinite(x))
+      return error(l) << "'math." << name << "' of " << a[0].describe()
+                      << " is not an integer";
+    return TValue::ofInt(int64_t(x));
+  }
+  return checked(f->binary ? f->binary(asDouble(a[0]), asDouble(a[1]))
+                           : f->unary(asDouble(a[0])));
 }

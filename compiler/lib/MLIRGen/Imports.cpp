@@ -691,8 +691,14 @@ LogicalResult Generator::bindFromImport(const FromImportStmtAST &stmt) {
       if (failed(value))
         return failure();
       globals()[bound] = *value;
-    } else if (full == "triton.jit") {
-      globals()[bound] = TValue::named(TValue::Kind::Builtin, "triton.jit");
+    } else if (module == "math") {
+      FailureOr<TValue> value = pythonMathMember(name.name, name.range.Start);
+      if (failed(value))
+        return failure();
+      globals()[bound] = *value;
+    } else if (isTritonHostFunction(full)) {
+      // `from triton import autotune, heuristics, Config, jit`.
+      globals()[bound] = TValue::named(TValue::Kind::Builtin, full);
     } else if (module.starts_with("triton.language.extra") &&
                module.ends_with("libdevice")) {
       std::optional<TValue> f = libdeviceBuiltin(name.name);
