@@ -105,6 +105,16 @@ static bool isElementwise(Operation *op) {
   return op->hasTrait<OpTrait::Elementwise>() || isa<arith::SelectOp>(op);
 }
 
+/// Whether the pointer tile `ptr` is a value an `scf.for` carries, advanced
+/// (through `tile.addptr`) or as it is.
+static bool isLoopCarried(Value ptr) {
+  while (auto add = ptr.getDefiningOp<AddPtrOp>())
+    ptr = add.getPtr();
+  auto arg = dyn_cast<BlockArgument>(ptr);
+  return arg && isa<scf::ForOp>(arg.getOwner()->getParentOp()) &&
+         arg.getArgNumber() > 0;
+}
+
 /// The state of one run of the pass over a module.
 class LayoutAssigner {
 public:
@@ -302,10 +312,14 @@ LogicalResult LayoutAssigner::visit(Operation *op) {
     if (!layout)
       return success();
     // A value computed in a layout of its own (a reduction result) decides:
-    // pointers and masks are usually cheap to recompute in it.
+    // pointers and masks are usually cheap to recompute in it. Not pointers
+    // a loop carries (`dq_ptrs += ...` in attention's backward), which
+    // cannot be: the value is converted instead, whose elements take at most
+    // the bytes of a pointer, and the loop keeps one copy of the pointers.
     auto value = cast<RankedTensorType>(op->getOperand(1).getType());
     if (value.getEncoding() &&
-        value.getEncoding() != getDefaultLayout(value.getShape()))
+        value.getEncoding() != getDefaultLayout(value.getShape()) &&
+        !isLoopCarried(op->getOperand(0)))
       layout = value.getEncoding();
     for (OpResult result : op->getResults())
       setLayout(result, layout);

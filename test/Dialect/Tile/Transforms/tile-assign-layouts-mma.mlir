@@ -131,3 +131,39 @@ func.func @tf32_narrow(%pf: !tile.ptr<f32>) {
   %d = tile.dot %a, %b, %c {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf32>, tensor<32x32xf32> -> tensor<64x32xf32>
   return
 }
+
+// -----
+
+// A product stored through pointers: ones the body computes (%fresh) are
+// recomputed in the product's layout, so the store takes it; ones the loop
+// carries and advances (%carried, attention backward's dq_ptrs) cannot be,
+// so the store keeps theirs and the product's value is converted instead
+// (4-byte elements, not 8-byte pointers; one copy of the pointers).
+// CHECK: #[[MMA:mma[0-9]*]] = #tile.mma<versionMajor = 3
+// CHECK-LABEL: func.func @store_through_carried_pointers
+// CHECK: scf.for {{.*}} iter_args(%[[P:.*]] = %{{.*}}) -> (tensor<128x64x!tile.ptr<f32>, #[[B:blocked[0-9]*]]>)
+// CHECK: %[[D:.*]] = tile.dot {{.*}} -> tensor<128x64xf32, #[[MMA]]>
+// CHECK: %[[FRESH:.*]] = tile.convert_layout %{{.*}} : tensor<128x64x!tile.ptr<f32>, #{{.*}}> -> tensor<128x64x!tile.ptr<f32>, #[[MMA]]>
+// CHECK-NEXT: tile.store %[[FRESH]], %[[D]] : tensor<128x64x!tile.ptr<f32>, #[[MMA]]>, tensor<128x64xf32, #[[MMA]]>
+// CHECK: %[[V:.*]] = tile.convert_layout %[[D]] : tensor<128x64xf32, #[[MMA]]> -> tensor<128x64xf32, #[[B]]>
+// CHECK-NEXT: tile.store %[[P]], %[[V]] : tensor<128x64x!tile.ptr<f32>, #[[B]]>, tensor<128x64xf32, #[[B]]>
+func.func @store_through_carried_pointers(%pa: !tile.ptr<f16>, %pc: !tile.ptr<f32>, %n: i32) {
+  %sa = tile.splat %pa : tensor<128x64x!tile.ptr<f16>>
+  %a = tile.load %sa : (tensor<128x64x!tile.ptr<f16>>) -> tensor<128x64xf16>
+  %sb = tile.splat %pa : tensor<64x64x!tile.ptr<f16>>
+  %b = tile.load %sb : (tensor<64x64x!tile.ptr<f16>>) -> tensor<64x64xf16>
+  %zero = arith.constant dense<0.0> : tensor<128x64xf32>
+  %step = arith.constant dense<64> : tensor<128x64xi32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %p0 = tile.splat %pc : tensor<128x64x!tile.ptr<f32>>
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%p = %p0) -> (tensor<128x64x!tile.ptr<f32>>) : i32 {
+    %d = tile.dot %a, %b, %zero {inputPrecision = #tile<input_precision tf32>} : tensor<128x64xf16>, tensor<64x64xf16> -> tensor<128x64xf32>
+    %fresh = tile.splat %pc : tensor<128x64x!tile.ptr<f32>>
+    tile.store %fresh, %d : tensor<128x64x!tile.ptr<f32>>, tensor<128x64xf32>
+    tile.store %p, %d : tensor<128x64x!tile.ptr<f32>>, tensor<128x64xf32>
+    %next = tile.addptr %p, %step : tensor<128x64x!tile.ptr<f32>>, tensor<128x64xi32>
+    scf.yield %next : tensor<128x64x!tile.ptr<f32>>
+  }
+  return
+}
