@@ -12,6 +12,7 @@
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -80,6 +81,12 @@ void TileDialect::initialize() {
 #define GET_OP_LIST
 #include "tilec/Dialect/Tile/IR/TileOps.cpp.inc"
       >();
+}
+
+Operation *TileDialect::materializeConstant(OpBuilder &builder,
+                                            Attribute value, Type type,
+                                            Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
 void TileDialect::registerTypes() {

@@ -52,11 +52,12 @@ func.func @loop(%p: !tile.ptr<f16>, %q: !tile.ptr<f32>, %n: i32) {
 // What no op computes slice by slice (an argument) is picked out by masked
 // sums of its bits; a shared operand (a broadcast of a new leading
 // dimension) is used as it is; a non-splat constant is split into its
-// slices; a reduction along another dimension and the store of its result
-// are split; the value scf.yield reads whole is stacked back by selection.
+// slices (whose broadcasts fold into constants, and the slice's product
+// scaled by 1 into the product); a reduction along another dimension and
+// the store of its result are split; the value scf.yield reads whole is
+// stacked back by selection.
 // SIMPLE-LABEL: func.func @whole
-// SIMPLE-DAG: %[[TWO:.*]] = arith.constant dense<2.000000e+00> : tensor<1x1xf32>
-// SIMPLE-DAG: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<1x1xf32>
+// SIMPLE-DAG: %[[TWO:.*]] = arith.constant dense<2.000000e+00> : tensor<16x16xf32>
 // SIMPLE-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
 // SIMPLE: %[[BITS:.*]] = arith.bitcast %arg0 : tensor<2x16x16xf16> to tensor<2x16x16xi16>
 // SIMPLE: %[[WIDE:.*]] = arith.extui %[[BITS]] : tensor<2x16x16xi16> to tensor<2x16x16xi32>
@@ -72,16 +73,13 @@ func.func @loop(%p: !tile.ptr<f16>, %q: !tile.ptr<f32>, %n: i32) {
 // SIMPLE: scf.if
 // SIMPLE: %[[D0:.*]] = tile.dot %[[A0]], %arg1, %[[ZERO]]
 // SIMPLE: %[[D1:.*]] = tile.dot %[[A1]], %arg1, %[[ZERO]]
-// SIMPLE: %[[S0:.*]] = tile.broadcast %[[ONE]] : tensor<1x1xf32> -> tensor<16x16xf32>
-// SIMPLE: %[[S1:.*]] = tile.broadcast %[[TWO]] : tensor<1x1xf32> -> tensor<16x16xf32>
-// SIMPLE: %[[M0:.*]] = arith.mulf %[[D0]], %[[S0]]
-// SIMPLE: %[[M1:.*]] = arith.mulf %[[D1]], %[[S1]]
-// SIMPLE: %[[E0:.*]] = tile.expand_dims %[[M0]] {axis = 0 : i32} : tensor<16x16xf32> -> tensor<1x16x16xf32>
+// SIMPLE: %[[M1:.*]] = arith.mulf %[[D1]], %[[TWO]]
+// SIMPLE: %[[E0:.*]] = tile.expand_dims %[[D0]] {axis = 0 : i32} : tensor<16x16xf32> -> tensor<1x16x16xf32>
 // SIMPLE: %[[W0:.*]] = tile.broadcast %[[E0]] : tensor<1x16x16xf32> -> tensor<2x16x16xf32>
 // SIMPLE: %[[E1:.*]] = tile.expand_dims %[[M1]]
 // SIMPLE: %[[W1:.*]] = tile.broadcast %[[E1]]
 // SIMPLE: %[[M:.*]] = arith.select %[[IS1]], %[[W1]], %[[W0]] : tensor<2x16x16xi1>, tensor<2x16x16xf32>
-// SIMPLE: %[[R0:.*]] = tile.reduce %[[M0]] {axis = 1 : i32, kind = #tile<reduce_kind max>} : tensor<16x16xf32> -> tensor<16xf32>
+// SIMPLE: %[[R0:.*]] = tile.reduce %[[D0]] {axis = 1 : i32, kind = #tile<reduce_kind max>} : tensor<16x16xf32> -> tensor<16xf32>
 // SIMPLE: %[[R1:.*]] = tile.reduce %[[M1]] {axis = 1 : i32
 // SIMPLE: %[[Q:.*]] = tile.splat %arg3 : tensor<16x!tile.ptr<f32>>
 // SIMPLE: tile.store %[[Q]], %[[R0]] : tensor<16x!tile.ptr<f32>>, tensor<16xf32>

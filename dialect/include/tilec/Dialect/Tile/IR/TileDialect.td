@@ -30,6 +30,8 @@ def Tile_Dialect : Dialect {
   let useDefaultTypePrinterParser = 1;
   let useDefaultAttributePrinterParser = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+  // Folds to constants (a splat or broadcast of one) become arith.constant.
+  let hasConstantMaterializer = 1;
   // The attributes passes leave on modules, functions, arguments and ops
   // for later passes and the driver; TileAttrs.h gives them typed accessors
   // and verifyOperationAttribute / verifyRegionArgAttribute check them.
