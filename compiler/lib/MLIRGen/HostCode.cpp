@@ -1724,6 +1724,10 @@ FailureOr<TValue> Generator::callPythonMath(llvm::StringRef name,
     if (!std::isfinite(x))
       return error(l) << "'math." << name << "' of " << a[0].describe()
                       << " is not an integer";
+    // [-2^63, 2^63): what an int64_t holds.
+    if (x < -9223372036854775808.0 || x >= 9223372036854775808.0)
+      return error(l) << "'math." << name << "' of " << a[0].describe()
+                      << " is outside the 64-bit integers";
     return TValue::ofInt(int64_t(x));
   }
   return checked(f->binary ? f->binary(asDouble(a[0]), asDouble(a[1]))
