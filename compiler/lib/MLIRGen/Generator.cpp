@@ -235,7 +235,9 @@ bool tilec::isConstexprAnnotation(const ExprAST *annotation) {
   return false;
 }
 
-bool tilec::isTritonHostFunction(llvm::StringRef path) {
+/// True for the functions of the `triton` module tilec runs or reads
+/// (`triton.cdiv`, `triton.autotune`, ...), by their dotted path.
+static bool isTritonHostFunction(llvm::StringRef path) {
   static const char *const known[] = {
       "triton.cdiv",
       "triton.next_power_of_2",
@@ -465,6 +467,10 @@ FailureOr<TValue> Generator::callImportSpec(llvm::StringRef name,
 /// The Triton version tilec follows: what `triton.__version__` and
 /// `importlib.metadata.version("triton")` answer in host code.
 static constexpr llvm::StringLiteral kTritonVersion = "3.6.0";
+/// The torch release (and its CUDA) that goes with it: `torch.__version__`,
+/// `torch.version.cuda`.
+static constexpr llvm::StringLiteral kTorchVersion = "2.11.0";
+static constexpr llvm::StringLiteral kTorchCudaVersion = "13.0";
 
 bool tilec::isVersionFunction(llvm::StringRef path) {
   return path == "packaging.version.parse" ||
@@ -1284,6 +1290,110 @@ FailureOr<TValue> Generator::moduleMember(const TValue &module,
                    << "' that tilec knows";
 }
 
+FailureOr<TValue> Generator::namedModuleAttribute(const TValue &base,
+                                                  llvm::StringRef attr,
+                                                  llvm::SMLoc at) {
+  std::string path = base.s + "." + attr.str();
+  llvm::StringRef module = base.s;
+  if (base.source || isModulePath(path) ||
+      module.starts_with("triton.language.extra"))
+    return moduleMember(base, attr, at);
+  if (module.starts_with("triton.language")) {
+    if (TValue t = dtypeNamed(attr); !t.isNone())
+      return t;
+    if (attr == "pi32_t")
+      return TValue::ofDType(
+          tile::PtrType::get(builder.getContext(), builder.getI32Type()));
+    if (attr == "TRITON_MAX_TENSOR_NUMEL")
+      return TValue::ofInt(kMaxTileElements);
+    return TValue::named(TValue::Kind::Builtin, "tl." + attr.str());
+  }
+  // The compiler's environment, as Python's when it imports the file.
+  if (path == "os.environ") {
+    TValue environ;
+    environ.kind = TValue::Kind::Dict;
+    for (char **entry = ::environ; entry && *entry; ++entry) {
+      auto [key, value] = llvm::StringRef(*entry).split('=');
+      environ.keys.push_back(TValue::named(TValue::Kind::String, key));
+      environ.elements.push_back(TValue::named(TValue::Kind::String, value));
+    }
+    return environ;
+  }
+  if (path == "os.getenv")
+    return TValue::named(TValue::Kind::Builtin, path);
+  if (path == "triton.runtime" || path == "triton.runtime.driver" ||
+      path == "triton.runtime.driver.active" || path == "importlib.util")
+    return TValue::named(TValue::Kind::Module, path);
+  if (path == "triton.__version__")
+    return TValue::named(TValue::Kind::String, kTritonVersion);
+  if (path == "typing.TYPE_CHECKING")
+    return TValue::ofBool(false);
+  if (module == "math")
+    return pythonMathMember(attr, at);
+  if (module == "triton" || module == "triton.runtime.driver.active") {
+    if (!isTritonHostFunction(path))
+      return error(at) << "'" << path << "' is not supported by tilec";
+    return TValue::named(TValue::Kind::Builtin, path);
+  }
+  // torch's dtypes and the finfo/iinfo of one, as module-level constants
+  // (`torch.finfo(torch.float32).min`) and in kernels.
+  if (module == "torch") {
+    if (TValue t = dtypeNamed(attr); !t.isNone())
+      return t;
+    if (attr == "finfo" || attr == "iinfo")
+      return TValue::named(TValue::Kind::Builtin, "torch." + attr.str());
+    if (attr == "cuda" && hostDepth)
+      return TValue::named(TValue::Kind::Module, "torch.cuda");
+    if (attr == "utils" && hostDepth)
+      return TValue::named(TValue::Kind::Module, "torch.utils");
+    if (attr == "version")
+      return TValue::named(TValue::Kind::Module, "torch.version");
+    if (attr == "__version__")
+      return TValue::named(TValue::Kind::String, kTorchVersion);
+    return hostError(at) << "'torch." << attr << "' cannot be used in "
+                         << whereGenerated();
+  }
+  // The torch build the Triton tilec follows goes with (CUDA, not ROCm),
+  // which libraries test to pick a kernel's path (`torch.version.hip is
+  // not None`), in host code and in kernels.
+  if (module == "torch.version") {
+    if (attr == "hip")
+      return TValue();
+    if (attr == "cuda")
+      return TValue::named(TValue::Kind::String, kTorchCudaVersion);
+    if (attr == "__version__")
+      return TValue::named(TValue::Kind::String, kTorchVersion);
+    if (attr == "debug")
+      return TValue::ofBool(false);
+    // Present in torch's releases (its absence marks Meta's internal
+    // builds); its value, a commit, is not known to tilec.
+    if (attr == "git_version")
+      return TValue::named(TValue::Kind::String, "");
+    return hostError(at) << "'" << path << "' is not known to tilec";
+  }
+  // Triton is available: tilec is the Triton kernels compile with.
+  if (path == "torch.utils._triton")
+    return TValue::named(TValue::Kind::Module, path);
+  if (path == "torch.utils._triton.has_triton" ||
+      path == "torch.utils._triton.has_triton_package")
+    return TValue::named(TValue::Kind::Builtin, path);
+  // The compute capability of the target tilec compiles for (sm_90a:
+  // (9, 0)), which is what host code asks the device about.
+  if (path == "torch.cuda.get_device_capability" ||
+      path == "torch.cuda.get_device_properties" ||
+      path == "torch.cuda.current_device" ||
+      path == "torch.cuda.is_available" || isVersionFunction(path) ||
+      path == "importlib.import_module" || path == "importlib.util.find_spec" ||
+      path == "importlib.util.module_from_spec")
+    return TValue::named(TValue::Kind::Builtin, path);
+  if (module == "torch.cuda")
+    return hostError(at) << "'" << path << "' cannot be used in "
+                         << whereGenerated()
+                         << ": the device is not known when tilec compiles";
+  return hostError(at) << "module '" << module << "' cannot be used in "
+                       << whereGenerated() << missingModuleHint(module);
+}
+
 FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   FailureOr<TValue> base = genExpr(expr.getValue());
   if (failed(base))
@@ -1310,80 +1420,8 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     base = TValue::of(*value);
   }
   switch (base->kind) {
-  case TValue::Kind::Module: {
-    std::string path = base->s + "." + attr.str();
-    llvm::StringRef module = base->s;
-    if (base->source || isModulePath(path) ||
-        module.starts_with("triton.language.extra"))
-      return moduleMember(*base, attr, expr.getLoc());
-    if (module.starts_with("triton.language")) {
-      if (TValue t = dtypeNamed(attr); !t.isNone())
-        return t;
-      if (attr == "pi32_t")
-        return TValue::ofDType(
-            tile::PtrType::get(builder.getContext(), builder.getI32Type()));
-      if (attr == "TRITON_MAX_TENSOR_NUMEL")
-        return TValue::ofInt(kMaxTileElements);
-      return TValue::named(TValue::Kind::Builtin, "tl." + attr.str());
-    }
-    // The compiler's environment, as Python's when it imports the file.
-    if (path == "os.environ") {
-      TValue environ;
-      environ.kind = TValue::Kind::Dict;
-      for (char **entry = ::environ; entry && *entry; ++entry) {
-        auto [key, value] = llvm::StringRef(*entry).split('=');
-        environ.keys.push_back(TValue::named(TValue::Kind::String, key));
-        environ.elements.push_back(TValue::named(TValue::Kind::String, value));
-      }
-      return environ;
-    }
-    if (path == "os.getenv")
-      return TValue::named(TValue::Kind::Builtin, path);
-    if (path == "triton.runtime" || path == "triton.runtime.driver" ||
-        path == "triton.runtime.driver.active" || path == "importlib.util")
-      return TValue::named(TValue::Kind::Module, path);
-    if (path == "triton.__version__")
-      return TValue::named(TValue::Kind::String, kTritonVersion);
-    if (path == "typing.TYPE_CHECKING")
-      return TValue::ofBool(false);
-    if (module == "math")
-      return pythonMathMember(attr, expr.getLoc());
-    if (module == "triton" || module == "triton.runtime.driver.active") {
-      if (!isTritonHostFunction(path))
-        return error(expr.getLoc())
-               << "'" << path << "' is not supported by tilec";
-      return TValue::named(TValue::Kind::Builtin, path);
-    }
-    // torch's dtypes and the finfo/iinfo of one, as module-level constants
-    // (`torch.finfo(torch.float32).min`) and in kernels.
-    if (module == "torch") {
-      if (TValue t = dtypeNamed(attr); !t.isNone())
-        return t;
-      if (attr == "finfo" || attr == "iinfo")
-        return TValue::named(TValue::Kind::Builtin, "torch." + attr.str());
-      if (attr == "cuda" && hostDepth)
-        return TValue::named(TValue::Kind::Module, "torch.cuda");
-      return hostError(expr.getLoc())
-             << "'torch." << attr << "' cannot be used in " << whereGenerated();
-    }
-    // The compute capability of the target tilec compiles for (sm_90a:
-    // (9, 0)), which is what host code asks the device about.
-    if (path == "torch.cuda.get_device_capability" ||
-        path == "torch.cuda.get_device_properties" ||
-        path == "torch.cuda.current_device" ||
-        path == "torch.cuda.is_available" || isVersionFunction(path) ||
-        path == "importlib.import_module" ||
-        path == "importlib.util.find_spec" ||
-        path == "importlib.util.module_from_spec")
-      return TValue::named(TValue::Kind::Builtin, path);
-    if (module == "torch.cuda")
-      return hostError(expr.getLoc())
-             << "'" << path << "' cannot be used in " << whereGenerated()
-             << ": the device is not known when tilec compiles";
-    return hostError(expr.getLoc())
-           << "module '" << module << "' cannot be used in " << whereGenerated()
-           << missingModuleHint(module);
-  }
+  case TValue::Kind::Module:
+    return namedModuleAttribute(*base, attr, expr.getLoc());
   case TValue::Kind::Value: {
     Type type = base->value.getType();
     if (attr == "dtype")
@@ -1555,6 +1593,9 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     }
     if (name == "torch.finfo" || name == "torch.iinfo")
       return typeInfo(name, *args, expr.getLoc());
+    if (name == "torch.utils._triton.has_triton" ||
+        name == "torch.utils._triton.has_triton_package")
+      return TValue::ofBool(true);
     if (name == "torch.cuda.get_device_capability") {
       std::optional<tile::TargetInfo> info = tile::TargetInfo::lookup(target);
       int64_t arch = info ? info->getComputeCapability() : 0;

@@ -747,6 +747,12 @@ public:
   /// triton.next_power_of_2 of a compile-time integer; torch.finfo and
   /// torch.iinfo of a dtype, and their attributes (min, max, eps, tiny,
   /// bits).
+  /// The attribute `attr` of the module `module` names: a file's (through
+  /// moduleMember), triton.language's, or one of a module tilec models
+  /// itself (Python's standard modules, torch, triton).
+  mlir::FailureOr<TValue> namedModuleAttribute(const TValue &module,
+                                               llvm::StringRef attr,
+                                               llvm::SMLoc l);
   /// Python's `math.NAME` (a constant, or a function to callPythonMath),
   /// or an error.
   mlir::FailureOr<TValue> pythonMathMember(llvm::StringRef name, llvm::SMLoc l);
@@ -1060,9 +1066,6 @@ constexpr unsigned maxExpansions = 1 << 16;
 
 /// True for the modules of triton.language a kernel may name.
 bool isModulePath(llvm::StringRef path);
-/// True for the functions of the `triton` module tilec runs or reads
-/// (`triton.cdiv`, `triton.autotune`, ...), by their dotted path.
-bool isTritonHostFunction(llvm::StringRef path);
 /// The value naming libdevice function `name`, if tilec has it (abs is
 /// tilec's own tl.abs).
 std::optional<TValue> libdeviceBuiltin(llvm::StringRef name);

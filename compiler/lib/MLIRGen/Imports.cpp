@@ -691,14 +691,6 @@ LogicalResult Generator::bindFromImport(const FromImportStmtAST &stmt) {
       if (failed(value))
         return failure();
       globals()[bound] = *value;
-    } else if (module == "math") {
-      FailureOr<TValue> value = pythonMathMember(name.name, name.range.Start);
-      if (failed(value))
-        return failure();
-      globals()[bound] = *value;
-    } else if (isTritonHostFunction(full)) {
-      // `from triton import autotune, heuristics, Config, jit`.
-      globals()[bound] = TValue::named(TValue::Kind::Builtin, full);
     } else if (module.starts_with("triton.language.extra") &&
                module.ends_with("libdevice")) {
       std::optional<TValue> f = libdeviceBuiltin(name.name);
@@ -718,7 +710,25 @@ LogicalResult Generator::bindFromImport(const FromImportStmtAST &stmt) {
           TValue::named(TValue::Kind::Module,
                         name.name == "tl" ? "triton.language" : "triton");
     } else if (isModulePath(full) || !module.starts_with("triton.language")) {
-      globals()[bound] = TValue::named(TValue::Kind::Module, full);
+      // What tilec models of the module (`from math import sqrt`, `from
+      // triton import autotune`, `from torch.utils._triton import
+      // has_triton`), else the name as a module of its own, an error where
+      // it is used.
+      std::optional<TValue> known;
+      if (!isModulePath(full)) {
+        unsigned unavailableBefore = hostUnavailable;
+        withErrorsHeld([&] {
+          FailureOr<TValue> value =
+              namedModuleAttribute(TValue::named(TValue::Kind::Module, module),
+                                   name.name, name.range.Start);
+          if (succeeded(value))
+            known = *value;
+          return true;
+        });
+        hostUnavailable = unavailableBefore;
+      }
+      globals()[bound] =
+          known ? *known : TValue::named(TValue::Kind::Module, full);
     } else if (TValue t = dtypeNamed(name.name); !t.isNone()) {
       globals()[bound] = t;
     } else {

@@ -263,6 +263,9 @@ FailureOr<TValue> Generator::genSubscript(const SubscriptExprAST &expr) {
   int64_t kept = 0;
   for (auto [dim, index] : llvm::enumerate(indices)) {
     if (isFullSlice(*index)) {
+      // ':' on a scalar changes nothing, as in Triton (`pid[:, None]`).
+      if (rank == 0)
+        continue;
       if (++kept > rank)
         return error(index->getLoc())
                << "too many indices for " << base->describe();
@@ -282,6 +285,12 @@ FailureOr<TValue> Generator::genSubscript(const SubscriptExprAST &expr) {
     int64_t current = isa<RankedTensorType>(v.getType())
                           ? llvm::cast<RankedTensorType>(v.getType()).getRank()
                           : 0;
+    // A scalar becomes a tile of one element wherever the 'None' is, as
+    // Triton's expand_dims splats it.
+    if (current == 0) {
+      v = expandDims(v, 0, loc(index->getLoc()));
+      continue;
+    }
     if (int64_t(dim) > current)
       return error(index->getLoc())
              << "'None' at index " << dim << " is out of range for a tile of "
