@@ -487,6 +487,12 @@ FailureOr<TValue> Generator::descriptorAttribute(const TValue &desc,
     method.elements.push_back(desc);
     return method;
   }
+  // A block pointer's type points to its block (`p.type.element_ty`, the
+  // dtype its loads cast to).
+  if (!isDesc && attr == "type")
+    return TValue::ofDType(
+        tile::PtrType::get(builder.getContext(), bp.elementType()),
+        bp.isUnsigned);
   if (!isDesc && attr == "advance") {
     TValue method = TValue::named(TValue::Kind::Method, attr);
     method.elements.push_back(desc);

@@ -1426,14 +1426,17 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     Type type = base->value.getType();
     if (attr == "dtype")
       return TValue::ofDType(getElementTypeOrSelf(type), base->isUnsigned);
-    // A scalar's type is its dtype (`x_ptr.type.element_ty`); a tile's
-    // block type has no value in tilec.
+    // A scalar's type is its dtype (`x_ptr.type.element_ty`); a tile's is
+    // its block type, whose `element_ty` is the dtype (`acc.type.element_ty`).
     if (attr == "type") {
-      if (isa<RankedTensorType>(type))
-        return error(expr.getLoc())
-               << "the 'type' of a tile is not supported by tilec; use its "
-                  "'dtype' and 'shape'";
-      return TValue::ofDType(type, base->isUnsigned);
+      auto tile = dyn_cast<RankedTensorType>(type);
+      if (!tile)
+        return TValue::ofDType(type, base->isUnsigned);
+      TValue block = TValue::ofDType(tile.getElementType(), base->isUnsigned);
+      block.blockType = true;
+      for (int64_t d : tile.getShape())
+        block.elements.push_back(TValue::ofInt(d));
+      return block;
     }
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (attr == "shape") {
@@ -1460,6 +1463,10 @@ FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
     return method;
   }
   case TValue::Kind::DType: {
+    if (base->blockType && (attr == "element_ty" || attr == "scalar"))
+      return TValue::ofDType(base->type, base->isUnsigned);
+    if (base->blockType && attr == "shape")
+      return TValue::ofTuple(base->elements);
     if (attr == "element_ty") {
       if (auto ptr = dyn_cast<tile::PtrType>(base->type))
         return TValue::ofDType(ptr.getPointeeType(), base->isUnsigned);

@@ -118,6 +118,9 @@ struct TValue {
   /// Triton's frontend, signedness is a property of the value that chooses
   /// the operations (divui, shrui, cmpi ult, uitofp, extui...).
   bool isUnsigned = false;
+  /// DType: the block type of a tile (`x.type`), whose `element_ty` is the
+  /// dtype and whose shape `elements` holds.
+  bool blockType = false;
 
   static TValue of(mlir::Value v, bool isUnsigned = false) {
     TValue t;
