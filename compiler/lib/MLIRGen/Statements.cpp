@@ -394,10 +394,20 @@ LogicalResult Generator::genStmt(const StmtAST &stmt) {
     FailureOr<TValue> cond = genExpr(s.getCond());
     if (failed(cond))
       return failure();
-    if (cond->isValue())
-      return error(s.getCond().getLoc())
-             << "'assert' on run-time values is not supported; use "
-                "tl.device_assert";
+    if (cond->isValue()) {
+      // As in Triton: tl.device_assert, checked in debug mode (--debug).
+      CallArgs args;
+      args.positional.push_back(*cond);
+      args.positionalRanges.push_back(s.getCond().getRange());
+      if (s.getMsg()) {
+        FailureOr<TValue> msg = genExpr(*s.getMsg());
+        if (failed(msg))
+          return failure();
+        args.positional.push_back(*msg);
+        args.positionalRanges.push_back(s.getMsg()->getRange());
+      }
+      return callBuiltin("device_assert", args, stmt.getLoc());
+    }
     FailureOr<bool> truth = constTruth(*cond, s.getCond().getLoc());
     if (failed(truth))
       return failure();
