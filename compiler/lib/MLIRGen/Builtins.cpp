@@ -897,6 +897,23 @@ FailureOr<TValue> Generator::callPythonBuiltin(llvm::StringRef name,
     return error(callLoc) << "could not convert string to float: '" << a[0].s
                           << "'";
   }
+  if (name == "int" && a.size() == 1 && a[0].kind == TValue::Kind::String) {
+    // Decimal, as Python's int("42") (surrounding spaces and '_' apart).
+    int64_t i;
+    if (!llvm::StringRef(a[0].s).trim().getAsInteger(10, i))
+      return TValue::ofInt(i);
+    return error(callLoc) << "invalid literal for int() with base 10: '"
+                          << a[0].s << "'";
+  }
+  // bool() of any other compile-time value is its truth (None, a string, a
+  // tuple, a match of re).
+  if (name == "bool" && a.size() == 1 && !a[0].isValue() &&
+      !a[0].isConstNumber()) {
+    FailureOr<bool> truth = constTruth(a[0], callLoc);
+    if (failed(truth))
+      return failure();
+    return TValue::ofBool(*truth);
+  }
   if ((name == "float" || name == "int" || name == "bool" || name == "abs") &&
       a.size() == 1 && a[0].isConstNumber()) {
     double x = a[0].kind == TValue::Kind::Float ? a[0].f : double(a[0].i);

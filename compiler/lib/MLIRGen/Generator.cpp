@@ -1230,10 +1230,10 @@ FailureOr<TValue> Generator::genName(const NameExprAST &expr) {
     return g->second;
   }
   static const char *const builtins[] = {
-      "range", "min",    "max",   "float",      "int",    "bool",
-      "len",   "abs",    "print", "isinstance", "dict",   "list",
-      "tuple", "filter", "zip",   "enumerate",  "sorted", "sum",
-      "any",   "all",    "str",   "getattr",    "hasattr"};
+      "range", "min",    "max",   "float",      "int",       "bool",
+      "len",   "abs",    "print", "isinstance", "dict",      "list",
+      "tuple", "filter", "map",   "zip",        "enumerate", "sorted",
+      "sum",   "any",    "all",   "str",        "getattr",   "hasattr"};
   if (llvm::is_contained(builtins, expr.getName()))
     return TValue::named(TValue::Kind::Builtin, expr.getName());
   auto hidden = scope->hidden.find(name);
@@ -1330,6 +1330,13 @@ FailureOr<TValue> Generator::namedModuleAttribute(const TValue &base,
     return TValue::ofBool(false);
   if (module == "math")
     return pythonMathMember(attr, at);
+  // Python's re on compile-time strings (a library parsing torch's version).
+  if (module == "re") {
+    if (!llvm::is_contained({"search", "match", "fullmatch", "sub", "findall"},
+                            attr))
+      return error(at) << "'re." << attr << "' is not supported by tilec";
+    return TValue::named(TValue::Kind::Builtin, path);
+  }
   if (module == "triton" || module == "triton.runtime.driver.active") {
     if (!isTritonHostFunction(path))
       return error(at) << "'" << path << "' is not supported by tilec";
@@ -1581,6 +1588,8 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
       return callLibdevice(name, *args, expr.getLoc());
     if (name.consume_front("math."))
       return callPythonMath(name, *args, expr.getLoc());
+    if (name.consume_front("re."))
+      return callPythonRegex(name, *args, expr.getLoc());
     if (name.consume_front("triton.")) {
       if (name == "cdiv")
         return callBuiltin("cdiv", *args, expr.getLoc());

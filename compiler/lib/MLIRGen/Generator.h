@@ -759,6 +759,10 @@ public:
   /// Python's `math.NAME` (a constant, or a function to callPythonMath),
   /// or an error.
   mlir::FailureOr<TValue> pythonMathMember(llvm::StringRef name, llvm::SMLoc l);
+  /// Calls Python's `re.NAME` (search, match, fullmatch, sub, findall) on
+  /// compile-time strings; a match is an object of class `re.Match`.
+  mlir::FailureOr<TValue> callPythonRegex(llvm::StringRef name, CallArgs &args,
+                                          llvm::SMLoc l);
   /// Calls Python's `math.NAME` on compile-time numbers.
   mlir::FailureOr<TValue> callPythonMath(llvm::StringRef name, CallArgs &args,
                                          llvm::SMLoc l);

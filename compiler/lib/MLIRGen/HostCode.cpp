@@ -33,6 +33,7 @@
 #include <cstdlib>
 #include <functional>
 #include <numeric>
+#include <regex>
 
 using namespace mlir;
 using namespace tilec;
@@ -84,6 +85,11 @@ static std::optional<TValue> parseTensorText(Generator &gen,
                                     {"ndim", TValue::ofInt(rank)},
                                     {"_strides", TValue::ofTuple(*strides)}});
 }
+
+/// The class of the match objects of Python's re (callPythonRegex): the
+/// text of each group (None where a group did not take part) in `_groups`,
+/// group 0 first, and where group 0 starts and ends in `_span`.
+static constexpr llvm::StringLiteral kRegexMatch = "re.Match";
 
 /// The class of a deferred module-level value (TValue::deferred).
 static constexpr llvm::StringLiteral kDeferredValue = "deferred value";
@@ -339,6 +345,24 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
     if (failed(items))
       return FailureOr<TValue>(failure());
     return FailureOr<TValue>(TValue::ofTuple(std::move(*items)));
+  }
+  if (name == "map") {
+    if (failed(noKeywords()))
+      return FailureOr<TValue>(failure());
+    if (a.size() != 2)
+      return FailureOr<TValue>(error(callLoc)
+                               << "'map' takes a function and a list");
+    FailureOr<std::vector<TValue>> items = iterate(a[1], callLoc);
+    if (failed(items))
+      return FailureOr<TValue>(failure());
+    std::vector<TValue> mapped;
+    for (const TValue &item : *items) {
+      FailureOr<TValue> r = callWith(*this, a[0], {item}, callLoc);
+      if (failed(r))
+        return FailureOr<TValue>(failure());
+      mapped.push_back(*r);
+    }
+    return FailureOr<TValue>(TValue::ofTuple(std::move(mapped)));
   }
   if (name == "filter") {
     if (failed(noKeywords()))
@@ -761,7 +785,10 @@ FailureOr<TValue> Generator::hostAttribute(const TValue &base,
                             attr)) ||
         (base.s == kModuleLoader && attr == "exec_module") ||
         (base.s == "GPUTarget" &&
-         (attr == "is_cuda_backend" || attr == "is_hip_backend"))) {
+         (attr == "is_cuda_backend" || attr == "is_hip_backend")) ||
+        (base.s == kRegexMatch &&
+         llvm::is_contained({"group", "groups", "start", "end", "span"},
+                            attr))) {
       TValue method = TValue::named(TValue::Kind::Method, attr);
       method.elements.push_back(base);
       return method;
@@ -1003,6 +1030,43 @@ FailureOr<TValue> Generator::callHostMethod(const TValue &method,
   }
   if (self.kind == TValue::Kind::Object && self.s == kTensor)
     return callTensorMethod(self, name, bind, callLoc);
+  if (self.kind == TValue::Kind::Object && self.s == kRegexMatch) {
+    const std::vector<TValue> &groups = self.lookup("_groups")->elements;
+    const std::vector<TValue> &span = self.lookup("_span")->elements;
+    if (name == "groups") {
+      // The groups after group 0, `default` where one did not take part.
+      if (failed(bind.bind({"default"}, 0)))
+        return failure();
+      std::vector<TValue> rest;
+      for (const TValue &g : llvm::drop_begin(groups))
+        rest.push_back(g.isNone() && bind.has(0) ? bind.get(0) : g);
+      return TValue::ofTuple(std::move(rest));
+    }
+    if (name == "group") {
+      // m.group(), m.group(1), m.group(1, 2).
+      if (!args.keywords.empty())
+        return error(callLoc) << "'group' takes no keyword arguments";
+      std::vector<TValue> picked;
+      for (const TValue &index : args.positional) {
+        if (index.kind != TValue::Kind::Int || index.i < 0 ||
+            index.i >= int64_t(groups.size()))
+          return error(callLoc) << "no such group: " << index.describe();
+        picked.push_back(groups[index.i]);
+      }
+      if (picked.empty())
+        return groups[0];
+      if (picked.size() == 1)
+        return picked[0];
+      return TValue::ofTuple(std::move(picked));
+    }
+    if (failed(bind.bind({}, 0)))
+      return failure();
+    if (name == "start")
+      return span[0];
+    if (name == "end")
+      return span[1];
+    return TValue::ofTuple(span);
+  }
   if (name == "exec_module") {
     // tilec's modules need no loading.
     if (failed(bind.bind({"module"}, 1)))
@@ -1740,4 +1804,109 @@ FailureOr<TValue> Generator::callPythonMath(llvm::StringRef name,
   }
   return checked(f->binary ? f->binary(asDouble(a[0]), asDouble(a[1]))
                            : f->unary(asDouble(a[0])));
+}
+
+//===----------------------------------------------------------------------===//
+// Python's re module
+//===----------------------------------------------------------------------===//
+
+FailureOr<TValue> Generator::callPythonRegex(llvm::StringRef name,
+                                             CallArgs &args, llvm::SMLoc l) {
+  Binder bind(*this, "re." + name.str(), args, l);
+  bool isSub = name == "sub";
+  if (failed(isSub ? bind.bind({"pattern", "repl", "string", "count"}, 3)
+                   : bind.bind({"pattern", "string"}, 2)))
+    return failure();
+  for (unsigned i = 0; i < (isSub ? 3u : 2u); ++i)
+    if (bind.get(i).kind != TValue::Kind::String)
+      return error(l) << "'re." << name << "' takes compile-time strings, not "
+                      << bind.get(i).describe();
+  // std::regex's ECMAScript grammar covers the patterns such host code
+  // writes (groups, classes, \d, anchors, alternatives); Python's own
+  // extensions ((?P<name>...), lookbehind) are errors here.
+  std::regex pattern;
+  try {
+    pattern = std::regex(bind.get(0).s, std::regex::ECMAScript);
+  } catch (const std::regex_error &) {
+    return error(l) << "the regular expression '" << bind.get(0).s
+                    << "' is not supported by tilec (Python's syntax that "
+                       "ECMAScript shares only)";
+  }
+  const std::string &text = bind.get(isSub ? 2 : 1).s;
+  auto groupText = [](const std::ssub_match &group) {
+    return group.matched ? TValue::named(TValue::Kind::String, group.str())
+                         : TValue();
+  };
+  if (isSub) {
+    // Python's \N and \g<N> in the replacement are ECMAScript's $N.
+    std::string repl;
+    const std::string &py = bind.get(1).s;
+    for (size_t i = 0; i < py.size(); ++i) {
+      if (py[i] == '$') {
+        repl += "$$";
+      } else if (py[i] == '\\' && i + 1 < py.size() && isdigit(py[i + 1])) {
+        repl += '$';
+      } else if (py.compare(i, 3, "\\g<") == 0) {
+        size_t close = py.find('>', i);
+        if (close == std::string::npos)
+          return error(l) << "missing '>' in the replacement '" << py << "'";
+        repl += "$" + py.substr(i + 3, close - i - 3);
+        i = close;
+      } else {
+        repl += py[i];
+      }
+    }
+    int64_t count = bind.has(3) ? bind.get(3).i : 0;
+    if (count != 0) {
+      // The first `count` matches only.
+      std::string result;
+      auto begin = std::sregex_iterator(text.begin(), text.end(), pattern);
+      size_t last = 0;
+      int64_t done = 0;
+      for (auto it = begin; it != std::sregex_iterator() && done < count;
+           ++it, ++done) {
+        result += text.substr(last, it->position() - last);
+        result += it->format(repl);
+        last = it->position() + it->length();
+      }
+      return TValue::named(TValue::Kind::String, result + text.substr(last));
+    }
+    return TValue::named(TValue::Kind::String,
+                         std::regex_replace(text, pattern, repl));
+  }
+  if (name == "findall") {
+    std::vector<TValue> found;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), pattern);
+         it != std::sregex_iterator(); ++it) {
+      const std::smatch &m = *it;
+      if (m.size() == 1) {
+        found.push_back(TValue::named(TValue::Kind::String, m.str()));
+      } else if (m.size() == 2) {
+        found.push_back(TValue::named(TValue::Kind::String, m[1].str()));
+      } else {
+        std::vector<TValue> groups;
+        for (size_t g = 1; g < m.size(); ++g)
+          groups.push_back(TValue::named(TValue::Kind::String, m[g].str()));
+        found.push_back(TValue::ofTuple(std::move(groups)));
+      }
+    }
+    return TValue::ofTuple(std::move(found));
+  }
+  std::smatch m;
+  bool matched = name == "fullmatch" ? std::regex_match(text, m, pattern)
+                 : name == "match"
+                     ? std::regex_search(text, m, pattern,
+                                         std::regex_constants::match_continuous)
+                     : std::regex_search(text, m, pattern);
+  if (!matched)
+    return TValue();
+  std::vector<TValue> groups;
+  for (size_t g = 0; g < m.size(); ++g)
+    groups.push_back(groupText(m[g]));
+  return TValue::ofObject(
+      kRegexMatch,
+      {{"_groups", TValue::ofTuple(std::move(groups))},
+       {"_span",
+        TValue::ofTuple({TValue::ofInt(m.position(0)),
+                         TValue::ofInt(m.position(0) + m.length(0))})}});
 }
