@@ -22,7 +22,6 @@
 #include "tilec/Dialect/Tile/Analysis/AxisInfo.h"
 #include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
 #include "tilec/Dialect/Tile/IR/DTypes.h"
-#include "tilec/Dialect/Tile/IR/Libdevice.h"
 #include "tilec/Dialect/Tile/IR/TargetInfo.h"
 #include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
@@ -216,13 +215,9 @@ constexpr int64_t kMaxUnrolledInstructions = 250000;
 
 /// Estimates the instructions each thread of `module`'s kernel executes in
 /// straight-line code (every op once, loops once): its share of every
-/// tile an op computes, times about 100 for a libdevice call of floats
-/// (every fp64 math function is one; the integer functions and conversions,
-/// such as the philox generator's umulhi, are an instruction or a few), 10
-/// for other math functions and the reduction
-/// dimension for a product off the tensor cores, and nothing for the ops
-/// whose elements reuse registers (constants, splats, broadcasts,
-/// expand_dims); fails with an error at the
+/// tile an op computes, times about 100 for a libdevice call (every fp64
+/// math function is one), 10 for other math functions and the reduction
+/// dimension for a product off the tensor cores; fails with an error at the
 /// kernel when the estimate passes kMaxUnrolledInstructions, and at the op
 /// when one of its tiles gives a thread more than kMaxTileElementsPerThread
 /// elements.
@@ -244,19 +239,10 @@ static LogicalResult checkCodeSize(ModuleOp module, int64_t numWarps) {
         }
       }
     int64_t weight = 1;
-    if (isa<arith::ConstantOp, SplatOp, BroadcastOp, ExpandDimsOp>(op))
-      weight = 0;
     bool math = op->getDialect() && op->getDialect()->getNamespace() == "math";
     bool f64 = op->getNumResults() == 1 &&
                getElementTypeOrSelf(op->getResult(0).getType()).isF64();
-    auto libdevice = dyn_cast<ExternElementwiseOp>(op);
-    bool is64 = false;
-    const LibdeviceFunction *fn =
-        libdevice ? lookupLibdeviceSymbol(libdevice.getSymbol(), is64)
-                  : nullptr;
-    bool integerFunction =
-        fn && (!fn->takesFloats() || fn->kind == LibdeviceKind::Convert);
-    if ((libdevice && !integerFunction) || (math && f64))
+    if (isa<ExternElementwiseOp>(op) || (math && f64))
       weight = 100; // a libdevice function
     else if (math)
       weight = 10;
