@@ -1401,6 +1401,25 @@ FailureOr<TValue> Generator::namedModuleAttribute(const TValue &base,
                        << whereGenerated() << missingModuleHint(module);
 }
 
+std::optional<TValue> Generator::findModuleAttribute(const TValue &module,
+                                                     llvm::StringRef attr,
+                                                     llvm::SMLoc at) {
+  std::optional<TValue> found;
+  unsigned unavailableBefore = hostUnavailable;
+  withErrorsHeld([&] {
+    FailureOr<TValue> value =
+        module.source ||
+                llvm::StringRef(module.s).starts_with("triton.language")
+            ? moduleMember(module, attr, at)
+            : namedModuleAttribute(module, attr, at);
+    if (succeeded(value))
+      found = *value;
+    return true;
+  });
+  hostUnavailable = unavailableBefore;
+  return found;
+}
+
 FailureOr<TValue> Generator::genAttribute(const AttributeExprAST &expr) {
   FailureOr<TValue> base = genExpr(expr.getValue());
   if (failed(base))

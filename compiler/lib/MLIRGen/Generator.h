@@ -756,6 +756,14 @@ public:
   mlir::FailureOr<TValue> namedModuleAttribute(const TValue &module,
                                                llvm::StringRef attr,
                                                llvm::SMLoc l);
+  /// The attribute `attr` of `module` if it has one, without diagnostics
+  /// (`hasattr`, `from M import NAME`); triton.language's names and a
+  /// file's are looked up strictly (moduleMember), where reading one is
+  /// lenient (a kernel naming an unknown tl function fails where it calls
+  /// it).
+  std::optional<TValue> findModuleAttribute(const TValue &module,
+                                            llvm::StringRef attr,
+                                            llvm::SMLoc l);
   /// Python's `math.NAME` (a constant, or a function to callPythonMath),
   /// or an error.
   mlir::FailureOr<TValue> pythonMathMember(llvm::StringRef name, llvm::SMLoc l);

@@ -460,22 +460,16 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
                                << "' needs a string attribute name, not "
                                << a[1].describe());
     std::optional<TValue> found;
-    withErrorsHeld([&] {
-      // triton.language's names are looked up strictly (a kernel reading
-      // an unknown one fails only where it calls it).
-      unsigned unavailableBefore = hostUnavailable;
-      FailureOr<TValue> v =
-          a[0].kind != TValue::Kind::Module
-              ? hostAttribute(a[0], a[1].s, callLoc)
-          : a[0].source ||
-                  llvm::StringRef(a[0].s).starts_with("triton.language")
-              ? moduleMember(a[0], a[1].s, callLoc)
-              : namedModuleAttribute(a[0], a[1].s, callLoc);
-      hostUnavailable = unavailableBefore;
-      if (succeeded(v))
-        found = *v;
-      return true;
-    });
+    if (a[0].kind == TValue::Kind::Module) {
+      found = findModuleAttribute(a[0], a[1].s, callLoc);
+    } else {
+      withErrorsHeld([&] {
+        FailureOr<TValue> v = hostAttribute(a[0], a[1].s, callLoc);
+        if (succeeded(v))
+          found = *v;
+        return true;
+      });
+    }
     if (name == "hasattr")
       return FailureOr<TValue>(TValue::ofBool(found.has_value()));
     if (found)

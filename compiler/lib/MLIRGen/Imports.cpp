@@ -715,18 +715,9 @@ LogicalResult Generator::bindFromImport(const FromImportStmtAST &stmt) {
       // has_triton`), else the name as a module of its own, an error where
       // it is used.
       std::optional<TValue> known;
-      if (!isModulePath(full)) {
-        unsigned unavailableBefore = hostUnavailable;
-        withErrorsHeld([&] {
-          FailureOr<TValue> value =
-              namedModuleAttribute(TValue::named(TValue::Kind::Module, module),
-                                   name.name, name.range.Start);
-          if (succeeded(value))
-            known = *value;
-          return true;
-        });
-        hostUnavailable = unavailableBefore;
-      }
+      if (!isModulePath(full))
+        known = findModuleAttribute(TValue::named(TValue::Kind::Module, module),
+                                    name.name, name.range.Start);
       globals()[bound] =
           known ? *known : TValue::named(TValue::Kind::Module, full);
     } else if (TValue t = dtypeNamed(name.name); !t.isNone()) {
