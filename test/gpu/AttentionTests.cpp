@@ -10,7 +10,8 @@
 // (Q, K, V, O) with an fp32 sm_scale of 0.5 (as Triton's attention tests
 // use), and in fp32 (tf32 products, tolerance 3e-3) with BLOCK_N = 32 and
 // 64; and the benchmark's configurations, BLOCK_M = 128 and BLOCK_N = 64
-// with HEAD_DIM 64 (fp16) and 128 (fp16, and bf16 with tolerance 1e-2),
+// with HEAD_DIM 64 (fp16), BLOCK_N = 128 with HEAD_DIM 128 (fp16, and bf16
+// with tolerance 1e-2),
 // whose K and V stream through shared-memory rings, also with K loaded as
 // stored and transposed for the product (attention_fwd_kt); and attn_fwd of
 // examples/flash_attention.tile (the same parameters, block pointers, exp2)
@@ -218,7 +219,7 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
                                     {2, 3, 257}, {1, 4, 512}, {2, 4, 1024}};
   tests.push_back({"attention_fp16", "attention_fp16.ptx", "attention_fwd",
                    sizes, runAttention, config});
-  // The benchmark's 128 x 64 blocks, HEAD_DIM 64 and 128, fp16 and bf16.
+  // The benchmark's blocks: 128 x 64 with HEAD_DIM 64, 128 x 128 with 128.
   const std::vector<Shape> wideSizes = {
       {1, 1, 1}, {1, 1, 64}, {1, 2, 100}, {2, 3, 257}, {1, 4, 1000},
       {2, 2, 2048}};
@@ -227,6 +228,7 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   tests.push_back({"attention_fp16_m128", "attention_fp16_m128.ptx",
                    "attention_fwd", wideSizes, runAttention, config});
   config.HeadDim = 128;
+  config.BlockN = 128;
   tests.push_back({"attention_fp16_d128", "attention_fp16_d128.ptx",
                    "attention_fwd", wideSizes, runAttention, config});
   config.In = config.Out = ElemType::BF16;
@@ -236,10 +238,11 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   // attention_fwd_kt: K loaded as stored and transposed for q @ k^T.
   config.In = config.Out = ElemType::F16;
   config.HeadDim = 64;
+  config.BlockN = 64;
   config.Tol = Tolerance::relative(2e-3);
   tests.push_back({"attention_kt_fp16", "attention_kt_fp16.ptx",
                    "attention_fwd_kt", wideSizes, runAttention, config});
-  // flash_attention.tile's attn_fwd (same parameters), causal and not.
+  // flash_attention.tile's attn_fwd (the same blocks), causal and not.
   struct Flash {
     const char *Name;
     ElemType Type;
@@ -253,6 +256,7 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
         Flash{"flash_attention_bf16_d128", ElemType::BF16, 128, false}}) {
     config.In = config.Out = flash.Type;
     config.HeadDim = flash.HeadDim;
+    config.BlockN = flash.HeadDim == 128 ? 128 : 64;
     config.Causal = flash.Causal;
     config.Tol = Tolerance::relative(flash.Type == ElemType::F16 ? 2e-3 : 1e-2);
     tests.push_back({flash.Name, std::string(flash.Name) + ".ptx", "attn_fwd",
