@@ -255,6 +255,30 @@ func.func @tma(%map: !tile.tensormap, %barg: !tile.barriers<2>, %om: i32, %ok: i
   return
 }
 
+// The ping-pong ops of a deferred loop: mbarriers expecting several
+// arrivals (one arrival is the default, not printed), a thread's copies
+// and a warp arriving on them, and the warp groups' turns.
+// CHECK-LABEL: func.func @ping_pong
+func.func @ping_pong(%i: i32) {
+  // CHECK: %[[FULL:.*]] = tile.barrier_alloc {arrivals = 256 : i32} : <3>
+  %full = tile.barrier_alloc {arrivals = 256 : i32} : !tile.barriers<3>
+  // CHECK: tile.barrier_alloc : <3>{{$}}
+  %one = tile.barrier_alloc {arrivals = 1 : i32} : !tile.barriers<3>
+  // CHECK: tile.async_copy_arrive %[[FULL]][%{{.*}}] : <3>
+  tile.async_copy_arrive %full[%i] : !tile.barriers<3>
+  // CHECK: tile.barrier_arrive %[[FULL]][%{{.*}}] : <3>
+  tile.barrier_arrive %full[%i] : !tile.barriers<3>
+  // CHECK: tile.start_turns{{$}}
+  tile.start_turns
+  // CHECK: tile.await_turn{{$}}
+  tile.await_turn
+  // CHECK: tile.pass_turn{{$}}
+  tile.pass_turn
+  // CHECK: tile.end_turns{{$}}
+  tile.end_turns
+  return
+}
+
 
 // A descriptor store and a TMA store round-trip.
 #bts = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>

@@ -6,9 +6,10 @@
 //
 // Lowers the TMA side of pipelined loops (sm_90a) to inline PTX:
 //
-// - tile.barrier_alloc: thread 0 initializes `count` mbarriers (one arrival
-//   per phase) at the allocation's offset, then `fence.mbarrier_init` and a
-//   barrier make them visible to every thread and to TMA;
+// - tile.barrier_alloc: thread 0 initializes `count` mbarriers (`arrivals`
+//   arrivals per phase) at the allocation's offset, then
+//   `fence.mbarrier_init` and a barrier make them visible to every thread
+//   and to TMA;
 // - tile.barrier_expect: thread 0 (where the predicate holds) arrives with
 //   `mbarrier.arrive.expect_tx` for the stage's bytes;
 // - tile.async_tma_copy: thread 0 issues one
@@ -16,6 +17,9 @@
 //   swizzle-wide panel of the destination (the tensor map's box), with the
 //   innermost coordinate first;
 // - tile.barrier_wait: every thread spins on `mbarrier.try_wait.parity`;
+// - tile.async_copy_arrive: `cp.async.mbarrier.arrive.noinc` by every
+//   thread; tile.barrier_arrive: `__syncwarp`, then lane 0 of each warp
+//   `mbarrier.arrive`s;
 // - tile.barrier_invalidate: after a barrier, thread 0 invalidates the
 //   mbarriers (`mbarrier.inval`) so that their bytes can be reused;
 // - tile.async_tma_store: the tile staged swizzled in the op's scratch,
@@ -23,7 +27,13 @@
 //   `cp.async.bulk.tensor.2d.global.shared::cta` per panel and waits for
 //   them to have read the scratch;
 // - tile.cta_barrier: `bar.sync 0` (after `fence.proxy.async` with
-//   asyncProxy).
+//   asyncProxy);
+// - tile.start_turns, tile.await_turn, tile.pass_turn, tile.end_turns:
+//   warp group k (the
+//   thread id / 128) of n syncs on named barrier k + 1 (`bar.sync k + 1,
+//   256`) and arrives on barrier (k + 1 mod n) + 1; to start, warp group
+//   n - 1 arrives on barrier 1, and to end warp group 0 syncs on it
+//   (tile.end_turns). One predicated instruction per warp group.
 //
 // The tensor map operand is the generic address of its `__grid_constant__`
 // kernel parameter.
@@ -34,6 +44,7 @@
 #include "TileToLLVMPatterns.h"
 
 #include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
+#include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TileDistribution.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 
@@ -106,8 +117,8 @@ struct BarrierAllocOpLowering : public OpConversionPattern<BarrierAllocOp> {
     Value base = getSharedMemoryBase(rewriter, loc, *offset);
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n";
     for (unsigned i = 0; i < count; ++i)
-      text += llvm::formatv("@p mbarrier.init.shared::cta.b64 [$1+{0}], 1;\n",
-                            8 * i)
+      text += llvm::formatv("@p mbarrier.init.shared::cta.b64 [$1+{0}], {1};\n",
+                            8 * i, op.getArrivals())
                   .str();
     text += "}";
     // Ops before may have used these bytes as scratch.
@@ -156,9 +167,90 @@ struct CtaBarrierOpLowering : public OpConversionPattern<CtaBarrierOp> {
   matchAndRewrite(CtaBarrierOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (op.getAsyncProxy())
-      emitInlinePtx(rewriter, op.getLoc(), "fence.proxy.async.shared::cta;",
-                    {}, {});
+      emitInlinePtx(rewriter, op.getLoc(), "fence.proxy.async.shared::cta;", {},
+                    {});
     emitBarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// tile.start_turns, tile.await_turn and tile.pass_turn: for each warp
+/// group k of the program, `instruction` on the barrier `barrier(k, n)`
+/// returns (none when it returns 0), predicated on the warp group.
+template <typename OpTy>
+struct TurnOpLowering : public OpConversionPattern<OpTy> {
+  TurnOpLowering(TypeConverter &converter, MLIRContext *ctx,
+                 StringRef instruction,
+                 std::function<int64_t(int64_t, int64_t)> barrier)
+      : OpConversionPattern<OpTy>(converter, ctx), instruction(instruction),
+        barrier(std::move(barrier)) {}
+
+  LogicalResult
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t groups = getNumWarps(op).value_or(4) / 4;
+    std::string text = "{\n.reg .pred p;\n";
+    bool any = false;
+    for (int64_t k = 0; groups > 1 && k < groups; ++k) {
+      int64_t id = barrier(k, groups);
+      if (!id)
+        continue;
+      text += llvm::formatv("setp.eq.b32 p, $0, {0};\n@p {1} {2}, 256;\n", k,
+                            instruction, id)
+                  .str();
+      any = true;
+    }
+    if (any) {
+      Value group =
+          LLVM::LShrOp::create(rewriter, loc, getThreadId(rewriter, loc),
+                               i32Constant(rewriter, loc, 7));
+      emitInlinePtx(rewriter, loc, text + "}", {}, ValueRange{group});
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  std::string instruction;
+  std::function<int64_t(int64_t, int64_t)> barrier;
+};
+
+struct AsyncCopyArriveOpLowering
+    : public OpConversionPattern<AsyncCopyArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(AsyncCopyArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    emitInlinePtx(
+        rewriter, loc, "cp.async.mbarrier.arrive.noinc.shared::cta.b64 [$0];",
+        {},
+        ValueRange{barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                  adaptor.getIndex())});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierArriveOpLowering : public OpConversionPattern<BarrierArriveOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BarrierArriveOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value lane = LLVM::AndOp::create(rewriter, loc, getThreadId(rewriter, loc),
+                                     i32Constant(rewriter, loc, 31));
+    emitInlinePtx(
+        rewriter, loc,
+        "{\n.reg .pred p;\nbar.warp.sync -1;\nsetp.eq.b32 p, $0, "
+        "0;\n@p mbarrier.arrive.shared::cta.b64 _, "
+        "[$1];\n}",
+        {},
+        ValueRange{lane, barrierAddress(rewriter, loc, adaptor.getBarriers(),
+                                        adaptor.getIndex())});
     rewriter.eraseOp(op);
     return success();
   }
@@ -297,5 +389,20 @@ void tilec::populateTmaOpToLLVMPatterns(TileTypeConverter &converter,
   patterns.add<BarrierAllocOpLowering, BarrierInvalidateOpLowering,
                CtaBarrierOpLowering, AsyncTmaStoreOpLowering,
                BarrierExpectOpLowering, AsyncTmaCopyOpLowering,
-               BarrierWaitOpLowering>(converter, patterns.getContext());
+               BarrierWaitOpLowering, AsyncCopyArriveOpLowering,
+               BarrierArriveOpLowering>(converter, patterns.getContext());
+  MLIRContext *ctx = patterns.getContext();
+  // Warp group k syncs on barrier k + 1 and arrives on the next group's;
+  // the last group starts the cycle by arriving on warp group 0's.
+  patterns.add<TurnOpLowering<AwaitTurnOp>>(
+      converter, ctx, "bar.sync", [](int64_t k, int64_t) { return k + 1; });
+  patterns.add<TurnOpLowering<PassTurnOp>>(
+      converter, ctx, "bar.arrive",
+      [](int64_t k, int64_t n) { return (k + 1) % n + 1; });
+  patterns.add<TurnOpLowering<StartTurnsOp>>(
+      converter, ctx, "bar.arrive",
+      [](int64_t k, int64_t n) -> int64_t { return k == n - 1 ? 1 : 0; });
+  patterns.add<TurnOpLowering<EndTurnsOp>>(
+      converter, ctx, "bar.sync",
+      [](int64_t k, int64_t) -> int64_t { return k == 0 ? 1 : 0; });
 }

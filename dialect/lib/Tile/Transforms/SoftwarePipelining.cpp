@@ -74,9 +74,16 @@
 // in the next iteration right after the first, reading the p and v slot
 // the loop carries, so that it runs during the online softmax (the first
 // iteration multiplies zeros; the last one's product follows the loop),
-// and the copies go at the top, D = R - 2. The waits of such loops have no
-// proxy fence (wgmma reads what cp.async wrote after the barrier, as Triton's
-// and CUTLASS's loops do); stores before the loop are fenced once.
+// and the copies go at the top, D = R - 2. With `ping-pong` (experimental,
+// off by default) such a loop's slots are guarded by mbarriers instead of a
+// barrier an iteration (a full one a slot, on which every thread's copies
+// arrive, waited on before the slot is read; an empty one, on which every warp
+// arrives once p @ v, the slot's last reader, is done, waited on before the
+// slot is refilled), so that the warp groups can drift apart, and they issue
+// their products in turn (tile.await_turn, tile.pass_turn): one warp group's
+// softmax runs while the next one's products do. The waits of such loops have
+// no proxy fence (wgmma reads what cp.async wrote after the barrier, as
+// Triton's and CUTLASS's loops do); stores before the loop are fenced once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -564,6 +571,16 @@ struct LoopPlan {
   /// late, right after the next iteration's first product, so that it runs
   /// during that iteration's online softmax (see planLoop).
   bool deferLast = false;
+  /// With deferLast: whether the ring's slots are guarded by mbarriers
+  /// instead of the CTA barrier at the top of each iteration (a `full`
+  /// barrier a slot, on which every thread's copies arrive, waited on before
+  /// the slot is read; an `empty` one, on which every warp arrives when its
+  /// products have read the slot, waited on before the slot is written), so
+  /// that the warp groups can drift apart, and take turns issuing their
+  /// products (FlashAttention-3's ping-pong).
+  bool pingPong = false;
+  /// The program's threads (with pingPong: the arrivals of a full barrier).
+  int64_t threads = 0;
   /// Whether staged tiles are carried from one iteration to the next.
   bool carryStaged = false;
   /// Where the copies of the next stage go: after the wait at the top of
@@ -784,7 +801,8 @@ static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots) {
 /// std::nullopt when it does not qualify: wgmma products, one whose
 /// operands are plain loads of the body or several (planProducts).
 static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
-                                        bool useTma, bool deferProducts) {
+                                        bool useTma, bool deferProducts,
+                                        bool pingPong) {
   Block *body = forOp.getBody();
   auto dots = llvm::to_vector(body->getOps<DotOp>());
   if (dots.empty() || llvm::any_of(dots, [](DotOp dot) {
@@ -899,6 +917,8 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
     if (plan.deferLast) {
       plan.copyPlace = LoopPlan::CopyPlace::Top;
       plan.ahead = numStages - 2;
+      plan.pingPong = pingPong;
+      plan.threads = threads;
     }
     return plan;
   }
@@ -1080,6 +1100,10 @@ private:
   scf::YieldOp yield;
   SmallVector<Value> rings, maps, buffers;
   Value barriers;
+  /// With plan.pingPong: the full and empty barriers of the slots, and the
+  /// loop's arguments holding slot `read` and its full barrier's parity.
+  Value fullBarriers, emptyBarriers;
+  BlockArgument readArg, fullParityArg;
   int64_t stageBytes = 0;
   /// Where the carried staged tiles start among the loop's iteration
   /// arguments.
@@ -1123,6 +1147,13 @@ LogicalResult LoopPipeliner::allocate(OpBuilder &b, bool storeLater) {
     storeZeroSlot(b);
     fenceInvariantBuffers(b);
   }
+  if (plan.pingPong) {
+    auto type = BarriersType::get(b.getContext(), plan.numStages);
+    fullBarriers = BarrierAllocOp::create(b, loc, type, IntegerAttr(),
+                                          b.getI32IntegerAttr(plan.threads));
+    emptyBarriers = BarrierAllocOp::create(
+        b, loc, type, IntegerAttr(), b.getI32IntegerAttr(plan.threads / 32));
+  }
   if (!plan.tma)
     return success();
   for (const OperandPlan &operand : plan.plans) {
@@ -1135,7 +1166,8 @@ LogicalResult LoopPipeliner::allocate(OpBuilder &b, bool storeLater) {
         type.getNumElements() * getStorageBytes(type.getElementType());
   }
   barriers = BarrierAllocOp::create(
-      b, loc, BarriersType::get(b.getContext(), plan.numStages), IntegerAttr());
+      b, loc, BarriersType::get(b.getContext(), plan.numStages), IntegerAttr(),
+      b.getI32IntegerAttr(1));
   return success();
 }
 
@@ -1223,6 +1255,8 @@ SmallVector<Value> LoopPipeliner::copyStage(OpBuilder &b, IRMapping &mapping,
         LocalStoreOp::create(b, loc, tile, slotOf(b, rings[i], index));
     }
     AsyncCommitGroupOp::create(b, loc);
+    if (plan.pingPong)
+      AsyncCopyArriveOp::create(b, loc, fullBarriers, index);
   }
   cloneSlice(b, plan.yieldSlice, mapping);
   SmallVector<Value> next;
@@ -1251,6 +1285,13 @@ SmallVector<Value> LoopPipeliner::emitPrologue(OpBuilder &b) {
   inits.push_back(i32Constant(b, loc, plan.ahead % plan.numStages));
   if (plan.tma) // The parity of the phase of the barrier of slot `read`.
     inits.push_back(i32Constant(b, loc, 0));
+  if (plan.pingPong) {
+    // The parities of the phases to wait for: of slot `read`'s full
+    // barrier, and of slot `write`'s empty barrier, whose first phase the
+    // first write into a fresh slot does not wait for (parity 1 passes).
+    inits.push_back(i32Constant(b, loc, 0));
+    inits.push_back(i32Constant(b, loc, 1));
+  }
   carriedBase = inits.size();
   llvm::append_range(inits, carriedInits);
   if (plan.deferLast) {
@@ -1276,6 +1317,8 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
     BarrierWaitOp::create(b, loc, barriers, read, newArgs[numUsed + 2]);
   else if (plan.tma)
     CtaBarrierOp::create(b, loc);
+  else if (plan.pingPong)
+    BarrierWaitOp::create(b, loc, emptyBarriers, write, newArgs[numUsed + 3]);
   else
     AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(plan.ahead - 1),
                         severalProducts ? b.getUnitAttr() : UnitAttr());
@@ -1296,6 +1339,8 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
                 write, /*defer=*/true);
   if (plan.tma && !afterProducts)
     BarrierWaitOp::create(b, loc, barriers, read, newArgs[numUsed + 2]);
+  if (plan.pingPong)
+    BarrierWaitOp::create(b, loc, fullBarriers, read, newArgs[numUsed + 2]);
   if (!afterProducts)
     for (Value ring : rings)
       slots.push_back(slotOf(b, ring, read));
@@ -1337,6 +1382,25 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
     Value flipped =
         arith::XOrIOp::create(b, loc, phase, i32Constant(b, loc, 1));
     next.push_back(arith::SelectOp::create(b, loc, readWraps, flipped, phase));
+  }
+  if (plan.pingPong) {
+    // Slot `read`'s full barrier completes a phase per stage it holds; slot
+    // `write`'s empty barrier one per stage read from it, stage -1 (the
+    // zeros the first deferred product reads from slot R - 1) included: the
+    // write of stage j waits for phase floor((j + 1) / R) - 1, whose parity
+    // flips when the next write goes to slot R - 1.
+    Value full = newArgs[numUsed + 2], empty = newArgs[numUsed + 3];
+    readArg = newArgs[numUsed];
+    fullParityArg = newArgs[numUsed + 2];
+    Value one = i32Constant(b, loc, 1);
+    next.push_back(arith::SelectOp::create(
+        b, loc, readWraps, arith::XOrIOp::create(b, loc, full, one), full));
+    Value nextWrite = next[next.size() - 2];
+    Value toLast =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, nextWrite,
+                              i32Constant(b, loc, numStages - 1));
+    next.push_back(arith::SelectOp::create(
+        b, loc, toLast, arith::XOrIOp::create(b, loc, empty, one), empty));
   }
   if (plan.carryStaged)
     llvm::append_range(next, loadedTiles);
@@ -1408,6 +1472,8 @@ void LoopPipeliner::replaceProducts(scf::ForOp newFor) {
           b, dot.getLoc(), restart,
           arith::ConstantOp::create(b, dot.getLoc(), b.getBoolAttr(true)));
     }
+    if (deferredNext && plan.pingPong)
+      AwaitTurnOp::create(b, dot.getLoc());
     Value result = WarpGroupDotOp::create(
         b, dot.getLoc(), dot.getType(), operands[0], operands[1], acc, useC,
         dot.getInputPrecision(), async, dot.getUnsignedOperands());
@@ -1441,6 +1507,8 @@ void LoopPipeliner::replaceProducts(scf::ForOp newFor) {
           newFor.getRegionIterArg(plan.accArg), Value(),
           last.dot.getInputPrecision(), /*isAsync=*/true,
           last.dot.getUnsignedOperands());
+      if (plan.pingPong)
+        PassTurnOp::create(b, dot.getLoc());
       result = WarpGroupDotWaitOp::create(b, dot.getLoc(), result,
                                           b.getI32IntegerAttr(1));
     }
@@ -1467,6 +1535,9 @@ void LoopPipeliner::replaceProducts(scf::ForOp newFor) {
         WarpGroupDotWaitOp::create(b, loc, deferred, b.getI32IntegerAttr(0));
     acc.replaceUsesWithIf(
         done, [&](OpOperand &use) { return use.getOwner() != deferred; });
+    // Both products have read the previous stage's slot: it may be written.
+    if (plan.pingPong)
+      BarrierArriveOp::create(b, loc, emptyBarriers, previousRead);
   }
   if (plan.accReset && plan.accReset->use_empty())
     plan.accReset->erase();
@@ -1597,10 +1668,36 @@ void LoopPipeliner::emitEpilogue(scf::ForOp newFor,
   // TMA copies past the last iteration are never issued; cp.async ones are
   // (zero-filling), and must land before the memory is reused. mbarriers
   // end their life before theirs is.
-  if (plan.tma)
+  if (plan.tma) {
     BarrierInvalidateOp::create(b, loc, barriers);
-  else
-    AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
+    return;
+  }
+  if (plan.pingPong) {
+    // The copies past the last stage arrive on their full barriers once
+    // they land: wait for those phases before the barriers end.
+    Value read = newFor.getResult(readArg.getArgNumber() - 1);
+    Value phase = newFor.getResult(fullParityArg.getArgNumber() - 1);
+    for (int64_t s = 0; s < plan.ahead; ++s) {
+      BarrierWaitOp::create(b, loc, fullBarriers, read, phase);
+      if (s + 1 == plan.ahead)
+        break;
+      Value one = i32Constant(b, loc, 1);
+      Value plus = arith::AddIOp::create(b, loc, read, one);
+      Value wraps =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, plus,
+                                i32Constant(b, loc, plan.numStages));
+      read =
+          arith::SelectOp::create(b, loc, wraps, i32Constant(b, loc, 0), plus);
+      phase = arith::SelectOp::create(
+          b, loc, wraps, arith::XOrIOp::create(b, loc, phase, one), phase);
+    }
+  }
+  AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
+  if (plan.pingPong) {
+    EndTurnsOp::create(b, loc);
+    BarrierInvalidateOp::create(b, loc, fullBarriers);
+    BarrierInvalidateOp::create(b, loc, emptyBarriers);
+  }
 }
 
 void LoopPipeliner::run() {
@@ -1617,6 +1714,8 @@ void LoopPipeliner::run() {
   SmallVector<Value> inits = emitPrologue(b);
   if (storeLater)
     storeInvariantBuffers(b);
+  if (plan.pingPong)
+    StartTurnsOp::create(b, loc);
   IRRewriter rewriter(forOp.getContext());
   FailureOr<LoopLikeOpInterface> replaced =
       cast<LoopLikeOpInterface>(forOp.getOperation())
@@ -1643,9 +1742,10 @@ void LoopPipeliner::run() {
 /// when the rings would not fit in shared memory, before any of them is
 /// built.
 static LogicalResult pipeline(scf::ForOp forOp, int64_t numStages, bool useTma,
-                              bool deferProducts, bool &pipelined) {
+                              bool deferProducts, bool pingPong,
+                              bool &pipelined) {
   std::optional<LoopPlan> plan =
-      planLoop(forOp, numStages, useTma, deferProducts);
+      planLoop(forOp, numStages, useTma, deferProducts, pingPong);
   pipelined = false;
   if (!plan)
     return success();
@@ -1700,7 +1800,8 @@ struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
       bool any = false;
       for (scf::ForOp forOp : loops) {
         bool pipelined = false;
-        if (failed(pipeline(forOp, numStages, tma, deferProducts, pipelined)))
+        if (failed(pipeline(forOp, numStages, tma, deferProducts, pingPong,
+                            pipelined)))
           return signalPassFailure();
         any |= pipelined;
       }

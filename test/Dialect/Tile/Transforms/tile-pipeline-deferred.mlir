@@ -1,5 +1,6 @@
-// RUN: tilec-opt %s -tile-pipeline="num-stages=3" | FileCheck %s
+// RUN: tilec-opt %s -tile-pipeline="num-stages=3 ping-pong=true" | FileCheck %s
 // RUN: tilec-opt %s -tile-pipeline="num-stages=3 defer-products=false" | FileCheck %s --check-prefix=SAME
+// RUN: tilec-opt %s -tile-pipeline="num-stages=3" | FileCheck %s --check-prefix=NOPP
 
 // examples/attention.tile's loop with HEAD_DIM 128 and 128 x 64 blocks
 // (fp16, sm_90a, 8 warps) as tile-remove-layout-conversions leaves it: q @ k,
@@ -13,49 +14,127 @@
 // The first iteration's p is zeros, its slot the ring's last (2), which
 // the threads store zeros into before the loop (with q, then the fence);
 // the last iteration's p @ v follows the loop. Copies go at the top of the
-// iteration, one stage ahead (slot 1; the barrier of the top's wait ends
-// every warp group's reads of the slot p @ v of two iterations before
-// read).
+// iteration, one stage ahead (slot 1).
+//
+// With ping-pong, the warp groups take turns: the slots are guarded by mbarriers, not by a
+// CTA barrier an iteration. Every thread's copies of a stage arrive on the
+// slot's full barrier (256 arrivals), which the iteration waits on (parity
+// carried, flipped when `read` wraps) before reading the slot; every warp
+// arrives on the slot's empty barrier (8 arrivals) once p @ v, the slot's
+// last reader, is done, and the copies into slot `write` wait for it first
+// (parity 1 passes on a fresh barrier; it flips when the next write goes to
+// slot 2, the zero slot's stage -1 counting as a use). Warp group 0 gets
+// the first turn before the loop; each iteration's two products are issued
+// in turn. After the loop, the copies past the end are waited for on their
+// full barrier, warp group 0 takes back the last turn, and the barriers
+// end.
 // CHECK-LABEL: func.func @attention_fwd
 // CHECK-NOT: tile.programs_per_sm
 // CHECK: %[[RK:.*]] = tile.local_alloc : <3x128x64xf16, #[[SK:shared[0-9]*]]>
 // CHECK-NEXT: %[[RV:.*]] = tile.local_alloc : <3x64x128xf16, #[[SV:shared[0-9]*]]>
 // CHECK-NEXT: %[[QB:.*]] = tile.local_alloc : <128x128xf16
-// CHECK-COUNT-1: tile.async_commit_group
+// CHECK-NEXT: %[[FULL:.*]] = tile.barrier_alloc {arrivals = 256 : i32} : <3>
+// CHECK-NEXT: %[[EMPTY:.*]] = tile.barrier_alloc {arrivals = 8 : i32} : <3>
+// CHECK: tile.async_commit_group
+// CHECK-NEXT: tile.async_copy_arrive %[[FULL]][%c0_i32{{[_0-9]*}}] : <3>
 // CHECK-NOT: tile.async_commit_group
 // CHECK: tile.local_store %{{.*}}, %[[QB]]
 // CHECK: %[[ZSLOT:.*]] = tile.smem_slot %[[RV]][%c2_i32{{[_0-9]*}}] :
 // CHECK-NEXT: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : tensor<64x128xf16
 // CHECK-NEXT: tile.local_store %[[ZEROS]], %[[ZSLOT]] :
 // CHECK-NEXT: tile.cta_barrier {asyncProxy}
-// CHECK-NEXT: %[[LOOP:.*]]:7 = scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, {{.*}}, %[[READ:[^ ]*]] = %c0_i32{{[_0-9]*}}, %[[WRITE:[^ ]*]] = %c1_i32{{[_0-9]*}}, %[[P:[^ ]*]] = %{{[^,]*}}, %[[PREV:[^ ]*]] = %c2_i32{{[_0-9]*}})
-// CHECK-NEXT: tile.async_wait {noProxyFence, pending = 0 : i32}
+// CHECK-NEXT: tile.start_turns
+// CHECK-NEXT: %[[LOOP:.*]]:9 = scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, {{.*}}, %[[READ:[^ ]*]] = %c0_i32{{[_0-9]*}}, %[[WRITE:[^ ]*]] = %c1_i32{{[_0-9]*}}, %[[FP:[^ ]*]] = %c0_i32{{[_0-9]*}}, %[[EP:[^ ]*]] = %c1_i32{{[_0-9]*}}, %[[P:[^ ]*]] = %{{[^,]*}}, %[[PREV:[^ ]*]] = %c2_i32{{[_0-9]*}})
+// CHECK-NEXT: tile.barrier_wait %[[EMPTY]][%[[WRITE]]], %[[EP]] : <3>
 // CHECK-NOT: tile.warp_group_dot
+// CHECK-NOT: tile.cta_barrier
+// CHECK-NOT: tile.async_wait
 // CHECK: tile.smem_slot %[[RK]][%[[WRITE]]]
 // CHECK: tile.async_commit_group
+// CHECK-NEXT: tile.async_copy_arrive %[[FULL]][%[[WRITE]]] : <3>
+// CHECK-NEXT: tile.barrier_wait %[[FULL]][%[[READ]]], %[[FP]] : <3>
 // CHECK-NEXT: %[[KS:.*]] = tile.smem_slot %[[RK]][%[[READ]]]
 // CHECK-NEXT: %[[VS:.*]] = tile.smem_slot %[[RV]][%[[READ]]]
+// CHECK: %[[RWRAPS:.*]] = arith.cmpi eq, %[[READPLUS:.*]], %c3_i32{{[_0-9]*}}
+// CHECK: %[[NEXTREAD:.*]] = arith.select %[[RWRAPS]], %c0_i32{{[_0-9]*}}, %[[READPLUS]]
+// CHECK: %[[NEXTWRITE:.*]] = arith.select
+// CHECK: %[[FFLIP:.*]] = arith.xori %[[FP]], %c1_i32{{[_0-9]*}}
+// CHECK: %[[NEXTFP:.*]] = arith.select %[[RWRAPS]], %[[FFLIP]], %[[FP]]
+// CHECK: %[[TOLAST:.*]] = arith.cmpi eq, %[[NEXTWRITE]], %c2_i32{{[_0-9]*}}
+// CHECK: %[[EFLIP:.*]] = arith.xori %[[EP]], %c1_i32{{[_0-9]*}}
+// CHECK: %[[NEXTEP:.*]] = arith.select %[[TOLAST]], %[[EFLIP]], %[[EP]]
 // CHECK-NOT: tile.cta_barrier
-// CHECK: %[[QK:.*]] = tile.warp_group_dot %[[QB]], %[[KS]], %{{.*}} {inputPrecision = #tile<input_precision tf32>, isAsync} : !tile.smem<128x128xf16
+// CHECK: tile.await_turn
+// CHECK-NEXT: %[[QK:.*]] = tile.warp_group_dot %[[QB]], %[[KS]], %{{.*}} {inputPrecision = #tile<input_precision tf32>, isAsync} : !tile.smem<128x128xf16
 // CHECK-NEXT: %[[PVS:.*]] = tile.smem_slot %[[RV]][%[[PREV]]]
 // CHECK-NEXT: %[[PV:.*]] = tile.warp_group_dot %[[P]], %[[PVS]], %[[ACC]] {inputPrecision = #tile<input_precision tf32>, isAsync} : tensor<128x64xf16
+// CHECK-NEXT: tile.pass_turn
 // CHECK-NEXT: %[[S:.*]] = tile.warp_group_dot_wait %[[QK]] {pending = 1 : i32}
 // CHECK: arith.mulf %[[S]],
 // CHECK-NOT: %[[ACC]]
 // CHECK: %[[DONE:.*]] = tile.warp_group_dot_wait %[[PV]] {pending = 0 : i32}
+// CHECK-NEXT: tile.barrier_arrive %[[EMPTY]][%[[PREV]]] : <3>
 // CHECK-NEXT: %[[SCALED:.*]] = arith.mulf %[[DONE]], %{{.*}} : tensor<128x128xf32
 // CHECK-NEXT: %[[NEXTP:.*]] = arith.truncf %{{.*}} : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
 // CHECK-NOT: tile.warp_group_dot
 // CHECK-NOT: tile.cta_barrier
-// CHECK: scf.yield %[[SCALED]], {{.*}}, %[[NEXTP]], %[[READ]] :
+// CHECK: scf.yield %[[SCALED]], {{.*}}, %[[NEXTREAD]], %[[NEXTWRITE]], %[[NEXTFP]], %[[NEXTEP]], %[[NEXTP]], %[[READ]] :
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[LASTVS:.*]] = tile.smem_slot %[[RV]][%[[LOOP]]#6]
-// CHECK-NEXT: %[[LAST:.*]] = tile.warp_group_dot %[[LOOP]]#5, %[[LASTVS]], %[[LOOP]]#0 {{.*}}isAsync
+// CHECK-NEXT: %[[LASTVS:.*]] = tile.smem_slot %[[RV]][%[[LOOP]]#8]
+// CHECK-NEXT: %[[LAST:.*]] = tile.warp_group_dot %[[LOOP]]#7, %[[LASTVS]], %[[LOOP]]#0 {{.*}}isAsync
 // CHECK-NEXT: %[[RESULT:.*]] = tile.warp_group_dot_wait %[[LAST]] {pending = 0 : i32}
+// CHECK-NEXT: tile.barrier_wait %[[FULL]][%[[LOOP]]#3], %[[LOOP]]#5 : <3>
 // CHECK-NEXT: tile.async_wait {pending = 0 : i32}
+// CHECK-NEXT: tile.end_turns
+// CHECK-NEXT: tile.barrier_invalidate %[[FULL]] : <3>
+// CHECK-NEXT: tile.barrier_invalidate %[[EMPTY]] : <3>
 // CHECK: arith.divf %[[RESULT]],
 // CHECK-NOT: tile.dot
 // CHECK-NOT: tile.load
+
+// Without ping-pong (the default), the slots are guarded as in a loop of
+// one product: at the top of each iteration a wait whose barrier also ends
+// every warp group's reads of the slot p @ v of two iterations before read.
+// NOPP-LABEL: func.func @attention_fwd
+// NOPP-NOT: tile.programs_per_sm
+// NOPP: %[[RK:.*]] = tile.local_alloc : <3x128x64xf16, #[[SK:shared[0-9]*]]>
+// NOPP-NEXT: %[[RV:.*]] = tile.local_alloc : <3x64x128xf16, #[[SV:shared[0-9]*]]>
+// NOPP-NEXT: %[[QB:.*]] = tile.local_alloc : <128x128xf16
+// NOPP-COUNT-1: tile.async_commit_group
+// NOPP-NOT: tile.async_commit_group
+// NOPP: tile.local_store %{{.*}}, %[[QB]]
+// NOPP: %[[ZSLOT:.*]] = tile.smem_slot %[[RV]][%c2_i32{{[_0-9]*}}] :
+// NOPP-NEXT: %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : tensor<64x128xf16
+// NOPP-NEXT: tile.local_store %[[ZEROS]], %[[ZSLOT]] :
+// NOPP-NEXT: tile.cta_barrier {asyncProxy}
+// NOPP-NEXT: %[[LOOP:.*]]:7 = scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = %{{[^,]*}}, {{.*}}, %[[READ:[^ ]*]] = %c0_i32{{[_0-9]*}}, %[[WRITE:[^ ]*]] = %c1_i32{{[_0-9]*}}, %[[P:[^ ]*]] = %{{[^,]*}}, %[[PREV:[^ ]*]] = %c2_i32{{[_0-9]*}})
+// NOPP-NEXT: tile.async_wait {noProxyFence, pending = 0 : i32}
+// NOPP-NOT: tile.warp_group_dot
+// NOPP: tile.smem_slot %[[RK]][%[[WRITE]]]
+// NOPP: tile.async_commit_group
+// NOPP-NEXT: %[[KS:.*]] = tile.smem_slot %[[RK]][%[[READ]]]
+// NOPP-NEXT: %[[VS:.*]] = tile.smem_slot %[[RV]][%[[READ]]]
+// NOPP-NOT: tile.cta_barrier
+// NOPP: %[[QK:.*]] = tile.warp_group_dot %[[QB]], %[[KS]], %{{.*}} {inputPrecision = #tile<input_precision tf32>, isAsync} : !tile.smem<128x128xf16
+// NOPP-NEXT: %[[PVS:.*]] = tile.smem_slot %[[RV]][%[[PREV]]]
+// NOPP-NEXT: %[[PV:.*]] = tile.warp_group_dot %[[P]], %[[PVS]], %[[ACC]] {inputPrecision = #tile<input_precision tf32>, isAsync} : tensor<128x64xf16
+// NOPP-NEXT: %[[S:.*]] = tile.warp_group_dot_wait %[[QK]] {pending = 1 : i32}
+// NOPP: arith.mulf %[[S]],
+// NOPP-NOT: %[[ACC]]
+// NOPP: %[[DONE:.*]] = tile.warp_group_dot_wait %[[PV]] {pending = 0 : i32}
+// NOPP-NEXT: %[[SCALED:.*]] = arith.mulf %[[DONE]], %{{.*}} : tensor<128x128xf32
+// NOPP-NEXT: %[[NEXTP:.*]] = arith.truncf %{{.*}} : tensor<128x64xf32, #mma> to tensor<128x64xf16, #mma>
+// NOPP-NOT: tile.warp_group_dot
+// NOPP-NOT: tile.cta_barrier
+// NOPP: scf.yield %[[SCALED]], {{.*}}, %[[NEXTP]], %[[READ]] :
+// NOPP-NEXT: }
+// NOPP-NEXT: %[[LASTVS:.*]] = tile.smem_slot %[[RV]][%[[LOOP]]#6]
+// NOPP-NEXT: %[[LAST:.*]] = tile.warp_group_dot %[[LOOP]]#5, %[[LASTVS]], %[[LOOP]]#0 {{.*}}isAsync
+// NOPP-NEXT: %[[RESULT:.*]] = tile.warp_group_dot_wait %[[LAST]] {pending = 0 : i32}
+// NOPP-NEXT: tile.async_wait {pending = 0 : i32}
+// NOPP: arith.divf %[[RESULT]],
+// NOPP-NOT: tile.dot
+// NOPP-NOT: tile.load
 
 // Without defer-products, p @ v stays in its iteration (in flight into the
 // next), the copies at the end, two stages ahead.

@@ -229,16 +229,19 @@ def Tile_BarrierAllocOp : Tile_Op<"barrier_alloc", [MemoryEffects<[MemAlloc,
                                                                    MemWrite]>]> {
   let summary = "Reserves and initializes `count` mbarriers in shared memory.";
   let description = [{
-    `count` 8-byte mbarriers, each expecting one arrival per phase, at
-    `offset` (placed by tile-allocate-shared-memory); initialized by one
-    thread and made visible to the whole program (and to TMA) before any
-    thread goes on.
+    `count` 8-byte mbarriers, each expecting `arrivals` arrivals per phase
+    (1 by default), at `offset` (placed by tile-allocate-shared-memory);
+    initialized by one thread and made visible to the whole program (and to
+    TMA) before any thread goes on.
 
     ```mlir
     %bars = tile.barrier_alloc {offset = 98304 : i64} : !tile.barriers<4>
+    %full = tile.barrier_alloc {arrivals = 256 : i32} : !tile.barriers<3>
     ```
   }];
-  let arguments = (ins OptionalAttr<I64Attr>:$offset);
+  let arguments = (ins OptionalAttr<I64Attr>:$offset,
+                   DefaultValuedAttr<ConfinedAttr<I32Attr, [IntMinValue<1>]>,
+                                     "1">:$arrivals);
   let results = (outs Tile_BarriersType:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
 }
@@ -346,6 +349,94 @@ def Tile_AsyncTmaCopyOp : Tile_Op<"async_tma_copy", [
     attr-dict `:` type($map) `,` type($dst) `,` type($barriers)
   }];
   let hasVerifier = 1;
+}
+
+def Tile_AsyncCopyArriveOp : Tile_Op<"async_copy_arrive", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Counts a thread's copies on an mbarrier.";
+  let description = [{
+    Once every `tile.async_copy` the thread has started has landed, the
+    thread arrives on mbarrier `index` of `barriers`
+    (`cp.async.mbarrier.arrive.noinc`): a barrier on which every thread of
+    the program counts its copies this way expects one arrival a thread.
+
+    ```mlir
+    tile.async_copy_arrive %full[%slot] : !tile.barriers<3>
+    ```
+  }];
+  let arguments = (ins Tile_BarriersType:$barriers, I32:$index);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` attr-dict `:` type($barriers)
+  }];
+}
+
+def Tile_BarrierArriveOp : Tile_Op<"barrier_arrive", [
+    MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Each warp arrives once on an mbarrier.";
+  let description = [{
+    When all its threads have got here, one thread of each warp arrives on
+    mbarrier `index` of `barriers` (`mbarrier.arrive`, release): a barrier
+    every warp of the program arrives on this way expects one arrival a
+    warp. What the warps did before (products waited for included) happens
+    before what a thread that waits for the phase does after.
+
+    ```mlir
+    tile.barrier_arrive %empty[%slot] : !tile.barriers<3>
+    ```
+  }];
+  let arguments = (ins Tile_BarriersType:$barriers, I32:$index);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` attr-dict `:` type($barriers)
+  }];
+}
+
+def Tile_StartTurnsOp : Tile_Op<"start_turns", [MemoryEffects<[MemRead,
+                                                            MemWrite]>]> {
+  let summary = "Gives warp group 0 the first turn.";
+  let description = [{
+    The warp groups of a program take turns between `tile.await_turn` and
+    `tile.pass_turn`, in a cycle: warp group k waits on named barrier k + 1
+    (`bar.sync k + 1, 256`), then passes the turn to warp group k + 1 mod
+    the number of warp groups (`bar.arrive` on its barrier). This op, before
+    the first turn, passes it from the last warp group to warp group 0.
+    Tensor cores run a program's products in the order they were issued, so
+    one warp group computes while the next one's products run
+    (FlashAttention-3's ping-pong). Every warp group takes the same number
+    of turns, and `tile.end_turns` after the last one takes back the turn
+    the last warp group passed, so that the named barriers are balanced for
+    turns taken later; without a second warp group these ops do nothing.
+
+    ```mlir
+    tile.start_turns
+    scf.for ... {
+      tile.await_turn
+      %s = tile.warp_group_dot %q, %k, %zero {isAsync} : ...
+      tile.pass_turn
+      ...
+    }
+    tile.end_turns
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_EndTurnsOp : Tile_Op<"end_turns", [MemoryEffects<[MemRead,
+                                                        MemWrite]>]> {
+  let summary = "Takes back the last turn (see tile.start_turns).";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_AwaitTurnOp : Tile_Op<"await_turn", [MemoryEffects<[MemRead,
+                                                          MemWrite]>]> {
+  let summary = "Waits for this warp group's turn (see tile.start_turns).";
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_PassTurnOp : Tile_Op<"pass_turn", [MemoryEffects<[MemRead,
+                                                        MemWrite]>]> {
+  let summary = "Passes the turn to the next warp group (see "
+                "tile.start_turns).";
+  let assemblyFormat = "attr-dict";
 }
 
 def Tile_BarrierWaitOp : Tile_Op<"barrier_wait", [MemoryEffects<[MemRead,

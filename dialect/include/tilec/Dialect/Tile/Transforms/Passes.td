@@ -477,6 +477,12 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
            "that product one iteration late, after the next first product, "
            "so that it runs during the body's computation (false: in its "
            "own iteration)">,
+    Option<"pingPong", "ping-pong", "bool", /*default=*/"false",
+           "With a deferred product: guard the ring's slots with mbarriers "
+           "instead of a CTA barrier an iteration, and let the warp groups "
+           "take turns issuing their products (tile.await_turn), so that one "
+           "warp group's softmax runs during the next one's products "
+           "(experimental: not yet run on a GPU)">,
     Option<"warnUnused", "warn-unused", "bool", /*default=*/"false",
            "Warn once, at the kernel, when num-stages asks for pipelining "
            "and no loop of the kernel is pipelined (tilec --num-stages)">,
