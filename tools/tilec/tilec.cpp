@@ -92,6 +92,15 @@ static cl::opt<bool> pointerTma(
              "block of a 2-D tensor with TMA (default true; false: cp.async)"),
     cl::init(true), cl::cat(category));
 
+static cl::opt<bool> pingPong(
+    "ping-pong",
+    cl::desc("Experimental, not yet measured on a GPU: in attention loops "
+             "whose p @ v is deferred (HEAD_DIM 128), guard the K/V ring with "
+             "mbarriers instead of a barrier an iteration and let the two "
+             "warp groups issue their products in turn (FlashAttention-3's "
+             "ping-pong)"),
+    cl::init(false), cl::cat(category));
+
 static cl::opt<unsigned> programGroup(
     "program-group",
     cl::desc("In kernels with a tl.dot that read program ids along axes 0 "
@@ -476,6 +485,7 @@ int main(int argc, char **argv) {
       numStages.getNumOccurrences() > 0 && numStages >= 2;
   options.pipeline.programGroup = programGroup;
   options.pipeline.pointerTma = pointerTma;
+  options.pipeline.pingPong = pingPong;
   std::optional<tilec::tile::TargetInfo> target =
       tilec::tile::TargetInfo::lookup(arch);
   if (!target)

@@ -65,6 +65,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   tile::TilePipelineOptions pipelineOptions;
   pipelineOptions.numStages = options.numStages;
   pipelineOptions.tma = options.tma;
+  pipelineOptions.pingPong = options.pingPong;
   pipelineOptions.warnUnused = options.warnUnusedStages;
   pm.addPass(tile::createTilePipeline(pipelineOptions));
   pm.addPass(tile::createTilePrefetchLoads());

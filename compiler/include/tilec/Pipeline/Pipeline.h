@@ -42,6 +42,10 @@ struct PipelineOptions {
   /// a 2-D tensor are described as that block, for TMA copies
   /// (tile-describe-pointer-blocks; needs `tma` and a target with TMA).
   bool pointerTma = true;
+  /// Whether a deferred attention loop guards its ring with mbarriers and
+  /// lets the warp groups take turns (tile-pipeline's ping-pong;
+  /// experimental).
+  bool pingPong = false;
 };
 
 /// Simplifies front-end tile IR: batched dots split per batch index
