@@ -396,6 +396,22 @@ static Value i32Constant(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantOp::create(b, loc, b.getI32IntegerAttr(value));
 }
 
+/// The ring slot after `index` (`index + 1 mod numStages`); `wraps` is
+/// whether it wrapped around to 0.
+static Value nextSlot(OpBuilder &b, Location loc, Value index,
+                      int64_t numStages, Value &wraps) {
+  Value plus = arith::AddIOp::create(b, loc, index, i32Constant(b, loc, 1));
+  wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, plus,
+                                i32Constant(b, loc, numStages));
+  return arith::SelectOp::create(b, loc, wraps, i32Constant(b, loc, 0), plus);
+}
+
+/// The mbarrier phase parity `parity`, flipped where `flip` holds.
+static Value flipParity(OpBuilder &b, Location loc, Value flip, Value parity) {
+  Value flipped = arith::XOrIOp::create(b, loc, parity, i32Constant(b, loc, 1));
+  return arith::SelectOp::create(b, loc, flip, flipped, parity);
+}
+
 /// The bytes of shared memory the rings of `plans` take in `numStages`
 /// slots each.
 static int64_t getRingBytes(ArrayRef<OperandPlan> plans, int64_t numStages) {
@@ -1366,41 +1382,26 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
       pendingStores.push_back({loadedTiles[k], slotOf(b, rings[i], write)});
     ++k;
   }
-  // index + 1 mod R; `wraps` is whether it wrapped around.
-  auto advance = [&](Value index, Value &wraps) -> Value {
-    Value plus = arith::AddIOp::create(b, loc, index, i32Constant(b, loc, 1));
-    wraps = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, plus,
-                                  i32Constant(b, loc, numStages));
-    return arith::SelectOp::create(b, loc, wraps, i32Constant(b, loc, 0), plus);
-  };
   Value readWraps, writeWraps;
-  next.push_back(advance(read, readWraps));
-  next.push_back(advance(write, writeWraps));
-  if (plan.tma) {
-    // The barrier of slot `read` is next waited for in its next phase.
-    Value phase = newArgs[numUsed + 2];
-    Value flipped =
-        arith::XOrIOp::create(b, loc, phase, i32Constant(b, loc, 1));
-    next.push_back(arith::SelectOp::create(b, loc, readWraps, flipped, phase));
-  }
+  next.push_back(nextSlot(b, loc, read, numStages, readWraps));
+  Value nextWrite = nextSlot(b, loc, write, numStages, writeWraps);
+  next.push_back(nextWrite);
+  // The barrier of slot `read` is next waited for in its next phase.
+  if (plan.tma)
+    next.push_back(flipParity(b, loc, readWraps, newArgs[numUsed + 2]));
   if (plan.pingPong) {
     // Slot `read`'s full barrier completes a phase per stage it holds; slot
     // `write`'s empty barrier one per stage read from it, stage -1 (the
     // zeros the first deferred product reads from slot R - 1) included: the
     // write of stage j waits for phase floor((j + 1) / R) - 1, whose parity
     // flips when the next write goes to slot R - 1.
-    Value full = newArgs[numUsed + 2], empty = newArgs[numUsed + 3];
     readArg = newArgs[numUsed];
     fullParityArg = newArgs[numUsed + 2];
-    Value one = i32Constant(b, loc, 1);
-    next.push_back(arith::SelectOp::create(
-        b, loc, readWraps, arith::XOrIOp::create(b, loc, full, one), full));
-    Value nextWrite = next[next.size() - 2];
+    next.push_back(flipParity(b, loc, readWraps, fullParityArg));
     Value toLast =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, nextWrite,
                               i32Constant(b, loc, numStages - 1));
-    next.push_back(arith::SelectOp::create(
-        b, loc, toLast, arith::XOrIOp::create(b, loc, empty, one), empty));
+    next.push_back(flipParity(b, loc, toLast, newArgs[numUsed + 3]));
   }
   if (plan.carryStaged)
     llvm::append_range(next, loadedTiles);
@@ -1681,15 +1682,9 @@ void LoopPipeliner::emitEpilogue(scf::ForOp newFor,
       BarrierWaitOp::create(b, loc, fullBarriers, read, phase);
       if (s + 1 == plan.ahead)
         break;
-      Value one = i32Constant(b, loc, 1);
-      Value plus = arith::AddIOp::create(b, loc, read, one);
-      Value wraps =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, plus,
-                                i32Constant(b, loc, plan.numStages));
-      read =
-          arith::SelectOp::create(b, loc, wraps, i32Constant(b, loc, 0), plus);
-      phase = arith::SelectOp::create(
-          b, loc, wraps, arith::XOrIOp::create(b, loc, phase, one), phase);
+      Value wraps;
+      read = nextSlot(b, loc, read, plan.numStages, wraps);
+      phase = flipParity(b, loc, wraps, phase);
     }
   }
   AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(0));
