@@ -29,11 +29,10 @@
 // - tile.cta_barrier: `bar.sync 0` (after `fence.proxy.async` with
 //   asyncProxy);
 // - tile.start_turns, tile.await_turn, tile.pass_turn, tile.end_turns:
-//   warp group k (the
-//   thread id / 128) of n syncs on named barrier k + 1 (`bar.sync k + 1,
-//   256`) and arrives on barrier (k + 1 mod n) + 1; to start, warp group
-//   n - 1 arrives on barrier 1, and to end warp group 0 syncs on it
-//   (tile.end_turns). One predicated instruction per warp group.
+//   warp group k (the thread id / 128) of n syncs on named barrier k + 1
+//   (`bar.sync k + 1, 256`) and arrives on barrier (k + 1 mod n) + 1; to
+//   start, warp group n - 1 arrives on barrier 1, and to end warp group 0
+//   syncs on it. One predicated instruction per warp group.
 //
 // The tensor map operand is the generic address of its `__grid_constant__`
 // kernel parameter.
@@ -175,9 +174,10 @@ struct CtaBarrierOpLowering : public OpConversionPattern<CtaBarrierOp> {
   }
 };
 
-/// tile.start_turns, tile.await_turn and tile.pass_turn: for each warp
-/// group k of the program, `instruction` on the barrier `barrier(k, n)`
-/// returns (none when it returns 0), predicated on the warp group.
+/// tile.start_turns, tile.await_turn, tile.pass_turn and tile.end_turns: for
+/// each warp group k of the n of the program, `instruction` on the named
+/// barrier `barrier(k, n)` returns (none where it returns 0), predicated on
+/// the warp group.
 template <typename OpTy>
 struct TurnOpLowering : public OpConversionPattern<OpTy> {
   TurnOpLowering(TypeConverter &converter, MLIRContext *ctx,
@@ -245,9 +245,9 @@ struct BarrierArriveOpLowering : public OpConversionPattern<BarrierArriveOp> {
                                      i32Constant(rewriter, loc, 31));
     emitInlinePtx(
         rewriter, loc,
-        "{\n.reg .pred p;\nbar.warp.sync -1;\nsetp.eq.b32 p, $0, "
-        "0;\n@p mbarrier.arrive.shared::cta.b64 _, "
-        "[$1];\n}",
+        "{\n.reg .pred p;\nbar.warp.sync -1;\n"
+        "setp.eq.b32 p, $0, 0;\n"
+        "@p mbarrier.arrive.shared::cta.b64 _, [$1];\n}",
         {},
         ValueRange{lane, barrierAddress(rewriter, loc, adaptor.getBarriers(),
                                         adaptor.getIndex())});
