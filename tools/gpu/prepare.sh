@@ -37,6 +37,26 @@ if ldd "$out/lib/libtilec-runtime-c.so" | grep -E -q 'libLLVM|libMLIR|libfmt'; t
   exit 1
 fi
 cp "$build"/examples/*.ptx "$build"/examples/ptx-manifest.tsv "$out/examples/"
+# The HEAD_DIM 128 attention kernels built again with tilec's experimental
+# --ping-pong (with 3 stages: the product it overlaps is deferred only from
+# 3), beside the others' PTX and the manifest saying so, in ping-pong/ for
+# run.sh's ping-pong steps.
+mkdir -p "$out/ping-pong"
+cp "$build"/examples/*.ptx "$out/ping-pong/"
+while IFS=$'\t' read -r name file kernel sig warps stages constexprs; do
+  case $name in
+  attention_fp16_d128 | attention_bf16_d128 | flash_attention_fp16_d128_causal | flash_attention_bf16_d128)
+    defs=()
+    for kv in $constexprs; do defs+=(-D "$kv"); done
+    "$build/bin/tilec" "$root/examples/$file" -k "$kernel" -s "$sig" \
+      -w "$warps" --num-stages 3 "${defs[@]}" --ping-pong -Wno-block-ptr \
+      -o "$out/ping-pong/$name.ptx"
+    stages=3
+    ;;
+  esac
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$file" "$kernel" "$sig" \
+    "$warps" "$stages" "$constexprs"
+done < "$build/examples/ptx-manifest.tsv" > "$out/ping-pong/ptx-manifest.tsv"
 bash "$root/tools/gpu/prepare-runtime.sh" "$build" "$out"
 # tilec's compile time of the seed matmul (the benchmark's fp16 build, 128x256x64, 4 stages):
 # source to PTX and to cubin, the median of 5 runs of the whole process.

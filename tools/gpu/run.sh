@@ -15,7 +15,9 @@
 #   softmax, then the tensor-core matmuls), tilec-interp-compare (the GPU against the
 #   interpreter, from DIR/interp), bench/triton_vector_add.py,
 #   bench/triton_softmax.py, bench/triton_matmul.py, bench/compare.py
-#   (every kernel family under tilec, Triton and torch, timed alike),
+#   (every kernel family under tilec, Triton and torch, timed alike), the
+#   experimental ping-pong (the HEAD_DIM 128 attention kernels of
+#   DIR/ping-pong tested, then timed against the default build),
 #   examples/host-app
 #   (twice: tuning then reuse; JIT kernels from DIR/cache),
 #   tilec-launch-bench, bench/triton_launch_overhead.py
@@ -211,6 +213,24 @@ if C_LIB=$(find_in_dir libtilec-runtime-c.so) && [ -n "$PTX_DIR" ]; then
     --library "$C_LIB" --markdown "$LOGS/compare.md"
 else
   missing compare "libtilec-runtime-c.so or the PTX"
+fi
+
+# The experimental ping-pong (prepare.sh's ping-pong/, tilec --ping-pong):
+# the HEAD_DIM 128 attention kernels' GPU tests under a time limit (an error
+# in the mbarrier protocol would hang), then their rows timed as built by
+# default and with the ping-pong, one process after the other.
+PP_DIR="$DIR/ping-pong"
+if [ -n "${GPU_TESTS:-}" ] && [ -n "${C_LIB:-}" ] &&
+  [ -f "$PP_DIR/ptx-manifest.tsv" ]; then
+  step ping-pong-tests timeout 300 "$GPU_TESTS" --ptx-dir "$PP_DIR" --only \
+    attention_fp16_d128,attention_bf16_d128,flash_attention_fp16_d128_causal,flash_attention_bf16_d128
+  for pp in "$PTX_DIR" "$PP_DIR"; do
+    step "ping-pong-compare-$(basename "$pp")" python3 "$ROOT/bench/compare.py" \
+      --ptx-dir "$pp" --library "$C_LIB" \
+      --only attention_fp16_d128 attention_bf16_d128 flash_attention
+  done
+else
+  missing ping-pong "tilec-gpu-tests, libtilec-runtime-c.so or ping-pong/"
 fi
 
 # The runtime (docs/runtime.md): examples/host-app twice, where the second
