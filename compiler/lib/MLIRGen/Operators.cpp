@@ -1139,6 +1139,10 @@ FailureOr<TValue> Generator::genCast(const TValue &v, const TValue &dtype,
                                  tile::withElementType(x->getType(), to), *x),
         toUnsigned);
   }
+  // As in Triton, a conversion to the value's own type returns it unchanged,
+  // whatever rounding mode it names.
+  if (from == to && unsignedOf(v) == toUnsigned)
+    return TValue::of(*x, toUnsigned);
   bool rtz = false;
   if (!rounding.empty()) {
     if (rounding != "rtne" && rounding != "rtz")
