@@ -52,6 +52,18 @@ TEST_CASE("lexer: keywords and soft keywords", "[lexer]") {
         "identifier identifier identifier newline eof");
 }
 
+TEST_CASE("lexer: non-ASCII identifiers", "[lexer]") {
+  // Letters of any script start or continue a name (caf\u00e9, \u1e21, Greek
+  // lambda, Cyrillic, CJK), combining marks continue one (l + U+0304).
+  CHECK(lexKinds("caf\xC3\xA9 = \xE1\xB8\xA1 + \xCE\xBB1\n") ==
+        "identifier equal identifier plus identifier newline eof");
+  CHECK(lexKinds("\xD1\x8F\xD0\xB4\xD1\x80\xD0\xBE(\xE5\x80\xBC)\n") ==
+        "identifier l_paren identifier r_paren newline eof");
+  CHECK(lexKinds("l\xCC\x84 = 1\n") == "identifier equal integer newline eof");
+  // One token, not a name followed by an error.
+  CHECK(lexError("\xCE\xB1\xCE\xB2_2 = 1\n") == "no error");
+}
+
 TEST_CASE("lexer: indentation", "[lexer]") {
   CHECK(lexKinds("if x:\n    y\nz\n") ==
         "kw_if identifier colon newline indent identifier newline dedent "
@@ -284,12 +296,22 @@ TEST_CASE("lexer: invalid characters", "[lexer]") {
   CHECK(lexError("x = \x01\n") == "1:5: invalid character '\\x01'");
   CHECK(lexError(StringRef("x = \0\n", 6)) ==
         "1:5: source code cannot contain null bytes");
-  CHECK(lexError("caf\xC3\xA9 = 1\n") ==
-        "1:4: non-ASCII characters are only supported in strings and "
-        "comments");
+  // Python's message names the character and its code point.
   CHECK(lexError("x = \xE2\x86\x92\n") ==
-        "1:5: non-ASCII characters are only supported in strings and "
-        "comments");
+        "1:5: invalid character '\xE2\x86\x92' (U+2192)");
+  CHECK(lexError("x\xC2\xB2 = 1\n") ==
+        "1:2: invalid character '\xC2\xB2' (U+00B2)");
+  CHECK(lexError("x = \xF0\x9F\x98\x80\n") ==
+        "1:5: invalid character '\xF0\x9F\x98\x80' (U+1F600)");
+  // A combining mark continues a name but does not start one.
+  CHECK(lexError("\xCC\x81x = 1\n") ==
+        "1:1: invalid character '\xCC\x81' (U+0301)");
+  // Bytes that are not UTF-8 (a name cut short included).
+  CHECK(lexError("x = \xFF\n") == "1:5: the file is not UTF-8 text: byte 0xFF "
+                                  "cannot start a character here");
+  CHECK(lexError("x\xE2\x86 = 1\n") == "1:2: the file is not UTF-8 text: "
+                                       "byte 0xE2 cannot start a character "
+                                       "here");
   // Non-ASCII text is fine in comments and strings.
   CHECK(lexError("# caf\xC3\xA9\nx = 'caf\xC3\xA9'\n") == "no error");
 }

@@ -89,6 +89,64 @@ static bool isIdentifierChar(char c) {
   return llvm::isAlnum(c) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
 }
 
+/// Whether code point `cp` (not ASCII) may start (`first`) or continue a
+/// Python identifier. Python allows Unicode's XID_Start and XID_Continue
+/// classes; without Unicode's tables this approximates them by blocks:
+/// letters of every script are accepted, combining marks continue a name
+/// only, and the blocks of punctuation, symbols, arrows, operators, spaces,
+/// surrogates, private use and emoji are rejected.
+static bool isUnicodeIdentifierChar(llvm::UTF32 cp, bool first) {
+  struct Range {
+    llvm::UTF32 lo, hi;
+  };
+  // Marks that combine with the letter before them.
+  static const Range marks[] = {{0x0300, 0x036F}, {0x0483, 0x0489},
+                                {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF},
+                                {0x20D0, 0x20FF}, {0xFE20, 0xFE2F}};
+  // Neither letters nor marks: Latin-1's punctuation and symbols, Greek's
+  // punctuation, general punctuation (but the tie U+203F-2040), the
+  // super- and subscript digits and signs, currency, letterlike symbols'
+  // non-letters are not told apart (accepted), arrows through
+  // miscellaneous symbols and arrows, supplemental punctuation, CJK
+  // punctuation, surrogates, private use, the fullwidth forms of ASCII's
+  // punctuation and digits, specials, and the symbols and emoji planes.
+  static const Range rejected[] = {
+      {0x0080, 0x00A9},   {0x00AB, 0x00B4}, {0x00B6, 0x00B9},
+      {0x00BB, 0x00BF},   {0x00D7, 0x00D7}, {0x00F7, 0x00F7},
+      {0x037E, 0x037E},   {0x0384, 0x0385}, {0x0387, 0x0387},
+      {0x2000, 0x203E},   {0x2041, 0x2070}, {0x2072, 0x207E},
+      {0x2080, 0x208F},   {0x20A0, 0x20CF}, {0x2190, 0x2BFF},
+      {0x2E00, 0x2E7F},   {0x3000, 0x3004}, {0x3008, 0x3020},
+      {0xD800, 0xF8FF},   {0xFF00, 0xFF20}, {0xFF3B, 0xFF40},
+      {0xFF5B, 0xFF65},   {0xFFF0, 0xFFFF}, {0x1F000, 0x1FAFF},
+      {0xE0000, 0x10FFFF}};
+  for (const Range &r : rejected)
+    if (cp >= r.lo && cp <= r.hi)
+      return false;
+  for (const Range &r : marks)
+    if (cp >= r.lo && cp <= r.hi)
+      return !first;
+  return cp <= 0x10FFFF;
+}
+
+/// The length in bytes of the identifier character (ASCII or a UTF-8
+/// sequence) at `p` before `end`, or 0 when none starts there.
+static size_t identifierCharLength(const char *p, const char *end, bool first) {
+  unsigned char c = static_cast<unsigned char>(*p);
+  if (c < 0x80)
+    return (llvm::isAlpha(c) || c == '_' || (!first && llvm::isDigit(c))) ? 1
+                                                                          : 0;
+  const auto *src = reinterpret_cast<const llvm::UTF8 *>(p);
+  llvm::UTF32 cp;
+  if (llvm::convertUTF8Sequence(&src, reinterpret_cast<const llvm::UTF8 *>(end),
+                                &cp,
+                                llvm::strictConversion) != llvm::conversionOK)
+    return 0;
+  if (!isUnicodeIdentifierChar(cp, first))
+    return 0;
+  return reinterpret_cast<const char *>(src) - p;
+}
+
 /// The value of digit `c` in bases up to 36, or -1.
 static int digitValue(char c) {
   if (llvm::isDigit(c))
@@ -128,6 +186,20 @@ static std::string describeChar(char c) {
   s += llvm::hexdigit(u >> 4, /*LowerCase=*/true);
   s += llvm::hexdigit(u & 0xF, /*LowerCase=*/true);
   return s + "'";
+}
+
+/// Describes the non-ASCII character at `p` as Python does: `'→' (U+2192)`,
+/// or its first byte, `'\xe2'`, when it is not valid UTF-8.
+static std::string describeUTF8(const char *p, const char *end) {
+  const auto *src = reinterpret_cast<const llvm::UTF8 *>(p);
+  llvm::UTF32 cp;
+  if (llvm::convertUTF8Sequence(&src, reinterpret_cast<const llvm::UTF8 *>(end),
+                                &cp,
+                                llvm::strictConversion) != llvm::conversionOK)
+    return describeChar(*p);
+  std::string hex = llvm::utohexstr(cp);
+  return "'" + std::string(p, reinterpret_cast<const char *>(src)) + "' (U+" +
+         std::string(hex.size() < 4 ? 4 - hex.size() : 0, '0') + hex + ")";
 }
 
 /// The closing bracket that matches `open`.
@@ -363,26 +435,31 @@ Token Lexer::lexEndOfBuffer() {
 Token Lexer::lexToken() {
   const char *start = curPtr;
   char c = *curPtr;
-  if (llvm::isAlpha(c) || c == '_')
+  if (identifierCharLength(start, bufEnd, /*first=*/true))
     return lexIdentifierOrKeyword(start);
   if (llvm::isDigit(c) || (c == '.' && llvm::isDigit(peek(curPtr, 1))))
     return lexNumber(start);
   if (c == '"' || c == '\'')
     return lexString(start, start, /*raw=*/false);
   if (static_cast<unsigned char>(c) >= 0x80)
-    return makeError(start, "non-ASCII characters are only supported in "
-                            "strings and comments");
+    return makeError(start, "invalid character " + describeUTF8(start, bufEnd));
   if (c == '\0')
     return makeError(start, "source code cannot contain null bytes");
   return lexPunctuation(start);
 }
 
 Token Lexer::lexIdentifierOrKeyword(const char *start) {
-  while (curPtr < bufEnd && (llvm::isAlnum(*curPtr) || *curPtr == '_'))
-    ++curPtr;
+  curPtr = start;
+  while (curPtr < bufEnd) {
+    size_t length =
+        identifierCharLength(curPtr, bufEnd, /*first=*/curPtr == start);
+    if (!length)
+      break;
+    curPtr += length;
+  }
   if (curPtr < bufEnd && static_cast<unsigned char>(*curPtr) >= 0x80)
-    return makeError(curPtr, "non-ASCII characters are only supported in "
-                             "strings and comments");
+    return makeError(curPtr,
+                     "invalid character " + describeUTF8(curPtr, bufEnd));
   llvm::StringRef name(start, curPtr - start);
 
   // String prefixes: r"...", u"...", and the unsupported b/f/t prefixes.

@@ -374,6 +374,20 @@ struct RangeArgs {
 /// Reads the arguments of a range call.
 static FailureOr<RangeArgs> rangeArgs(Generator &gen, llvm::StringRef name,
                                       CallArgs &args, llvm::SMLoc l) {
+  // Triton reads only the positional arguments of Python's range in a
+  // kernel and drops its keywords (`range(n, flatten=True)` runs as
+  // `range(n)`); host code runs Python's, which takes none.
+  if (name == "range" && !gen.hostDepth && !args.keywords.empty()) {
+    std::string names;
+    for (const auto &keyword : args.keywords)
+      names += (names.empty() ? "'" : ", '") + keyword.first + "'";
+    gen.warning(args.keywordRanges.front().Start,
+                "Python's range ignores " + names +
+                    " in a kernel, as in Triton; tl.range takes them");
+    args.keywords.clear();
+    args.keywordRanges.clear();
+    args.keywordValueRanges.clear();
+  }
   Binder bind(gen, name, args, l);
   LogicalResult bound =
       name == "tl.range"

@@ -473,8 +473,7 @@ static constexpr llvm::StringLiteral kTorchVersion = "2.11.0";
 static constexpr llvm::StringLiteral kTorchCudaVersion = "13.0";
 
 bool tilec::isVersionFunction(llvm::StringRef path) {
-  return path == "packaging.version.parse" ||
-         path == "packaging.version.Version" ||
+  return path == "packaging.version.parse" || path == kVersionClass ||
          path == "importlib.metadata.version";
 }
 
@@ -515,7 +514,10 @@ FailureOr<TValue> Generator::callVersionFunction(llvm::StringRef name,
   }
   if (release.empty())
     return error(callLoc) << "'" << *text << "' is not a version tilec reads";
-  return TValue::ofTuple(std::move(release));
+  // Tagged, for isinstance(v, Version).
+  TValue version = TValue::ofTuple(std::move(release));
+  version.s = kVersionClass;
+  return version;
 }
 
 bool Generator::withErrorsHeld(llvm::function_ref<bool()> run) {
@@ -819,6 +821,14 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   if (!kernel)
     return nullptr;
   info.name = kernel->getName().str();
+  // Python names may be non-ASCII; PTX's entry points may not.
+  if (!llvm::all_of(info.name, [](char c) { return llvm::isASCII(c); })) {
+    error(kernel->getNameRange().Start)
+        << "kernel name '" << info.name
+        << "' is not ASCII: PTX names its entry points in ASCII only; rename "
+           "the kernel";
+    return nullptr;
+  }
 
   // Bind parameters.
   const auto &params = kernel->getParams();

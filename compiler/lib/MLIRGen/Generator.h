@@ -1128,6 +1128,11 @@ bool isBuiltin(llvm::StringRef name);
 /// True for the host functions that read versions: packaging.version.parse
 /// and Version, importlib.metadata.version.
 bool isVersionFunction(llvm::StringRef path);
+
+/// packaging's version class; the versions host code reads carry it in
+/// their `s` (TValue::s) so that isinstance tells them from other tuples.
+inline constexpr llvm::StringLiteral kVersionClass =
+    "packaging.version.Version";
 /// Python's str() of a compile-time string, number, bool or None.
 std::optional<std::string> pythonStr(const TValue &v);
 

@@ -512,6 +512,8 @@ Generator::callHostBuiltin(llvm::StringRef name, CallArgs &args,
           return v.kind == TValue::Kind::Tuple;
         if (c == "dict")
           return v.kind == TValue::Kind::Dict;
+        if (c == kVersionClass)
+          return v.kind == TValue::Kind::Tuple && v.s == kVersionClass;
       }
       if (cls.kind == TValue::Kind::Module &&
           cls.s == "triton.tools.tensor_descriptor.TensorDescriptor")
@@ -948,17 +950,28 @@ FailureOr<TValue> Generator::callStringMethod(llvm::StringRef text,
       elements.push_back(str(part));
     return TValue::ofTuple(std::move(elements));
   }
+  if (name == "strip" || name == "lstrip" || name == "rstrip") {
+    // chars=None strips whitespace, as Python's.
+    if (failed(bind.bind({"chars"}, 0)))
+      return failure();
+    llvm::StringRef chars = " \t\n\v\f\r";
+    if (bind.has(0)) {
+      FailureOr<llvm::StringRef> given = stringArg(0);
+      if (failed(given))
+        return failure();
+      chars = *given;
+    }
+    if (name == "strip")
+      return str(text.trim(chars));
+    if (name == "lstrip")
+      return str(text.ltrim(chars));
+    return str(text.rtrim(chars));
+  }
   if (failed(bind.bind({}, 0)))
     return failure();
   if (name == "lower")
     return str(text.lower());
-  if (name == "upper")
-    return str(text.upper());
-  if (name == "strip")
-    return str(text.trim());
-  if (name == "lstrip")
-    return str(text.ltrim());
-  return str(text.rtrim());
+  return str(text.upper());
 }
 
 FailureOr<TValue> Generator::callTensorMethod(const TValue &tensor,
@@ -1123,10 +1136,17 @@ FailureOr<TValue> Generator::dictItem(const TValue &dict, const TValue &key,
     }
     return value;
   }
-  return error(l) << "key "
-                  << (key.kind == TValue::Kind::String ? "'" + key.s + "'"
-                                                       : key.describe())
-                  << " is not in the dict";
+  auto diag = error(l) << "key "
+                       << (key.kind == TValue::Kind::String ? "'" + key.s + "'"
+                                                            : key.describe())
+                       << " is not in the dict";
+  // A heuristic reading a constexpr the caller's launch passes: -D gives
+  // the heuristic's result instead.
+  if (!heuristicName.empty())
+    diag << " (a heuristic's args hold the kernel's arguments and the "
+            "constexprs -D gives); give '"
+         << heuristicName << "' with -D " << heuristicName << "=VALUE";
+  return diag;
 }
 
 //===----------------------------------------------------------------------===//
