@@ -1367,6 +1367,8 @@ FailureOr<TValue> Generator::namedModuleAttribute(const TValue &base,
       return TValue::named(TValue::Kind::Module, "torch.version");
     if (attr == "__version__")
       return TValue::named(TValue::Kind::String, kTorchVersion);
+    if (attr == "are_deterministic_algorithms_enabled" && hostDepth)
+      return TValue::named(TValue::Kind::Builtin, path);
     return hostError(at) << "'torch." << attr << "' cannot be used in "
                          << whereGenerated();
   }
@@ -1641,6 +1643,9 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
     if (name == "torch.utils._triton.has_triton" ||
         name == "torch.utils._triton.has_triton_package")
       return TValue::ofBool(true);
+    // torch's default: the module is imported before any program sets it.
+    if (name == "torch.are_deterministic_algorithms_enabled")
+      return TValue::ofBool(false);
     if (name == "torch.cuda.get_device_capability") {
       std::optional<tile::TargetInfo> info = tile::TargetInfo::lookup(target);
       int64_t arch = info ? info->getComputeCapability() : 0;
