@@ -51,9 +51,32 @@ std::string JitConfig::name() const {
   return abi::configurationName(Constexprs, NumWarps, NumStages);
 }
 
+JitArg JitArg::tuple(std::vector<JitArg> elements) {
+  JitArg arg(0);
+  arg.IsTuple = true;
+  arg.Elements = std::move(elements);
+  return arg;
+}
+
+void JitArg::appendValues(std::vector<KernelArg> &values) const {
+  if (!IsTuple) {
+    values.push_back(Value);
+    return;
+  }
+  for (const JitArg &element : Elements)
+    element.appendValues(values);
+}
+
 void JitArg::appendSpecialization(std::string &signature) const {
   if (!signature.empty())
     signature += ", ";
+  if (IsTuple) {
+    std::string elements;
+    for (const JitArg &element : Elements)
+      element.appendSpecialization(elements);
+    signature += "(" + elements + (Elements.size() == 1 ? ",)" : ")");
+    return;
+  }
   std::uint64_t bits = Value.bits();
   ArgType type;
   switch (Value.kind()) {
@@ -93,6 +116,8 @@ void JitArg::appendSpecialization(std::string &signature) const {
 }
 
 std::string JitArg::valueText() const {
+  if (IsTuple)
+    return "";
   if (IsTensor) {
     if (Shape.empty() && Strides.empty())
       return "";
@@ -486,7 +511,7 @@ Status JitKernel::launch(const Context &ctx, Dim3 grid, const JitArg *args,
   std::vector<KernelArg> values;
   values.reserve(numArgs);
   for (std::size_t i = 0; i < numArgs; ++i)
-    values.push_back(args[i].value());
+    args[i].appendValues(values);
   return (*kernel)->launch(grid, values.data(), values.size(), stream, options);
 }
 

@@ -287,6 +287,39 @@ TEST_CASE("Host-side tensor descriptors in signatures", "[abi]") {
         "*fp32,i32");
 }
 
+TEST_CASE("Tuples in signatures", "[abi]") {
+  Expected<std::vector<SignatureEntry>> parsed =
+      parseSignatureEntries("(i32:16, i32:1), *fp32, ( *bf16:16 , (fp32, "
+                            "i64) ), (u8,), ()");
+  REQUIRE(parsed.ok());
+  REQUIRE(parsed->size() == 5);
+  const SignatureEntry &pair = (*parsed)[0];
+  CHECK(pair.IsTuple);
+  CHECK(pair.str() == "(i32:16, i32:1)");
+  CHECK(signatureString(flatTypes(pair)) == "i32:16,i32:1");
+  CHECK_FALSE((*parsed)[1].IsTuple);
+  CHECK(signatureString(flatTypes((*parsed)[1])) == "*fp32");
+  // Nested tuples flatten depth first.
+  CHECK((*parsed)[2].str() == "(*bf16:16, (fp32, i64))");
+  CHECK(signatureString(flatTypes((*parsed)[2])) == "*bf16:16,fp32,i64");
+  CHECK((*parsed)[3].str() == "(u8,)");
+  CHECK((*parsed)[4].str() == "()");
+  CHECK(flatTypes((*parsed)[4]).empty());
+  // Elements are run-time types or tuples.
+  CHECK_THAT(parseSignatureEntries("(i32, 16)").status().message(),
+             Contains("invalid signature entry '(i32, 16)': '16' in a tuple"));
+  CHECK_THAT(
+      parseSignatureEntries("(tensordesc<fp16[16]>,)").status().message(),
+      Contains("in a tuple (a tuple's elements are run-time types or "
+               "tuples)"));
+  CHECK_THAT(parseSignatureEntries("(i32, f33)").status().message(),
+             Contains("unknown type 'f33'"));
+  // The launch-order signature of a metadata line has no tuples.
+  CHECK_THAT(parseSignature("(i32, i32)").status().message(),
+             Contains("is the tuple '(i32, i32)', which launches as several "
+                      "arguments"));
+}
+
 TEST_CASE("Tensor-map boxes obey one rule", "[abi]") {
   CHECK(checkTensorMapBox(128, 64, 128, 2).ok());
   CHECK(checkTensorMapBox(256, 8, 32, 4).ok());

@@ -206,6 +206,10 @@ TEST_CASE("JIT arguments specialize as Triton's do", "[runtime][jit]") {
   CHECK(signatureOf({std::int64_t(1) << 40, -5}) == "i64:16, i32");
   CHECK(signatureOf({std::uint64_t(1) << 63}) == "u64:16");
   CHECK(signatureOf({1.5f, 2.5}) == "fp32, fp64");
+  // Tuples element by element, nested ones too.
+  CHECK(signatureOf({JitArg::tuple({16, 1}), 3}) == "(i32:16, i32:1), i32");
+  CHECK(signatureOf({JitArg::tuple({aligned, JitArg::tuple({7})})}) ==
+        "(*fp16:16, (i32,))");
 }
 
 TEST_CASE("Configurations are named as tuning files name them",

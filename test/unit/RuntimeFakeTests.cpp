@@ -835,6 +835,36 @@ TEST_CASE("A tensor descriptor launches as its base, extents and strides",
              Contains("the block shape has 2 dimensions, the view 1"));
 }
 
+TEST_CASE("A tuple argument launches as its elements", "[fake][jit]") {
+  Context ctx = makeContext();
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  // add_kernel with its inputs in a pair and its bound in a 1-tuple: the
+  // same four kernel arguments (x, y, out, n) as the fake driver's.
+  const std::string source =
+      "import triton\nimport triton.language as tl\n\n"
+      "@triton.jit\n"
+      "def add_kernel(ins, out_ptr, bounds, BLOCK: tl.constexpr):\n"
+      "    x_ptr, y_ptr = ins\n"
+      "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+      "    mask = offs < bounds[0]\n"
+      "    out = tl.load(x_ptr + offs, mask=mask) + tl.load(y_ptr + offs,\n"
+      "                                                     mask=mask)\n"
+      "    tl.store(out_ptr + offs, out, mask=mask)\n";
+  JitKernel kernel("pairs.tile", source, "add_kernel", compiler.get(),
+                   DiskCache(freshPath("jit-tuple")));
+  JitConfig config;
+  config.Constexprs = {{"BLOCK", "1024"}};
+  Inputs in(ctx, 3000);
+  Status status = kernel.launch(ctx, blocksFor(in.N),
+                                {JitArg::tuple({in.view(in.X), in.view(in.Y)}),
+                                 in.view(in.Out), JitArg::tuple({in.N})},
+                                config);
+  INFO(status.message());
+  REQUIRE(status.ok());
+  in.checkOutput();
+  CHECK(kernel.stats().Compiled == 1);
+}
+
 TEST_CASE("A programmatic dependent launch goes through cuLaunchKernelEx "
           "with its attribute, from Kernel::launch, generated launchers and "
           "the JIT",

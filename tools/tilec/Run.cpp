@@ -269,6 +269,21 @@ int tilec::runMain() {
   if (!entries)
     return usageError(entries.status().message());
   config.signature = entries.take();
+  // A tuple entry takes one argument an element; the heuristics see the
+  // launch values of the other entries.
+  std::vector<std::string> entryValues;
+  size_t flat = 0;
+  for (const SignatureEntry &entry : config.signature) {
+    if (entry.IsConstant)
+      continue;
+    size_t count = entry.IsTuple ? abi::flatTypes(entry).size() : 1;
+    entryValues.push_back(!entry.IsTuple && flat < config.runtimeValues.size()
+                              ? config.runtimeValues[flat]
+                              : "");
+    flat += count;
+  }
+  if (!signature.empty())
+    config.runtimeValues = std::move(entryValues);
   if (std::string error = tilec::addDefines(defines, config.defines);
       !error.empty())
     return usageError(error);

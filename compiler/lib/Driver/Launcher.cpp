@@ -186,11 +186,37 @@ std::pair<std::string, std::string> constexprField(StringRef value) {
   return {"const char *", literal + "\""};
 }
 
+/// The signature with each tuple replaced by its elements (one launcher
+/// parameter each, as one kernel argument each).
+std::vector<SignatureEntry>
+flattenTuples(const std::vector<SignatureEntry> &signature) {
+  std::vector<SignatureEntry> flat;
+  for (const SignatureEntry &entry : signature) {
+    if (!entry.IsTuple) {
+      flat.push_back(entry);
+      continue;
+    }
+    for (const tilec::abi::ArgType &type : tilec::abi::flatTypes(entry)) {
+      SignatureEntry element;
+      element.Type = type;
+      flat.push_back(element);
+    }
+  }
+  return flat;
+}
+
+/// The entry without hints, a tuple's elements' included.
+void dropHints(SignatureEntry &entry) {
+  entry.Type.Hint = 0;
+  for (SignatureEntry &element : entry.Elements)
+    dropHints(element);
+}
+
 /// Triton's suffix for a variant: per hinted argument its index and 'd'
 /// (multiple of 16) or 'c' (equal to 1); "generic" without hints.
 std::string variantSuffix(const std::vector<SignatureEntry> &signature) {
   std::string suffix;
-  for (auto [index, entry] : llvm::enumerate(signature))
+  for (auto [index, entry] : llvm::enumerate(flattenTuples(signature)))
     if (!entry.IsConstant && entry.Type.Hint)
       suffix += std::to_string(index) + (entry.Type.Hint == 16 ? "d" : "c");
   return suffix.empty() ? "generic" : suffix;
@@ -204,7 +230,7 @@ std::string signatureText(const std::vector<SignatureEntry> &signature) {
 }
 
 unsigned countHints(const std::vector<SignatureEntry> &signature) {
-  return llvm::count_if(signature, [](const SignatureEntry &e) {
+  return llvm::count_if(flattenTuples(signature), [](const SignatureEntry &e) {
     return !e.IsConstant && e.Type.Hint != 0;
   });
 }
@@ -499,7 +525,7 @@ void Printer::printSource(llvm::raw_ostream &os) const {
   os << "unsigned selectVariant(" << valueList(/*typed=*/true) << ") {\n";
   for (size_t v = 0; v + 1 < numVariants; ++v) {
     std::vector<std::string> conditions;
-    for (auto [i, entry] : llvm::enumerate(m.variants[v]))
+    for (auto [i, entry] : llvm::enumerate(flattenTuples(m.variants[v])))
       if (entry.Type.Hint)
         conditions.push_back(condition(entry, i));
     os << "  if (" << llvm::join(conditions, " && ") << ")\n    return " << v
@@ -513,11 +539,12 @@ void Printer::printSource(llvm::raw_ostream &os) const {
   for (size_t v = 0; v + 1 < numVariants; ++v) {
     // Parameters the variant assumes nothing about are left unnamed.
     os << "tilec::rt::Status checkVariant" << v << "(";
-    for (auto [i, entry] : llvm::enumerate(m.variants[v]))
+    std::vector<SignatureEntry> flat = flattenTuples(m.variants[v]);
+    for (auto [i, entry] : llvm::enumerate(flat))
       os << (i ? ", " : "") << m.types[i].valueType
          << (entry.Type.Hint ? " " + m.params[i] + "_v" : std::string());
     os << ") {\n";
-    for (auto [i, entry] : llvm::enumerate(m.variants[v])) {
+    for (auto [i, entry] : llvm::enumerate(flat)) {
       if (!entry.Type.Hint)
         continue;
       StringRef what = entry.Type.Hint == 1   ? "is not 1"
@@ -667,7 +694,7 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
                    [](const SignatureEntry &e) { return e.isTensorDesc(); });
   std::vector<SignatureEntry> generic = variants.front();
   for (SignatureEntry &entry : generic)
-    entry.Type.Hint = 0;
+    dropHints(entry);
   variants.push_back(generic);
   llvm::StringSet<> seen;
   for (std::vector<SignatureEntry> &variant : variants)
@@ -735,7 +762,7 @@ LogicalResult tilec::emitLaunchers(llvm::SourceMgr &srcMgr,
     // One parameter per signature entry: a descriptor of rank R stands for
     // 2 R kernel arguments (descriptorArgTypes), named after the first.
     size_t abiIndex = 0;
-    for (const SignatureEntry &entry : model.variants.front()) {
+    for (const SignatureEntry &entry : flattenTuples(model.variants.front())) {
       if (entry.IsConstant)
         return fail("--emit=header: a kernel taking tensor descriptors "
                     "cannot have constexprs bound in its signature ('" +

@@ -888,6 +888,8 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
     std::vector<int64_t> descriptorBlock;
     /// `u32`, `*u8`...: unsigned integers.
     bool isUnsigned;
+    /// A tuple's signature entry (its elements are arguments in order).
+    const SignatureEntry *tuple = nullptr;
   };
   SmallVector<ArgParam> argParams;
   size_t sigIndex = 0;
@@ -956,6 +958,36 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       define(p.name, *value, p.range.Start);
       continue;
     }
+    if (entry->IsTuple) {
+      // One argument an element, depth first, named as launch messages
+      // spell them: stride_0, stride_1, nested pairs_0_1...
+      std::function<bool(const SignatureEntry &, const std::string &)> add =
+          [&](const SignatureEntry &e, const std::string &name) {
+            if (e.IsTuple) {
+              for (auto [i, element] : llvm::enumerate(e.Elements))
+                if (!add(element, name + "_" + std::to_string(i)))
+                  return false;
+              return true;
+            }
+            Type elem = tile::getElementType(&context, e.Type.Elem);
+            if (!elem) {
+              error(p.range.Start)
+                  << "parameter '" << p.name << "' has the type '"
+                  << e.Type.str() << "' in its tuple, which kernels cannot use";
+              return false;
+            }
+            argTypes.push_back(e.Type.IsPointer
+                                   ? Type(tile::PtrType::get(&context, elem))
+                                   : elem);
+            info.signature.push_back(e.Type);
+            info.argNames.push_back(name);
+            return true;
+          };
+      if (!add(*entry, p.name))
+        return nullptr;
+      argParams.push_back({p.name, 0, {}, false, entry});
+      continue;
+    }
     const abi::ArgType &arg = entry->Type;
     Type elem = tile::getElementType(&context, arg.Elem);
     if (!elem) {
@@ -1022,11 +1054,32 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
   builder.setInsertionPointToStart(entryBlock);
   unsigned argIndex = 0;
   for (const ArgParam &param : argParams) {
-    unsigned i = argIndex++;
-    Value arg = entryBlock->getArgument(i);
     llvm::SMLoc paramLoc = llvm::find_if(params, [&](const ParamAST &p) {
                              return p.name == param.name;
                            })->range.Start;
+    if (param.tuple) {
+      // The tuple of its elements' arguments, hints applied as to scalars.
+      std::function<TValue(const SignatureEntry &)> bind =
+          [&](const SignatureEntry &e) {
+            if (e.IsTuple) {
+              std::vector<TValue> elements;
+              for (const SignatureEntry &element : e.Elements)
+                elements.push_back(bind(element));
+              return TValue::ofTuple(std::move(elements));
+            }
+            unsigned i = argIndex++;
+            if (e.Type.Hint == 16)
+              tile::setDivisibility(func, i, 16);
+            if (e.Type.Hint == 1)
+              return TValue::ofInt(1);
+            return TValue::of(entryBlock->getArgument(i),
+                              abi::isUnsignedType(e.Type.Elem));
+          };
+      define(param.name, bind(*param.tuple), paramLoc);
+      continue;
+    }
+    unsigned i = argIndex++;
+    Value arg = entryBlock->getArgument(i);
     if (!param.descriptorBlock.empty()) {
       // A host-side descriptor is the device-side one its arguments make.
       size_t rank = param.descriptorBlock.size();

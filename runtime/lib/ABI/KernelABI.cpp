@@ -207,6 +207,12 @@ static bool isConstantLiteral(std::string_view entry) {
 std::string SignatureEntry::str() const {
   if (IsConstant)
     return Literal;
+  if (IsTuple) {
+    std::string text = "(";
+    for (const SignatureEntry &element : Elements)
+      text += (text.size() > 1 ? ", " : "") + element.str();
+    return text + (Elements.size() == 1 ? ",)" : ")");
+  }
   if (!isTensorDesc())
     return Type.str();
   return fmt::format("tensordesc<{}[{}]>", scalarTypeName(Type.Elem),
@@ -266,6 +272,40 @@ static Expected<SignatureEntry> parseTensorDesc(std::string_view entry) {
   return parsed;
 }
 
+std::vector<ArgType> tilec::abi::flatTypes(const SignatureEntry &entry) {
+  if (!entry.IsTuple)
+    return {entry.Type};
+  std::vector<ArgType> types;
+  for (const SignatureEntry &element : entry.Elements) {
+    std::vector<ArgType> inner = flatTypes(element);
+    types.insert(types.end(), inner.begin(), inner.end());
+  }
+  return types;
+}
+
+/// Parses "(ENTRY, ...)": run-time types and tuples of them, a trailing
+/// comma allowed ("(i32,)"), "()" the empty tuple.
+static Expected<SignatureEntry> parseTuple(std::string_view entry) {
+  SignatureEntry tuple;
+  tuple.IsTuple = true;
+  std::string_view inner = trimBlanks(entry.substr(1, entry.size() - 2));
+  if (inner.empty())
+    return tuple;
+  if (inner.back() == ',')
+    inner = trimBlanks(inner.substr(0, inner.size() - 1));
+  Expected<std::vector<SignatureEntry>> elements = parseSignatureEntries(inner);
+  if (!elements)
+    return elements.status();
+  for (const SignatureEntry &element : *elements)
+    if (element.IsConstant || element.isTensorDesc())
+      return Status::parseError(
+          "invalid signature entry " + quoted(entry) + ": " +
+          quoted(element.str()) +
+          " in a tuple (a tuple's elements are run-time types or tuples)");
+  tuple.Elements = elements.take();
+  return tuple;
+}
+
 Expected<std::vector<SignatureEntry>>
 tilec::abi::parseSignatureEntries(std::string_view text) {
   std::vector<SignatureEntry> entries;
@@ -277,8 +317,13 @@ tilec::abi::parseSignatureEntries(std::string_view text) {
       return Status::parseError("invalid signature entry " + quoted(piece) +
                                 ": empty entry");
     SignatureEntry parsed;
-    if (entry.size() > 12 && entry.substr(0, 11) == "tensordesc<" &&
-        entry.back() == '>') {
+    if (entry.front() == '(' && entry.back() == ')') {
+      Expected<SignatureEntry> tuple = parseTuple(entry);
+      if (!tuple)
+        return tuple.status();
+      parsed = tuple.take();
+    } else if (entry.size() > 12 && entry.substr(0, 11) == "tensordesc<" &&
+               entry.back() == '>') {
       Expected<SignatureEntry> desc = parseTensorDesc(entry);
       if (!desc)
         return desc.status();
@@ -309,11 +354,10 @@ tilec::abi::parseSignature(std::string_view text) {
                                 " of " + quoted(text) + " is the constant " +
                                 quoted(entry.Literal) +
                                 ", not a run-time parameter");
-    if (entry.isTensorDesc())
+    if (entry.isTensorDesc() || entry.IsTuple)
       return Status::parseError(
           "entry " + std::to_string(signature.size()) + " of " + quoted(text) +
-          " is the tensor "
-          "descriptor " +
+          " is the " + (entry.IsTuple ? "tuple " : "tensor descriptor ") +
           quoted(entry.str()) + ", which launches as several arguments");
     signature.push_back(entry.Type);
   }

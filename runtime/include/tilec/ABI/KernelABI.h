@@ -140,11 +140,20 @@ struct SignatureEntry {
   /// loads. At launch a descriptor of rank R is 2 R arguments, see
   /// descriptorArgTypes.
   std::vector<std::int64_t> DescriptorBlock;
+  /// A tuple of run-time values, "(i32, i32:16)" (Triton passes a Python
+  /// tuple argument as its elements, in order): its elements, each a type
+  /// or a tuple. At launch it is flatTypes(*this), one argument each.
+  bool IsTuple = false;
+  std::vector<SignatureEntry> Elements;
 
   bool isTensorDesc() const { return !DescriptorBlock.empty(); }
   /// The entry as Triton writes it, with the type's canonical name.
   std::string str() const;
 };
+
+/// The launch arguments of \p entry: its type, or a tuple's elements'
+/// types, depth first.
+std::vector<ArgType> flatTypes(const SignatureEntry &entry);
 
 /// The launch arguments a tensor descriptor of \p elem with \p rank
 /// dimensions is passed as: the base pointer ("*T"), the extents (i32

@@ -144,8 +144,17 @@ public:
   /// A pointer without an element type cannot be specialized.
   JitArg(const DeviceBuffer &) = delete;
   JitArg(DevicePtr) = delete;
+  /// A tuple argument, as a kernel's Python tuple parameter takes it
+  /// (`strides` in `x + i * strides[0]`): specialized element by element
+  /// ("(i32:16, i32:1)"), launched as its elements in order.
+  static JitArg tuple(std::vector<JitArg> elements);
 
+  /// The scalar, tensor or descriptor (not a tuple).
   const KernelArg &value() const { return Value; }
+  bool isTuple() const { return IsTuple; }
+  /// Appends the kernel arguments this argument launches as: its value, or
+  /// a tuple's elements' values, depth first.
+  void appendValues(std::vector<KernelArg> &values) const;
   /// Appends this argument's signature entry ("*fp16:16", "i32:1", ...).
   void appendSpecialization(std::string &signature) const;
   /// The value of a scalar as -D spells it ("42", "0.5"), or a tensor's
@@ -157,6 +166,8 @@ public:
 private:
   KernelArg Value;
   bool IsTensor = false;
+  bool IsTuple = false;
+  std::vector<JitArg> Elements;
   ScalarType DType = ScalarType::FP32;
   /// A TensorView's extents and strides (empty for descriptors).
   std::vector<std::int64_t> Shape, Strides;
