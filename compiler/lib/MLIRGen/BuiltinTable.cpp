@@ -172,6 +172,8 @@ const BuiltinSpec Builtins[] = {
     {"dot_scaled", &G::builtinDotScaled, "lhs,lhs_scale,lhs_format,rhs,rhs_scale,rhs_format,acc,fast_math,lhs_k_pack,rhs_k_pack,out_dtype", 6, 0},
     // Compile-time helpers and hints.
     {"constexpr", &G::builtinConstexpr, "value", 1, 0},
+    {"constexpr_function", &G::builtinConstexprFunction, "fn", 1, 0},
+    {"get_int_dtype", &G::builtinGetIntDtype, "bitwidth,signed", 2, 0},
     {"static_assert", &G::builtinStaticAssert, "cond,msg", 1, 0},
     {"assume", &G::builtinAssume, "cond", 1, 0},
     {"static_print", &G::builtinStaticPrint, "", 0, S},

@@ -734,6 +734,34 @@ FailureOr<TValue> Generator::builtinConstexpr(BuiltinCall &call) {
   return bind.get(0);
 }
 
+/// tl.constexpr_function(f) (also triton.constexpr_function and
+/// triton.runtime.jit.constexpr_function), the call form of the decorator:
+/// kernels may call `f` on compile-time arguments. Triton's own helpers
+/// (`core.get_int_dtype`) are compile-time already.
+FailureOr<TValue> Generator::builtinConstexprFunction(BuiltinCall &call) {
+  const TValue &fn = call.bind.get(0);
+  if (fn.kind == TValue::Kind::Function && fn.function) {
+    constexprFunctions.insert(fn.function);
+    return fn;
+  }
+  if (fn.kind == TValue::Kind::Builtin)
+    return fn;
+  return error(call.bind.locs[0])
+         << "tl.constexpr_function takes a function, not " << fn.describe();
+}
+
+/// tl.core.get_int_dtype(bitwidth, signed): int8..int64 or uint8..uint64.
+FailureOr<TValue> Generator::builtinGetIntDtype(BuiltinCall &call) {
+  FailureOr<int64_t> bits = call.bind.constInt(0);
+  FailureOr<bool> isSigned = call.bind.constBool(1);
+  if (failed(bits) || failed(isSigned))
+    return failure();
+  if (!llvm::is_contained({8, 16, 32, 64}, *bits))
+    return error(call.bind.locs[0]) << "get_int_dtype: no integer dtype of "
+                                    << *bits << " bits (8, 16, 32 or 64)";
+  return TValue::ofDType(builder.getIntegerType(*bits), !*isSigned);
+}
+
 /// tl.assume(cond): a fact the compiler may use. tilec uses none, so a
 /// run-time condition generates nothing; a compile-time one must hold.
 FailureOr<TValue> Generator::builtinAssume(BuiltinCall &call) {

@@ -1369,6 +1369,9 @@ FailureOr<TValue> Generator::namedModuleAttribute(const TValue &base,
           tile::PtrType::get(builder.getContext(), builder.getI32Type()));
     if (attr == "TRITON_MAX_TENSOR_NUMEL")
       return TValue::ofInt(kMaxTileElements);
+    // core's `CONSTEXPR_0 = constexpr(0)`, a default some libraries use.
+    if (attr == "CONSTEXPR_0")
+      return TValue::ofInt(0);
     return TValue::named(TValue::Kind::Builtin, "tl." + attr.str());
   }
   // The compiler's environment, as Python's when it imports the file.
@@ -1385,8 +1388,13 @@ FailureOr<TValue> Generator::namedModuleAttribute(const TValue &base,
   if (path == "os.getenv")
     return TValue::named(TValue::Kind::Builtin, path);
   if (path == "triton.runtime" || path == "triton.runtime.driver" ||
-      path == "triton.runtime.driver.active" || path == "importlib.util")
+      path == "triton.runtime.driver.active" || path == "triton.runtime.jit" ||
+      path == "importlib.util")
     return TValue::named(TValue::Kind::Module, path);
+  // The call form of @triton.constexpr_function.
+  if (path == "triton.constexpr_function" ||
+      path == "triton.runtime.jit.constexpr_function")
+    return TValue::named(TValue::Kind::Builtin, "tl.constexpr_function");
   if (path == "triton.__version__")
     return TValue::named(TValue::Kind::String, kTritonVersion);
   if (path == "typing.TYPE_CHECKING")

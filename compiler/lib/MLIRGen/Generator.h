@@ -804,6 +804,8 @@ public:
   /// _log2 (floor of the base-2 logarithm, 0 below 2) and _is_power_of_two.
   mlir::FailureOr<TValue> builtinStandardIntHelper(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinConstexpr(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinConstexprFunction(BuiltinCall &call);
+  mlir::FailureOr<TValue> builtinGetIntDtype(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinStaticAssert(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinAssume(BuiltinCall &call);
   mlir::FailureOr<TValue> builtinStaticPrint(BuiltinCall &call);
