@@ -312,6 +312,8 @@ TEST_CASE("Tuples in signatures", "[abi]") {
       parseSignatureEntries("(tensordesc<fp16[16]>,)").status().message(),
       Contains("in a tuple (a tuple's elements are run-time types or "
                "tuples)"));
+  CHECK_THAT(parseSignatureEntries("(,)").status().message(),
+             Contains("'(,)': a comma without an element"));
   CHECK_THAT(parseSignatureEntries("(i32, f33)").status().message(),
              Contains("unknown type 'f33'"));
   // The launch-order signature of a metadata line has no tuples.

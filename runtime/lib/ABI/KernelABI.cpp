@@ -293,6 +293,9 @@ static Expected<SignatureEntry> parseTuple(std::string_view entry) {
     return tuple;
   if (inner.back() == ',')
     inner = trimBlanks(inner.substr(0, inner.size() - 1));
+  if (inner.empty())
+    return Status::parseError("invalid signature entry " + quoted(entry) +
+                              ": a comma without an element");
   Expected<std::vector<SignatureEntry>> elements = parseSignatureEntries(inner);
   if (!elements)
     return elements.status();
