@@ -14,6 +14,8 @@
 //                    2, ...), a number (every element), or @FILE (its raw
 //                    little-endian elements; the size must match)
 //   TYPE=VALUE       a scalar (i32=1000, fp32=0.5)
+//   (ARG, ...)       a tuple argument, its elements in order (nested ones
+//                    too; `(i32=4,)` has one)
 //
 // Without --signature the signature follows from the arguments (`*fp32`
 // for an fp32 buffer, `i32` for an i32 scalar). Afterwards every buffer is
@@ -210,6 +212,50 @@ static Expected<ArgSpec> parseArgument(StringRef text, unsigned index) {
   return std::move(spec);
 }
 
+/// Parses ARG, or a tuple of them, `(ARG, ...)` (nested ones too), into
+/// `specs` (a tuple's elements in order) and its signature entry into
+/// `entry`; `index` counts the buffers' streams.
+static Error parseArguments(StringRef text, std::vector<ArgSpec> &specs,
+                            std::string &entry, unsigned &index) {
+  text = text.trim();
+  if (!text.starts_with("(") || !text.ends_with(")")) {
+    auto spec = parseArgument(text, index++);
+    if (!spec)
+      return spec.takeError();
+    entry = std::string(spec->isBuffer ? "*" : "") +
+            abi::scalarTypeName(spec->type);
+    specs.push_back(std::move(*spec));
+    return Error::success();
+  }
+  // The elements: split at the commas outside parentheses and brackets.
+  StringRef inner = text.drop_front().drop_back().trim();
+  if (inner.ends_with(","))
+    inner = inner.drop_back();
+  SmallVector<StringRef> elements;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < inner.size(); ++i) {
+    char c = inner[i];
+    depth += c == '(' || c == '[';
+    depth -= c == ')' || c == ']';
+    if (c == ',' && depth == 0) {
+      elements.push_back(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (!inner.trim().empty())
+    elements.push_back(inner.drop_front(start));
+  entry = "(";
+  for (auto [i, element] : llvm::enumerate(elements)) {
+    std::string inside;
+    if (Error error = parseArguments(element, specs, inside, index))
+      return error;
+    entry += (i ? ", " : "") + inside;
+  }
+  entry += elements.size() == 1 ? ",)" : ")";
+  return Error::success();
+}
+
 /// Prints the first `count` elements of `buffer` (integers exactly, floats
 /// with 6 significant digits).
 static void printBuffer(raw_ostream &os, StringRef name, const Buffer &buffer,
@@ -250,16 +296,18 @@ int tilec::runMain() {
   std::vector<ArgSpec> specs;
   std::string derived;
   KernelConfig config;
+  unsigned streams = 0;
   for (auto [i, text] : llvm::enumerate(arguments)) {
-    auto spec = parseArgument(text, i);
-    if (!spec)
-      return usageError(toString(spec.takeError()));
-    derived += (i ? ", " : "") + std::string(spec->isBuffer ? "*" : "") +
-               abi::scalarTypeName(spec->type);
+    std::string entry;
+    size_t first = specs.size();
+    if (Error error = parseArguments(text, specs, entry, streams))
+      return usageError(toString(std::move(error)));
+    derived += (i ? ", " : "") + entry;
     // A scalar's value, which @triton.heuristics may read.
+    bool scalar = specs.size() == first + 1 && !specs.back().isBuffer &&
+                  !StringRef(text).trim().starts_with("(");
     config.runtimeValues.push_back(
-        spec->isBuffer ? "" : StringRef(text).split('=').second.trim().str());
-    specs.push_back(std::move(*spec));
+        scalar ? StringRef(text).split('=').second.trim().str() : "");
   }
 
   config.name = kernelName;
@@ -269,21 +317,25 @@ int tilec::runMain() {
   if (!entries)
     return usageError(entries.status().message());
   config.signature = entries.take();
-  // A tuple entry takes one argument an element; the heuristics see the
-  // launch values of the other entries.
-  std::vector<std::string> entryValues;
-  size_t flat = 0;
-  for (const SignatureEntry &entry : config.signature) {
-    if (entry.IsConstant)
-      continue;
-    size_t count = entry.IsTuple ? abi::flatTypes(entry).size() : 1;
-    entryValues.push_back(!entry.IsTuple && flat < config.runtimeValues.size()
-                              ? config.runtimeValues[flat]
-                              : "");
-    flat += count;
-  }
-  if (!signature.empty())
+  // A tuple entry of --signature may take its elements as separate
+  // arguments; the heuristics see the launch values of the other entries.
+  if (!signature.empty() && config.runtimeValues.size() != [&] {
+        return llvm::count_if(config.signature, [](const SignatureEntry &e) {
+          return !e.IsConstant;
+        });
+      }()) {
+    std::vector<std::string> entryValues;
+    size_t flat = 0;
+    for (const SignatureEntry &entry : config.signature) {
+      if (entry.IsConstant)
+        continue;
+      entryValues.push_back(!entry.IsTuple && flat < config.runtimeValues.size()
+                                ? config.runtimeValues[flat]
+                                : "");
+      flat += entry.IsTuple ? abi::flatTypes(entry).size() : 1;
+    }
     config.runtimeValues = std::move(entryValues);
+  }
   if (std::string error = tilec::addDefines(defines, config.defines);
       !error.empty())
     return usageError(error);
