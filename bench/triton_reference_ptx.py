@@ -50,6 +50,20 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 SKIP = 77
 
 
+def split_entries(signature):
+    """The signature's entries: split at the commas outside brackets (a
+    tuple entry, "(i32, i32)", or a descriptor's block stays whole)."""
+    entries, depth, start = [], 0, 0
+    for i, c in enumerate(signature):
+        depth += c in "([<"
+        depth -= c in ")]>"
+        if c == "," and depth == 0:
+            entries.append(signature[start:i])
+            start = i + 1
+    entries.append(signature[start:])
+    return [e.strip() for e in entries if e.strip()]
+
+
 def parse_manifest(path):
     """Yields (name, source, kernel, signature, num_warps, num_stages,
     constexprs)."""
@@ -61,7 +75,7 @@ def parse_manifest(path):
             raise ValueError(f"{path}: malformed line: {line!r}")
         name, source, kernel, signature, num_warps, num_stages, constexprs = \
             fields
-        entries = [e.strip() for e in signature.split(",") if e.strip()]
+        entries = split_entries(signature)
         values = {}
         for binding in constexprs.split():
             key, _, value = binding.partition("=")
@@ -83,6 +97,10 @@ def example_argument(torch, entry):
               "u64": torch.uint64, "u32": torch.uint32, "u16": torch.uint16,
               "u8": torch.uint8, "fp8e4nv": torch.float8_e4m3fn,
               "fp8e5": torch.float8_e5m2}
+    if entry.startswith("(") and entry.endswith(")"):
+        # A tuple argument, element by element.
+        return tuple(example_argument(torch, e)
+                     for e in split_entries(entry[1:-1]))
     if entry.startswith("tensordesc<"):
         raise RuntimeError("Triton passes a host-side tensor descriptor as "
                            "a CUtensorMap with its shape and strides, not "

@@ -31,6 +31,7 @@
 //  - map_elementwise: tl.map_elementwise of functions that branch (SELU
 //    with `if`/`else` returns) and loop (Collatz step counts), with pack=2,
 //    and a (max, first index) tl.reduce whose combine function branches;
+//  - strided_axpy: tuple arguments (shapes and strides), a transposed view;
 //  - gather_rows: tl.gather of random indices along rows;
 //  - row_histogram: tl.histogram of each row's bucketed values, masked tail;
 //  - cross_entropy: the fused loss and gradient of examples/cross_entropy.tile,
@@ -697,6 +698,48 @@ CaseResult runMapElementwise(TestEnv &env, const GpuTest &test,
   return result;
 }
 
+/// strided_axpy_kernel(x, y, out, shape, x_strides, y_strides, out_strides,
+/// a): x with padded rows, y a transposed view (the transpose of a padded
+/// cols x rows matrix), out with padded rows; each tensor's shape and
+/// strides go as tuples, that is as their elements; size (rows, cols).
+CaseResult runStridedAxpy(TestEnv &env, const GpuTest &test,
+                          const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t rows = shape[0], cols = shape[1];
+  const std::uint64_t xld = cols + 3, yld = rows + 1, outld = cols + 5;
+  const float a = 0.5f;
+  CaseResult result;
+  Dim3 grid(cdiv(rows, test.Config.BlockM), cdiv(cols, test.Config.BlockN));
+  result.Grid = gridString(grid);
+  result.Bytes = 3.0 * rows * cols * 4;
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, rows, cols, xld);
+  HostMatrix yt = HostMatrix::random(env, ElemType::F32, cols, rows, yld);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &dyt = buffers.input(yt);
+  DeviceBuffer &dout = buffers.output(rows * outld * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  std::int32_t one = 1;
+  Status status = launchTimed(
+      env, kernel, grid,
+      {dx, dyt, dout, rows, cols, xld, one, one, yld, outld, one, a}, buffers,
+      result);
+  std::vector<float> out;
+  std::uint64_t clobbered = 0;
+  if (status.ok())
+    status = readMatrix(dout, ElemType::F32, rows, cols, outld, out, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+  const std::uint64_t xs[2] = {xld, 1}, ys[2] = {1, yld};
+  std::vector<double> ref(rows * cols);
+  stridedAxpyReference(x.Values.data(), xs, yt.Values.data(), ys, a, rows, cols,
+                       ref.data());
+  bool ok = checkOutput(result, "out", out, ref, cols, Tolerance::exact());
+  ok &= recordClobbered(result, "out", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
 /// gather_rows_kernel(src, idx, out, n_rows); size (rows).
 CaseResult runGatherRows(TestEnv &env, const GpuTest &test,
                          const Kernel &kernel, const Shape &shape) {
@@ -1103,6 +1146,15 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1}, {1000}, {4099}, {(1u << 20) + 7}},
                    runMapElementwise,
                    maps});
+  TestConfig strided;
+  strided.BlockM = 32;
+  strided.BlockN = 64;
+  tests.push_back({"strided_axpy",
+                   "strided_axpy.ptx",
+                   "strided_axpy_kernel",
+                   {{1, 1}, {33, 70}, {1000, 777}, {4099, 129}},
+                   runStridedAxpy,
+                   strided});
   TestConfig gathers;
   gathers.BlockM = 32;
   gathers.BlockN = 64;

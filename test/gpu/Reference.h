@@ -634,6 +634,18 @@ inline void flipRowsReference(const float *x, std::uint64_t rows,
   }
 }
 
+/// strided_axpy_kernel: out = a * x + y over rows x cols, each tensor read
+/// through its own (row, column) strides; out is rows x cols, dense.
+inline void stridedAxpyReference(const float *x, const std::uint64_t xs[2],
+                                 const float *y, const std::uint64_t ys[2],
+                                 float a, std::uint64_t rows,
+                                 std::uint64_t cols, double *out) {
+  for (std::uint64_t r = 0; r < rows; ++r)
+    for (std::uint64_t c = 0; c < cols; ++c)
+      out[r * cols + c] = double(a) * x[r * xs[0] + c * xs[1]] +
+                          double(y[r * ys[0] + c * ys[1]]);
+}
+
 /// asm_bytes_kernel: y = (int8(100 x) & 0x1F) << 3 as an int8 (computed in
 /// fp32 as the kernel does). Exact.
 inline void asmBytesReference(const float *x, std::uint64_t n, double *y) {

@@ -118,11 +118,14 @@ uint64_t Case::constant(StringRef name) const {
   return 0;
 }
 
+/// The kernel arguments of a configuration's signature, in launch order (a
+/// tuple is its elements, a descriptor its base, extents and strides).
+static std::vector<abi::ArgType> launchTypes(const Config &config);
+
 uint64_t Case::stride(uint64_t cols, uint64_t extra) const {
-  SmallVector<StringRef> entries;
-  StringRef(config.signature).split(entries, ',');
-  if (llvm::any_of(entries,
-                   [](StringRef entry) { return entry.trim() == "i32:16"; }))
+  if (llvm::any_of(launchTypes(config), [](const abi::ArgType &type) {
+        return type == abi::ArgType{false, ScalarType::I32, 16};
+      }))
     return (cols + 15) / 16 * 16 + 16;
   return cols + extra;
 }
@@ -202,13 +205,25 @@ void Case::check(StringRef what, const Buffer &buffer, uint64_t rows,
 // The kernels' launches and references
 //===----------------------------------------------------------------------===//
 
-/// The element type of signature entry `index` (`*fp16:16` -> fp16).
+static std::vector<abi::ArgType> launchTypes(const Config &config) {
+  std::vector<abi::ArgType> types;
+  for (const SignatureEntry &entry :
+       abi::parseSignatureEntries(config.signature).take()) {
+    if (entry.IsConstant)
+      continue;
+    std::vector<abi::ArgType> args =
+        entry.isTensorDesc()
+            ? abi::descriptorArgTypes(entry.Type.Elem,
+                                      entry.DescriptorBlock.size())
+            : abi::flatTypes(entry);
+    types.insert(types.end(), args.begin(), args.end());
+  }
+  return types;
+}
+
+/// The element type of kernel argument `index` (`*fp16:16` -> fp16).
 ScalarType argType(const Config &config, unsigned index) {
-  SmallVector<StringRef> entries;
-  StringRef(config.signature).split(entries, ',');
-  StringRef entry = entries[index].trim().split(':').first;
-  entry.consume_front("*");
-  return *abi::lookupScalarType(entry);
+  return launchTypes(config)[index].Elem;
 }
 
 /// add_kernel / add_bp_kernel(x, y, out, n); size (n).
@@ -472,6 +487,33 @@ std::function<void()> mapElementwise(Case &c) {
     c.check("swap", swap, 1, n, n, swapRef, 0);
     c.check("max", maxima, 1, programs, programs, maxRef, 0);
     c.check("argmax", argmax, 1, programs, programs, argmaxRef, 0);
+  };
+}
+
+/// strided_axpy_kernel(x, y, out, shape, x_strides, y_strides, out_strides,
+/// a): x padded rows, y a transposed view, out padded; size (rows, cols).
+std::function<void()> stridedAxpy(Case &c) {
+  uint64_t rows = c.size[0], cols = c.size[1];
+  uint64_t xld = cols + 3, yld = rows + 1, outld = cols + 5;
+  Buffer &x = c.input(ScalarType::FP32, rows, cols, xld);
+  // y[r][col] is yt[col][r]: the transpose of a cols x rows matrix.
+  Buffer &yt = c.input(ScalarType::FP32, cols, rows, yld);
+  Buffer &out = c.output(ScalarType::FP32, rows * outld);
+  const float a = 0.5f;
+  for (uint64_t value :
+       {rows, cols, xld, uint64_t(1), uint64_t(1), yld, outld, uint64_t(1)})
+    c.args.push_back(Argument::ofInt(int64_t(value)));
+  c.args.push_back(Argument::ofFloat(a));
+  c.grid[0] = cdiv(rows, c.constant("BLOCK_M"));
+  c.grid[1] = cdiv(cols, c.constant("BLOCK_N"));
+  return [&c, &x, &yt, &out, rows, cols, xld, yld, outld, a] {
+    std::vector<float> xv = Case::values(x, rows, xld);
+    std::vector<float> yv = Case::values(yt, cols, yld);
+    const uint64_t xs[2] = {xld, 1}, ys[2] = {1, yld};
+    std::vector<double> ref(rows * cols);
+    gpu::stridedAxpyReference(xv.data(), xs, yv.data(), ys, a, rows, cols,
+                              ref.data());
+    c.check("out", out, rows, cols, outld, ref, ExactTol);
   };
 }
 
@@ -1827,6 +1869,15 @@ std::vector<Config> configurations() {
        mapElementwise,
        {{1}, {1000}, {2051}},
        1e-6},
+      {"strided_axpy",
+       "strided.tile",
+       "strided_axpy_kernel",
+       "*fp32:16, *fp32:16, *fp32:16, (i32, i32), (i32, i32), (i32, i32), "
+       "(i32, i32), fp32",
+       {"BLOCK_M=32", "BLOCK_N=64"},
+       stridedAxpy,
+       {{1, 1}, {33, 70}, {64, 128}},
+       ExactTol},
       {"gather_rows",
        "gather_histogram.tile",
        "gather_rows_kernel",
@@ -1935,12 +1986,10 @@ bool save(StringRef dir, const Case &c, raw_ostream &cases) {
   cases << id << " " << c.config.name << " " << c.config.kernel << " "
         << c.grid[0] << " " << c.grid[1] << " " << c.grid[2] << " "
         << c.config.tol << " " << c.refFloor << " " << c.args.size();
-  SmallVector<StringRef> types;
-  StringRef(c.config.signature).split(types, ',');
+  std::vector<abi::ArgType> types = launchTypes(c.config);
   size_t buffer = 0;
   for (auto [i, arg] : llvm::enumerate(c.args)) {
-    StringRef type = types[i].trim().split(':').first;
-    type.consume_front("*");
+    StringRef type = abi::scalarTypeName(types[i].Elem);
     if (!arg.buffer) {
       cases << " " << type << "=";
       if (arg.isFloat)
