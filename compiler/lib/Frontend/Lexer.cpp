@@ -83,8 +83,8 @@ static TokenKind getKeywordKind(llvm::StringRef name) {
       .Default(TokenKind::identifier);
 }
 
-/// True for bytes that may continue an identifier or number; non-ASCII bytes
-/// count so that `1é` and `abé` are diagnosed as one malformed token.
+/// True for bytes that may continue a number; non-ASCII bytes count so that
+/// `1é` is diagnosed as one malformed token.
 static bool isIdentifierChar(char c) {
   return llvm::isAlnum(c) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
 }
@@ -104,12 +104,12 @@ static bool isUnicodeIdentifierChar(llvm::UTF32 cp, bool first) {
                                 {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF},
                                 {0x20D0, 0x20FF}, {0xFE20, 0xFE2F}};
   // Neither letters nor marks: Latin-1's punctuation and symbols, Greek's
-  // punctuation, general punctuation (but the tie U+203F-2040), the
-  // super- and subscript digits and signs, currency, letterlike symbols'
-  // non-letters are not told apart (accepted), arrows through
-  // miscellaneous symbols and arrows, supplemental punctuation, CJK
-  // punctuation, surrogates, private use, the fullwidth forms of ASCII's
-  // punctuation and digits, specials, and the symbols and emoji planes.
+  // punctuation, general punctuation (but the ties U+203F-2040), the super-
+  // and subscript digits and signs, currency, arrows through miscellaneous
+  // symbols and arrows, supplemental and CJK punctuation, surrogates,
+  // private use, the fullwidth forms of ASCII's punctuation and digits,
+  // specials, and the symbol and emoji planes. (Blocks that mix letters
+  // and symbols, such as letterlike symbols, are accepted whole.)
   static const Range rejected[] = {
       {0x0080, 0x00A9},   {0x00AB, 0x00B4}, {0x00B6, 0x00B9},
       {0x00BB, 0x00BF},   {0x00D7, 0x00D7}, {0x00F7, 0x00F7},
@@ -129,6 +129,17 @@ static bool isUnicodeIdentifierChar(llvm::UTF32 cp, bool first) {
   return cp <= 0x10FFFF;
 }
 
+/// Decodes the UTF-8 sequence at `p` before `end` into `cp`; returns its
+/// length in bytes, or 0 when it is not valid UTF-8.
+static size_t decodeUTF8(const char *p, const char *end, llvm::UTF32 &cp) {
+  const auto *src = reinterpret_cast<const llvm::UTF8 *>(p);
+  if (llvm::convertUTF8Sequence(&src, reinterpret_cast<const llvm::UTF8 *>(end),
+                                &cp,
+                                llvm::strictConversion) != llvm::conversionOK)
+    return 0;
+  return reinterpret_cast<const char *>(src) - p;
+}
+
 /// The length in bytes of the identifier character (ASCII or a UTF-8
 /// sequence) at `p` before `end`, or 0 when none starts there.
 static size_t identifierCharLength(const char *p, const char *end, bool first) {
@@ -136,15 +147,9 @@ static size_t identifierCharLength(const char *p, const char *end, bool first) {
   if (c < 0x80)
     return (llvm::isAlpha(c) || c == '_' || (!first && llvm::isDigit(c))) ? 1
                                                                           : 0;
-  const auto *src = reinterpret_cast<const llvm::UTF8 *>(p);
   llvm::UTF32 cp;
-  if (llvm::convertUTF8Sequence(&src, reinterpret_cast<const llvm::UTF8 *>(end),
-                                &cp,
-                                llvm::strictConversion) != llvm::conversionOK)
-    return 0;
-  if (!isUnicodeIdentifierChar(cp, first))
-    return 0;
-  return reinterpret_cast<const char *>(src) - p;
+  size_t length = decodeUTF8(p, end, cp);
+  return length && isUnicodeIdentifierChar(cp, first) ? length : 0;
 }
 
 /// The value of digit `c` in bases up to 36, or -1.
@@ -191,14 +196,12 @@ static std::string describeChar(char c) {
 /// Describes the non-ASCII character at `p` as Python does: `'→' (U+2192)`,
 /// or its first byte, `'\xe2'`, when it is not valid UTF-8.
 static std::string describeUTF8(const char *p, const char *end) {
-  const auto *src = reinterpret_cast<const llvm::UTF8 *>(p);
   llvm::UTF32 cp;
-  if (llvm::convertUTF8Sequence(&src, reinterpret_cast<const llvm::UTF8 *>(end),
-                                &cp,
-                                llvm::strictConversion) != llvm::conversionOK)
+  size_t length = decodeUTF8(p, end, cp);
+  if (!length)
     return describeChar(*p);
   std::string hex = llvm::utohexstr(cp);
-  return "'" + std::string(p, reinterpret_cast<const char *>(src)) + "' (U+" +
+  return "'" + std::string(p, length) + "' (U+" +
          std::string(hex.size() < 4 ? 4 - hex.size() : 0, '0') + hex + ")";
 }
 
