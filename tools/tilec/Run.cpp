@@ -319,11 +319,9 @@ int tilec::runMain() {
   config.signature = entries.take();
   // A tuple entry of --signature may take its elements as separate
   // arguments; the heuristics see the launch values of the other entries.
-  if (!signature.empty() && config.runtimeValues.size() != [&] {
-        return llvm::count_if(config.signature, [](const SignatureEntry &e) {
-          return !e.IsConstant;
-        });
-      }()) {
+  size_t runtimeEntries = llvm::count_if(
+      config.signature, [](const SignatureEntry &e) { return !e.IsConstant; });
+  if (!signature.empty() && config.runtimeValues.size() != runtimeEntries) {
     std::vector<std::string> entryValues;
     size_t flat = 0;
     for (const SignatureEntry &entry : config.signature) {
