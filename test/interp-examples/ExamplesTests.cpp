@@ -211,11 +211,7 @@ static std::vector<abi::ArgType> launchTypes(const Config &config) {
        abi::parseSignatureEntries(config.signature).take()) {
     if (entry.IsConstant)
       continue;
-    std::vector<abi::ArgType> args =
-        entry.isTensorDesc()
-            ? abi::descriptorArgTypes(entry.Type.Elem,
-                                      entry.DescriptorBlock.size())
-            : abi::flatTypes(entry);
+    std::vector<abi::ArgType> args = abi::flatTypes(entry);
     types.insert(types.end(), args.begin(), args.end());
   }
   return types;

@@ -285,6 +285,8 @@ TEST_CASE("Host-side tensor descriptors in signatures", "[abi]") {
   CHECK(signatureString(types) == "*fp16,i32,i32,i64");
   CHECK(signatureString(descriptorArgTypes(ScalarType::FP32, 1)) ==
         "*fp32,i32");
+  // flatTypes, the launch arguments of any entry, says the same.
+  CHECK(signatureString(flatTypes(a)) == "*fp16,i32,i32,i64");
 }
 
 TEST_CASE("Tuples in signatures", "[abi]") {

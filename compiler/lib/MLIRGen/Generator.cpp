@@ -996,8 +996,7 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       return nullptr;
     }
     if (entry->isTensorDesc()) {
-      std::vector<abi::ArgType> types =
-          abi::descriptorArgTypes(arg.Elem, entry->DescriptorBlock.size());
+      std::vector<abi::ArgType> types = abi::flatTypes(*entry);
       size_t rank = entry->DescriptorBlock.size();
       info.descriptors.push_back(
           {info.signature.size(), entry->DescriptorBlock});

@@ -273,6 +273,8 @@ static Expected<SignatureEntry> parseTensorDesc(std::string_view entry) {
 }
 
 std::vector<ArgType> tilec::abi::flatTypes(const SignatureEntry &entry) {
+  if (entry.isTensorDesc())
+    return descriptorArgTypes(entry.Type.Elem, entry.DescriptorBlock.size());
   if (!entry.IsTuple)
     return {entry.Type};
   std::vector<ArgType> types;

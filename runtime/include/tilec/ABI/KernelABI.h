@@ -151,8 +151,9 @@ struct SignatureEntry {
   std::string str() const;
 };
 
-/// The launch arguments of \p entry: its type, or a tuple's elements'
-/// types, depth first.
+/// The launch arguments of \p entry: a descriptor's base, extents and
+/// strides (descriptorArgTypes), a tuple's elements' (depth first), or
+/// else its type.
 std::vector<ArgType> flatTypes(const SignatureEntry &entry);
 
 /// The launch arguments a tensor descriptor of \p elem with \p rank
