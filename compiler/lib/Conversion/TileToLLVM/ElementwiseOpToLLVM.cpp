@@ -142,11 +142,13 @@ struct SplatConstantLowering : public OpConversionPattern<arith::ConstantOp> {
 };
 
 /// Any elementwise op from another dialect applied to tiles: re-created on
-/// the scalars of each register.
+/// the scalars of each register, or of the first register of each run that
+/// `runs` proves equal (the others reuse its result).
 struct ElementwiseOpLowering : public ConversionPattern {
-  ElementwiseOpLowering(TypeConverter &converter, MLIRContext *ctx)
-      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/10, ctx) {
-  }
+  ElementwiseOpLowering(TypeConverter &converter, MLIRContext *ctx,
+                        const ConstantRuns &runs)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/10, ctx),
+        runs(runs) {}
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
@@ -180,8 +182,16 @@ struct ElementwiseOpLowering : public ConversionPattern {
     for (Value operand : operands)
       operandRegs.push_back(unpackRegisters(rewriter, loc, operand));
     size_t n = cast<LLVM::LLVMStructType>(resultTypes.front()).getBody().size();
+    size_t run = runs.lookup(op);
     SmallVector<SmallVector<Value>> resultRegs(op->getNumResults());
     for (size_t i = 0; i < n; ++i) {
+      if (run > 1 && i % run != 0) {
+        for (SmallVector<Value> &regs : resultRegs) {
+          Value first = regs[i - i % run];
+          regs.push_back(first);
+        }
+        continue;
+      }
       OperationState state(loc, op->getName());
       for (auto &regs : operandRegs)
         state.addOperands(regs.size() == 1 ? regs[0] : regs[i]);
@@ -197,6 +207,9 @@ struct ElementwiseOpLowering : public ConversionPattern {
     rewriter.replaceOp(op, results);
     return success();
   }
+
+private:
+  const ConstantRuns &runs;
 };
 
 /// tile.inline_asm: the user's PTX once per group of `packed` registers of
@@ -345,11 +358,13 @@ struct MapElementwiseOpLowering : public OpConversionPattern<MapElementwiseOp> {
 } // namespace
 
 void tilec::populateElementwiseOpToLLVMPatterns(TileTypeConverter &converter,
-                                                RewritePatternSet &patterns) {
+                                                RewritePatternSet &patterns,
+                                                const ConstantRuns &runs) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SplatOpLowering, MakeRangeOpLowering, AddPtrOpLowering,
                AddressCastLowering<IntToPtrOp>, AddressCastLowering<PtrToIntOp>,
                AddressCastLowering<PtrCastOp>, InlineAsmOpLowering,
                MapElementwiseOpLowering>(converter, ctx);
-  patterns.add<SplatConstantLowering, ElementwiseOpLowering>(converter, ctx);
+  patterns.add<SplatConstantLowering>(converter, ctx);
+  patterns.add<ElementwiseOpLowering>(converter, ctx, runs);
 }

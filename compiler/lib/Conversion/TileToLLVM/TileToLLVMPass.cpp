@@ -52,13 +52,46 @@ namespace {
 /// Largest number of bytes one thread moves in one access.
 constexpr int64_t kMaxAccessBytes = 16;
 
+/// The dimension along which `layout` gives each thread its longest runs of
+/// consecutive elements in consecutive registers (the last one on a tie).
+static unsigned getRegisterRunDim(LayoutAttrInterface layout,
+                                  ArrayRef<int64_t> shape) {
+  unsigned dim = shape.size() - 1;
+  for (unsigned d = 0; d < shape.size(); ++d)
+    if (layout.getContiguousRegisters(shape, d) >
+        layout.getContiguousRegisters(shape, dim))
+      dim = d;
+  return dim;
+}
+
+/// The length of the runs of consecutive registers in which the result of
+/// `op`, an elementwise op on an integer tile, is provably equal (1 when
+/// nothing is known): AxisInfo's constancy along the dimension the
+/// registers run, capped by the run.
+static int64_t getConstantRun(AxisInfoAnalysis &axisInfo, Operation *op) {
+  if (op->getNumResults() != 1 || op->getNumRegions() != 0 ||
+      !(op->hasTrait<OpTrait::Elementwise>() || isa<arith::SelectOp>(op)) ||
+      isa<TileDialect>(op->getDialect()))
+    return 1;
+  auto tensor = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  LayoutAttrInterface layout = tensor ? getLayout(tensor) : nullptr;
+  if (!layout || !tensor.getElementType().isIntOrIndex())
+    return 1;
+  unsigned dim = getRegisterRunDim(layout, tensor.getShape());
+  return std::min(axisInfo.get(op->getResult(0)).constancy[dim],
+                  layout.getContiguousRegisters(tensor.getShape(), dim));
+}
+
 /// Chooses the vector width of each load and store from the layout of its
-/// pointer tile and what AxisInfo proves about its addresses and mask.
-static VectorWidths chooseVectorWidths(ModuleOp module) {
+/// pointer tile and what AxisInfo proves about its addresses and mask, and
+/// finds the elementwise integer ops whose registers repeat in runs.
+static VectorWidths chooseVectorWidths(ModuleOp module, ConstantRuns &runs) {
   VectorWidths widths;
   module.walk([&](func::FuncOp func) {
     AxisInfoAnalysis axisInfo;
     func.walk([&](Operation *op) {
+      if (int64_t run = getConstantRun(axisInfo, op); run > 1)
+        runs[op] = run;
       if (auto copy = dyn_cast<AsyncCopyOp>(op)) {
         // Copies run along the dimension their buffer stores contiguously.
         auto tensor = cast<RankedTensorType>(copy.getPtr().getType());
@@ -86,11 +119,7 @@ static VectorWidths chooseVectorWidths(ModuleOp module) {
       // Vectors run along the dimension in which the layout gives each
       // thread consecutive elements (the last one unless tile-coalesce chose
       // another).
-      unsigned dim = tensor.getRank() - 1;
-      for (unsigned d = 0; d < tensor.getRank(); ++d)
-        if (layout.getContiguousRegisters(tensor.getShape(), d) >
-            layout.getContiguousRegisters(tensor.getShape(), dim))
-          dim = d;
+      unsigned dim = getRegisterRunDim(layout, tensor.getShape());
       int64_t maxElems =
           std::min(kMaxAccessBytes / bytes,
                    layout.getContiguousRegisters(tensor.getShape(), dim));
@@ -321,7 +350,8 @@ struct ConvertTileToLLVMPass
         failed(checkCodeSize(module, *numWarps)))
       return signalPassFailure();
 
-    VectorWidths widths = chooseVectorWidths(module);
+    ConstantRuns runs;
+    VectorWidths widths = chooseVectorWidths(module, runs);
     // The user's axis hints have served AxisInfo: the LLVM ops the
     // lowering makes must not carry them.
     module.walk([](Operation *op) { removeAxisHints(op); });
@@ -339,7 +369,7 @@ struct ConvertTileToLLVMPass
 
     TileTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);
-    populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateElementwiseOpToLLVMPatterns(converter, patterns, runs);
     populateLoadStoreOpToLLVMPatterns(converter, patterns, widths);
     populateAsyncCopyOpToLLVMPatterns(converter, patterns, widths);
     populateTmaOpToLLVMPatterns(converter, patterns);

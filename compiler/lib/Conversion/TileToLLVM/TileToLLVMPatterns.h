@@ -30,6 +30,12 @@ public:
 /// Vector widths (elements) chosen for each load and store before conversion.
 using VectorWidths = llvm::DenseMap<mlir::Operation *, int64_t>;
 
+/// For elementwise ops on integer tiles whose result AxisInfo proves equal in
+/// runs of consecutive registers of each thread: the length of those runs.
+/// Such an op is computed once per run (the comparisons of a mask such as
+/// `cols < N` with `N` a multiple of 16, once per vector of columns).
+using ConstantRuns = llvm::DenseMap<mlir::Operation *, int64_t>;
+
 /// Name of the external shared-memory array every scratch buffer lives in.
 constexpr llvm::StringLiteral kSharedMemorySymbol = "global_smem";
 
@@ -181,7 +187,8 @@ std::string ptxOperandList(size_t first, size_t n);
 //===----------------------------------------------------------------------===//
 
 void populateElementwiseOpToLLVMPatterns(TileTypeConverter &converter,
-                                         mlir::RewritePatternSet &patterns);
+                                         mlir::RewritePatternSet &patterns,
+                                         const ConstantRuns &runs);
 void populateLoadStoreOpToLLVMPatterns(TileTypeConverter &converter,
                                        mlir::RewritePatternSet &patterns,
                                        const VectorWidths &widths);

@@ -250,13 +250,20 @@ AxisInfo AxisInfoAnalysis::computeUnhinted(Value value) {
             result.constancy[d] =
                 std::max(constancy, std::min(cl, std::min(dl, c)));
         }
-      } else if (isa<arith::CmpIOp>(op)) {
-        // `offs < n` with offs consecutive and aligned, n equally aligned, is
-        // equal over each aligned block.
-        if (rhsConst)
+      } else if (auto cmp = dyn_cast<arith::CmpIOp>(op)) {
+        // `offs < n` and `offs >= n`, with offs consecutive and aligned and
+        // n equally aligned, are equal over each aligned block. Not `<=`,
+        // `>`, `==`, `!=`: they change inside the block that starts at n.
+        using arith::CmpIPredicate;
+        CmpIPredicate p = cmp.getPredicate();
+        bool lhsRuns = p == CmpIPredicate::slt || p == CmpIPredicate::ult ||
+                       p == CmpIPredicate::sge || p == CmpIPredicate::uge;
+        bool rhsRuns = p == CmpIPredicate::sgt || p == CmpIPredicate::ugt ||
+                       p == CmpIPredicate::sle || p == CmpIPredicate::ule;
+        if (lhsRuns && rhsConst)
           result.constancy[d] =
               std::max(constancy, std::min(cl, std::min(dl, dr)));
-        else if (lhsConst)
+        else if (rhsRuns && lhsConst)
           result.constancy[d] =
               std::max(constancy, std::min(cr, std::min(dl, dr)));
       }
