@@ -20,7 +20,10 @@
 #   DIR/ping-pong tested, then timed against the default build),
 #   examples/host-app
 #   (twice: tuning then reuse; JIT kernels from DIR/cache),
-#   tilec-launch-bench, bench/triton_launch_overhead.py
+#   tilec-launch-bench, bench/triton_launch_overhead.py, and, when
+#   DIR/shadow exists (tools/gpu/prepare-shadow.sh), tools/gpu/shadow.py on
+#   each program there (a step per program: every Triton launch it makes
+#   compared with tilec's launch of the same kernel source)
 #
 # and prints a summary last: each step's result, the counts of
 # tilec-gpu-tests and its failing rows, then the vector_add bandwidths of
@@ -73,11 +76,13 @@ STATUSES=()
 CODES=()
 
 # step NAME COMMAND...: runs COMMAND, logs its output, records its result
-# (unless TILEC_STEPS, a comma-separated list of step names, leaves it out).
+# (unless TILEC_STEPS, a comma-separated list of step names, leaves it out;
+# a name before a dash stands for its family: "shadow", "sanitize").
 step() {
   local name=$1
   shift
-  if [ -n "${TILEC_STEPS:-}" ] && [[ ",$TILEC_STEPS," != *",$name,"* ]]; then
+  if [ -n "${TILEC_STEPS:-}" ] && [[ ",$TILEC_STEPS," != *",$name,"* ]] &&
+    [[ ",$TILEC_STEPS," != *",${name%%-*},"* ]]; then
     return 0
   fi
   echo
@@ -231,6 +236,20 @@ if [ -n "${GPU_TESTS:-}" ] && [ -n "${C_LIB:-}" ] &&
   done
 else
   missing ping-pong "tilec-gpu-tests, libtilec-runtime-c.so or ping-pong/"
+fi
+
+# The field check (prepare-shadow.sh's shadow/): each program there run by
+# shadow.py, every Triton launch it makes launched again by tilec and
+# compared.
+if [ -f "$DIR/shadow/tilec.xz" ]; then
+  python3 -c "import lzma, shutil, sys; shutil.copyfileobj(lzma.open(sys.argv[1]), open(sys.argv[2], 'wb'))" \
+    "$DIR/shadow/tilec.xz" "$LOGS/tilec" && chmod +x "$LOGS/tilec"
+  for program in "$DIR"/shadow/programs/*.py; do
+    step "shadow-$(basename "$program" .py)" timeout "${TILEC_SHADOW_LIMIT:-300}" \
+      python3 "$ROOT/tools/gpu/shadow.py" --tilec "$LOGS/tilec" \
+      --library "$DIR/shadow/lib/libtilec-runtime-c.so" \
+      --json "$LOGS/shadow-$(basename "$program" .py).json" -- "$program"
+  done
 fi
 
 # The runtime (docs/runtime.md): examples/host-app twice, where the second
