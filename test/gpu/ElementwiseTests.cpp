@@ -32,6 +32,9 @@
 //    with `if`/`else` returns) and loop (Collatz step counts), with pack=2,
 //    and a (max, first index) tl.reduce whose combine function branches;
 //  - strided_axpy: tuple arguments (shapes and strides), a transposed view;
+//  - mask_compare: loads through masks of every comparison with a boundary
+//    that is a multiple of 16 (vectorized only where the comparison holds
+//    for a whole vector);
 //  - gather_rows: tl.gather of random indices along rows;
 //  - row_histogram: tl.histogram of each row's bucketed values, masked tail;
 //  - cross_entropy: the fused loss and gradient of examples/cross_entropy.tile,
@@ -742,6 +745,38 @@ CaseResult runStridedAxpy(TestEnv &env, const GpuTest &test,
   return result;
 }
 
+/// mask_compare_kernel(x, y, n, lo, hi); size (n), a multiple of 16, with
+/// lo and hi multiples of 16 at about a quarter and three quarters of it.
+CaseResult runMaskCompare(TestEnv &env, const GpuTest &test,
+                          const Kernel &kernel, const Shape &shape) {
+  const std::uint64_t n = shape[0];
+  const std::uint64_t lo = n / 4 / 16 * 16, hi = 3 * n / 4 / 16 * 16;
+  CaseResult result;
+  Dim3 grid(cdiv(n, test.Config.Block));
+  result.Grid = gridString(grid);
+  result.Bytes = n * 8.0;
+  HostMatrix x = HostMatrix::random(env, ElemType::F32, 1, n);
+  CaseBuffers buffers(env.Ctx);
+  DeviceBuffer &dx = buffers.input(x);
+  DeviceBuffer &dy = buffers.output(n * sizeof(float));
+  if (!buffers.status().ok())
+    return failed(buffers.status(), result);
+  Status status =
+      launchTimed(env, kernel, grid, {dx, dy, n, lo, hi}, buffers, result);
+  std::vector<float> y;
+  std::uint64_t clobbered = 0;
+  if (status.ok())
+    status = readMatrix(dy, ElemType::F32, 1, n, n, y, clobbered);
+  if (!status.ok())
+    return failed(status, result);
+  std::vector<double> ref(n);
+  maskCompareReference(x.Values.data(), n, lo, hi, ref.data());
+  bool ok = checkOutput(result, "y", y, ref, n, Tolerance::relative(1e-6));
+  ok &= recordClobbered(result, "y", clobbered);
+  result.Passed = ok;
+  return result;
+}
+
 /// gather_rows_kernel(src, idx, out, n_rows); size (rows).
 CaseResult runGatherRows(TestEnv &env, const GpuTest &test,
                          const Kernel &kernel, const Shape &shape) {
@@ -1157,6 +1192,14 @@ void tilec::gpu::addElementwiseTests(std::vector<GpuTest> &tests) {
                    {{1, 1}, {33, 70}, {1000, 777}, {4099, 129}},
                    runStridedAxpy,
                    strided});
+  TestConfig masks;
+  masks.Block = 1024;
+  tests.push_back({"mask_compare",
+                   "mask_compare.ptx",
+                   "mask_compare_kernel",
+                   {{16}, {1008}, {4000}, {(1u << 20) + 16}},
+                   runMaskCompare,
+                   masks});
   TestConfig gathers;
   gathers.BlockM = 32;
   gathers.BlockN = 64;

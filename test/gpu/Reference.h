@@ -646,6 +646,19 @@ inline void stridedAxpyReference(const float *x, const std::uint64_t xs[2],
                           double(y[r * ys[0] + c * ys[1]]);
 }
 
+/// mask_compare_kernel: each element of x times the weights of the masks
+/// that hold for it (1 [i >= lo], 2 [i <= hi], 4 [i > lo], 8 [i < hi],
+/// 16 [i == lo], 32 [i != lo]).
+inline void maskCompareReference(const float *x, std::uint64_t n,
+                                 std::uint64_t lo, std::uint64_t hi,
+                                 double *y) {
+  for (std::uint64_t i = 0; i < n; ++i) {
+    int weight = (i >= lo ? 1 : 0) + (i <= hi ? 2 : 0) + (i > lo ? 4 : 0) +
+                 (i < hi ? 8 : 0) + (i == lo ? 16 : 0) + (i != lo ? 32 : 0);
+    y[i] = double(x[i]) * weight;
+  }
+}
+
 /// asm_bytes_kernel: y = (int8(100 x) & 0x1F) << 3 as an int8 (computed in
 /// fp32 as the kernel does). Exact.
 inline void asmBytesReference(const float *x, std::uint64_t n, double *y) {

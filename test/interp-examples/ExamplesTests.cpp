@@ -513,6 +513,23 @@ std::function<void()> stridedAxpy(Case &c) {
   };
 }
 
+/// mask_compare_kernel(x, y, n, lo, hi); size (n), a multiple of 16.
+std::function<void()> maskCompare(Case &c) {
+  uint64_t n = c.size[0];
+  uint64_t lo = n / 4 / 16 * 16, hi = 3 * n / 4 / 16 * 16;
+  Buffer &x = c.input(ScalarType::FP32, 1, n);
+  Buffer &y = c.output(ScalarType::FP32, n);
+  for (uint64_t value : {n, lo, hi})
+    c.args.push_back(Argument::ofInt(int64_t(value)));
+  c.grid[0] = cdiv(n, c.constant("BLOCK"));
+  return [&c, &x, &y, n, lo, hi] {
+    std::vector<float> xv = Case::values(x, 1, n);
+    std::vector<double> ref(n);
+    gpu::maskCompareReference(xv.data(), n, lo, hi, ref.data());
+    c.check("y", y, 1, n, n, ref, 1e-6);
+  };
+}
+
 /// gather_rows_kernel(src, idx, out, n_rows); size (rows).
 std::function<void()> gatherRows(Case &c) {
   uint64_t rows = c.size[0], n = c.constant("N"), k = c.constant("K");
@@ -1874,6 +1891,14 @@ std::vector<Config> configurations() {
        stridedAxpy,
        {{1, 1}, {33, 70}, {64, 128}},
        ExactTol},
+      {"mask_compare",
+       "mask_compare.tile",
+       "mask_compare_kernel",
+       "*fp32:16, *fp32:16, i32:16, i32:16, i32:16",
+       {"BLOCK=1024"},
+       maskCompare,
+       {{16}, {1008}, {4000}},
+       1e-6},
       {"gather_rows",
        "gather_histogram.tile",
        "gather_rows_kernel",
