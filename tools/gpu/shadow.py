@@ -228,8 +228,12 @@ class Shadow:
         """None when ours matches theirs, else why not."""
         torch = self.torch
         if ours.dtype in (torch.bool,) or not ours.is_floating_point():
-            bad = int((ours != theirs).sum())
-            return None if bad == 0 else f"{bad} of {ours.numel()} differ"
+            # Compared as bytes: torch lacks != on some unsigned types.
+            a = ours.contiguous().reshape(-1).view(torch.uint8)
+            b = theirs.contiguous().reshape(-1).view(torch.uint8)
+            bad = int((a != b).sum())
+            return None if bad == 0 else \
+                f"{bad} of {a.numel()} bytes differ"
         a, b = ours.double(), theirs.double()
         nan_a, nan_b = torch.isnan(a), torch.isnan(b)
         if not torch.equal(nan_a, nan_b):
@@ -374,7 +378,7 @@ def main():
         return shadow.run(original_run, self, args, grid, kwargs)
     jit.JITFunction.run = run
 
-    original_bench = autotuner.Autotuner._bench
+    original_bench = getattr(autotuner.Autotuner, "_bench", None)
 
     def bench(self, *args, **kwargs):
         shadow.in_autotune += 1
@@ -382,7 +386,8 @@ def main():
             return original_bench(self, *args, **kwargs)
         finally:
             shadow.in_autotune -= 1
-    autotuner.Autotuner._bench = bench
+    if original_bench is not None:
+        autotuner.Autotuner._bench = bench
 
     crashed = []
 
