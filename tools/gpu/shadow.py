@@ -135,6 +135,8 @@ def entry(value, hinted):
 
 def constexpr_text(value):
     """A constexpr's value as tilec's -D reads it."""
+    if type(value).__name__ == "constexpr":  # tl.constexpr(...) given
+        value = value.value
     if isinstance(value, bool) or value is None:
         return str(value)
     if isinstance(value, (int, float)):
