@@ -199,8 +199,9 @@ class Shadow:
         self.records = []
         self.in_autotune = 0
 
-    def compile(self, command):
-        key = hashlib.sha1("\0".join(command).encode()).hexdigest()[:16]
+    def compile(self, key, command):
+        """tilec's kernel of `command` (compiled once per key), or the text
+        of its error."""
         if key not in self.kernels:
             out = pathlib.Path(self.workdir) / f"{key}.ptx"
             done = subprocess.run(command + ["-o", str(out)],
@@ -213,7 +214,7 @@ class Shadow:
             else:
                 name = command[command.index("-k") + 1]
                 self.kernels[key] = self.ctx.load_module(out).kernel(name)
-        return key, self.kernels[key]
+        return self.kernels[key]
 
     # -- the comparison ----------------------------------------------------
     def tensors(self, value, out):
@@ -281,7 +282,7 @@ class Shadow:
         dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
         record["grid"] = list(dims)
         try:
-            key, kernel = self.compile(command)
+            kernel = self.compile(key, command)
             if isinstance(kernel, str):
                 record.update(result="COMPILE-ERROR", why=kernel)
                 return result
