@@ -496,7 +496,8 @@ Expected<PackedArguments> tilec::rt::packArguments(const KernelMetadata &kernel,
     return check;
   for (const TensorMapSpec &map : kernel.TensorMaps) {
     auto value = [&](const TensorMapSpec::Scalar &s) -> std::int64_t {
-      return s.IsArg ? static_cast<std::int64_t>(args[s.Arg].bits()) : s.Value;
+      return s.IsArg ? static_cast<std::int64_t>(args[s.Arg].bits()) * s.Factor
+                     : s.Value;
     };
     PackedArguments::TensorMapRequest request;
     request.Elem = map.Elem;
@@ -514,6 +515,18 @@ Expected<PackedArguments> tilec::rt::packArguments(const KernelMetadata &kernel,
     request.Cols = static_cast<std::uint64_t>(cols);
     request.RowStrideBytes =
         static_cast<std::uint64_t>(stride) * map.elementBytes();
+    for (const TensorMapSpec::OuterDim &dim : map.Outer) {
+      std::int64_t extent = value(dim.Extent), outerStride = value(dim.Stride);
+      if (extent <= 0 || outerStride <= 0)
+        return Status::invalidArgument(
+            "kernel " + quoted(kernel.Name) +
+            ": a tensor descriptor's outer dimension needs a positive extent "
+            "and stride, not " +
+            std::to_string(extent) + " and " + std::to_string(outerStride));
+      request.OuterExtents.push_back(static_cast<std::uint64_t>(extent));
+      request.OuterStrideBytes.push_back(
+          static_cast<std::uint64_t>(outerStride) * map.elementBytes());
+    }
     request.BoxRows = map.BoxRows;
     request.BoxCols = map.BoxCols;
     request.Swizzle = map.Swizzle;

@@ -659,13 +659,23 @@ Status Kernel::encodeTensorMaps(const PackedArguments &packed) const {
                                  : map.Swizzle == 64
                                      ? CU_TENSOR_MAP_SWIZZLE_64B
                                      : CU_TENSOR_MAP_SWIZZLE_32B;
-    // Innermost dimension first.
-    cuuint64_t dims[2] = {map.Cols, map.Rows};
-    cuuint64_t strides[1] = {map.RowStrideBytes};
-    cuuint32_t box[2] = {map.BoxCols, map.BoxRows};
-    cuuint32_t elementStrides[2] = {1, 1};
+    // Innermost dimension first; one matrix a box of the outer dimensions.
+    cuuint64_t dims[TensorMapSpec::MaxRank] = {map.Cols, map.Rows};
+    cuuint64_t strides[TensorMapSpec::MaxRank - 1] = {map.RowStrideBytes};
+    cuuint32_t box[TensorMapSpec::MaxRank] = {map.BoxCols, map.BoxRows};
+    cuuint32_t elementStrides[TensorMapSpec::MaxRank] = {1, 1, 1, 1, 1};
+    std::size_t rank = 2 + map.OuterExtents.size();
+    std::string outer;
+    for (std::size_t d = 2; d < rank; ++d) {
+      std::size_t o = rank - 1 - d; // outermost first in the request
+      dims[d] = map.OuterExtents[o];
+      strides[d - 1] = map.OuterStrideBytes[o];
+      box[d] = 1;
+      outer += std::to_string(map.OuterExtents[o]) + " x ";
+    }
     CUresult result = api->cuTensorMapEncodeTiled(
-        static_cast<CUtensorMap *>(map.Dest), type, 2,
+        static_cast<CUtensorMap *>(map.Dest), type,
+        static_cast<cuuint32_t>(rank),
         reinterpret_cast<void *>(static_cast<std::uintptr_t>(map.Base)), dims,
         strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
         CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -674,7 +684,7 @@ Status Kernel::encodeTensorMaps(const PackedArguments &packed) const {
           ErrorCode::CudaError,
           cudaFailure(api, "cuTensorMapEncodeTiled", result, Meta.Name)
                   .message() +
-              " [tensor " + std::to_string(map.Rows) + " x " +
+              " [tensor " + outer + std::to_string(map.Rows) + " x " +
               std::to_string(map.Cols) + ", row stride " +
               std::to_string(map.RowStrideBytes) + " bytes, box " +
               std::to_string(map.BoxRows) + " x " +

@@ -125,6 +125,35 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 4128 : i32} {
 
 // -----
 
+// A copy of a matrix of a 4-D tensor map (two outer dimensions, as
+// tile-pipeline makes for a base moved by per-program offsets): the rank in
+// the instruction, the coordinates innermost first (column, row, then the
+// outer ones from the innermost), the panel's column offset on the first.
+// A store of a 3-D map likewise.
+#s64 = #tile.shared<contiguousDim = 1, swizzle = 64>
+#b = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+module attributes {tile.num_warps = 4 : i32, tile.shared = 4128 : i32} {
+  // CHECK-LABEL: llvm.func @outer(
+  // CHECK-SAME: %[[MAP:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %[[Z:[^:]*]]: i32, %[[H:[^:]*]]: i32, %[[M:[^:]*]]: i32, %[[K:[^:]*]]: i32)
+  // CHECK: %[[K0:.*]] = llvm.add %[[K]], %{{.*}} : i32
+  // CHECK-NEXT: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $0, 0;\0A@p cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {$3, $4, $5, $6}], [$7];\0A}", "r,r,l,r,r,r,r,r" %{{.*}}, %{{.*}}, %[[MAP]], %[[K0]], %[[M]], %[[H]], %[[Z]], %{{.*}} : (i32, i32, !llvm.ptr, i32, i32, i32, i32, i32) -> ()
+  // CHECK: llvm.inline_asm has_side_effects "{\0A.reg .pred p;\0Asetp.ne.b32 p, $0, 0;\0A@p cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [$1, {$2, $3, $4}], [$5];\0A}", "r,l,r,r,r,r" %{{.*}}, %[[MAP]], %{{.*}}, %[[M]], %[[Z]], %{{.*}} :
+  func.func @outer(%map: !tile.tensormap, %z: i32, %h: i32, %m: i32, %k: i32) {
+    %true = arith.constant true
+    %c0 = arith.constant 0 : i32
+    %slot = tile.local_alloc {offset = 0 : i64} : !tile.smem<64x32xf16, #s64>
+    %bars = tile.barrier_alloc {offset = 4096 : i64} : !tile.barriers<1>
+    tile.barrier_expect %bars[%c0], %true {bytes = 4096 : i32} : !tile.barriers<1>
+    tile.async_tma_copy %map[%z, %h, %m, %k], %slot, %bars[%c0], %true : !tile.tensormap, !tile.smem<64x32xf16, #s64>, !tile.barriers<1>
+    tile.barrier_wait %bars[%c0], %c0 : !tile.barriers<1>
+    %v = arith.constant dense<1.0> : tensor<64x32xf16, #b>
+    tile.async_tma_store %map[%z, %m, %c0], %v : !tile.tensormap, tensor<64x32xf16, #b>
+    return
+  }
+}
+
+// -----
+
 // tile.async_tma_store of a 64x128 fp16 tile (rows of 256 bytes: two
 // 128-byte-swizzled panels of 64 columns) from its scratch at 0: a barrier,
 // the registers stored swizzled with 16-byte vectors, fence.proxy.async, a

@@ -574,8 +574,9 @@ tilecFakeCudaCreateContext(int device) {
   return UserContexts.back();
 }
 
-/// Checks what the driver checks of a 2-D tiled tensor map and fills the
-/// map with a pattern; the fake kernels never read it.
+/// Checks what the driver checks of a tiled tensor map of 2 to 5
+/// dimensions and fills the map with a pattern; the fake kernels never read
+/// it.
 CUresult CUDAAPI cuTensorMapEncodeTiled(
     CUtensorMap *tensorMap, CUtensorMapDataType, cuuint32_t tensorRank,
     void *globalAddress, const cuuint64_t *globalDim,
@@ -585,13 +586,16 @@ CUresult CUDAAPI cuTensorMapEncodeTiled(
     CUtensorMapFloatOOBfill) {
   FAKE_CHECK_INIT();
   if (!tensorMap || reinterpret_cast<std::uintptr_t>(tensorMap) % 64 != 0 ||
-      tensorRank != 2 ||
+      tensorRank < 2 || tensorRank > 5 ||
       reinterpret_cast<std::uintptr_t>(globalAddress) % 16 != 0 ||
-      globalDim[0] == 0 || globalDim[1] == 0 || globalStrides[0] % 16 != 0 ||
-      boxDim[0] == 0 || boxDim[0] > 256 || boxDim[1] == 0 || boxDim[1] > 256 ||
-      elementStrides[0] != 1 || elementStrides[1] != 1 ||
       swizzle == CU_TENSOR_MAP_SWIZZLE_NONE)
     return CUDA_ERROR_INVALID_VALUE;
+  for (cuuint32_t d = 0; d < tensorRank; ++d)
+    if (globalDim[d] == 0 || globalDim[d] > (cuuint64_t(1) << 32) ||
+        boxDim[d] == 0 || boxDim[d] > 256 || elementStrides[d] != 1 ||
+        (d > 0 && (globalStrides[d - 1] % 16 != 0 ||
+                   globalStrides[d - 1] >= (cuuint64_t(1) << 40))))
+      return CUDA_ERROR_INVALID_VALUE;
   std::memset(tensorMap, 0x7e, sizeof(CUtensorMap));
   return CUDA_SUCCESS;
 }

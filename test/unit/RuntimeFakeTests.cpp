@@ -1054,6 +1054,40 @@ TEST_CASE("Kernel::launch builds the TMA tensor maps of the metadata line",
                                      Contains("row stride 120 bytes"));
 }
 
+TEST_CASE("Kernel::launch builds tensor maps with outer dimensions",
+          "[fake][launch]") {
+  Context ctx = makeContext();
+  // Matrices of n rows of 32 fp32, one of a batch 2^31 long, n * 32
+  // elements apart (attention's heads): a 3-D map.
+  const char *ptx =
+      "// tilec.kernel name=tma_batch num_warps=4 shared=0 "
+      "signature=*fp32:16,i32 tma=2:@0:f32:2147483648,@1,32:@1*32,32:8x32:128\n"
+      ".version 8.0\n.target sm_90a\n.address_size 64\n"
+      ".visible .entry tma_batch(\n"
+      "  .param .u64 tma_batch_param_0,\n"
+      "  .param .u32 tma_batch_param_1,\n"
+      "  .param .align 64 .b8 tma_batch_param_2[128]\n"
+      ")\n{\n  ret;\n}\n";
+  Expected<Module> module = Module::loadPtx(ctx, ptx);
+  INFO(module.status().message());
+  REQUIRE(module.ok());
+  Expected<Kernel> kernel = module->getKernel("tma_batch");
+  REQUIRE(kernel.ok());
+  REQUIRE(kernel->metadata().TensorMaps.size() == 1);
+  REQUIRE(kernel->metadata().TensorMaps[0].Outer.size() == 1);
+  Inputs in(ctx, 1024);
+  // 8 rows a matrix (1024 bytes apart): the map is built, the launch
+  // refused by the fake driver.
+  Status launched = kernel->launch(Dim3(1), {in.X, 8});
+  CHECK_THAT(launched.message(),
+             Contains("cuLaunchKernel") && Contains("tma_batch"));
+  // A batch stride the host computes from the arguments: its message says
+  // the tensor's outer extent.
+  Status rejected = kernel->launch(Dim3(1), {in.X, 0});
+  CHECK_FALSE(rejected.ok());
+  CHECK_THAT(rejected.message(), Contains("tma_batch"));
+}
+
 TEST_CASE("Generated launchers take host-side tensor descriptors",
           "[fake][aot][launch]") {
   Context ctx = makeContext();

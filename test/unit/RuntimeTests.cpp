@@ -594,8 +594,43 @@ TEST_CASE("Tensor maps are parsed and packed after the signature",
                       "needs positive extents and a row stride of at least "
                       "its row length"));
 
+  // A batch of matrices: outer dimensions outermost first, a scalar an
+  // argument times a constant.
+  Expected<KernelMetadata> batched = parseMetadataLine(
+      "// tilec.kernel name=attn num_warps=8 shared=0 "
+      "signature=*fp16,*bf16,i32,i32,i32 "
+      "tma=5:@0:f16:@4,2147483648,@2,64:@3,@2*64,64:128x64:128");
+  INFO(batched.status().message());
+  REQUIRE(batched.ok());
+  const TensorMapSpec &c = batched->TensorMaps.at(0);
+  REQUIRE(c.Outer.size() == 2);
+  CHECK((c.Outer[0].Extent.IsArg && c.Outer[0].Extent.Arg == 4));
+  CHECK((c.Outer[0].Stride.IsArg && c.Outer[0].Stride.Arg == 3));
+  CHECK((!c.Outer[1].Extent.IsArg && c.Outer[1].Extent.Value == 2147483648LL));
+  CHECK((c.Outer[1].Stride.IsArg && c.Outer[1].Stride.Arg == 2 &&
+         c.Outer[1].Stride.Factor == 64));
+  CHECK((c.Rows.IsArg && c.Rows.Arg == 2 && c.Cols.Value == 64));
+  CHECK(c.str() == "5:@0:f16:@4,2147483648,@2,64:@3,@2*64,64:128x64:128");
+  KernelArg batchArgs[] = {x, y, 1000, 4096, 3};
+  Expected<PackedArguments> packedBatch = packArguments(*batched, batchArgs, 5);
+  REQUIRE(packedBatch.ok());
+  const PackedArguments::TensorMapRequest &rc = packedBatch->tensorMaps()[0];
+  CHECK(rc.OuterExtents == std::vector<std::uint64_t>{3, 2147483648ULL});
+  CHECK(rc.OuterStrideBytes == std::vector<std::uint64_t>{8192, 128000});
+  CHECK((rc.Rows == 1000 && rc.Cols == 64 && rc.RowStrideBytes == 128));
+  KernelArg noBatch[] = {x, y, 1000, 4096, 0};
+  Expected<PackedArguments> empty = packArguments(*batched, noBatch, 5);
+  REQUIRE_FALSE(empty.ok());
+  CHECK_THAT(empty.status().message(),
+             Contains("kernel 'attn': a tensor descriptor's outer dimension "
+                      "needs a positive extent and stride, not 0 and 4096"));
+
   for (const char *wrong :
        {"5:@0:f16:@2,@4:@3:128x64", "5:@0:f99:@2,@4:@3:128x64:128",
+        // Extents and strides that do not pair up; a factor of 0; six
+        // dimensions.
+        "5:@0:f16:8,@2,@4:@3:128x64:128", "5:@0:f16:8,@2,@4:@3*0,@3:128x64:128",
+        "5:@0:f16:1,1,1,1,@2,@4:8,8,8,8,@3:128x64:128",
         "5:0:f16:@2,@4:@3:128x64:128", "5:@0:f16:@2,@4:@3:128x32:128",
         "5:@0:f16:@2,@4:@3:512x64:128", "4:@0:f16:@2,@4:@3:128x64:128",
         "5:@2:f16:@2,@4:@3:128x64:128", "5:@0:f16:@1,@4:@3:128x64:128"}) {

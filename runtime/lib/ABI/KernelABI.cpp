@@ -505,29 +505,51 @@ Status tilec::abi::checkTensorMapBox(unsigned boxRows, unsigned boxCols,
 }
 
 static std::string scalarString(const TensorMapSpec::Scalar &scalar) {
-  return scalar.IsArg ? fmt::format("@{}", scalar.Arg)
-                      : fmt::format("{}", scalar.Value);
+  if (!scalar.IsArg)
+    return fmt::format("{}", scalar.Value);
+  return scalar.Factor == 1 ? fmt::format("@{}", scalar.Arg)
+                            : fmt::format("@{}*{}", scalar.Arg, scalar.Factor);
 }
 
 std::string TensorMapSpec::str() const {
-  return fmt::format("{}:@{}:{}:{},{}:{}:{}x{}:{}", ParamIndex, BaseArg,
-                     tensorMapElementName(Elem), scalarString(Rows),
-                     scalarString(Cols), scalarString(RowStride), BoxRows,
-                     BoxCols, Swizzle);
+  std::string extents, strides;
+  for (const OuterDim &dim : Outer) {
+    extents += scalarString(dim.Extent) + ",";
+    strides += scalarString(dim.Stride) + ",";
+  }
+  return fmt::format("{}:@{}:{}:{}{},{}:{}{}:{}x{}:{}", ParamIndex, BaseArg,
+                     tensorMapElementName(Elem), extents, scalarString(Rows),
+                     scalarString(Cols), strides, scalarString(RowStride),
+                     BoxRows, BoxCols, Swizzle);
 }
 
 bool TensorMapSpec::operator==(const TensorMapSpec &other) const {
   return ParamIndex == other.ParamIndex && BaseArg == other.BaseArg &&
          Elem == other.Elem && Rows == other.Rows && Cols == other.Cols &&
-         RowStride == other.RowStride && BoxRows == other.BoxRows &&
-         BoxCols == other.BoxCols && Swizzle == other.Swizzle;
+         RowStride == other.RowStride && Outer == other.Outer &&
+         BoxRows == other.BoxRows && BoxCols == other.BoxCols &&
+         Swizzle == other.Swizzle;
 }
 
-/// Parses a scalar of a tensor map: "@N" or a non-negative number.
+/// Parses a scalar of a tensor map: "@N", "@N*F" (F positive) or a
+/// non-negative number.
 static bool parseMapScalar(std::string_view text, TensorMapSpec::Scalar &out) {
   std::uint64_t value = 0;
+  out = TensorMapSpec::Scalar();
   out.IsArg = !text.empty() && text.front() == '@';
-  if (!parseUnsigned(out.IsArg ? text.substr(1) : text, value))
+  if (out.IsArg) {
+    text.remove_prefix(1);
+    std::size_t star = text.find('*');
+    if (star != std::string_view::npos) {
+      std::uint64_t factor = 0;
+      if (!parseUnsigned(text.substr(star + 1), factor) || factor == 0 ||
+          factor > std::uint64_t(std::numeric_limits<std::int32_t>::max()))
+        return false;
+      out.Factor = static_cast<std::int64_t>(factor);
+      text = text.substr(0, star);
+    }
+  }
+  if (!parseUnsigned(text, value))
     return false;
   if (out.IsArg)
     out.Arg = static_cast<std::size_t>(value);
@@ -548,8 +570,8 @@ parseTensorMaps(std::string_view text) {
     };
     std::vector<std::string_view> fields = split(entry, ':');
     if (fields.size() != 7)
-      return bad("expected PARAM:@BASE:ELEMENT:ROWS,COLS:ROW_STRIDE:"
-                 "BOXROWSxBOXCOLS:SWIZZLE");
+      return bad("expected PARAM:@BASE:ELEMENT:[OUTER,...,]ROWS,COLS:"
+                 "[OUTER_STRIDE,...,]ROW_STRIDE:BOXROWSxBOXCOLS:SWIZZLE");
     TensorMapSpec map;
     std::uint64_t param = 0, swizzle = 0;
     TensorMapSpec::Scalar base;
@@ -565,18 +587,30 @@ parseTensorMaps(std::string_view text) {
     if (!elem)
       return bad("unknown element type " + quoted(fields[2]));
     map.Elem = elem->Elem;
+    // Outermost first: the outer dimensions, then rows and columns (one
+    // stride fewer: the columns' is 1).
     std::vector<std::string_view> dims = split(fields[3], ',');
+    std::vector<std::string_view> strides = split(fields[4], ',');
     std::size_t x = fields[5].find('x');
     std::uint64_t boxRows = 0, boxCols = 0;
-    if (dims.size() != 2 || !parseMapScalar(dims[0], map.Rows) ||
-        !parseMapScalar(dims[1], map.Cols) ||
-        !parseMapScalar(fields[4], map.RowStride) ||
-        x == std::string_view::npos ||
+    bool good = dims.size() >= 2 && dims.size() <= TensorMapSpec::MaxRank &&
+                strides.size() + 1 == dims.size();
+    if (good) {
+      std::size_t outer = dims.size() - 2;
+      map.Outer.resize(outer);
+      for (std::size_t d = 0; d < outer; ++d)
+        good &= parseMapScalar(dims[d], map.Outer[d].Extent) &&
+                parseMapScalar(strides[d], map.Outer[d].Stride);
+      good &= parseMapScalar(dims[outer], map.Rows) &&
+              parseMapScalar(dims[outer + 1], map.Cols) &&
+              parseMapScalar(strides[outer], map.RowStride);
+    }
+    if (!good || x == std::string_view::npos ||
         !parseUnsigned(fields[5].substr(0, x), boxRows) ||
         !parseUnsigned(fields[5].substr(x + 1), boxCols) ||
         !parseUnsigned(fields[6], swizzle) || boxRows > 256 || boxCols > 256 ||
         swizzle > 128)
-      return bad("malformed extents, stride, box or swizzle");
+      return bad("malformed extents, strides, box or swizzle");
     map.BoxRows = static_cast<unsigned>(boxRows);
     map.BoxCols = static_cast<unsigned>(boxCols);
     map.Swizzle = static_cast<unsigned>(swizzle);
@@ -693,10 +727,13 @@ Status KernelMetadata::verify() const {
       return !s.IsArg ||
              (s.Arg < Signature.size() && Signature[s.Arg].isInteger());
     };
+    bool integers = integerArg(map.Rows) && integerArg(map.Cols) &&
+                    integerArg(map.RowStride);
+    for (const TensorMapSpec::OuterDim &dim : map.Outer)
+      integers &= integerArg(dim.Extent) && integerArg(dim.Stride);
     if (map.ParamIndex != Signature.size() + i ||
         map.BaseArg >= Signature.size() || !Signature[map.BaseArg].IsPointer ||
-        !integerArg(map.Rows) || !integerArg(map.Cols) ||
-        !integerArg(map.RowStride))
+        !integers)
       return Status::parseError(
           "tensor map " + std::to_string(i) +
           " does not follow the signature's parameters or names arguments of "

@@ -139,3 +139,17 @@ func.func @flatten_unit(%n: i32) {
   } {tile.flatten = 1 : i32}
   return
 }
+
+// -----
+
+// TMA maps have at most 5 dimensions: the matrix and 3 outer ones.
+// expected-error @+1 {{a tensor map has at most 5 dimensions}}
+module attributes {tile.tma = [#tile.tensor_map<param = 2, base = 0, element = f16, shape = [arg(1), 64], row_stride = 64, box = [64, 64], swizzle = 128, outer = [(8, 4096), (8, 32768), (8, 262144), (8, 2097152)]>]} {
+}
+
+// -----
+
+// A scalar's factor is positive.
+// expected-error @+1 {{tensor-map extents and strides are not negative}}
+module attributes {tile.tma = [#tile.tensor_map<param = 2, base = 0, element = f16, shape = [arg(1), 64], row_stride = 64, box = [64, 64], swizzle = 128, outer = [(8, arg(1) * -64)]>]} {
+}

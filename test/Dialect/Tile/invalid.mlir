@@ -592,12 +592,12 @@ func.func @dot_pointer_accumulator(%a: !tile.smem<64x32xf16, #sa>, %b: !tile.sme
 
 // -----
 
-// A TMA copy writes one matrix (a slot, not the ring) at the 2-D
-// coordinates of a block.
+// A TMA copy writes one matrix (a slot, not the ring) at the coordinates
+// of a block of a tensor of 2 to 5 dimensions.
 #s = #tile.shared<contiguousDim = 1, swizzle = 128>
 func.func @tma_copy_coords(%map: !tile.tensormap, %slot: !tile.smem<64x64xf16, #s>, %bars: !tile.barriers<3>, %i: i32, %valid: i1) {
-  // expected-error @+1 {{copies a block of a 2-D tensor into one matrix}}
-  tile.async_tma_copy %map[%i, %i, %i], %slot, %bars[%i], %valid : !tile.tensormap, !tile.smem<64x64xf16, #s>, !tile.barriers<3>
+  // expected-error @+1 {{copies a matrix of a tensor of 2 to 5 dimensions into one matrix}}
+  tile.async_tma_copy %map[%i, %i, %i, %i, %i, %i], %slot, %bars[%i], %valid : !tile.tensormap, !tile.smem<64x64xf16, #s>, !tile.barriers<3>
   return
 }
 
@@ -607,7 +607,7 @@ func.func @tma_copy_coords(%map: !tile.tensormap, %slot: !tile.smem<64x64xf16, #
 func.func @tma_copy_ring(%map: !tile.tensormap, %i: i32, %valid: i1) {
   %ring = tile.local_alloc : !tile.smem<3x64x64xf16, #s>
   %bars = tile.barrier_alloc : !tile.barriers<3>
-  // expected-error @+1 {{copies a block of a 2-D tensor into one matrix}}
+  // expected-error @+1 {{copies a matrix of a tensor of 2 to 5 dimensions into one matrix}}
   tile.async_tma_copy %map[%i, %i], %ring, %bars[%i], %valid : !tile.tensormap, !tile.smem<3x64x64xf16, #s>, !tile.barriers<3>
   return
 }
@@ -633,7 +633,7 @@ func.func @tma_store_narrow_rows(%map: !tile.tensormap, %m: i32, %v: tensor<64x8
 
 #b = #tile.blocked<sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
 func.func @tma_store_rank(%map: !tile.tensormap, %m: i32, %v: tensor<1024xf16, #b>) {
-  // expected-error @+1 {{stores a 2-D tile at 2 coordinates}}
+  // expected-error @+1 {{stores a 2-D tile into a tensor of 2 to 5 dimensions}}
   tile.async_tma_store %map[%m], %v : !tile.tensormap, tensor<1024xf16, #b>
   return
 }

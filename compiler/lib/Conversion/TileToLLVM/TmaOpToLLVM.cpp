@@ -277,6 +277,25 @@ struct BarrierExpectOpLowering : public OpConversionPattern<BarrierExpectOp> {
   }
 };
 
+/// The operand list `$first, $first+1, ...` of a bulk tensor copy's
+/// `count` coordinates.
+static std::string tensorCoordList(unsigned first, size_t count) {
+  std::string list;
+  for (size_t i = 0; i < count; ++i)
+    list += (i ? ", $" : "$") + std::to_string(first + i);
+  return list;
+}
+
+/// Appends a bulk tensor copy's coordinates, innermost first as PTX takes
+/// them: the panel's column `inner`, then the rest of `coords` (outermost
+/// first) from the row outwards.
+static void appendInnermostFirst(SmallVectorImpl<Value> &operands,
+                                 ValueRange coords, Value inner) {
+  operands.push_back(inner);
+  for (Value coord : llvm::reverse(coords.drop_back()))
+    operands.push_back(coord);
+}
+
 struct AsyncTmaCopyOpLowering : public OpConversionPattern<AsyncTmaCopyOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -297,17 +316,22 @@ struct AsyncTmaCopyOpLowering : public OpConversionPattern<AsyncTmaCopyOp> {
     Value bar = barrierAddress(rewriter, loc, adaptor.getBarriers(),
                                adaptor.getIndex());
     Value dst = sharedAddress(rewriter, loc, adaptor.getDst());
-    Value outer = adaptor.getCoords()[0], inner = adaptor.getCoords()[1];
-    const char *text =
+    ValueRange coords = adaptor.getCoords();
+    std::string text =
         "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
-        "@p cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::"
-        "complete_tx::bytes [$1], [$2, {$3, $4}], [$5];\n}";
-    forEachPanel(rewriter, loc, smem, dst, inner,
-                 [&](Value panelDst, Value panelInner) {
-                   emitInlinePtx(rewriter, loc, text, {},
-                                 ValueRange{pred, panelDst, adaptor.getMap(),
-                                            panelInner, outer, bar});
-                 });
+        "@p cp.async.bulk.tensor." +
+        std::to_string(coords.size()) +
+        "d.shared::cluster.global.mbarrier::complete_tx::bytes [$1], [$2, {" +
+        tensorCoordList(3, coords.size()) + "}], [$" +
+        std::to_string(3 + coords.size()) + "];\n}";
+    forEachPanel(
+        rewriter, loc, smem, dst, coords.back(),
+        [&](Value panelDst, Value panelInner) {
+          SmallVector<Value> operands = {pred, panelDst, adaptor.getMap()};
+          appendInnermostFirst(operands, coords, panelInner);
+          operands.push_back(bar);
+          emitInlinePtx(rewriter, loc, text, {}, operands);
+        });
     rewriter.eraseOp(op);
     return success();
   }
@@ -340,16 +364,19 @@ struct AsyncTmaStoreOpLowering : public OpConversionPattern<AsyncTmaStoreOp> {
     emitInlinePtx(rewriter, loc, "fence.proxy.async.shared::cta;", {}, {});
     emitBarrier(rewriter, loc);
     Value pred = threadZeroAnd(rewriter, loc, Value());
-    Value outer = adaptor.getCoords()[0], inner = adaptor.getCoords()[1];
-    const char *text =
-        "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
-        "@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group "
-        "[$1, {$2, $3}], [$4];\n}";
-    forEachPanel(rewriter, loc, smem, base, inner,
+    ValueRange coords = adaptor.getCoords();
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $0, 0;\n"
+                       "@p cp.async.bulk.tensor." +
+                       std::to_string(coords.size()) +
+                       "d.global.shared::cta.bulk_group [$1, {" +
+                       tensorCoordList(2, coords.size()) + "}], [$" +
+                       std::to_string(2 + coords.size()) + "];\n}";
+    forEachPanel(rewriter, loc, smem, base, coords.back(),
                  [&](Value panelSrc, Value panelInner) {
-                   emitInlinePtx(rewriter, loc, text, {},
-                                 ValueRange{pred, adaptor.getMap(), panelInner,
-                                            outer, panelSrc});
+                   SmallVector<Value> operands = {pred, adaptor.getMap()};
+                   appendInnermostFirst(operands, coords, panelInner);
+                   operands.push_back(panelSrc);
+                   emitInlinePtx(rewriter, loc, text, {}, operands);
                  });
     // Threads that issued nothing have no group to wait for.
     emitInlinePtx(rewriter, loc,

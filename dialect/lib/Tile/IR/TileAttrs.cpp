@@ -459,7 +459,12 @@ SharedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 //===----------------------------------------------------------------------===//
 
 llvm::hash_code tilec::abi::hash_value(const TensorMapSpec::Scalar &scalar) {
-  return llvm::hash_combine(scalar.IsArg, scalar.Arg, scalar.Value);
+  return llvm::hash_combine(scalar.IsArg, scalar.Arg, scalar.Value,
+                            scalar.Factor);
+}
+
+llvm::hash_code tilec::abi::hash_value(const TensorMapSpec::OuterDim &dim) {
+  return llvm::hash_combine(dim.Extent, dim.Stride);
 }
 
 FailureOr<tilec::abi::TensorMapSpec::Scalar>
@@ -469,7 +474,10 @@ tilec::tile::parseTensorMapScalar(AsmParser &parser) {
     if (parser.parseLParen() || parser.parseInteger(index) ||
         parser.parseRParen())
       return failure();
-    return abi::TensorMapSpec::Scalar::argument(index);
+    int64_t factor = 1;
+    if (succeeded(parser.parseOptionalStar()) && parser.parseInteger(factor))
+      return failure();
+    return abi::TensorMapSpec::Scalar::argument(index, factor);
   }
   int64_t value = 0;
   if (parser.parseInteger(value))
@@ -479,25 +487,72 @@ tilec::tile::parseTensorMapScalar(AsmParser &parser) {
 
 void tilec::tile::printTensorMapScalar(
     AsmPrinter &printer, const abi::TensorMapSpec::Scalar &scalar) {
-  if (scalar.IsArg)
-    printer << "arg(" << scalar.Arg << ")";
-  else
+  if (!scalar.IsArg) {
     printer << scalar.Value;
+    return;
+  }
+  printer << "arg(" << scalar.Arg << ")";
+  if (scalar.Factor != 1)
+    printer << " * " << scalar.Factor;
+}
+
+ParseResult tilec::tile::parseTensorMapOuter(
+    AsmParser &parser, SmallVector<abi::TensorMapSpec::OuterDim> &outer) {
+  if (failed(parser.parseOptionalComma()))
+    return success();
+  auto parseDim = [&]() -> ParseResult {
+    if (parser.parseLParen())
+      return failure();
+    FailureOr<abi::TensorMapSpec::Scalar> extent = parseTensorMapScalar(parser);
+    if (failed(extent) || parser.parseComma())
+      return failure();
+    FailureOr<abi::TensorMapSpec::Scalar> stride = parseTensorMapScalar(parser);
+    if (failed(stride) || parser.parseRParen())
+      return failure();
+    outer.push_back({*extent, *stride});
+    return success();
+  };
+  return failure(
+      parser.parseKeyword("outer") || parser.parseEqual() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseDim));
+}
+
+void tilec::tile::printTensorMapOuter(
+    AsmPrinter &printer, ArrayRef<abi::TensorMapSpec::OuterDim> outer) {
+  if (outer.empty())
+    return;
+  printer << ", outer = [";
+  llvm::interleaveComma(outer, printer,
+                        [&](const abi::TensorMapSpec::OuterDim &dim) {
+                          printer << "(";
+                          printTensorMapScalar(printer, dim.Extent);
+                          printer << ", ";
+                          printTensorMapScalar(printer, dim.Stride);
+                          printer << ")";
+                        });
+  printer << "]";
 }
 
 LogicalResult TensorMapAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, unsigned param, unsigned base,
     Type element, abi::TensorMapSpec::Scalar rows,
     abi::TensorMapSpec::Scalar cols, abi::TensorMapSpec::Scalar rowStride,
-    unsigned boxRows, unsigned boxCols, unsigned swizzle) {
+    unsigned boxRows, unsigned boxCols, unsigned swizzle,
+    ArrayRef<abi::TensorMapSpec::OuterDim> outer) {
   std::optional<abi::ScalarType> dtype = getScalarType(element);
   std::optional<abi::TensorMapSpec::Element> tmaElement =
       dtype ? abi::tensorMapElementFor(*dtype) : std::nullopt;
   if (!tmaElement)
     return emitError() << "TMA cannot copy elements of " << element;
-  for (const abi::TensorMapSpec::Scalar &scalar : {rows, cols, rowStride})
-    if (!scalar.IsArg && scalar.Value < 0)
+  SmallVector<abi::TensorMapSpec::Scalar> scalars = {rows, cols, rowStride};
+  for (const abi::TensorMapSpec::OuterDim &dim : outer)
+    scalars.append({dim.Extent, dim.Stride});
+  for (const abi::TensorMapSpec::Scalar &scalar : scalars)
+    if ((!scalar.IsArg && scalar.Value < 0) || scalar.Factor < 1)
       return emitError() << "tensor-map extents and strides are not negative";
+  if (outer.size() + 2 > abi::TensorMapSpec::MaxRank)
+    return emitError() << "a tensor map has at most "
+                       << abi::TensorMapSpec::MaxRank << " dimensions";
   abi::Status box = abi::checkTensorMapBox(
       boxRows, boxCols, swizzle,
       abi::TensorMapSpec::tensorMapElementBytes(*tmaElement));
@@ -514,6 +569,7 @@ tilec::abi::TensorMapSpec TensorMapAttr::getSpec() const {
   spec.Rows = getRows();
   spec.Cols = getCols();
   spec.RowStride = getRowStride();
+  spec.Outer.assign(getOuter().begin(), getOuter().end());
   spec.BoxRows = getBoxRows();
   spec.BoxCols = getBoxCols();
   spec.Swizzle = getSwizzle();

@@ -153,16 +153,26 @@ LogicalResult WarpGroupDotWaitOp::verify() {
   return success();
 }
 
+/// Whether `count` coordinates address a matrix of a tensor map: its rows
+/// and columns, after up to three outer dimensions.
+static bool isMatrixOfTensorMap(size_t count) {
+  return count >= 2 && count <= tilec::abi::TensorMapSpec::MaxRank;
+}
+
 LogicalResult AsyncTmaCopyOp::verify() {
-  if (getDst().getType().getRank() != 2 || getCoords().size() != 2)
-    return emitOpError("copies a block of a 2-D tensor into one matrix");
+  if (getDst().getType().getRank() != 2 ||
+      !isMatrixOfTensorMap(getCoords().size()))
+    return emitOpError("copies a matrix of a tensor of 2 to ")
+           << tilec::abi::TensorMapSpec::MaxRank
+           << " dimensions into one matrix";
   return success();
 }
 
 LogicalResult AsyncTmaStoreOp::verify() {
   auto type = cast<RankedTensorType>(getValue().getType());
-  if (type.getRank() != 2 || getCoords().size() != 2)
-    return emitOpError("stores a 2-D tile at 2 coordinates");
+  if (type.getRank() != 2 || !isMatrixOfTensorMap(getCoords().size()))
+    return emitOpError("stores a 2-D tile into a tensor of 2 to ")
+           << tilec::abi::TensorMapSpec::MaxRank << " dimensions";
   int64_t swizzle = getSwizzleBytes();
   if (swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitOpError("needs rows of 32, 64 or at least 128 bytes");

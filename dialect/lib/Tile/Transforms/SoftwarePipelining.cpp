@@ -119,8 +119,10 @@ namespace {
 struct OperandPlan {
   LoadOp load;
   SharedLayoutAttr layout;
-  /// With TMA: how the host builds the tensor map (its parameter still 0).
+  /// With TMA: how the host builds the tensor map (its parameter still 0),
+  /// and the program's indices along its outer dimensions.
   TensorMapAttr tensorMap;
+  SmallVector<Value> outerCoords;
   /// Loaded into registers and stored into the slot by the threads, after
   /// the iteration's product: a 32-bit B stored K-major (tf32 wgmma reads
   /// nothing else) from rows of N, whose layout gives each thread 16 bytes
@@ -216,19 +218,118 @@ static bool isProvenMultiple(Value value, int64_t multiple) {
   return hint && *hint % multiple == 0;
 }
 
+/// Looks through integer extensions.
+static Value stripExtensions(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isa<arith::ExtSIOp, arith::ExtUIOp>(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
+}
+
+/// Whether the i32 scalar `value` is never negative: a program id, a
+/// non-negative constant, a remainder of such a value, or its quotient by a
+/// positive constant (unsigned: by anything).
+static bool isNonNegativeIndex(Value value) {
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant)))
+    return !constant.isNegative();
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<ProgramIdOp>(def))
+    return true;
+  if (isa<arith::RemSIOp, arith::RemUIOp, arith::DivUIOp>(def))
+    return isNonNegativeIndex(def->getOperand(0));
+  if (isa<arith::DivSIOp>(def))
+    return isNonNegativeIndex(def->getOperand(0)) &&
+           matchPattern(def->getOperand(1), m_ConstantInt(&constant)) &&
+           constant.isStrictlyPositive();
+  return false;
+}
+
+/// A dimension outside the matrix a descriptor's base selects: the program
+/// reads matrix `coord` (an i32 never negative) of it, `stride` elements
+/// apart (`strideValue` a kernel argument or constant, times `factor`).
+struct OuterIndex {
+  Value coord;
+  Value strideValue;
+  int64_t factor = 1;
+};
+
+/// Reads `base` (a pointer scalar) as a kernel argument plus element
+/// offsets `sum coord_d * stride_d` (`outer`), each term a product of one
+/// index that is never negative (an i32, possibly widened) and of a kernel
+/// argument or a constant, times constants: attention's
+/// `Q + off_hz.to(tl.int64) * N_CTX * HEAD_DIM`. Returns the argument.
+static Value decomposeBase(Value base, SmallVectorImpl<OuterIndex> &outer) {
+  auto addTerm = [&](Value term) {
+    SmallVector<Value> factors = {term}, leaves;
+    while (!factors.empty()) {
+      Value f = stripExtensions(factors.pop_back_val());
+      if (auto mul = f.getDefiningOp<arith::MulIOp>()) {
+        factors.append({mul.getLhs(), mul.getRhs()});
+        continue;
+      }
+      leaves.push_back(f);
+    }
+    OuterIndex index;
+    for (Value leaf : leaves) {
+      Value plain = stripExtensions(leaf);
+      APInt constant;
+      if (matchPattern(plain, m_ConstantInt(&constant))) {
+        index.factor *= constant.getSExtValue();
+        continue;
+      }
+      std::optional<abi::TensorMapSpec::Scalar> host = describeScalar(plain);
+      if (host && host->IsArg && !index.strideValue) {
+        index.strideValue = plain;
+        continue;
+      }
+      if (index.coord || !plain.getType().isInteger(32) ||
+          !isNonNegativeIndex(plain))
+        return false;
+      index.coord = plain;
+    }
+    if (!index.coord || index.factor <= 0)
+      return false;
+    outer.push_back(index);
+    return true;
+  };
+  std::function<bool(Value)> addOffsets = [&](Value offset) -> bool {
+    if (auto add = offset.getDefiningOp<arith::AddIOp>())
+      return addOffsets(add.getLhs()) && addOffsets(add.getRhs());
+    return addTerm(offset);
+  };
+  while (auto add = base.getDefiningOp<AddPtrOp>()) {
+    if (isa<ShapedType>(add.getType()) || !addOffsets(add.getOffset()))
+      return Value();
+    base = add.getPtr();
+  }
+  return base;
+}
+
 /// The tensor map (its parameter still 0) of the 2-D block `type` of
 /// the tensor at `base` with extents `shape` and `strides`, read or written
 /// in boxes of one `swizzle`-wide panel, or null when the host cannot build
 /// it: base, extents and row stride must be kernel arguments or constants,
 /// the last stride 1, and unless the launch checks them (`unchecked`: a
 /// block pointer) the hints must prove a 16-byte aligned base and rows 16
-/// bytes apart; boxes have at most 256 rows.
+/// bytes apart; boxes have at most 256 rows. A base that is an argument
+/// plus per-program offsets (decomposeBase) makes those outer dimensions of
+/// the map, each of one matrix a box, its extent beyond any index
+/// (`outerCoords` gets the indices), its stride proven 16-byte aligned.
 static TensorMapAttr describeTensorMap(RankedTensorType type, Value base,
                                        ValueRange shape, ValueRange strides,
-                                       bool unchecked, int64_t swizzle) {
+                                       bool unchecked, int64_t swizzle,
+                                       SmallVectorImpl<Value> &outerCoords) {
   Type element = type.getElementType();
   std::optional<abi::ScalarType> dtype = getScalarType(element);
-  std::optional<abi::TensorMapSpec::Scalar> baseArg = describeScalar(base);
+  SmallVector<OuterIndex> outer;
+  Value baseValue = decomposeBase(base, outer);
+  std::optional<abi::TensorMapSpec::Scalar> baseArg =
+      baseValue ? describeScalar(baseValue) : std::nullopt;
   std::optional<abi::TensorMapSpec::Scalar> rows = describeScalar(shape[0]);
   std::optional<abi::TensorMapSpec::Scalar> cols = describeScalar(shape[1]);
   std::optional<abi::TensorMapSpec::Scalar> stride = describeScalar(strides[0]);
@@ -236,17 +337,37 @@ static TensorMapAttr describeTensorMap(RankedTensorType type, Value base,
   if (type.getRank() != 2 || !dtype || !abi::tensorMapElementFor(*dtype) ||
       !baseArg || !baseArg->IsArg || !rows || !cols || !stride || !last ||
       !(*last == abi::TensorMapSpec::Scalar::constant(1)) ||
-      type.getDimSize(0) > 256)
+      type.getDimSize(0) > 256 ||
+      outer.size() + 2 > abi::TensorMapSpec::MaxRank)
     return TensorMapAttr();
   int64_t elemBytes = getStorageBytes(element);
-  if (unchecked && (!isProvenMultiple(base, 16) ||
-                    !isProvenMultiple(strides[0], 16 / elemBytes)))
+  if ((unchecked || !outer.empty()) &&
+      (!isProvenMultiple(baseValue, 16) ||
+       !isProvenMultiple(strides[0], 16 / elemBytes)))
     return TensorMapAttr();
+  // Outer dimensions: no index reaches 2^31.
+  SmallVector<abi::TensorMapSpec::OuterDim> dims;
+  for (const OuterIndex &index : outer) {
+    abi::TensorMapSpec::Scalar outerStride =
+        abi::TensorMapSpec::Scalar::constant(index.factor);
+    int64_t unit = 16 / std::gcd<int64_t>(16, index.factor * elemBytes);
+    if (index.strideValue) {
+      outerStride = *describeScalar(index.strideValue);
+      outerStride.Factor = index.factor;
+      if (unit != 1 && !isProvenMultiple(index.strideValue, unit))
+        return TensorMapAttr();
+    } else if (unit != 1) {
+      return TensorMapAttr();
+    }
+    dims.push_back(
+        {abi::TensorMapSpec::Scalar::constant(int64_t(1) << 31), outerStride});
+    outerCoords.push_back(index.coord);
+  }
   return TensorMapAttr::getChecked(
       [&] { return emitError(base.getLoc()); }, type.getContext(),
       /*param=*/0u, unsigned(baseArg->Arg), element, *rows, *cols, *stride,
       unsigned(type.getDimSize(0)), unsigned(swizzle / elemBytes),
-      unsigned(swizzle));
+      unsigned(swizzle), ArrayRef<abi::TensorMapSpec::OuterDim>(dims));
 }
 
 /// The TMA plan for operand `index` (0: a, 1: b) of `dot` when it is a
@@ -281,13 +402,15 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
       return std::nullopt;
     swizzle = std::min<int64_t>(128, n * elemBytes);
   }
+  SmallVector<Value> outerCoords;
   TensorMapAttr map = describeTensorMap(
       type, load.getDescBase(), load.getDescShape(), load.getDescStrides(),
-      load.getDescUnchecked(), swizzle);
+      load.getDescUnchecked(), swizzle, outerCoords);
   if (!map)
     return std::nullopt;
   OperandPlan plan{
-      load, SharedLayoutAttr::get(dot.getContext(), 1, unsigned(swizzle)), map};
+      load, SharedLayoutAttr::get(dot.getContext(), 1, unsigned(swizzle)), map,
+      outerCoords};
   plan.transposed = transposed;
   return plan;
 }
@@ -328,8 +451,12 @@ static std::optional<OperandPlan> planOperand(DotOp dot, unsigned index,
       return std::nullopt;
     int64_t swizzle = std::min<int64_t>(128, type.getDimSize(1) * elemBytes);
     OperandPlan plan{
-        load, SharedLayoutAttr::get(dot.getContext(), 1, unsigned(swizzle)),
-        TensorMapAttr(), /*staged=*/false, bytes};
+        load,
+        SharedLayoutAttr::get(dot.getContext(), 1, unsigned(swizzle)),
+        TensorMapAttr(),
+        {},
+        /*staged=*/false,
+        bytes};
     plan.transposed = true;
     return plan;
   }
@@ -363,8 +490,12 @@ static std::optional<OperandPlan> planOperand(DotOp dot, unsigned index,
   int64_t swizzle =
       std::min<int64_t>(128, dim == kDim ? k * elemBytes : n * elemBytes);
   return OperandPlan{
-      load, SharedLayoutAttr::get(dot.getContext(), dim, unsigned(swizzle)),
-      TensorMapAttr(), staged, staged ? 16 : bytes};
+      load,
+      SharedLayoutAttr::get(dot.getContext(), dim, unsigned(swizzle)),
+      TensorMapAttr(),
+      {},
+      staged,
+      staged ? 16 : bytes};
 }
 
 /// Starts copying the tile `load` reads (its operands mapped by `mapping`),
@@ -513,10 +644,10 @@ static Value addTensorMapParameter(func::FuncOp func, TensorMapAttr map) {
                                  DictionaryAttr::get(ctx), func.getLoc())))
     return Value();
   addTensorMap(func->getParentOfType<ModuleOp>(),
-               TensorMapAttr::get(ctx, index, map.getBase(), map.getElement(),
-                                  map.getRows(), map.getCols(),
-                                  map.getRowStride(), map.getBoxRows(),
-                                  map.getBoxCols(), map.getSwizzle()));
+               TensorMapAttr::get(
+                   ctx, index, map.getBase(), map.getElement(), map.getRows(),
+                   map.getCols(), map.getRowStride(), map.getBoxRows(),
+                   map.getBoxCols(), map.getSwizzle(), map.getOuter()));
   return func.getArgument(index);
 }
 
@@ -730,8 +861,12 @@ planSharedRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses,
   if (swizzle < 32)
     return std::nullopt;
   return OperandPlan{
-      load, SharedLayoutAttr::get(load.getContext(), dim, unsigned(swizzle)),
-      TensorMapAttr(), /*staged=*/false, bytes};
+      load,
+      SharedLayoutAttr::get(load.getContext(), dim, unsigned(swizzle)),
+      TensorMapAttr(),
+      {},
+      /*staged=*/false,
+      bytes};
 }
 
 /// Plans the products of a loop with several (attention's q @ k^T and
@@ -1251,7 +1386,7 @@ SmallVector<Value> LoopPipeliner::copyStage(OpBuilder &b, IRMapping &mapping,
     BarrierExpectOp::create(b, loc, barriers, index, valid,
                             b.getI32IntegerAttr(stageBytes));
     for (auto [i, operand] : llvm::enumerate(plan.plans)) {
-      SmallVector<Value> coords;
+      SmallVector<Value> coords = operand.outerCoords;
       for (Value offset : operand.load.getDescOffsets())
         coords.push_back(mapping.lookupOrDefault(offset));
       AsyncTmaCopyOp::create(b, loc, maps[i], coords,
@@ -1771,9 +1906,10 @@ static void storeWithTma(StoreOp store) {
       type.getDimSize(1) * getStorageBytes(type.getElementType());
   if (rowBytes < 32 || (rowBytes < 128 && rowBytes != 32 && rowBytes != 64))
     return;
+  SmallVector<Value> coords;
   TensorMapAttr map = describeTensorMap(
       type, store.getDescBase(), store.getDescShape(), store.getDescStrides(),
-      store.getDescUnchecked(), std::min<int64_t>(128, rowBytes));
+      store.getDescUnchecked(), std::min<int64_t>(128, rowBytes), coords);
   if (!map)
     return;
   Value param =
@@ -1781,8 +1917,8 @@ static void storeWithTma(StoreOp store) {
   if (!param)
     return;
   OpBuilder b(store);
-  AsyncTmaStoreOp::create(b, store.getLoc(), param, store.getDescOffsets(),
-                          store.getValue());
+  llvm::append_range(coords, store.getDescOffsets());
+  AsyncTmaStoreOp::create(b, store.getLoc(), param, coords, store.getValue());
   store.erase();
 }
 

@@ -247,23 +247,42 @@ struct RereadFootprint {
 
 /// A TMA tensor map the host builds at each launch: the kernel parameter
 /// after the signature's that receives the 128-byte CUtensorMap of a
-/// row-major 2-D tensor, its base a kernel argument, its extents and row
-/// stride kernel arguments or constants, read in boxes of BoxRows x BoxCols
-/// elements swizzled over Swizzle bytes (the layout wgmma reads). Printed
-/// as PARAM:@BASE:ELEMENT:ROWS,COLS:ROW_STRIDE:BOXROWSxBOXCOLS:SWIZZLE.
+/// row-major tensor, its base a kernel argument, its extents and strides
+/// kernel arguments (times a constant) or constants, read in boxes of
+/// BoxRows x BoxCols elements swizzled over Swizzle bytes (the layout wgmma
+/// reads). A 2-D tensor may sit inside Outer dimensions (a batch of
+/// matrices, heads of attention), read one matrix a box. Printed as
+/// PARAM:@BASE:ELEMENT:EXTENTS:STRIDES:BOXROWSxBOXCOLS:SWIZZLE, EXTENTS and
+/// STRIDES outermost first (`[OUTER...,]ROWS,COLS` and
+/// `[OUTER_STRIDE...,]ROW_STRIDE`, in elements), a scalar `@N`, `@N*F` or
+/// a number.
 struct TensorMapSpec {
-  /// A scalar of the map: kernel argument Arg, or the constant Value.
+  /// A scalar of the map: kernel argument Arg times Factor, or the constant
+  /// Value.
   struct Scalar {
     bool IsArg = false;
     std::size_t Arg = 0;
     std::int64_t Value = 0;
+    std::int64_t Factor = 1;
 
-    static Scalar argument(std::size_t index) { return {true, index, 0}; }
-    static Scalar constant(std::int64_t value) { return {false, 0, value}; }
+    static Scalar argument(std::size_t index, std::int64_t factor = 1) {
+      return {true, index, 0, factor};
+    }
+    static Scalar constant(std::int64_t value) { return {false, 0, value, 1}; }
     bool operator==(const Scalar &other) const {
-      return IsArg == other.IsArg && Arg == other.Arg && Value == other.Value;
+      return IsArg == other.IsArg && Arg == other.Arg && Value == other.Value &&
+             Factor == other.Factor;
     }
   };
+  /// A dimension outside the matrix: Extent matrices, Stride elements apart.
+  struct OuterDim {
+    Scalar Extent, Stride;
+    bool operator==(const OuterDim &other) const {
+      return Extent == other.Extent && Stride == other.Stride;
+    }
+  };
+  /// TMA's limit on a tensor's rank.
+  static constexpr std::size_t MaxRank = 5;
   enum class Element { F16, BF16, F32, U8 };
   std::size_t ParamIndex = 0;
   std::size_t BaseArg = 0;
@@ -271,6 +290,8 @@ struct TensorMapSpec {
   Scalar Rows, Cols;
   /// Elements between consecutive rows.
   Scalar RowStride;
+  /// Outermost first; at most MaxRank - 2.
+  std::vector<OuterDim> Outer;
   unsigned BoxRows = 0, BoxCols = 0;
   /// 32, 64 or 128.
   unsigned Swizzle = 0;

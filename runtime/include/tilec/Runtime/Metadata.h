@@ -149,6 +149,8 @@ public:
     std::uint64_t Base = 0;
     std::uint64_t Rows = 0, Cols = 0;
     std::uint64_t RowStrideBytes = 0;
+    /// The outer dimensions' extents and strides in bytes, outermost first.
+    std::vector<std::uint64_t> OuterExtents, OuterStrideBytes;
     unsigned BoxRows = 0, BoxCols = 0, Swizzle = 0;
   };
   /// Appends a 128-byte tensor-map parameter for \p request (whose Dest

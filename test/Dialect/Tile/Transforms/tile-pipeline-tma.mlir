@@ -460,6 +460,155 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // -----
 
+// A's descriptor base is A's pointer moved by per-program offsets, as
+// attention's `Q + off_z * (M * 64) + off_h * stride_h` selects its head:
+// each term a product of an index that is never negative (a program id
+// divided by a positive constant, a remainder of one) and a kernel argument
+// times a constant (M * 64), or the argument alone (stride_h, i64 with a
+// 16-divisibility hint). A's tensor map gets them as outer dimensions,
+// outermost first as the terms come, each of extent 2^31 (beyond any i32
+// index) and a stride of the argument times the constant; the copies of A
+// start at [z, h, row, k]. B's base is its argument: a 2-D map.
+// CHECK: module attributes {tile.num_warps = 4 : i32, tile.tma = [#tile.tensor_map<param = 11, base = 0, element = f16, shape = [arg(3), arg(5)], row_stride = arg(7), box = [64, 32], swizzle = 64, outer = [(2147483648, arg(3) * 64), (2147483648, arg(10))]>, #tile.tensor_map<param = 12, base = 1, element = f16, shape = [arg(5), arg(4)], row_stride = arg(8), box = [32, 64], swizzle = 128>]} {
+// CHECK: %[[PID:.*]] = tile.program_id 1 : i32
+// CHECK-NEXT: %[[Z:.*]] = arith.divsi %[[PID]], %{{.*}} : i32
+// CHECK-NEXT: %[[H:.*]] = arith.remsi %[[PID]], %arg9 : i32
+// CHECK: tile.async_tma_copy %arg11[%[[Z]], %[[H]], %{{.*}}, %{{.*}}], %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} : !tile.tensormap, <64x32xf16
+// CHECK: tile.async_tma_copy %arg12[%{{[^,]*}}, %{{[^,]*}}], %{{.*}}, %{{.*}}[%{{.*}}], %{{.*}} : !tile.tensormap, <32x64xf16
+// CHECK: scf.for
+// CHECK: tile.async_tma_copy %arg11[%[[Z]], %[[H]], %{{.*}}, %{{.*}}]
+#blocked = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @batch_base(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pb: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %off: i32 {tile.divisibility = 16 : i32}, %M: i32, %N: i32, %K: i32, %ub: i32, %lda: i32 {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}, %H: i32, %hs: i64 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %c4 = arith.constant 4 : i32
+    %c64_i64 = arith.constant 64 : i64
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %pid = tile.program_id 1 : i32
+    %z = arith.divsi %pid, %c4 : i32
+    %h = arith.remsi %pid, %H : i32
+    %z64 = arith.extsi %z : i32 to i64
+    %M64 = arith.extsi %M : i32 to i64
+    %zm = arith.muli %z64, %M64 : i64
+    %zoff = arith.muli %zm, %c64_i64 : i64
+    %h64 = arith.extsi %h : i32 to i64
+    %hoff = arith.muli %h64, %hs : i64
+    %off64 = arith.addi %zoff, %hoff : i64
+    %pab = tile.addptr %pa, %off64 : !tile.ptr<f16>, i64
+    %lda64 = arith.extsi %lda : i32 to i64
+    %ldb64 = arith.extsi %ldb : i32 to i64
+    %m = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>>
+    %m1 = tile.expand_dims %m {axis = 1 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>> -> tensor<64x1xi32, #blocked1>
+    %ldas = tile.splat %lda : tensor<64x1xi32, #blocked1>
+    %rowa = arith.muli %m1, %ldas : tensor<64x1xi32, #blocked1>
+    %pas = tile.splat %pab : tensor<64x1x!tile.ptr<f16>, #blocked1>
+    %pa1 = tile.addptr %pas, %rowa : tensor<64x1x!tile.ptr<f16>, #blocked1>, tensor<64x1xi32, #blocked1>
+    %ka = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 0, parent = #blocked1>>
+    %ka1 = tile.expand_dims %ka {axis = 0 : i32} : tensor<32xi32, #tile.slice<dim = 0, parent = #blocked1>> -> tensor<1x32xi32, #blocked1>
+    %pa2 = tile.broadcast %pa1 : tensor<64x1x!tile.ptr<f16>, #blocked1> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+    %ka2 = tile.broadcast %ka1 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %a0 = tile.addptr %pa2, %ka2 : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %kb = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %kb1 = tile.expand_dims %kb {axis = 1 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>> -> tensor<32x1xi32, #blocked>
+    %ldbs = tile.splat %ldb : tensor<32x1xi32, #blocked>
+    %rowb = arith.muli %kb1, %ldbs : tensor<32x1xi32, #blocked>
+    %pbs = tile.splat %pb : tensor<32x1x!tile.ptr<f16>, #blocked>
+    %pb1 = tile.addptr %pbs, %rowb : tensor<32x1x!tile.ptr<f16>, #blocked>, tensor<32x1xi32, #blocked>
+    %n = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked>>
+    %n1 = tile.expand_dims %n {axis = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked>> -> tensor<1x64xi32, #blocked>
+    %pb2 = tile.broadcast %pb1 : tensor<32x1x!tile.ptr<f16>, #blocked> -> tensor<32x64x!tile.ptr<f16>, #blocked>
+    %n2 = tile.broadcast %n1 : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %b0 = tile.addptr %pb2, %n2 : tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+    %r = scf.for %i = %c0 to %ub step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %k0 = arith.muli %i, %c32 : i32
+      %ska = tile.splat %k0 : tensor<64x32xi32, #blocked1>
+      %qa = tile.addptr %a0, %ska : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %a = tile.load %qa descriptor %pab[%c0, %k0] shape(%M, %K) strides(%lda64, %c1_i64) : (tensor<64x32x!tile.ptr<f16>, #blocked1>, !tile.ptr<f16>, i32, i32, i64, i64, i32, i32) -> tensor<64x32xf16, #blocked1>
+      %kk = arith.muli %k0, %ldb : i32
+      %skb = tile.splat %kk : tensor<32x64xi32, #blocked>
+      %qb = tile.addptr %b0, %skb : tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+      %b = tile.load %qb descriptor %pb[%k0, %c0] shape(%K, %N) strides(%ldb64, %c1_i64) : (tensor<32x64x!tile.ptr<f16>, #blocked>, !tile.ptr<f16>, i32, i32, i64, i64, i32, i32) -> tensor<32x64xf16, #blocked>
+      %d = tile.dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf16, #blocked1>, tensor<32x64xf16, #blocked> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    return %r : tensor<64x64xf32, #mma>
+  }
+}
+
+
+// -----
+
+// The same with the index `pid // M`, a quotient by an argument, which
+// may be negative (the pointer load would then read before the tensor,
+// where TMA reads zeros): no tensor map, cp.async.
+// CHECK: module attributes {tile.num_warps = 4 : i32} {
+// CHECK-NEXT: func.func @batch_base_signed(
+// CHECK-NOT: tile.async_tma_copy
+// CHECK: tile.async_copy
+#blocked = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @batch_base_signed(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pb: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %off: i32 {tile.divisibility = 16 : i32}, %M: i32, %N: i32, %K: i32, %ub: i32, %lda: i32 {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %c64_i64 = arith.constant 64 : i64
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %pid = tile.program_id 1 : i32
+    %z = arith.divsi %pid, %M : i32
+    %z64 = arith.extsi %z : i32 to i64
+    %zoff = arith.muli %z64, %c64_i64 : i64
+    %pab = tile.addptr %pa, %zoff : !tile.ptr<f16>, i64
+    %lda64 = arith.extsi %lda : i32 to i64
+    %ldb64 = arith.extsi %ldb : i32 to i64
+    %m = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>>
+    %m1 = tile.expand_dims %m {axis = 1 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>> -> tensor<64x1xi32, #blocked1>
+    %ldas = tile.splat %lda : tensor<64x1xi32, #blocked1>
+    %rowa = arith.muli %m1, %ldas : tensor<64x1xi32, #blocked1>
+    %pas = tile.splat %pab : tensor<64x1x!tile.ptr<f16>, #blocked1>
+    %pa1 = tile.addptr %pas, %rowa : tensor<64x1x!tile.ptr<f16>, #blocked1>, tensor<64x1xi32, #blocked1>
+    %ka = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 0, parent = #blocked1>>
+    %ka1 = tile.expand_dims %ka {axis = 0 : i32} : tensor<32xi32, #tile.slice<dim = 0, parent = #blocked1>> -> tensor<1x32xi32, #blocked1>
+    %pa2 = tile.broadcast %pa1 : tensor<64x1x!tile.ptr<f16>, #blocked1> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+    %ka2 = tile.broadcast %ka1 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %a0 = tile.addptr %pa2, %ka2 : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %kb = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %kb1 = tile.expand_dims %kb {axis = 1 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>> -> tensor<32x1xi32, #blocked>
+    %ldbs = tile.splat %ldb : tensor<32x1xi32, #blocked>
+    %rowb = arith.muli %kb1, %ldbs : tensor<32x1xi32, #blocked>
+    %pbs = tile.splat %pb : tensor<32x1x!tile.ptr<f16>, #blocked>
+    %pb1 = tile.addptr %pbs, %rowb : tensor<32x1x!tile.ptr<f16>, #blocked>, tensor<32x1xi32, #blocked>
+    %n = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked>>
+    %n1 = tile.expand_dims %n {axis = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked>> -> tensor<1x64xi32, #blocked>
+    %pb2 = tile.broadcast %pb1 : tensor<32x1x!tile.ptr<f16>, #blocked> -> tensor<32x64x!tile.ptr<f16>, #blocked>
+    %n2 = tile.broadcast %n1 : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %b0 = tile.addptr %pb2, %n2 : tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+    %r = scf.for %i = %c0 to %ub step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %k0 = arith.muli %i, %c32 : i32
+      %ska = tile.splat %k0 : tensor<64x32xi32, #blocked1>
+      %qa = tile.addptr %a0, %ska : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %a = tile.load %qa descriptor %pab[%c0, %k0] shape(%M, %K) strides(%lda64, %c1_i64) : (tensor<64x32x!tile.ptr<f16>, #blocked1>, !tile.ptr<f16>, i32, i32, i64, i64, i32, i32) -> tensor<64x32xf16, #blocked1>
+      %kk = arith.muli %k0, %ldb : i32
+      %skb = tile.splat %kk : tensor<32x64xi32, #blocked>
+      %qb = tile.addptr %b0, %skb : tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+      %b = tile.load %qb descriptor %pb[%k0, %c0] shape(%K, %N) strides(%ldb64, %c1_i64) : (tensor<32x64x!tile.ptr<f16>, #blocked>, !tile.ptr<f16>, i32, i32, i64, i64, i32, i32) -> tensor<32x64xf16, #blocked>
+      %d = tile.dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf16, #blocked1>, tensor<32x64xf16, #blocked> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    return %r : tensor<64x64xf32, #mma>
+  }
+}
+
+
+// -----
+
 // A's extent along K is computed in the kernel (K - off): not TMA, cp.async.
 // CHECK: module attributes {tile.num_warps = 4 : i32} {
 // CHECK-NEXT: func.func @computed_extent({{[^)]*}}%arg8: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> attributes {tile.programs_per_sm = 2 : i32} {

@@ -237,6 +237,10 @@ def Tile_TensorMapScalarParameter
   let printer = [{ ::tilec::tile::printTensorMapScalar($_printer, $_self) }];
 }
 
+def Tile_TensorMapOuterParameter
+    : ArrayRefParameter<"::tilec::abi::TensorMapSpec::OuterDim",
+                        "outer dimensions (extent, stride), outermost first">;
+
 def Tile_TensorMapAttr : AttrDef<Tile_Dialect, "TensorMap"> {
   let mnemonic = "tensor_map";
   let summary = "A TMA tensor map the host builds at each launch.";
@@ -244,8 +248,11 @@ def Tile_TensorMapAttr : AttrDef<Tile_Dialect, "TensorMap"> {
     The kernel parameter `param` (after the signature's) receives the
     128-byte CUtensorMap of the row-major 2-D tensor of `element`s at kernel
     argument `base`, `shape` rows by columns, rows `row_stride` elements
-    apart (each a kernel argument `arg(N)` or a constant), copied in boxes of
-    `box` elements swizzled over `swizzle` bytes, the layout wgmma reads.
+    apart (each a kernel argument `arg(N)`, one times a constant
+    `arg(N) * F`, or a constant), copied in boxes of `box` elements swizzled
+    over `swizzle` bytes, the layout wgmma reads. With `outer`, the matrix
+    is one of a batch: each outer dimension (outermost first) has an extent
+    and a stride in elements, and a box holds one matrix of it.
     tile-pipeline adds one to the module's `tile.tma` per TMA copy or store;
     the driver turns each into the metadata line's `tma=` entry
     (tilec::abi::TensorMapSpec, which the runtime encodes). The box obeys
@@ -256,6 +263,10 @@ def Tile_TensorMapAttr : AttrDef<Tile_Dialect, "TensorMap"> {
     #tile.tensor_map<param = 9, base = 0, element = f16,
                      shape = [arg(3), arg(5)], row_stride = arg(6),
                      box = [64, 32], swizzle = 64>
+    #tile.tensor_map<param = 4, base = 1, element = f16,
+                     shape = [arg(3), 64], row_stride = 64,
+                     box = [64, 64], swizzle = 128,
+                     outer = [(2147483647, arg(3) * 64)]>
     ```
   }];
   let parameters = (ins "unsigned":$param, "unsigned":$base,
@@ -264,11 +275,13 @@ def Tile_TensorMapAttr : AttrDef<Tile_Dialect, "TensorMap"> {
                         Tile_TensorMapScalarParameter:$cols,
                         Tile_TensorMapScalarParameter:$rowStride,
                         "unsigned":$boxRows, "unsigned":$boxCols,
-                        "unsigned":$swizzle);
+                        "unsigned":$swizzle,
+                        Tile_TensorMapOuterParameter:$outer);
   let assemblyFormat = [{
     `<` `param` `=` $param `,` `base` `=` $base `,` `element` `=` $element `,`
         `shape` `=` `[` $rows `,` $cols `]` `,` `row_stride` `=` $rowStride `,`
-        `box` `=` `[` $boxRows `,` $boxCols `]` `,` `swizzle` `=` $swizzle `>`
+        `box` `=` `[` $boxRows `,` $boxCols `]` `,` `swizzle` `=` $swizzle
+        `` custom<TensorMapOuter>($outer) `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

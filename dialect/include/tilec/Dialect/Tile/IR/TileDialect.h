@@ -37,14 +37,23 @@ class AsmPrinter;
 namespace tilec::abi {
 /// Hashes a tensor-map scalar for the uniquing of #tile.tensor_map.
 llvm::hash_code hash_value(const TensorMapSpec::Scalar &scalar);
+llvm::hash_code hash_value(const TensorMapSpec::OuterDim &dim);
 } // namespace tilec::abi
 
 namespace tilec::tile {
-/// Parses and prints a tensor-map scalar: `arg(N)` or an integer.
+/// Parses and prints a tensor-map scalar: `arg(N)`, `arg(N) * F` or an
+/// integer.
 mlir::FailureOr<abi::TensorMapSpec::Scalar>
 parseTensorMapScalar(mlir::AsmParser &parser);
 void printTensorMapScalar(mlir::AsmPrinter &printer,
                           const abi::TensorMapSpec::Scalar &scalar);
+/// Parses and prints a tensor map's outer dimensions, if any:
+/// `, outer = [(EXTENT, STRIDE), ...]`.
+mlir::ParseResult
+parseTensorMapOuter(mlir::AsmParser &parser,
+                    llvm::SmallVector<abi::TensorMapSpec::OuterDim> &outer);
+void printTensorMapOuter(mlir::AsmPrinter &printer,
+                         llvm::ArrayRef<abi::TensorMapSpec::OuterDim> outer);
 } // namespace tilec::tile
 
 #define GET_ATTRDEF_CLASSES

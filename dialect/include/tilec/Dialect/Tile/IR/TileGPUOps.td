@@ -286,7 +286,8 @@ def Tile_AsyncTmaStoreOp : Tile_Op<"async_tma_store", [
   let summary = "Stores a tile into a tensor with TMA.";
   let description = [{
     Writes `value` (a 2-D tile) to the block of the tensor `map` describes
-    at `coords` (outer dimension first), skipping elements outside the
+    at `coords` (outermost dimension first: those outside the matrix, if
+    any, then its row and column), skipping elements outside the
     tensor: the threads stage the tile in the op's shared-memory scratch
     (swizzled, one TMA box per panel), then one thread issues the bulk
     tensor stores and waits until they have read the scratch.
@@ -331,7 +332,8 @@ def Tile_AsyncTmaCopyOp : Tile_Op<"async_tma_copy", [
   let summary = "Starts TMA copies of a block of a tensor into shared memory.";
   let description = [{
     Where `pred` holds, one thread starts copying the block of the tensor
-    `map` describes at `coords` (outer dimension first) into the matrix
+    `map` describes at `coords` (outermost dimension first: those outside
+    the matrix, if any, then its row and column) into the matrix
     `dst`, one TMA box per `swizzle`-byte panel of `dst`'s contiguous
     dimension; completion is counted on mbarrier `index` of `barriers`.
     Elements outside the tensor land as zeros.
