@@ -766,6 +766,29 @@ def row_batched_matmul(h):
               lambda: torch.bmm(a, b, out=c16))
 
 
+def row_batched_matmul_desc(h):
+    """batched_matmul_desc_kernel of examples/batched_matmul.tile (one
+    matrix a program, tensor descriptors made in the kernel on moved bases:
+    3-D TMA maps under tilec) on a batch of 64 row-major 1024x1024x1024
+    fp16 products into fp32. torch: bmm with fp16 output, unchecked."""
+    torch = h.torch
+    name = "batched_matmul_desc"
+    entry = h.manifest[name]["constexprs"]
+    batch, m, n, k = 64, 1024, 1024, 1024
+    a = randn(torch, (batch, m, k), torch.float16)
+    b = randn(torch, (batch, k, n), torch.float16)
+    c = torch.empty((batch, m, n), device="cuda", dtype=torch.float32)
+    c16 = torch.empty((batch, m, n), device="cuda", dtype=torch.float16)
+    grid = (batch, h.triton.cdiv(m, entry["BLOCK_M"]),
+            h.triton.cdiv(n, entry["BLOCK_N"]))
+    h.run_row(f"batched_matmul_desc fp16 {batch}x{m}x{n}x{k} (torch: bmm, "
+              "fp16 out)", name, grid,
+              (a, b, c, batch, m, n, k, *a.stride(), *b.stride(),
+               *c.stride()), [c], [a.double() @ b.double()], 1e-5,
+              2 * batch * m * n * k, "TFLOP/s",
+              lambda: torch.bmm(a, b, out=c16))
+
+
 def row_batched_attention(h):
     """examples/batched_attention.tile (3-D tl.dot, two sequences a
     program, 64x64 blocks on 8 warps) on 8192 sequences of 128 x 64 fp16.
@@ -1017,6 +1040,7 @@ ROWS = {
     "matmul_desc_fp16": row_matmul_desc_fp16,
     "mx_matmul": row_mx_matmul,
     "batched_matmul": row_batched_matmul,
+    "batched_matmul_desc": row_batched_matmul_desc,
     "batched_attention": row_batched_attention,
     "persistent_matmul": row_persistent_matmul,
     "persistent_matmul_ptr": row_persistent_matmul_ptr,

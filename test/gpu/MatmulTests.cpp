@@ -24,7 +24,9 @@
 //    descriptors; only row strides are passed, the last stride is 1; fp16,
 //    K and N multiples of 8 so that row strides stay 16-byte aligned);
 //  - batched_matmul_kernel of examples/batched_matmul.tile (a 3-D tl.dot,
-//    several matrices of a batch a program; B also given transposed).
+//    several matrices of a batch a program; B also given transposed), and
+//    its batched_matmul_desc_kernel (one matrix a program, tensor
+//    descriptors made in the kernel on moved bases: 3-D TMA maps).
 //
 // Sizes include ragged M, N and K (K not a multiple of BLOCK_K), transposed
 // B (through the strides of the strided kernels), and padded rows (row
@@ -931,6 +933,20 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                     {1024, 64, 64, 64, 0}},
                    runBatchedMatmul,
                    batchedWg});
+  // One matrix a program, tensor descriptors on bases the program's matrix
+  // moves: 3-D TMA maps (the batch outside each matrix), B row-major.
+  TestConfig batchedDesc = tensorCoreConfig(F16, F32, ExactTol, 64);
+  batchedDesc.Block = 1;
+  tests.push_back({"batched_matmul_desc",
+                   "batched_matmul_desc.ptx",
+                   "batched_matmul_desc_kernel",
+                   {{1, 1, 1, 1, 0},
+                    {3, 50, 70, 45, 0},
+                    {5, 200, 130, 300, 0},
+                    {2, 256, 256, 128, 0},
+                    {64, 128, 136, 72, 0}},
+                   runBatchedMatmul,
+                   batchedDesc});
   // Host-side tensor descriptors, a persistent grid: programs of one tile
   // or none, of two ragged tiles (five K steps, the last partial), of one K
   // step a tile, of eight tiles. N is a multiple of 8 (rows of 16 bytes):

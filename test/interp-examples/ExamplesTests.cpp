@@ -954,8 +954,9 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
 }
 
 /// batched_matmul_kernel(a, b, c, batch, M, N, K, nine strides): C[i] =
-/// A[i] @ B[i] (a 3-D tl.dot); size (batch, M, N, K), B given transposed
-/// (rows N, columns K) for odd batch sizes.
+/// A[i] @ B[i] (a 3-D tl.dot), BLOCK_B matrices a program
+/// (batched_matmul_desc_kernel, without BLOCK_B: one); size (batch, M, N,
+/// K), B given transposed (rows N, columns K) for odd batch sizes.
 std::function<void()> batchedMatmul(Case &c) {
   uint64_t batch = c.size[0], m = c.size[1], n = c.size[2], k = c.size[3];
   bool transB = batch % 2 == 1;
@@ -970,7 +971,8 @@ std::function<void()> batchedMatmul(Case &c) {
   for (uint64_t v : {batch, m, n, k, m * lda, lda, uint64_t(1), bRows * ldb,
                      strideBK, strideBN, m * ldc, ldc, uint64_t(1)})
     c.args.push_back(Argument::ofInt(v));
-  c.grid = {static_cast<unsigned>(cdiv(batch, c.constant("BLOCK_B"))),
+  uint64_t perProgram = std::max<uint64_t>(1, c.constant("BLOCK_B"));
+  c.grid = {static_cast<unsigned>(cdiv(batch, perProgram)),
             static_cast<unsigned>(cdiv(m, c.constant("BLOCK_M"))),
             static_cast<unsigned>(cdiv(n, c.constant("BLOCK_N")))};
   return [&c, &a, &b, &d, batch, m, n, k, lda, ldb, ldc, bRows, strideBK,
@@ -1143,7 +1145,8 @@ std::function<void()> batchedAttention(Case &c) {
   c.args.push_back(Argument::ofFloat(0.5));
   c.args.push_back(Argument::ofInt(seq * ld));
   c.args.push_back(Argument::ofInt(ld));
-  c.grid = {static_cast<unsigned>(cdiv(batch, c.constant("BLOCK_B"))),
+  uint64_t perProgram = std::max<uint64_t>(1, c.constant("BLOCK_B"));
+  c.grid = {static_cast<unsigned>(cdiv(batch, perProgram)),
             static_cast<unsigned>(cdiv(seq, c.constant("BLOCK_M"))), 1};
   return [&c, &q, &k, &v, &o, batch, seq, dim, ld] {
     std::vector<float> qv = Case::values(q, batch * seq, dim, ld);
@@ -1971,6 +1974,15 @@ std::vector<Config> configurations() {
        {"BLOCK_B=2", "BLOCK_M=32", "BLOCK_N=32", "BLOCK_K=32"},
        batchedMatmul,
        {{1, 1, 1, 1}, {3, 40, 70, 45}, {6, 33, 20, 77}},
+       ExactTol},
+      {"batched_matmul_desc",
+       "batched_matmul.tile",
+       "batched_matmul_desc_kernel",
+       "*fp16:16, *fp16:16, *fp32:16, i32, i32, i32, i32, i32:16, i32:16, "
+       "i32:1, i32:16, i32:16, i32:1, i32:16, i32:16, i32:1",
+       {"BLOCK_M=64", "BLOCK_N=64", "BLOCK_K=32"},
+       batchedMatmul,
+       {{2, 40, 70, 45}, {4, 33, 20, 77}},
        ExactTol},
       {"batched_attention",
        "batched_attention.tile",
