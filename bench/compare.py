@@ -890,7 +890,8 @@ def row_linear(h):
 
 def attention_row(h, name, dtype, heads, seq, dim):
     """The attention forward kernel of manifest entry name (attention_fwd of
-    examples/attention.tile, or attn_fwd of examples/flash_attention.tile,
+    examples/attention.tile, or attn_fwd or attn_fwd_desc of
+    examples/flash_attention.tile,
     causal when its CAUSAL is 1) on heads x seq x dim Q, K, V; torch's is
     scaled_dot_product_attention. A causal row counts half the flops."""
     torch = h.torch
@@ -947,6 +948,18 @@ def row_flash_attention(h):
     attention_row(h, "flash_attention_fp16_d128_causal", fp16, 16, 4096, 128)
     attention_row(h, "flash_attention_fp16_d128_causal", fp16, 4, 16384, 128)
     attention_row(h, "flash_attention_bf16_d128", bf16, 16, 4096, 128)
+
+
+def row_flash_attention_desc(h):
+    """attn_fwd_desc of examples/flash_attention.tile: the flash_attention
+    rows' kernel with tensor descriptors made in the kernel (Triton 3.x's
+    way; tilec copies K and V with TMA), the same shapes."""
+    fp16, bf16 = h.torch.float16, h.torch.bfloat16
+    attention_row(h, "flash_attention_desc_fp16", fp16, 32, 4096, 64)
+    attention_row(h, "flash_attention_desc_fp16_causal", fp16, 32, 4096, 64)
+    attention_row(h, "flash_attention_desc_fp16_d128_causal", fp16, 16, 4096,
+                  128)
+    attention_row(h, "flash_attention_desc_bf16_d128", bf16, 16, 4096, 128)
 
 
 def row_attention_bwd(h):
@@ -1049,6 +1062,7 @@ ROWS = {
     "attention_fp16_d128": row_attention_fp16_d128,
     "attention_bf16_d128": row_attention_bf16_d128,
     "flash_attention": row_flash_attention,
+    "flash_attention_desc": row_flash_attention_desc,
     "attention_bwd": row_attention_bwd,
 }
 

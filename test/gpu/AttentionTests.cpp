@@ -14,17 +14,19 @@
 // with tolerance 1e-2),
 // whose K and V stream through shared-memory rings, also with K loaded as
 // stored and transposed for the product (attention_fwd_kt); and attn_fwd of
-// examples/flash_attention.tile (the same parameters, block pointers, exp2)
+// examples/flash_attention.tile (the same parameters, block pointers, exp2;
+// its attn_fwd_desc: tensor descriptors made in the kernel)
 // with the same blocks, causal (the reference's query i sees keys 0 .. i)
 // and not; and the kernels of examples/flash_attention_bwd.tile (D, then
 // dK and dV, and dQ, each checked against float64 on its own, from M and D
-// of the float64 forward), causal and not. Q, K, V and O are [Z * H, N_CTX, HEAD_DIM], contiguous; the grid is
-// (cdiv(N_CTX, BLOCK_M), Z * H) as in Triton's tutorial. Sizes (Z, H, N_CTX)
-// include N_CTX that is not a multiple of either block (the kernel masks the
-// last query and key blocks). Inputs are uniform in [-1, 1) rounded to fp16;
-// the reference is softmax(sm_scale * Q K^T) V in float64 of those values;
-// tolerance 2e-3 (fp16 O, and P rounded to fp16 before P @ V). The rate
-// column counts 4 * Z * H * N_CTX^2 * HEAD_DIM flops (both products).
+// of the float64 forward), causal and not. Q, K, V and O are [Z * H, N_CTX,
+// HEAD_DIM], contiguous; the grid is (cdiv(N_CTX, BLOCK_M), Z * H) as in
+// Triton's tutorial. Sizes (Z, H, N_CTX) include N_CTX that is not a multiple
+// of either block (the kernel masks the last query and key blocks). Inputs are
+// uniform in [-1, 1) rounded to fp16; the reference is softmax(sm_scale * Q
+// K^T) V in float64 of those values; tolerance 2e-3 (fp16 O, and P rounded to
+// fp16 before P @ V). The rate column counts 4 * Z * H * N_CTX^2 * HEAD_DIM
+// flops (both products).
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,10 +114,9 @@ struct BackwardCase {
                           Heads, Seq, Dim, SmScale, config.Causal, Ref);
     // The kernels read O as the forward stored it, M and D in fp32.
     O = matrixOf(config.In, Heads * Seq, Dim, Ref.O);
-    attentionBackwardReference(Q.Values.data(), K.Values.data(),
-                               V.Values.data(), DO.Values.data(),
-                               O.Values.data(), Heads, Seq, Dim, SmScale,
-                               config.Causal, Ref);
+    attentionBackwardReference(
+        Q.Values.data(), K.Values.data(), V.Values.data(), DO.Values.data(),
+        O.Values.data(), Heads, Seq, Dim, SmScale, config.Causal, Ref);
     Lse2 = matrixOf(ElemType::F32, Heads, Seq, Ref.Lse2);
     Delta = matrixOf(ElemType::F32, Heads, Seq, Ref.Delta);
   }
@@ -151,8 +152,8 @@ CaseResult runBackwardPreprocess(TestEnv &env, const GpuTest &test,
   DeviceBuffer &delta = buffers.output(c.Heads * c.Seq * 4);
   if (!buffers.status().ok())
     return failed(buffers.status(), result);
-  Status status = launchTimed(env, kernel, grid, {o, dout, delta, c.Seq},
-                              buffers, result);
+  Status status =
+      launchTimed(env, kernel, grid, {o, dout, delta, c.Seq}, buffers, result);
   if (status.ok())
     result.Passed = checkGradient(result, "D", delta, ElemType::F32, c.Heads,
                                   c.Seq, c.Ref.Delta, config.Tol, status);
@@ -185,9 +186,9 @@ CaseResult runBackwardGradients(TestEnv &env, const GpuTest &test,
   DeviceBuffer *dv = dq ? nullptr : &buffers.output(bytes);
   if (dv)
     args.push_back(*dv);
-  for (KernelArg arg : {KernelArg(buffers.input(c.Lse2)),
-                        KernelArg(buffers.input(c.Delta)), KernelArg(SmScale),
-                        KernelArg(c.Seq)})
+  for (KernelArg arg :
+       {KernelArg(buffers.input(c.Lse2)), KernelArg(buffers.input(c.Delta)),
+        KernelArg(SmScale), KernelArg(c.Seq)})
     args.push_back(arg);
   if (!buffers.status().ok())
     return failed(buffers.status(), result);
@@ -197,9 +198,9 @@ CaseResult runBackwardGradients(TestEnv &env, const GpuTest &test,
                                   c.Heads * c.Seq, c.Dim,
                                   dq ? c.Ref.DQ : c.Ref.DK, config.Tol, status);
   if (status.ok() && dv)
-    result.Passed &= checkGradient(result, "dV", *dv, config.Out,
-                                   c.Heads * c.Seq, c.Dim, c.Ref.DV,
-                                   config.Tol, status);
+    result.Passed &=
+        checkGradient(result, "dV", *dv, config.Out, c.Heads * c.Seq, c.Dim,
+                      c.Ref.DV, config.Tol, status);
   if (!status.ok())
     return failed(status, result);
   return result;
@@ -220,9 +221,9 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   tests.push_back({"attention_fp16", "attention_fp16.ptx", "attention_fwd",
                    sizes, runAttention, config});
   // The benchmark's blocks: 128 x 64 with HEAD_DIM 64, 128 x 128 with 128.
-  const std::vector<Shape> wideSizes = {
-      {1, 1, 1}, {1, 1, 64}, {1, 2, 100}, {2, 3, 257}, {1, 4, 1000},
-      {2, 2, 2048}};
+  const std::vector<Shape> wideSizes = {{1, 1, 1},    {1, 1, 64},
+                                        {1, 2, 100},  {2, 3, 257},
+                                        {1, 4, 1000}, {2, 2, 2048}};
   config.BlockM = 128;
   config.BlockN = 64;
   tests.push_back({"attention_fp16_m128", "attention_fp16_m128.ptx",
@@ -261,6 +262,12 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
     config.Tol = Tolerance::relative(flash.Type == ElemType::F16 ? 2e-3 : 1e-2);
     tests.push_back({flash.Name, std::string(flash.Name) + ".ptx", "attn_fwd",
                      wideSizes, runAttention, config});
+    // attn_fwd_desc: the same with tensor descriptors (K and V by TMA).
+    std::string name = flash.Name;
+    std::string desc =
+        "flash_attention_desc" + name.substr(name.find("attention") + 9);
+    tests.push_back({desc, desc + ".ptx", "attn_fwd_desc", wideSizes,
+                     runAttention, config});
   }
   config.Causal = false;
   config.HeadDim = 64;
@@ -277,8 +284,8 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   config.BlockM = 128;
   config.NumWarps = 4;
   tests.push_back({"attn_bwd_preprocess", "attn_bwd_preprocess.ptx",
-                   "attn_bwd_preprocess", backwardSizes,
-                   runBackwardPreprocess, config});
+                   "attn_bwd_preprocess", backwardSizes, runBackwardPreprocess,
+                   config});
   config.NumWarps = 8;
   // With one key, dQ and dK are 0 in exact arithmetic (p = 1 and dp = D,
   // the same sum taken in two orders) and fp32 leaves about 1e-7: judged
@@ -289,9 +296,9 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
     std::string suffix = causal ? "_causal" : "";
     config.BlockM = 32;
     config.BlockN = 128;
-    tests.push_back({"attn_bwd_dkdv" + suffix, "attn_bwd_dkdv" + suffix + ".ptx",
-                     "attn_bwd_dkdv", backwardSizes, runBackwardGradients,
-                     config});
+    tests.push_back({"attn_bwd_dkdv" + suffix,
+                     "attn_bwd_dkdv" + suffix + ".ptx", "attn_bwd_dkdv",
+                     backwardSizes, runBackwardGradients, config});
     config.BlockM = 128;
     config.BlockN = 32;
     tests.push_back({"attn_bwd_dq" + suffix, "attn_bwd_dq" + suffix + ".ptx",

@@ -50,8 +50,11 @@ static void groupPrograms(func::FuncOp func, unsigned groupSize) {
   Value gx = NumProgramsOp::create(b, loc, i32, 0);
   Value gy = NumProgramsOp::create(b, loc, i32, 1);
   Value size = constant(groupSize);
-  Value position =
-      arith::AddIOp::create(b, loc, x, arith::MulIOp::create(b, loc, y, gx));
+  // The program's place in launch order, which a grid of fewer than 2^31
+  // programs keeps from overflowing (nsw: analyses may count on it).
+  auto nsw = arith::IntegerOverflowFlags::nsw;
+  Value position = arith::AddIOp::create(
+      b, loc, x, arith::MulIOp::create(b, loc, y, gx, nsw), nsw);
   Value group = arith::MulIOp::create(b, loc, size, gy);
   Value first = arith::MulIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, position, group), size);

@@ -228,9 +228,10 @@ static Value stripExtensions(Value value) {
   return value;
 }
 
-/// Whether the i32 scalar `value` is never negative: a program id, a
-/// non-negative constant, a remainder of such a value, or its quotient by a
-/// positive constant (unsigned: by anything).
+/// Whether the i32 scalar `value` is never negative: a program id or count,
+/// a non-negative constant, a remainder of such a value, its quotient by a
+/// positive constant (unsigned: by anything), or a sum or product of such
+/// values that does not overflow (nsw: tile-group-programs' launch order).
 static bool isNonNegativeIndex(Value value) {
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
@@ -238,8 +239,13 @@ static bool isNonNegativeIndex(Value value) {
   Operation *def = value.getDefiningOp();
   if (!def)
     return false;
-  if (isa<ProgramIdOp>(def))
+  if (isa<ProgramIdOp, NumProgramsOp>(def))
     return true;
+  if (auto flags = dyn_cast<arith::ArithIntegerOverflowFlagsInterface>(def);
+      flags && isa<arith::AddIOp, arith::MulIOp>(def) &&
+      flags.hasNoSignedWrap())
+    return isNonNegativeIndex(def->getOperand(0)) &&
+           isNonNegativeIndex(def->getOperand(1));
   if (isa<arith::RemSIOp, arith::RemUIOp, arith::DivUIOp>(def))
     return isNonNegativeIndex(def->getOperand(0));
   if (isa<arith::DivSIOp>(def))
@@ -634,11 +640,25 @@ static void forgetDeadIterArgs(scf::ForOp forOp) {
   }
 }
 
-/// Adds to the function of `forOp` the parameter that receives the tensor
-/// map of `plan` and records how to build it in the module's `tile.tma`
-/// attribute; returns the parameter.
+/// Adds to `func` the parameter that receives the tensor map `map` and
+/// records how to build it in the module's `tile.tma` attribute; returns
+/// the parameter, or the one of the same map if `func` has it already (a
+/// loop split in two copies the same tensors).
 static Value addTensorMapParameter(func::FuncOp func, TensorMapAttr map) {
   MLIRContext *ctx = func.getContext();
+  auto module = func->getParentOfType<ModuleOp>();
+  for (TensorMapAttr known : getTensorMaps(module))
+    if (known.getBase() == map.getBase() &&
+        known.getElement() == map.getElement() &&
+        known.getRows() == map.getRows() && known.getCols() == map.getCols() &&
+        known.getRowStride() == map.getRowStride() &&
+        known.getBoxRows() == map.getBoxRows() &&
+        known.getBoxCols() == map.getBoxCols() &&
+        known.getSwizzle() == map.getSwizzle() &&
+        known.getOuter() == map.getOuter() &&
+        known.getParam() < func.getNumArguments() &&
+        isa<TensorMapType>(func.getArgument(known.getParam()).getType()))
+      return func.getArgument(known.getParam());
   unsigned index = func.getNumArguments();
   if (failed(func.insertArgument(index, TensorMapType::get(ctx),
                                  DictionaryAttr::get(ctx), func.getLoc())))
@@ -869,6 +889,48 @@ planSharedRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses,
       bytes};
 }
 
+/// The TMA plan of the ring of `load`, a zero-padded load of a 2-D tensor
+/// descriptor the host can build a map of, read by `uses` (product, operand,
+/// through tl.trans): TMA writes the tile's rows contiguously, which an A
+/// and a B read through tl.trans (K-major) read swizzled over the rows'
+/// bytes (at most 128), and a 16-bit B as it is (N-major) swizzled over the
+/// instruction's N; every use must agree on the swizzle.
+static std::optional<OperandPlan>
+planTmaRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses) {
+  auto type = cast<RankedTensorType>(load.getType());
+  if (!load.getDescBase() || !padsWithZeros(load) || type.getRank() != 2)
+    return std::nullopt;
+  int64_t elemBytes = getStorageBytes(type.getElementType());
+  int64_t inner = type.getDimSize(1);
+  std::optional<int64_t> swizzle;
+  for (auto [dot, index, transposed] : uses) {
+    int64_t useSwizzle = std::min<int64_t>(128, inner * elemBytes);
+    if (index == 0 && transposed)
+      return std::nullopt;
+    if (index == 1 && !transposed) {
+      auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
+      int64_t n = std::min<int64_t>(mma.getInstrShape()[1], inner);
+      if (elemBytes != 2 || n * elemBytes < 32)
+        return std::nullopt;
+      useSwizzle = std::min<int64_t>(128, n * elemBytes);
+    }
+    if (useSwizzle < 32 || (swizzle && *swizzle != useSwizzle))
+      return std::nullopt;
+    swizzle = useSwizzle;
+  }
+  if (!swizzle)
+    return std::nullopt;
+  SmallVector<Value> outerCoords;
+  TensorMapAttr map = describeTensorMap(
+      type, load.getDescBase(), load.getDescShape(), load.getDescStrides(),
+      load.getDescUnchecked(), *swizzle, outerCoords);
+  if (!map)
+    return std::nullopt;
+  return OperandPlan{
+      load, SharedLayoutAttr::get(load.getContext(), 1, unsigned(*swizzle)),
+      map, outerCoords};
+}
+
 /// Plans the products of a loop with several (attention's q @ k^T and
 /// p @ v, or the products of its backward pass): each tile the body loads
 /// for products only (read as it is or through tl.trans, by one product or
@@ -876,9 +938,14 @@ planSharedRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses,
 /// registers when its threads hold the fragments wgmma reads; every other
 /// operand gets a buffer the threads store it into (BufferPlan). 16-bit
 /// operands into accumulators that are not transposed only; fails unless
-/// some operand gets a ring.
-static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots) {
+/// some operand gets a ring. With `useTma`, when every ring's load can be
+/// copied with TMA (planTmaRing) and every buffer is stored once before the
+/// loop (a buffer stored each iteration relies on the barrier of the
+/// cp.async wait to be free again), the rings are filled by TMA instead.
+static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots, bool useTma) {
   AxisInfoAnalysis axisInfo;
+  // The TMA plan of each ring, when there is one.
+  SmallVector<std::optional<OperandPlan>> tmaPlans;
   // The ring of each load that feeds products only, by its first use.
   llvm::DenseMap<Operation *, std::optional<unsigned>> rings;
   auto ringOf = [&](LoadOp load) -> std::optional<unsigned> {
@@ -904,6 +971,7 @@ static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots) {
       return std::nullopt;
     it->second = unsigned(plan.plans.size());
     plan.plans.push_back(*ring);
+    tmaPlans.push_back(useTma ? planTmaRing(load, uses) : std::nullopt);
     return it->second;
   };
   for (DotOp dot : dots) {
@@ -945,7 +1013,18 @@ static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots) {
     }
     plan.products.push_back(product);
   }
-  return !plan.plans.empty();
+  if (plan.plans.empty())
+    return false;
+  bool allTma =
+      llvm::all_of(tmaPlans, [](const auto &p) { return p.has_value(); }) &&
+      llvm::all_of(plan.buffers,
+                   [](const BufferPlan &buffer) { return buffer.invariant; });
+  if (allTma) {
+    for (auto [ring, tmaPlan] : llvm::zip_equal(plan.plans, tmaPlans))
+      ring = *tmaPlan;
+    plan.tma = true;
+  }
+  return true;
 }
 
 /// The plan for pipelining `forOp` through rings of `numStages` slots, or
@@ -965,7 +1044,7 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   plan.forOp = forOp;
   plan.numStages = numStages;
   if (dots.size() > 1) {
-    if (!planProducts(plan, dots) || failed(collectLoopSlices(plan)))
+    if (!planProducts(plan, dots, useTma) || failed(collectLoopSlices(plan)))
       return std::nullopt;
     // The last product stays in flight when the loop only carries its
     // 32-bit result to the next iteration (attention's p @ v into the
@@ -1068,7 +1147,8 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
     if (plan.deferLast) {
       plan.copyPlace = LoopPlan::CopyPlace::Top;
       plan.ahead = numStages - 2;
-      plan.pingPong = pingPong;
+      // The ping-pong's full barriers count the threads' cp.async copies.
+      plan.pingPong = pingPong && !plan.tma;
       plan.threads = threads;
     }
     return plan;
@@ -1386,7 +1466,9 @@ SmallVector<Value> LoopPipeliner::copyStage(OpBuilder &b, IRMapping &mapping,
     BarrierExpectOp::create(b, loc, barriers, index, valid,
                             b.getI32IntegerAttr(stageBytes));
     for (auto [i, operand] : llvm::enumerate(plan.plans)) {
-      SmallVector<Value> coords = operand.outerCoords;
+      SmallVector<Value> coords;
+      for (Value coord : operand.outerCoords)
+        coords.push_back(mapping.lookupOrDefault(coord));
       for (Value offset : operand.load.getDescOffsets())
         coords.push_back(mapping.lookupOrDefault(offset));
       AsyncTmaCopyOp::create(b, loc, maps[i], coords,

@@ -5,15 +5,16 @@
 // the launch position l = x + y * gx in groups of 8 ids along axis 0:
 // first = l / (8 * gy) * 8, rows = min(gx - first, 8),
 // id(0) = first + l % (8 * gy) % rows, id(1) = l % (8 * gy) / rows; every
-// use of the old ids (two of axis 0 here) reads the new ones.
+// use of the old ids (two of axis 0 here) reads the new ones. l does not
+// overflow (nsw), which tells tile-pipeline the new ids are not negative.
 // CHECK-LABEL: func.func @matmul
 // CHECK-DAG: %[[C8:.*]] = arith.constant 8 : i32
 // CHECK-DAG: %[[X:.*]] = tile.program_id 0 : i32
 // CHECK-DAG: %[[Y:.*]] = tile.program_id 1 : i32
 // CHECK-DAG: %[[GX:.*]] = tile.num_programs 0 : i32
 // CHECK-DAG: %[[GY:.*]] = tile.num_programs 1 : i32
-// CHECK: %[[YGX:.*]] = arith.muli %[[Y]], %[[GX]] : i32
-// CHECK: %[[L:.*]] = arith.addi %[[X]], %[[YGX]] : i32
+// CHECK: %[[YGX:.*]] = arith.muli %[[Y]], %[[GX]] overflow<nsw> : i32
+// CHECK: %[[L:.*]] = arith.addi %[[X]], %[[YGX]] overflow<nsw> : i32
 // CHECK: %[[GROUP:.*]] = arith.muli %[[C8]], %[[GY]] : i32
 // CHECK: %[[G:.*]] = arith.divui %[[L]], %[[GROUP]] : i32
 // CHECK: %[[FIRST:.*]] = arith.muli %[[G]], %[[C8]] : i32
