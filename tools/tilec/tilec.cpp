@@ -101,6 +101,15 @@ static cl::opt<bool> pingPong(
              "ping-pong)"),
     cl::init(false), cl::cat(category));
 
+static cl::opt<bool> batchedTma(
+    "batched-tma",
+    cl::desc("Experimental, not yet run on a GPU: on sm_90a, copy and store "
+             "blocks whose base an argument moved by program ids (a head, a "
+             "matrix of a batch) with TMA maps of several dimensions, and "
+             "fill the rings of loops of several tl.dot (attention) with TMA "
+             "when every operand they load is a tensor-descriptor load"),
+    cl::init(false), cl::cat(category));
+
 static cl::opt<unsigned> programGroup(
     "program-group",
     cl::desc("In kernels with a tl.dot that read program ids along axes 0 "
@@ -486,6 +495,7 @@ int main(int argc, char **argv) {
   options.pipeline.programGroup = programGroup;
   options.pipeline.pointerTma = pointerTma;
   options.pipeline.pingPong = pingPong;
+  options.pipeline.batchedTma = batchedTma;
   std::optional<tilec::tile::TargetInfo> target =
       tilec::tile::TargetInfo::lookup(arch);
   if (!target)

@@ -66,6 +66,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   pipelineOptions.numStages = options.numStages;
   pipelineOptions.tma = options.tma;
   pipelineOptions.pingPong = options.pingPong;
+  pipelineOptions.batchedTma = options.batchedTma;
   pipelineOptions.warnUnused = options.warnUnusedStages;
   pm.addPass(tile::createTilePipeline(pipelineOptions));
   pm.addPass(tile::createTilePrefetchLoads());

@@ -46,6 +46,10 @@ struct PipelineOptions {
   /// lets the warp groups take turns (tile-pipeline's ping-pong;
   /// experimental).
   bool pingPong = false;
+  /// Whether TMA also copies and stores blocks at bases moved by program
+  /// ids (tensor maps with outer dimensions) and fills the rings of loops
+  /// of several products (tile-pipeline's batched-tma; experimental).
+  bool batchedTma = false;
 };
 
 /// Simplifies front-end tile IR: batched dots split per batch index

@@ -324,11 +324,13 @@ static Value decomposeBase(Value base, SmallVectorImpl<OuterIndex> &outer) {
 /// block pointer) the hints must prove a 16-byte aligned base and rows 16
 /// bytes apart; boxes have at most 256 rows. A base that is an argument
 /// plus per-program offsets (decomposeBase) makes those outer dimensions of
-/// the map, each of one matrix a box, its extent beyond any index
-/// (`outerCoords` gets the indices), its stride proven 16-byte aligned.
+/// the map when `batched` allows them, each of one matrix a box, its extent
+/// beyond any index (`outerCoords` gets the indices), its stride proven
+/// 16-byte aligned.
 static TensorMapAttr describeTensorMap(RankedTensorType type, Value base,
                                        ValueRange shape, ValueRange strides,
                                        bool unchecked, int64_t swizzle,
+                                       bool batched,
                                        SmallVectorImpl<Value> &outerCoords) {
   Type element = type.getElementType();
   std::optional<abi::ScalarType> dtype = getScalarType(element);
@@ -343,7 +345,7 @@ static TensorMapAttr describeTensorMap(RankedTensorType type, Value base,
   if (type.getRank() != 2 || !dtype || !abi::tensorMapElementFor(*dtype) ||
       !baseArg || !baseArg->IsArg || !rows || !cols || !stride || !last ||
       !(*last == abi::TensorMapSpec::Scalar::constant(1)) ||
-      type.getDimSize(0) > 256 ||
+      type.getDimSize(0) > 256 || (!batched && !outer.empty()) ||
       outer.size() + 2 > abi::TensorMapSpec::MaxRank)
     return TensorMapAttr();
   int64_t elemBytes = getStorageBytes(element);
@@ -383,7 +385,8 @@ static TensorMapAttr describeTensorMap(RankedTensorType type, Value base,
 /// `tl.trans` (K-major), and a B stored N-major: 16-bit, or 32-bit into a
 /// transposed accumulator, whose instructions load b^T from the slot into
 /// registers).
-static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
+static std::optional<OperandPlan> planTma(DotOp dot, unsigned index,
+                                          bool batched) {
   bool transposed;
   LoadOp load = getOperandLoad(dot, index, transposed);
   if (!load || !load.getDescBase() || !padsWithZeros(load))
@@ -411,7 +414,7 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index) {
   SmallVector<Value> outerCoords;
   TensorMapAttr map = describeTensorMap(
       type, load.getDescBase(), load.getDescShape(), load.getDescStrides(),
-      load.getDescUnchecked(), swizzle, outerCoords);
+      load.getDescUnchecked(), swizzle, batched, outerCoords);
   if (!map)
     return std::nullopt;
   OperandPlan plan{
@@ -923,7 +926,7 @@ planTmaRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses) {
   SmallVector<Value> outerCoords;
   TensorMapAttr map = describeTensorMap(
       type, load.getDescBase(), load.getDescShape(), load.getDescStrides(),
-      load.getDescUnchecked(), *swizzle, outerCoords);
+      load.getDescUnchecked(), *swizzle, /*batched=*/true, outerCoords);
   if (!map)
     return std::nullopt;
   return OperandPlan{
@@ -1031,8 +1034,8 @@ static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots, bool useTma) {
 /// std::nullopt when it does not qualify: wgmma products, one whose
 /// operands are plain loads of the body or several (planProducts).
 static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
-                                        bool useTma, bool deferProducts,
-                                        bool pingPong) {
+                                        bool useTma, bool batchedTma,
+                                        bool deferProducts, bool pingPong) {
   Block *body = forOp.getBody();
   auto dots = llvm::to_vector(body->getOps<DotOp>());
   if (dots.empty() || llvm::any_of(dots, [](DotOp dot) {
@@ -1044,7 +1047,8 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   plan.forOp = forOp;
   plan.numStages = numStages;
   if (dots.size() > 1) {
-    if (!planProducts(plan, dots, useTma) || failed(collectLoopSlices(plan)))
+    if (!planProducts(plan, dots, useTma && batchedTma) ||
+        failed(collectLoopSlices(plan)))
       return std::nullopt;
     // The last product stays in flight when the loop only carries its
     // 32-bit result to the next iteration (attention's p @ v into the
@@ -1157,8 +1161,8 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   // Both operands by TMA, else both by cp.async.
   std::optional<OperandPlan> planA, planB;
   if (useTma) {
-    planA = planTma(dot, 0);
-    planB = planTma(dot, 1);
+    planA = planTma(dot, 0, batchedTma);
+    planB = planTma(dot, 1, batchedTma);
   }
   bool tma = planA && planB;
   if (!tma) {
@@ -1954,10 +1958,10 @@ void LoopPipeliner::run() {
 /// when the rings would not fit in shared memory, before any of them is
 /// built.
 static LogicalResult pipeline(scf::ForOp forOp, int64_t numStages, bool useTma,
-                              bool deferProducts, bool pingPong,
-                              bool &pipelined) {
+                              bool batchedTma, bool deferProducts,
+                              bool pingPong, bool &pipelined) {
   std::optional<LoopPlan> plan =
-      planLoop(forOp, numStages, useTma, deferProducts, pingPong);
+      planLoop(forOp, numStages, useTma, batchedTma, deferProducts, pingPong);
   pipelined = false;
   if (!plan)
     return success();
@@ -1979,8 +1983,9 @@ static LogicalResult pipeline(scf::ForOp forOp, int64_t numStages, bool useTma,
 }
 
 /// Makes `store` (of a tensor descriptor or a checked block pointer) a TMA
-/// store when the host can build its tensor map.
-static void storeWithTma(StoreOp store) {
+/// store when the host can build its tensor map (with outer dimensions when
+/// `batched`).
+static void storeWithTma(StoreOp store, bool batched) {
   auto type = dyn_cast<RankedTensorType>(store.getValue().getType());
   if (!store.getDescBase() || !type || type.getRank() != 2 || !getLayout(type))
     return;
@@ -1989,9 +1994,10 @@ static void storeWithTma(StoreOp store) {
   if (rowBytes < 32 || (rowBytes < 128 && rowBytes != 32 && rowBytes != 64))
     return;
   SmallVector<Value> coords;
-  TensorMapAttr map = describeTensorMap(
-      type, store.getDescBase(), store.getDescShape(), store.getDescStrides(),
-      store.getDescUnchecked(), std::min<int64_t>(128, rowBytes), coords);
+  TensorMapAttr map =
+      describeTensorMap(type, store.getDescBase(), store.getDescShape(),
+                        store.getDescStrides(), store.getDescUnchecked(),
+                        std::min<int64_t>(128, rowBytes), batched, coords);
   if (!map)
     return;
   Value param =
@@ -2013,8 +2019,8 @@ struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
       bool any = false;
       for (scf::ForOp forOp : loops) {
         bool pipelined = false;
-        if (failed(pipeline(forOp, numStages, tma, deferProducts, pingPong,
-                            pipelined)))
+        if (failed(pipeline(forOp, numStages, tma, batchedTma, deferProducts,
+                            pingPong, pipelined)))
           return signalPassFailure();
         any |= pipelined;
       }
@@ -2031,7 +2037,7 @@ struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
       SmallVector<StoreOp> stores;
       getOperation().walk([&](StoreOp store) { stores.push_back(store); });
       for (StoreOp store : stores)
-        storeWithTma(store);
+        storeWithTma(store, batchedTma);
     }
   }
 };

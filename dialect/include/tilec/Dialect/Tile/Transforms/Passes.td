@@ -483,6 +483,12 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
            "take turns issuing their products (tile.await_turn), so that one "
            "warp group's softmax runs during the next one's products "
            "(experimental: not yet run on a GPU)">,
+    Option<"batchedTma", "batched-tma", "bool", /*default=*/"false",
+           "With tma: also describe a base that is an argument moved by "
+           "per-program offsets as outer dimensions of its tensor map, and "
+           "fill the rings of loops of several products with TMA when every "
+           "loaded operand is a descriptor load (experimental: not yet run "
+           "on a GPU)">,
     Option<"warnUnused", "warn-unused", "bool", /*default=*/"false",
            "Warn once, at the kernel, when num-stages asks for pipelining "
            "and no loop of the kernel is pipelined (tilec --num-stages)">,
