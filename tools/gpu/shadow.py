@@ -89,7 +89,11 @@ class Unsupported(Exception):
 
 
 def dtype_name(dtype):
+    """The signature name of a torch dtype, or of a Triton dtype (a tensor
+    given as triton.reinterpret(t, tl.float8e5) has one)."""
     name = str(dtype).rsplit(".", 1)[-1]
+    if name in TORCH_DTYPES.values():
+        return name
     if name not in TORCH_DTYPES:
         raise Unsupported(f"tensors of {dtype}")
     return TORCH_DTYPES[name]
@@ -235,7 +239,9 @@ class Shadow:
 
     # -- the comparison ----------------------------------------------------
     def tensors(self, value, out):
-        if is_tensor(value):
+        if type(value).__name__ == "TensorWrapper":  # triton.reinterpret
+            out.append(value.base)
+        elif is_tensor(value):
             out.append(value)
         elif isinstance(value, (tuple, list)):
             for v in value:
