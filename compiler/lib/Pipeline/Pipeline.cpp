@@ -49,12 +49,13 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   tile::TileGroupProgramsOptions groupOptions;
   groupOptions.groupSize = options.programGroup;
   pm.addPass(tile::createTileGroupPrograms(groupOptions));
+  // Before the bounds checks are split off: the masks bound the blocks.
+  if (options.tma && options.pointerTma && target && target->hasTma())
+    pm.addPass(tile::createTileDescribePointerBlocks());
   pm.addPass(tile::createTileSplitBoundsChecks());
   tile::TileSplitTf32x3Options splitOptions;
   splitOptions.numWarps = options.numWarps;
   pm.addPass(tile::createTileSplitTf32x3(splitOptions));
-  if (options.tma && options.pointerTma && target && target->hasTma())
-    pm.addPass(tile::createTileDescribePointerBlocks());
   tile::TileAssignLayoutsOptions layoutOptions;
   layoutOptions.numWarps = options.numWarps;
   pm.addPass(tile::createTileAssignLayouts(layoutOptions));

@@ -363,6 +363,34 @@ static Value materializeScalar(OpBuilder &b, Location loc, const Linear &form) {
   return arith::ExtSIOp::create(b, loc, i64, atom);
 }
 
+/// Creates `form` (element offsets) as a scalar before `b`'s insertion
+/// point: i64 when an atom is, else i32; null when an atom is another type.
+static Value materializeOffset(OpBuilder &b, Location loc, const Linear &form) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type type = i32;
+  for (auto [atom, coefficient] : form.terms) {
+    if (atom.getType() == i64)
+      type = i64;
+    else if (atom.getType() != i32)
+      return Value();
+  }
+  if (type == i32)
+    return materialize(b, loc, form);
+  Value sum =
+      arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(form.constant));
+  for (auto [atom, coefficient] : form.terms) {
+    Value term = atom;
+    if (atom.getType() != i64)
+      term = arith::ExtSIOp::create(b, loc, i64, atom);
+    if (coefficient != 1)
+      term = arith::MulIOp::create(
+          b, loc, term,
+          arith::ConstantOp::create(b, loc, b.getI64IntegerAttr(coefficient)));
+    sum = arith::AddIOp::create(b, loc, sum, term);
+  }
+  return sum;
+}
+
 /// The block of a 2-D tensor that an access through a pointer tile reads or
 /// writes, in iteration `iv` of its loop.
 struct Block {
@@ -370,6 +398,9 @@ struct Block {
   Linear start[2];    ///< first index along each dimension
   Linear extent[2];   ///< the tensor's extent along each dimension
   bool wraps[2] = {}; ///< the index wraps `% extent` instead of being masked
+  /// Element offsets that are a multiple of neither stride (attention's
+  /// `off_hz * N_CTX * HEAD_DIM`, a head's place): the tensor starts there.
+  Linear baseOffset;
 };
 
 /// Adds `offset` (element offsets) to the start of the one dimension whose
@@ -423,12 +454,21 @@ static std::optional<Block> analyzeBlock(const PointerForm &form,
   block.form = form;
   for (unsigned d = 0; d < 2; ++d)
     block.start[d] = form.index[d]->start;
-  if (!addToStart(block, form.uniform, Value(), 0, 1) ||
-      !addToStart(block, advance, iv, lb, step))
+  // Each term of the uniform offset moves the block along the dimension
+  // whose stride it is a multiple of, or else the tensor's start.
+  if (!addToStart(block, Linear::of(form.uniform.constant), Value(), 0, 1))
+    block.baseOffset = Linear::of(form.uniform.constant);
+  for (auto [atom, coefficient] : form.uniform.terms) {
+    Linear term;
+    term.terms[atom] = coefficient;
+    if (!addToStart(block, term, Value(), 0, 1))
+      block.baseOffset = block.baseOffset.plus(term);
+  }
+  if (!addToStart(block, advance, iv, lb, step))
     return std::nullopt;
 
   SmallVector<Bound, 4> bounds;
-  if (!mask || !collectBounds(mask, bounds))
+  if (mask && !collectBounds(mask, bounds))
     return std::nullopt;
   for (unsigned d = 0; d < 2; ++d) {
     const Bound *bound = nullptr;
@@ -450,6 +490,11 @@ static std::optional<Block> analyzeBlock(const PointerForm &form,
     } else if (allowWrap && index.extent && block.start[d] == index.start) {
       block.extent[d] = linearize(index.extent);
       block.wraps[d] = true;
+    } else if (!index.extent && block.start[d].isConstant() &&
+               block.start[d].constant >= 0) {
+      // Unmasked, at constant indices (`tl.arange(0, HEAD_DIM)`): a tensor
+      // that ends right after them holds the same elements.
+      block.extent[d] = Linear::of(block.start[d].constant + index.length);
     } else {
       return std::nullopt;
     }
@@ -462,7 +507,7 @@ static std::optional<Block> analyzeBlock(const PointerForm &form,
 /// `scope` (if any), else with `inner`. False when one cannot be built.
 static bool buildDescriptor(const Block &block, OpBuilder &inner,
                             OpBuilder &outer, Operation *scope, Location loc,
-                            SmallVectorImpl<Value> &shape,
+                            Value &base, SmallVectorImpl<Value> &shape,
                             SmallVectorImpl<Value> &strides,
                             SmallVectorImpl<Value> &offsets) {
   auto builderFor = [&](const Linear &l) -> OpBuilder & {
@@ -482,15 +527,25 @@ static bool buildDescriptor(const Block &block, OpBuilder &inner,
     if (!shape.back() || !strides.back() || !offsets.back())
       return false; // (ops made so far are dead: canonicalization drops them)
   }
+  base = block.form.base;
+  if (block.baseOffset.isConstant() && block.baseOffset.constant == 0)
+    return true;
+  OpBuilder &b = builderFor(block.baseOffset);
+  Value offset = materializeOffset(b, loc, block.baseOffset);
+  if (!offset)
+    return false;
+  base = AddPtrOp::create(b, loc, base.getType(), base, offset);
   return true;
 }
 
-/// Gives `load` (operand `operandIndex` of `dot`, in `forOp`) the
-/// description of the tensor block it reads, when the analysis proves one.
+/// Gives `load` (operand `operandIndex` of `dot`, through tl.trans when
+/// `transposed`, in `forOp`) the description of the tensor block it reads,
+/// when the analysis proves one.
 static void describeLoad(LoadOp load, DotOp dot, unsigned operandIndex,
-                         scf::ForOp forOp) {
+                         bool transposed, scf::ForOp forOp) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
-  if (!type || type.getRank() != 2 || load.getDescBase() || !load.getOther())
+  if (!type || type.getRank() != 2 || load.getDescBase() ||
+      (load.getMask() && !load.getOther()))
     return;
   std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
   std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
@@ -525,7 +580,8 @@ static void describeLoad(LoadOp load, DotOp dot, unsigned operandIndex,
   // Wrapped rows of a (columns of b) reach only masked-off elements: the
   // product's rows (columns) come from the operand's alone, and the
   // accumulator carries them to stores that mask them off.
-  unsigned outDim = operandIndex == 0 ? 0 : 1;
+  // The load's dimension along the product's rows (a) or columns (b).
+  unsigned outDim = operandIndex == 0 || transposed ? 0 : 1;
   for (unsigned d = 0; d < 2; ++d) {
     if (!block->wraps[d])
       continue;
@@ -541,13 +597,14 @@ static void describeLoad(LoadOp load, DotOp dot, unsigned operandIndex,
   }
 
   OpBuilder inLoop(load), beforeLoop(forOp);
+  Value base;
   SmallVector<Value> shape, strides, offsets;
-  if (!buildDescriptor(*block, inLoop, beforeLoop, forOp, load.getLoc(), shape,
-                       strides, offsets))
+  if (!buildDescriptor(*block, inLoop, beforeLoop, forOp, load.getLoc(), base,
+                       shape, strides, offsets))
     return;
-  auto described = LoadOp::create(inLoop, load.getLoc(), type, load.getPtr(),
-                                  load.getMask(), load.getOther(),
-                                  block->form.base, shape, strides, offsets);
+  auto described =
+      LoadOp::create(inLoop, load.getLoc(), type, load.getPtr(), load.getMask(),
+                     load.getOther(), base, shape, strides, offsets);
   described.setDescUncheckedAttr(inLoop.getUnitAttr());
   load.replaceAllUsesWith(described.getResult());
   load.erase();
@@ -588,13 +645,14 @@ static void describeStore(StoreOp store) {
   if (!block)
     return;
   OpBuilder b(store);
+  Value base;
   SmallVector<Value> shape, strides, offsets;
-  if (!buildDescriptor(*block, b, b, nullptr, store.getLoc(), shape, strides,
-                       offsets))
+  if (!buildDescriptor(*block, b, b, nullptr, store.getLoc(), base, shape,
+                       strides, offsets))
     return;
-  auto described = StoreOp::create(b, store.getLoc(), store.getPtr(),
-                                   store.getValue(), store.getMask(),
-                                   block->form.base, shape, strides, offsets);
+  auto described =
+      StoreOp::create(b, store.getLoc(), store.getPtr(), store.getValue(),
+                      store.getMask(), base, shape, strides, offsets);
   described.setDescUncheckedAttr(b.getUnitAttr());
   store.erase();
 }
@@ -610,9 +668,16 @@ struct TileDescribePointerBlocksPass
       if (!forOp)
         continue;
       for (unsigned i = 0; i < 2; ++i) {
-        auto load = dot->getOperand(i).getDefiningOp<LoadOp>();
+        // b may be `tl.trans` of a tile of rows of N (`q @ k.T`).
+        Value operand = dot->getOperand(i);
+        auto trans = operand.getDefiningOp<TransOp>();
+        bool transposed = i == 1 && trans && trans->hasOneUse() &&
+                          trans.getOrder() == ArrayRef<int32_t>{1, 0};
+        if (transposed)
+          operand = trans.getSrc();
+        auto load = operand.getDefiningOp<LoadOp>();
         if (load && load->getBlock() == dot->getBlock() && load->hasOneUse())
-          describeLoad(load, dot, i, forOp);
+          describeLoad(load, dot, i, transposed, forOp);
       }
     }
     SmallVector<StoreOp> stores;

@@ -366,3 +366,85 @@ module {
   }
 }
 
+// -----
+
+// The same with a uniform offset added to a's pointers that is a multiple
+// of neither stride (a batch's, `pid_b * stride_ab`): a's block is of the
+// tensor that starts there (tile.addptr of the base, which tile-pipeline's
+// batched-tma reads as an outer dimension of the map).
+// CHECK-LABEL: func.func @batch_offset
+// CHECK: %[[PID:.*]] = tile.program_id 2 : i32
+// CHECK: %[[OFF:.*]] = arith.muli %[[PID]], %arg9 : i32
+// CHECK: %[[BASE:.*]] = tile.addptr %arg0, %[[OFF]] : !tile.ptr<f16>, i32
+// CHECK: scf.for %[[K0:.*]] = %c0_i32 to %arg5 step %c16_i32
+// CHECK: tile.load %{{.*}}, %{{.*}} other %{{.*}} descriptor %[[BASE]][%{{.*}}, %[[K0]]]
+// CHECK: tile.load %{{.*}}, %{{.*}} other %{{.*}} descriptor %arg1[%[[K0]], %c0_i32]
+module {
+  func.func @batch_offset(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg3: i32, %arg4: i32, %arg5: i32, %arg6: i32 {tile.divisibility = 16 : i32}, %arg7: i32 {tile.divisibility = 16 : i32}, %arg8: i32 {tile.divisibility = 16 : i32}, %sab: i32) {
+    %cst = arith.constant dense<0.000000e+00> : tensor<16x16xf16>
+    %c0_i32 = arith.constant 0 : i32
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<16x16xf32>
+    %c16_i32 = arith.constant 16 : i32
+    %0 = tile.program_id 0 : i32
+    %1 = arith.muli %0, %c16_i32 : i32
+    %2 = tile.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+    %3 = tile.splat %1 : tensor<16xi32>
+    %4 = arith.addi %3, %2 : tensor<16xi32>
+    %pid2 = tile.program_id 2 : i32
+    %boff = arith.muli %pid2, %sab : i32
+    %5 = scf.for %arg9 = %c0_i32 to %arg5 step %c16_i32 iter_args(%arg10 = %cst_0) -> (tensor<16x16xf32>)  : i32 {
+      %16 = tile.splat %arg9 : tensor<16xi32>
+      %17 = arith.addi %16, %2 : tensor<16xi32>
+      %18 = tile.expand_dims %4 {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+      %19 = tile.splat %arg6 : tensor<16x1xi32>
+      %20 = arith.muli %18, %19 : tensor<16x1xi32>
+      %21 = tile.splat %arg0 : tensor<16x1x!tile.ptr<f16>>
+      %22 = tile.addptr %21, %20 : tensor<16x1x!tile.ptr<f16>>, tensor<16x1xi32>
+      %23 = tile.expand_dims %17 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+      %24 = tile.broadcast %22 : tensor<16x1x!tile.ptr<f16>> -> tensor<16x16x!tile.ptr<f16>>
+      %25 = tile.broadcast %23 : tensor<1x16xi32> -> tensor<16x16xi32>
+      %26 = tile.addptr %24, %25 : tensor<16x16x!tile.ptr<f16>>, tensor<16x16xi32>
+      %27 = tile.splat %arg3 : tensor<16x1xi32>
+      %28 = arith.cmpi slt, %18, %27 : tensor<16x1xi32>
+      %29 = tile.splat %arg5 : tensor<1x16xi32>
+      %30 = arith.cmpi slt, %23, %29 : tensor<1x16xi32>
+      %31 = tile.broadcast %28 : tensor<16x1xi1> -> tensor<16x16xi1>
+      %32 = tile.broadcast %30 : tensor<1x16xi1> -> tensor<16x16xi1>
+      %33 = arith.andi %31, %32 : tensor<16x16xi1>
+      %bs = tile.splat %boff : tensor<16x16xi32>
+      %ab = tile.addptr %26, %bs : tensor<16x16x!tile.ptr<f16>>, tensor<16x16xi32>
+      %34 = tile.load %ab, %33 other %cst : (tensor<16x16x!tile.ptr<f16>>, tensor<16x16xi1>, tensor<16x16xf16>) -> tensor<16x16xf16>
+      %35 = tile.expand_dims %17 {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+      %36 = tile.splat %arg7 : tensor<16x1xi32>
+      %37 = arith.muli %35, %36 : tensor<16x1xi32>
+      %38 = tile.splat %arg1 : tensor<16x1x!tile.ptr<f16>>
+      %39 = tile.addptr %38, %37 : tensor<16x1x!tile.ptr<f16>>, tensor<16x1xi32>
+      %40 = tile.expand_dims %2 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+      %41 = tile.broadcast %39 : tensor<16x1x!tile.ptr<f16>> -> tensor<16x16x!tile.ptr<f16>>
+      %42 = tile.broadcast %40 : tensor<1x16xi32> -> tensor<16x16xi32>
+      %43 = tile.addptr %41, %42 : tensor<16x16x!tile.ptr<f16>>, tensor<16x16xi32>
+      %44 = tile.splat %arg5 : tensor<16x1xi32>
+      %45 = arith.cmpi slt, %35, %44 : tensor<16x1xi32>
+      %46 = tile.splat %arg4 : tensor<1x16xi32>
+      %47 = arith.cmpi slt, %40, %46 : tensor<1x16xi32>
+      %48 = tile.broadcast %45 : tensor<16x1xi1> -> tensor<16x16xi1>
+      %49 = tile.broadcast %47 : tensor<1x16xi1> -> tensor<16x16xi1>
+      %50 = arith.andi %48, %49 : tensor<16x16xi1>
+      %51 = tile.load %43, %50 other %cst : (tensor<16x16x!tile.ptr<f16>>, tensor<16x16xi1>, tensor<16x16xf16>) -> tensor<16x16xf16>
+      %52 = tile.dot %34, %51, %arg10 {inputPrecision = #tile<input_precision tf32>} : tensor<16x16xf16>, tensor<16x16xf16> -> tensor<16x16xf32>
+      scf.yield %52 : tensor<16x16xf32>
+    }
+    %6 = tile.expand_dims %4 {axis = 1 : i32} : tensor<16xi32> -> tensor<16x1xi32>
+    %7 = tile.splat %arg8 : tensor<16x1xi32>
+    %8 = arith.muli %6, %7 : tensor<16x1xi32>
+    %9 = tile.splat %arg2 : tensor<16x1x!tile.ptr<f16>>
+    %10 = tile.addptr %9, %8 : tensor<16x1x!tile.ptr<f16>>, tensor<16x1xi32>
+    %11 = tile.expand_dims %2 {axis = 0 : i32} : tensor<16xi32> -> tensor<1x16xi32>
+    %12 = tile.broadcast %10 : tensor<16x1x!tile.ptr<f16>> -> tensor<16x16x!tile.ptr<f16>>
+    %13 = tile.broadcast %11 : tensor<1x16xi32> -> tensor<16x16xi32>
+    %14 = tile.addptr %12, %13 : tensor<16x16x!tile.ptr<f16>>, tensor<16x16xi32>
+    %15 = arith.truncf %5 : tensor<16x16xf32> to tensor<16x16xf16>
+    tile.store %14, %15 : tensor<16x16x!tile.ptr<f16>>, tensor<16x16xf16>
+    return
+  }
+}

@@ -150,7 +150,8 @@ def TileDescribePointerBlocks
                 "blocks.";
   let description = [{
     For each 2-D `tile.load` in an `scf.for` whose only use is operand a or
-    b of a `tile.dot` there, reads its pointer tile as
+    b of a `tile.dot` there (b also through a 2-D `tile.trans`: `q @ k.T`;
+    the loop may hold several products), reads its pointer tile as
     `base + index_0[i] * stride_0 + index_1[j] * stride_1`, either computed
     in the body or carried by the loop and advanced by a uniform offset that
     is a constant multiple of one stride each iteration, where each index is
@@ -169,7 +170,14 @@ def TileDescribePointerBlocks
       of b) and every store the loop's accumulator reaches (through
       elementwise ops) masks off `start + i >= extent` along it. TMA reads
       zeros there instead of the rows `% extent`, and those only reach
-      elements no store writes.
+      elements no store writes;
+    - or, unmasked and unwrapped at a constant start c (`tl.arange(0,
+      HEAD_DIM)`), `c + n`: the tensor ends right after the elements read.
+
+    A uniform offset that is a multiple of neither stride (attention's
+    `off_hz * N_CTX * HEAD_DIM`) moves the tensor's start: the descriptor's
+    base is the pointer plus that offset (`tile.addptr`), which
+    tile-pipeline's `batched-tma` may read as an outer dimension.
 
     This is the matmul tutorial's pointer kernel:
 
