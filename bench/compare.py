@@ -932,6 +932,14 @@ def row_attention_fp16(h):
     attention_row(h, "attention_fp16_m128", h.torch.float16, 64, 4096, 64)
 
 
+def row_attention_kt_tma(h):
+    """attention_fwd_kt of examples/attention.tile (K loaded as stored,
+    transposed for the product) as built by default and with tilec's
+    experimental --batched-tma (K and V by TMA)."""
+    attention_row(h, "attention_kt_fp16", h.torch.float16, 64, 4096, 64)
+    attention_row(h, "attention_kt_fp16_tma", h.torch.float16, 64, 4096, 64)
+
+
 def row_attention_fp16_d128(h):
     attention_row(h, "attention_fp16_d128", h.torch.float16, 32, 4096, 128)
 
@@ -1063,6 +1071,7 @@ ROWS = {
     "attention_bf16_d128": row_attention_bf16_d128,
     "flash_attention": row_flash_attention,
     "flash_attention_desc": row_flash_attention_desc,
+    "attention_kt_tma": row_attention_kt_tma,
     "attention_bwd": row_attention_bwd,
 }
 

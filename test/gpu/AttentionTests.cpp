@@ -243,6 +243,9 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   config.Tol = Tolerance::relative(2e-3);
   tests.push_back({"attention_kt_fp16", "attention_kt_fp16.ptx",
                    "attention_fwd_kt", wideSizes, runAttention, config});
+  // The same built with --batched-tma (K and V by TMA).
+  tests.push_back({"attention_kt_fp16_tma", "attention_kt_fp16_tma.ptx",
+                   "attention_fwd_kt", wideSizes, runAttention, config});
   // flash_attention.tile's attn_fwd (the same blocks), causal and not.
   struct Flash {
     const char *Name;
