@@ -46,6 +46,8 @@
 # for the matmul one matmul_ptr_fp16_tc_n256.ptx and its neighbours);
 # each is looked for in DIR, DIR/bin and DIR/examples. TILEC_GPU_TESTS_ONLY,
 # when set, is passed to tilec-gpu-tests as --only (e.g. "vector_add*");
+# TILEC_COMPARE_ONLY, when set, is passed to bench/compare.py as --only
+# (rows, space-separated: e.g. "flash_attention flash_attention_desc");
 # TILEC_STEPS, when set, runs only the named steps (e.g.
 # "sanitize-memcheck,compare").
 # Exit status: 0 when no step failed (skips are not failures), 1 otherwise.
@@ -214,8 +216,12 @@ step triton-matmul python3 "$ROOT/bench/triton_matmul.py"
 # One table: each kernel family under tilec, Triton (same source) and
 # torch, all timed by do_bench in one process (bench/compare.py).
 if C_LIB=$(find_in_dir libtilec-runtime-c.so) && [ -n "$PTX_DIR" ]; then
+  COMPARE_ONLY=()
+  # shellcheck disable=SC2206 # rows are words
+  [ -n "${TILEC_COMPARE_ONLY:-}" ] && COMPARE_ONLY=(--only $TILEC_COMPARE_ONLY)
   step compare python3 "$ROOT/bench/compare.py" --ptx-dir "$PTX_DIR" \
-    --library "$C_LIB" --markdown "$LOGS/compare.md"
+    --library "$C_LIB" --markdown "$LOGS/compare.md" \
+    ${COMPARE_ONLY[@]+"${COMPARE_ONLY[@]}"}
 else
   missing compare "libtilec-runtime-c.so or the PTX"
 fi
