@@ -743,50 +743,43 @@ def row_mx_matmul(h):
               lambda: torch.matmul(a16, b16, out=c16))
 
 
-def row_batched_matmul(h):
-    """examples/batched_matmul.tile (a 3-D tl.dot, two 64x64 products a
-    program) on a batch of 4096 row-major 64x64x64 fp16 products into
-    fp32. torch: bmm with fp16 output (cuBLAS's batched GEMM), unchecked."""
+def batched_matmul_row(h, name, label, batch, m, n, k, per_program):
+    """A batched matmul row: manifest entry name (batched_matmul_kernel's
+    argument list) on a batch of row-major fp16 products into fp32,
+    per_program matrices a program. torch: bmm with fp16 output (cuBLAS's
+    batched GEMM), unchecked."""
     torch = h.torch
-    name = "batched_matmul_wg16"
     entry = h.manifest[name]["constexprs"]
-    batch, m, n, k = 4096, 64, 64, 64
     a = randn(torch, (batch, m, k), torch.float16)
     b = randn(torch, (batch, k, n), torch.float16)
     c = torch.empty((batch, m, n), device="cuda", dtype=torch.float32)
     c16 = torch.empty((batch, m, n), device="cuda", dtype=torch.float16)
-    grid = (h.triton.cdiv(batch, entry["BLOCK_B"]),
+    grid = (h.triton.cdiv(batch, per_program),
             h.triton.cdiv(m, entry["BLOCK_M"]),
             h.triton.cdiv(n, entry["BLOCK_N"]))
-    h.run_row(f"batched_matmul fp16 {batch}x{m}x{n}x{k} (torch: bmm, fp16 "
-              "out)", name, grid,
+    h.run_row(f"{label} fp16 {batch}x{m}x{n}x{k} (torch: bmm, fp16 out)",
+              name, grid,
               (a, b, c, batch, m, n, k, *a.stride(), *b.stride(),
                *c.stride()), [c], [a.double() @ b.double()], 1e-5,
               2 * batch * m * n * k, "TFLOP/s",
               lambda: torch.bmm(a, b, out=c16))
+
+
+def row_batched_matmul(h):
+    """examples/batched_matmul.tile (a 3-D tl.dot, two 64x64 products a
+    program) on a batch of 4096 64x64x64 products."""
+    name = "batched_matmul_wg16"
+    batched_matmul_row(h, name, "batched_matmul", 4096, 64, 64, 64,
+                       h.manifest[name]["constexprs"]["BLOCK_B"])
 
 
 def row_batched_matmul_desc(h):
     """batched_matmul_desc_kernel of examples/batched_matmul.tile (one
     matrix a program, tensor descriptors made in the kernel on moved bases:
-    3-D TMA maps under tilec) on a batch of 64 row-major 1024x1024x1024
-    fp16 products into fp32. torch: bmm with fp16 output, unchecked."""
-    torch = h.torch
-    name = "batched_matmul_desc"
-    entry = h.manifest[name]["constexprs"]
-    batch, m, n, k = 64, 1024, 1024, 1024
-    a = randn(torch, (batch, m, k), torch.float16)
-    b = randn(torch, (batch, k, n), torch.float16)
-    c = torch.empty((batch, m, n), device="cuda", dtype=torch.float32)
-    c16 = torch.empty((batch, m, n), device="cuda", dtype=torch.float16)
-    grid = (batch, h.triton.cdiv(m, entry["BLOCK_M"]),
-            h.triton.cdiv(n, entry["BLOCK_N"]))
-    h.run_row(f"batched_matmul_desc fp16 {batch}x{m}x{n}x{k} (torch: bmm, "
-              "fp16 out)", name, grid,
-              (a, b, c, batch, m, n, k, *a.stride(), *b.stride(),
-               *c.stride()), [c], [a.double() @ b.double()], 1e-5,
-              2 * batch * m * n * k, "TFLOP/s",
-              lambda: torch.bmm(a, b, out=c16))
+    3-D TMA maps under tilec's --batched-tma) on a batch of 64
+    1024x1024x1024 products."""
+    batched_matmul_row(h, "batched_matmul_desc", "batched_matmul_desc", 64,
+                       1024, 1024, 1024, 1)
 
 
 def row_batched_attention(h):
