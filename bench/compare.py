@@ -665,17 +665,22 @@ def row_dependent_launch(h):
 def matmul_row(h, name, dtype, m, n, k, blocks, kind="ptr"):
     torch = h.torch
     a = randn(torch, (m, k), dtype)
-    b = randn(torch, (k, n), dtype)
+    # kind "bt": B given as Bt [N, K] (matmul_bt_block_ptr_kernel).
+    stored = randn(torch, (n, k) if kind == "bt" else (k, n), dtype)
+    b = stored.t() if kind == "bt" else stored
     c = torch.empty((m, n), device="cuda", dtype=dtype)
     ref = a.double() @ b.double()
     bm, bn = blocks
+    grid = (h.triton.cdiv(m, bm), h.triton.cdiv(n, bn))
     if kind == "ptr":
         args = (a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
                 b.stride(1), c.stride(0), c.stride(1))
-    else:  # matmul_desc_kernel(a, b, c, M, N, K, lda, ldb, ldc)
-        args = (a, b, c, m, n, k, a.stride(0), b.stride(0), c.stride(0))
-    h.run_row(f"{name} {m}x{n}x{k}", name,
-              (h.triton.cdiv(m, bm), h.triton.cdiv(n, bn)), args, [c], [ref],
+    else:  # (a, b or bt, c, M, N, K, lda, ldb or ldbt, ldc)
+        args = (a, stored, c, m, n, k, a.stride(0), stored.stride(0),
+                c.stride(0))
+    if kind == "bt":  # GROUP_M ordering over a 1-D grid
+        grid = (grid[0] * grid[1],)
+    h.run_row(f"{name} {m}x{n}x{k}", name, grid, args, [c], [ref],
               1e-3 if dtype == torch.float16 else 1e-2, 2 * m * n * k,
               "TFLOP/s", lambda: torch.matmul(a, b, out=c),
               torch_checked=True)
@@ -699,6 +704,14 @@ def row_matmul_fp16_ragged(h):
 def row_matmul_desc_fp16(h):
     matmul_row(h, "matmul_desc_fp16_tc_n256", h.torch.float16, 4096, 4096,
                4096, (128, 256), kind="desc")
+
+
+def row_matmul_bt(h):
+    """examples/matmul.tile's matmul_bt_block_ptr_kernel: B given as Bt
+    [N, K] through a block pointer of order (0, 1) (torch: a @ bt.t(), the
+    product nn.Linear runs)."""
+    matmul_row(h, "matmul_bt_bp_fp16_tc_n256", h.torch.float16, 4096, 4096,
+               4096, (128, 256), kind="bt")
 
 
 def row_mx_matmul(h):
@@ -1052,6 +1065,7 @@ ROWS = {
     "matmul_bf16": row_matmul_bf16,
     "matmul_fp16_ragged": row_matmul_fp16_ragged,
     "matmul_desc_fp16": row_matmul_desc_fp16,
+    "matmul_bt": row_matmul_bt,
     "mx_matmul": row_mx_matmul,
     "batched_matmul": row_batched_matmul,
     "batched_matmul_desc": row_batched_matmul_desc,

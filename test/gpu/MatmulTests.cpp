@@ -64,7 +64,8 @@ struct MatmulKind {
     Strided,
     /// a, b, c, M, N, K (the block-pointer kernels; contiguous rows).
     Plain,
-    /// a, b, c, M, N, K, stride_am, stride_bk, stride_cm (descriptors).
+    /// a, b, c, M, N, K, stride_am, stride_bk, stride_cm (descriptors);
+    /// with TransposedB, Bt's row stride (stride_btn) for stride_bk.
     RowStrides,
   };
   ArgStyle Args = Strided;
@@ -170,7 +171,7 @@ CaseResult runMatmulKind(TestEnv &env, const GpuTest &test,
     args.insert(args.end(),
                 {strideAM, strideAK, strideBK, strideBN, strideCM, strideCN});
   else if (kind.Args == MatmulKind::RowStrides)
-    args.insert(args.end(), {strideAM, strideBK, strideCM});
+    args.insert(args.end(), {strideAM, transB ? strideBN : strideBK, strideCM});
   Status status = launchTimed(env, kernel, grid, args, buffers, result);
   std::vector<float> c;
   std::uint64_t clobbered = 0;
@@ -259,6 +260,17 @@ CaseResult runMatmulDesc(TestEnv &env, const GpuTest &test,
                          const Kernel &kernel, const Shape &shape) {
   MatmulKind kind;
   kind.Args = MatmulKind::RowStrides;
+  return runMatmulKind(env, test, kernel, shape, kind);
+}
+
+/// matmul_bt_block_ptr_kernel(a, bt, c, M, N, K, stride_am, stride_btn,
+/// stride_cm): B given as Bt [N, K], GROUP_M ordering.
+CaseResult runMatmulBtRows(TestEnv &env, const GpuTest &test,
+                           const Kernel &kernel, const Shape &shape) {
+  MatmulKind kind;
+  kind.Args = MatmulKind::RowStrides;
+  kind.TransposedB = true;
+  kind.Grouped = true;
   return runMatmulKind(env, test, kernel, shape, kind);
 }
 
@@ -1011,4 +1023,29 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
        {{128, 128, 128}, {1000, 784, 520}, {1, 16, 8}, {4000, 4000, 4000}},
        runMatmulDesc,
        fp16Wide});
+  // B given as Bt [N, K] through a block pointer of order (0, 1)
+  // (examples/matmul.tile): TMA of the transposed view where the hints
+  // (N, K multiples of 16) prove rows of 16 bytes, M and the blocks of N and
+  // K ragged; else cp.async at any size.
+  TestConfig btRows = tensorCoreConfig(F16, F16, Fp16Tol, 64);
+  btRows.BlockN = 256;
+  btRows.GroupM = 8;
+  tests.push_back({"matmul_bt_bp_fp16_tc_n256",
+                   "matmul_bt_bp_fp16_tc_n256.ptx",
+                   "matmul_bt_block_ptr_kernel",
+                   {{128, 256, 64},
+                    {1000, 784, 528},
+                    {1, 16, 16},
+                    {4096, 4096, 4096}},
+                   runMatmulBtRows,
+                   btRows});
+  TestConfig btRowsSmall = tensorCoreConfig(F16, F16, Fp16Tol, 32);
+  btRowsSmall.GroupM = 8;
+  tests.push_back({"matmul_bt_bp_fp16_tc",
+                   "matmul_bt_bp_fp16_tc.ptx",
+                   "matmul_bt_block_ptr_kernel",
+                   {{1000, 777, 515}, {257, 129, 200}, {1, 1, 1},
+                    {{300, 200, 100}, Pad}},
+                   runMatmulBtRows,
+                   btRowsSmall});
 }

@@ -905,16 +905,23 @@ enum class MatmulForm {
   Linear,
   BlockPtr,
   TransposedB,
-  Descriptor
+  Descriptor,
+  /// A, Bt and C with row strides (matmul_bt_block_ptr_kernel), GROUP_M
+  /// ordering.
+  TransposedRows
 };
 Setup matmul(MatmulForm form, double inputScale = 1.0) {
   return [form, inputScale](Case &c) -> std::function<void()> {
     uint64_t m = c.size[0], n = c.size[1], k = c.size[2];
-    bool transB = form == MatmulForm::TransposedB || form == MatmulForm::Linear;
+    bool transB = form == MatmulForm::TransposedB ||
+                  form == MatmulForm::Linear ||
+                  form == MatmulForm::TransposedRows;
     // Padded rows where the kernel takes strides (16-byte rows for
     // descriptors).
     bool strided = form == MatmulForm::Strided || form == MatmulForm::Grouped ||
-                   form == MatmulForm::Persistent || form == MatmulForm::Linear;
+                   form == MatmulForm::Persistent ||
+                   form == MatmulForm::Linear ||
+                   form == MatmulForm::TransposedRows;
     uint64_t pad = strided ? 3 : form == MatmulForm::Descriptor ? 8 : 0;
     ScalarType in = argType(c.config, 0), out = argType(c.config, 2);
     auto ld = [&](uint64_t cols) { return pad ? c.stride(cols, pad) : cols; };
@@ -925,6 +932,8 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
     std::vector<uint64_t> ints = {m, n, k};
     if (form == MatmulForm::Linear)
       ints.insert(ints.end(), {lda, 1, 1, ldb, ldc, 1});
+    else if (form == MatmulForm::TransposedRows)
+      ints.insert(ints.end(), {lda, ldb, ldc});
     else if (strided)
       ints.insert(ints.end(), {lda, 1, ldb, 1, ldc, 1});
     else if (form == MatmulForm::Descriptor)
@@ -933,7 +942,7 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
       c.args.push_back(Argument::ofInt(v));
     uint64_t tilesM = cdiv(m, c.constant("BLOCK_M"));
     uint64_t tilesN = cdiv(n, c.constant("BLOCK_N"));
-    if (form == MatmulForm::Grouped)
+    if (form == MatmulForm::Grouped || form == MatmulForm::TransposedRows)
       c.grid[0] = tilesM * tilesN;
     else if (form == MatmulForm::Persistent)
       c.grid[0] = c.constant("NUM_PROGRAMS");
@@ -1576,6 +1585,15 @@ std::vector<Config> configurations() {
        {"BLOCK_M=128", "BLOCK_N=256", "BLOCK_K=64"},
        matmul(MatmulForm::Descriptor),
        {{200, 272, 72}, {1, 16, 8}},
+       Fp16Tol},
+      // B given as Bt [N, K] through a block pointer of order (0, 1).
+      {"matmul_bt_bp_fp16_tc",
+       "matmul.tile",
+       "matmul_bt_block_ptr_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, i32, i32, i32, i32, i32, i32",
+       {"BLOCK_M=128", "BLOCK_N=128", "BLOCK_K=32", "GROUP_M=8"},
+       matmul(MatmulForm::TransposedRows),
+       {{257, 129, 70}, {1, 1, 1}},
        Fp16Tol},
       {"matmul_ptr_fp16_tc", "seeds/matmul_ptr.tile", "matmul_ptr_kernel",
        "*fp16:16, *fp16:16, *fp16:16, " + mmInts, tcBlocks,

@@ -133,6 +133,10 @@ struct OperandPlan {
   /// The product reads the slot transposed: b is `tl.trans` of a tile of
   /// rows of N (K contiguous, which is how wgmma reads B).
   bool transposed = false;
+  /// With TMA: the map is of the transposed view of the load's descriptor
+  /// (a block pointer of order (0, 1), whose strides are (1, S)): the slot
+  /// holds the tile transposed, and the copies name the offsets reversed.
+  bool swapped = false;
 };
 
 /// Whether the elements `load` reads where its mask is false are zeros.
@@ -395,6 +399,22 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index,
   auto type = cast<RankedTensorType>(operand.getType());
   if (type.getRank() != 2)
     return std::nullopt;
+  SmallVector<Value> shape(load.getDescShape());
+  SmallVector<Value> strides(load.getDescStrides());
+  // A B whose descriptor has strides (1, S) (B given as rows of K, read
+  // through a block pointer of order (0, 1)) is the transpose of a tile of
+  // the view with strides (S, 1): copied as that tile, read as through
+  // tl.trans.
+  bool swapped = index == 1 && !transposed &&
+                 matchPattern(strides[0], m_One()) &&
+                 !matchPattern(strides[1], m_One());
+  if (swapped) {
+    std::swap(shape[0], shape[1]);
+    std::swap(strides[0], strides[1]);
+    type = RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
+                                 type.getElementType());
+    transposed = true;
+  }
   int64_t elemBytes = getStorageBytes(type.getElementType());
   auto mma = cast<MmaLayoutAttr>(dot.getType().getEncoding());
   int64_t inner = type.getDimSize(1);
@@ -412,15 +432,16 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index,
     swizzle = std::min<int64_t>(128, n * elemBytes);
   }
   SmallVector<Value> outerCoords;
-  TensorMapAttr map = describeTensorMap(
-      type, load.getDescBase(), load.getDescShape(), load.getDescStrides(),
-      load.getDescUnchecked(), swizzle, batched, outerCoords);
+  TensorMapAttr map = describeTensorMap(type, load.getDescBase(), shape,
+                                        strides, load.getDescUnchecked(),
+                                        swizzle, batched, outerCoords);
   if (!map)
     return std::nullopt;
   OperandPlan plan{
       load, SharedLayoutAttr::get(dot.getContext(), 1, unsigned(swizzle)), map,
       outerCoords};
   plan.transposed = transposed;
+  plan.swapped = swapped;
   return plan;
 }
 
@@ -1362,6 +1383,8 @@ LogicalResult LoopPipeliner::allocate(OpBuilder &b, bool storeLater) {
     auto type = cast<RankedTensorType>(operand.load->getResult(0).getType());
     SmallVector<int64_t> shape = {plan.numStages};
     llvm::append_range(shape, type.getShape());
+    if (operand.swapped)
+      std::swap(shape[1], shape[2]);
     rings.push_back(LocalAllocOp::create(b, loc,
                                          SmemType::get(b.getContext(), shape,
                                                        type.getElementType(),
@@ -1473,7 +1496,10 @@ SmallVector<Value> LoopPipeliner::copyStage(OpBuilder &b, IRMapping &mapping,
       SmallVector<Value> coords;
       for (Value coord : operand.outerCoords)
         coords.push_back(mapping.lookupOrDefault(coord));
-      for (Value offset : operand.load.getDescOffsets())
+      SmallVector<Value> offsets(operand.load.getDescOffsets());
+      if (operand.swapped)
+        std::reverse(offsets.begin(), offsets.end());
+      for (Value offset : offsets)
         coords.push_back(mapping.lookupOrDefault(offset));
       AsyncTmaCopyOp::create(b, loc, maps[i], coords,
                              slotOf(b, rings[i], index), barriers, index,

@@ -389,6 +389,75 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // -----
 
+// B given as rows of K (a block pointer of order (0, 1): strides (1, ldb))
+// is copied as the tile of its transposed view, box [64 rows of N, 32 of
+// K], offsets reversed, into slots of 64x32 the product reads through
+// tile.smem_trans (K-major B). The pointers are those of @ref (the TMA
+// path ignores them).
+// CHECK: module attributes {tile.num_warps = 4 : i32, tile.tma = [#tile.tensor_map<param = 9, base = 0, element = f16, shape = [arg(3), arg(5)], row_stride = arg(7), box = [64, 32], swizzle = 64>, #tile.tensor_map<param = 10, base = 1, element = f16, shape = [arg(4), arg(5)], row_stride = arg(8), box = [64, 32], swizzle = 64>]} {
+// CHECK-NEXT: func.func @b_rows_of_k(
+// CHECK: tile.local_alloc : <3x64x32xf16, #[[SA:shared[0-9]*]]>
+// CHECK-NEXT: tile.local_alloc : <3x64x32xf16, #[[SA]]>
+// CHECK: scf.for
+// CHECK: tile.async_tma_copy %arg9[%c0{{[_0-9a-z]*}}, %[[KA:[0-9a-z_]+]]]
+// CHECK: tile.async_tma_copy %arg10[%c0{{[_0-9a-z]*}}, %[[KA]]]
+// CHECK: tile.smem_slot
+// CHECK-NEXT: %[[SB:[0-9a-z_]+]] = tile.smem_slot
+// CHECK: %[[BT:[0-9a-z_]+]] = tile.smem_trans %[[SB]] : <64x32xf16, #[[SA]]> -> <32x64xf16, #{{shared[0-9]*}}>
+// CHECK-NEXT: tile.warp_group_dot %{{[0-9a-z_]+}}, %[[BT]]
+#blocked = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @b_rows_of_k(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pb: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %off: i32 {tile.divisibility = 16 : i32}, %M: i32, %N: i32, %K: i32, %ub: i32, %lda: i32 {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}) -> tensor<64x64xf32, #mma> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c32 = arith.constant 32 : i32
+    %c1_i64 = arith.constant 1 : i64
+    %acc0 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #mma>
+    %c4096 = arith.constant 4096 : i32
+    %lda64 = arith.extsi %lda : i32 to i64
+    %ldb64 = arith.extsi %ldb : i32 to i64
+    %m = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>>
+    %m1 = tile.expand_dims %m {axis = 1 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked1>> -> tensor<64x1xi32, #blocked1>
+    %ldas = tile.splat %lda : tensor<64x1xi32, #blocked1>
+    %rowa = arith.muli %m1, %ldas : tensor<64x1xi32, #blocked1>
+    %pas = tile.splat %pa : tensor<64x1x!tile.ptr<f16>, #blocked1>
+    %pa1 = tile.addptr %pas, %rowa : tensor<64x1x!tile.ptr<f16>, #blocked1>, tensor<64x1xi32, #blocked1>
+    %ka = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 0, parent = #blocked1>>
+    %ka1 = tile.expand_dims %ka {axis = 0 : i32} : tensor<32xi32, #tile.slice<dim = 0, parent = #blocked1>> -> tensor<1x32xi32, #blocked1>
+    %pa2 = tile.broadcast %pa1 : tensor<64x1x!tile.ptr<f16>, #blocked1> -> tensor<64x32x!tile.ptr<f16>, #blocked1>
+    %ka2 = tile.broadcast %ka1 : tensor<1x32xi32, #blocked1> -> tensor<64x32xi32, #blocked1>
+    %a0 = tile.addptr %pa2, %ka2 : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+    %kb = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %kb1 = tile.expand_dims %kb {axis = 1 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>> -> tensor<32x1xi32, #blocked>
+    %ldbs = tile.splat %ldb : tensor<32x1xi32, #blocked>
+    %rowb = arith.muli %kb1, %ldbs : tensor<32x1xi32, #blocked>
+    %pbs = tile.splat %pb : tensor<32x1x!tile.ptr<f16>, #blocked>
+    %pb1 = tile.addptr %pbs, %rowb : tensor<32x1x!tile.ptr<f16>, #blocked>, tensor<32x1xi32, #blocked>
+    %n = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked>>
+    %n1 = tile.expand_dims %n {axis = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #blocked>> -> tensor<1x64xi32, #blocked>
+    %pb2 = tile.broadcast %pb1 : tensor<32x1x!tile.ptr<f16>, #blocked> -> tensor<32x64x!tile.ptr<f16>, #blocked>
+    %n2 = tile.broadcast %n1 : tensor<1x64xi32, #blocked> -> tensor<32x64xi32, #blocked>
+    %b0 = tile.addptr %pb2, %n2 : tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+    %r = scf.for %i = %c0 to %ub step %c1 iter_args(%acc = %acc0) -> (tensor<64x64xf32, #mma>) : i32 {
+      %k0 = arith.muli %i, %c32 : i32
+      %ska = tile.splat %k0 : tensor<64x32xi32, #blocked1>
+      %qa = tile.addptr %a0, %ska : tensor<64x32x!tile.ptr<f16>, #blocked1>, tensor<64x32xi32, #blocked1>
+      %a = tile.load %qa descriptor %pa[%c0, %k0] shape(%M, %K) strides(%lda64, %c1_i64) : (tensor<64x32x!tile.ptr<f16>, #blocked1>, !tile.ptr<f16>, i32, i32, i64, i64, i32, i32) -> tensor<64x32xf16, #blocked1>
+      %kk = arith.muli %k0, %ldb : i32
+      %skb = tile.splat %kk : tensor<32x64xi32, #blocked>
+      %qb = tile.addptr %b0, %skb : tensor<32x64x!tile.ptr<f16>, #blocked>, tensor<32x64xi32, #blocked>
+      %b = tile.load %qb descriptor %pb[%k0, %c0] shape(%K, %N) strides(%c1_i64, %ldb64) : (tensor<32x64x!tile.ptr<f16>, #blocked>, !tile.ptr<f16>, i32, i32, i64, i64, i32, i32) -> tensor<32x64xf16, #blocked>
+      %d = tile.dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xf16, #blocked1>, tensor<32x64xf16, #blocked> -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    return %r : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // A's descriptor base is A's pointer moved by an offset the kernel computes
 // (tile.addptr), not an argument the host can build a tensor map from: A
 // cannot be copied with TMA, so neither is B (both operands or neither) and
