@@ -976,6 +976,18 @@ def row_flash_attention_desc(h):
     attention_row(h, "flash_attention_desc_bf16_d128", bf16, 16, 4096, 128)
 
 
+def row_flash_attention_tma(h):
+    """attn_fwd of examples/flash_attention.tile built with --batched-tma
+    (its block pointers' K and V copied by TMA), the flash_attention rows'
+    shapes."""
+    fp16, bf16 = h.torch.float16, h.torch.bfloat16
+    attention_row(h, "flash_attention_tma_fp16", fp16, 32, 4096, 64)
+    attention_row(h, "flash_attention_tma_fp16_causal", fp16, 32, 4096, 64)
+    attention_row(h, "flash_attention_tma_fp16_d128_causal", fp16, 16, 4096,
+                  128)
+    attention_row(h, "flash_attention_tma_bf16_d128", bf16, 16, 4096, 128)
+
+
 def row_attention_bwd(h):
     """dK/dV and dQ of examples/flash_attention_bwd.tile on 128 heads of
     4096 x 64 fp16 (M and D from a float64 forward), causal and not. The
@@ -1078,6 +1090,7 @@ ROWS = {
     "attention_bf16_d128": row_attention_bf16_d128,
     "flash_attention": row_flash_attention,
     "flash_attention_desc": row_flash_attention_desc,
+    "flash_attention_tma": row_flash_attention_tma,
     "attention_kt_tma": row_attention_kt_tma,
     "attention_bwd": row_attention_bwd,
 }

@@ -271,6 +271,11 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
         "flash_attention_desc" + name.substr(name.find("attention") + 9);
     tests.push_back({desc, desc + ".ptx", "attn_fwd_desc", wideSizes,
                      runAttention, config});
+    // attn_fwd with --batched-tma: its block pointers' K and V by TMA.
+    std::string tma =
+        "flash_attention_tma" + name.substr(name.find("attention") + 9);
+    tests.push_back(
+        {tma, tma + ".ptx", "attn_fwd", wideSizes, runAttention, config});
   }
   config.Causal = false;
   config.HeadDim = 64;

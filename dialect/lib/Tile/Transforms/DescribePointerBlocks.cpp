@@ -153,6 +153,9 @@ struct IndexVector {
 /// `value` (a 1-D integer tile) as an index vector without a modulus.
 static std::optional<IndexVector> matchPlainIndex(Value value) {
   value = stripViews(value);
+  // A block pointer's indices are widened to i64 (the values are kept).
+  if (auto ext = value.getDefiningOp<arith::ExtSIOp>())
+    value = stripViews(ext.getIn());
   if (auto range = value.getDefiningOp<MakeRangeOp>())
     return IndexVector{Linear::of(range.getStart()),
                        range.getEnd() - range.getStart(), Value()};
@@ -194,7 +197,22 @@ static std::optional<IndexVector> matchIndex(Value value) {
 /// The index vector along dimension `dim` that `value` (a 2-D integer
 /// tile) spreads across the other dimension: `expand_dims` of a 1-D vector.
 static std::optional<IndexVector> matchSpreadIndex(Value value, unsigned &dim) {
-  auto expand = stripViews(value).getDefiningOp<ExpandDimsOp>();
+  value = stripViews(value);
+  // A uniform offset added after the expansion (a block pointer's offsets).
+  if (auto add = value.getDefiningOp<arith::AddIOp>()) {
+    for (auto [uniform, other] : {std::pair(add.getLhs(), add.getRhs()),
+                                  std::pair(add.getRhs(), add.getLhs())}) {
+      std::optional<Linear> offset = getUniform(uniform);
+      std::optional<IndexVector> index =
+          offset ? matchSpreadIndex(other, dim) : std::nullopt;
+      if (index && !index->extent) {
+        index->start = index->start.plus(*offset);
+        return index;
+      }
+    }
+    return std::nullopt;
+  }
+  auto expand = value.getDefiningOp<ExpandDimsOp>();
   if (!expand || cast<RankedTensorType>(expand.getType()).getRank() != 2)
     return std::nullopt;
   dim = 1 - expand.getAxis();
@@ -266,11 +284,13 @@ struct PointerForm {
   }
 };
 
-/// One conjunct of a mask: `start + i < bound` along `dim`.
+/// One conjunct of a mask: `start + i < bound` along `dim`, or with
+/// `lower`, `start + i >= 0` (a block pointer checks both ends).
 struct Bound {
   unsigned dim;
   IndexVector index;
   Linear bound;
+  bool lower = false;
 };
 
 /// The conjuncts of the mask `value` (an `and` of broadcast comparisons of
@@ -281,14 +301,17 @@ static bool collectBounds(Value value, SmallVectorImpl<Bound> &bounds) {
     return collectBounds(andOp.getLhs(), bounds) &&
            collectBounds(andOp.getRhs(), bounds);
   auto cmp = value.getDefiningOp<arith::CmpIOp>();
-  if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::slt)
+  if (!cmp || (cmp.getPredicate() != arith::CmpIPredicate::slt &&
+               cmp.getPredicate() != arith::CmpIPredicate::sge))
     return false;
+  bool lower = cmp.getPredicate() == arith::CmpIPredicate::sge;
   unsigned dim;
   std::optional<IndexVector> index = matchSpreadIndex(cmp.getLhs(), dim);
   std::optional<Linear> bound = getUniform(cmp.getRhs());
-  if (!index || index->extent || !bound)
+  if (!index || index->extent || !bound ||
+      (lower && !(*bound == Linear::of(0))))
     return false;
-  bounds.push_back({dim, *index, *bound});
+  bounds.push_back({dim, *index, *bound, lower});
   return true;
 }
 
@@ -323,7 +346,8 @@ static bool reachesOnlyMaskedStores(Value value, unsigned dim,
 }
 
 /// Creates `form` as an i32 scalar before `b`'s insertion point, or null
-/// when one of its atoms is not an i32.
+/// when one of its atoms is neither an i32 nor one widened to i64 (a block
+/// pointer's offsets).
 static Value materialize(OpBuilder &b, Location loc, const Linear &form) {
   Type i32 = b.getI32Type();
   auto constant = [&](int64_t value) -> Value {
@@ -331,11 +355,13 @@ static Value materialize(OpBuilder &b, Location loc, const Linear &form) {
   };
   Value sum;
   for (auto [atom, coefficient] : form.terms) {
-    if (atom.getType() != i32)
-      return Value();
     Value term = atom;
+    if (auto ext = atom.getDefiningOp<arith::ExtSIOp>())
+      term = ext.getIn();
+    if (term.getType() != i32)
+      return Value();
     if (coefficient != 1)
-      term = arith::MulIOp::create(b, loc, atom, constant(coefficient));
+      term = arith::MulIOp::create(b, loc, term, constant(coefficient));
     sum = sum ? arith::AddIOp::create(b, loc, sum, term) : term;
   }
   if (!sum)
@@ -472,12 +498,21 @@ static std::optional<Block> analyzeBlock(const PointerForm &form,
     return std::nullopt;
   for (unsigned d = 0; d < 2; ++d) {
     const Bound *bound = nullptr;
-    for (const Bound &b : bounds)
-      if (b.dim == d) {
-        if (bound)
+    for (const Bound &b : bounds) {
+      if (b.dim != d)
+        continue;
+      // TMA reads zeros below index 0 as well: a lower bound at 0 of the
+      // block's own indices is what it does anyway.
+      if (b.lower) {
+        if (!(b.index.start == block.start[d]) ||
+            b.index.length != shape[d])
           return std::nullopt;
-        bound = &b;
+        continue;
       }
+      if (bound)
+        return std::nullopt;
+      bound = &b;
+    }
     const IndexVector &index = *form.index[d];
     if (bound) {
       // start + i < extent  <=>  bound.index.start + i < bound.bound.
@@ -547,18 +582,19 @@ static void describeLoad(LoadOp load, DotOp dot, unsigned operandIndex,
   if (!type || type.getRank() != 2 || load.getDescBase() ||
       (load.getMask() && !load.getOther()))
     return;
-  std::optional<int64_t> lb = getConstantIntValue(forOp.getLowerBound());
-  std::optional<int64_t> step = getConstantIntValue(forOp.getStep());
-  if (!lb || !step || *step <= 0)
-    return;
-
   // The pointer: computed in the body, or carried by the loop and advanced
-  // by a uniform amount each iteration.
+  // by a uniform amount each iteration (which a constant lower bound and
+  // step make a multiple of the induction variable).
   PointerForm form;
   Linear advance; // element offsets added per iteration
+  std::optional<int64_t> lb = 0, step = 1;
   Value ptr = load.getPtr();
   if (auto arg = dyn_cast<BlockArgument>(ptr);
       arg && arg.getOwner() == forOp.getBody() && arg.getArgNumber() > 0) {
+    lb = getConstantIntValue(forOp.getLowerBound());
+    step = getConstantIntValue(forOp.getStep());
+    if (!lb || !step || *step <= 0)
+      return;
     unsigned i = arg.getArgNumber() - 1;
     auto next =
         stripViews(forOp.getYieldedValues()[i]).getDefiningOp<AddPtrOp>();

@@ -924,10 +924,27 @@ planTmaRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses) {
   auto type = cast<RankedTensorType>(load.getType());
   if (!load.getDescBase() || !padsWithZeros(load) || type.getRank() != 2)
     return std::nullopt;
+  SmallVector<Value> shape(load.getDescShape());
+  SmallVector<Value> strides(load.getDescStrides());
+  // A b stored as rows of K (attention's K^T block pointer, strides
+  // (1, HEAD_DIM)): copied as the tile of the transposed view, read as
+  // through tl.trans (planTma).
+  bool swapped = matchPattern(strides[0], m_One()) &&
+                 !matchPattern(strides[1], m_One());
+  if (swapped) {
+    for (auto [dot, index, transposed] : uses)
+      if (index != 1 || transposed)
+        return std::nullopt;
+    std::swap(shape[0], shape[1]);
+    std::swap(strides[0], strides[1]);
+    type = RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
+                                 type.getElementType());
+  }
   int64_t elemBytes = getStorageBytes(type.getElementType());
   int64_t inner = type.getDimSize(1);
   std::optional<int64_t> swizzle;
-  for (auto [dot, index, transposed] : uses) {
+  for (auto [dot, index, useTransposed] : uses) {
+    bool transposed = useTransposed || swapped;
     int64_t useSwizzle = std::min<int64_t>(128, inner * elemBytes);
     if (index == 0 && transposed)
       return std::nullopt;
@@ -946,13 +963,15 @@ planTmaRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses) {
     return std::nullopt;
   SmallVector<Value> outerCoords;
   TensorMapAttr map = describeTensorMap(
-      type, load.getDescBase(), load.getDescShape(), load.getDescStrides(),
-      load.getDescUnchecked(), *swizzle, /*batched=*/true, outerCoords);
+      type, load.getDescBase(), shape, strides, load.getDescUnchecked(),
+      *swizzle, /*batched=*/true, outerCoords);
   if (!map)
     return std::nullopt;
-  return OperandPlan{
+  OperandPlan plan{
       load, SharedLayoutAttr::get(load.getContext(), 1, unsigned(*swizzle)),
       map, outerCoords};
+  plan.swapped = swapped;
+  return plan;
 }
 
 /// Plans the products of a loop with several (attention's q @ k^T and
@@ -1046,6 +1065,12 @@ static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots, bool useTma) {
   if (allTma) {
     for (auto [ring, tmaPlan] : llvm::zip_equal(plan.plans, tmaPlans))
       ring = *tmaPlan;
+    // The products read a swapped ring's slots transposed.
+    for (ProductPlan &product : plan.products)
+      for (ProductOperand &operand : product.operands)
+        if (operand.kind == ProductOperand::Ring &&
+            plan.plans[operand.index].swapped)
+          operand.transposed = true;
     plan.tma = true;
   }
   return true;
@@ -1441,10 +1466,14 @@ void LoopPipeliner::storeZeroSlot(OpBuilder &b) {
   if (!plan.deferLast)
     return;
   unsigned ring = plan.products.back().operands[1].index;
-  auto type = plan.plans[ring].load->getResult(0).getType();
+  Value slot = slotOf(b, rings[ring], i32Constant(b, loc, plan.numStages - 1));
+  auto slotType = cast<SmemType>(slot.getType());
+  auto type = RankedTensorType::get(
+      slotType.getShape(), slotType.getElementType(),
+      cast<RankedTensorType>(plan.plans[ring].load->getResult(0).getType())
+          .getEncoding());
   LocalStoreOp::create(
-      b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(type)),
-      slotOf(b, rings[ring], i32Constant(b, loc, plan.numStages - 1)));
+      b, loc, arith::ConstantOp::create(b, loc, b.getZeroAttr(type)), slot);
 }
 
 Value LoopPipeliner::ringOperand(OpBuilder &b, const ProductOperand &operand,
