@@ -1,4 +1,5 @@
 // RUN: tilec-opt %s -split-input-file -tile-describe-pointer-blocks -canonicalize -cse | FileCheck %s
+// RUN: sed -n '/^  func.func @block_ptr_kt(/,$p' %s | sed -e '1s/^/module {\n/' -e 's/arith.cmpi sge, %28, %cst /arith.cmpi sge, %15, %cst /' | tilec-opt -tile-describe-pointer-blocks -canonicalize -cse | FileCheck %s --check-prefix=LOWER
 
 // The matmul tutorial's pointer kernel (16x16x16 blocks, unit column
 // strides): a's rows and b's columns wrap `% M` and `% N`, the loads mask K
@@ -448,3 +449,83 @@ module {
     return
   }
 }
+
+// -----
+
+// A block pointer's loads (tl.make_block_ptr, as the front end lowers it):
+// indices widened to i64, the offset added after the expansion, and masks
+// `0 <= index < extent` (TMA reads zeros below 0 as well). b is K^T of
+// order (0, 1), checked along N only: its rows of HEAD_DIM start at the
+// constant 0 (extent 64) and the stride along them is 1, which the
+// description keeps (strides (1, 64)). The loop's lower bound is not
+// constant, which does not matter when the pointer is computed in the body
+// from the carried offset. The store of the product is described too.
+// CHECK-LABEL: func.func @block_ptr_kt(
+// CHECK: scf.for
+// CHECK: tile.load %{{[0-9]+}}, %{{[0-9]+}} other %{{[a-z_0-9]+}} descriptor %arg1[%c0_i32, %arg7] shape(%c64_i64, %3) strides(%c1_i64, %c64_i64) {descUnchecked}
+// CHECK: tile.store %{{[0-9]+}}, %{{[0-9#]+}}, %{{[0-9]+}} descriptor %arg2[%1, %c0_i32] shape(%2, %c64_i64) strides(%c64_i64, %c1_i64) {descUnchecked}
+// A lower bound on other indices than the block's (here without the
+// offset) is not TMA's: the load stays undescribed.
+// LOWER-LABEL: func.func @block_ptr_kt(
+// LOWER: scf.for
+// LOWER: tile.load %{{[0-9]+}}, %{{[0-9]+}} other %{{[a-z_0-9]+}} :
+module {
+  func.func @block_ptr_kt(%arg0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg1: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %arg2: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %arg3: i32, %arg4: i32) {
+    %cst = arith.constant dense<0> : tensor<1x64xi64>
+    %cst_0 = arith.constant dense<64> : tensor<1x64xi64>
+    %c0_i32 = arith.constant 0 : i32
+    %cst_1 = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %cst_2 = arith.constant dense<0.000000e+00> : tensor<64x64xf16>
+    %cst_3 = arith.constant dense<0> : tensor<64x1xi64>
+    %cst_4 = arith.constant dense<64> : tensor<64x1xi64>
+    %c64_i32 = arith.constant 64 : i32
+    %0 = tile.program_id 0 : i32
+    %1 = arith.muli %0, %c64_i32 : i32
+    %2 = arith.extsi %arg3 : i32 to i64
+    %3 = arith.extsi %arg4 : i32 to i64
+    %4 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+    %5 = arith.extsi %4 : tensor<64xi32> to tensor<64xi64>
+    %6 = tile.expand_dims %5 {axis = 1 : i32} : tensor<64xi64> -> tensor<64x1xi64>
+    %7 = arith.extsi %1 : i32 to i64
+    %8 = tile.splat %7 : tensor<64x1xi64>
+    %9 = arith.addi %6, %8 : tensor<64x1xi64>
+    %10 = arith.muli %9, %cst_4 : tensor<64x1xi64>
+    %11 = arith.cmpi sge, %9, %cst_3 : tensor<64x1xi64>
+    %12 = tile.splat %2 : tensor<64x1xi64>
+    %13 = arith.cmpi slt, %9, %12 : tensor<64x1xi64>
+    %14 = arith.andi %11, %13 : tensor<64x1xi1>
+    %15 = tile.expand_dims %5 {axis = 0 : i32} : tensor<64xi64> -> tensor<1x64xi64>
+    %16 = tile.broadcast %10 : tensor<64x1xi64> -> tensor<64x64xi64>
+    %17 = tile.broadcast %15 : tensor<1x64xi64> -> tensor<64x64xi64>
+    %18 = arith.addi %16, %17 : tensor<64x64xi64>
+    %19 = tile.splat %arg0 : tensor<64x64x!tile.ptr<f16>>
+    %20 = tile.addptr %19, %18 : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi64>
+    %21 = tile.broadcast %14 : tensor<64x1xi1> -> tensor<64x64xi1>
+    %22 = tile.load %20, %21 other %cst_2 : (tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi1>, tensor<64x64xf16>) -> tensor<64x64xf16>
+    %23:2 = scf.for %arg5 = %0 to %arg4 step %c64_i32 iter_args(%arg6 = %cst_1, %arg7 = %c0_i32) -> (tensor<64x64xf32>, i32)  : i32 {
+      %26 = arith.extsi %arg7 : i32 to i64
+      %27 = tile.splat %26 : tensor<1x64xi64>
+      %28 = arith.addi %15, %27 : tensor<1x64xi64>
+      %29 = arith.muli %28, %cst_0 : tensor<1x64xi64>
+      %30 = tile.broadcast %6 : tensor<64x1xi64> -> tensor<64x64xi64>
+      %31 = tile.broadcast %29 : tensor<1x64xi64> -> tensor<64x64xi64>
+      %32 = arith.addi %30, %31 : tensor<64x64xi64>
+      %33 = arith.cmpi sge, %28, %cst : tensor<1x64xi64>
+      %34 = tile.splat %3 : tensor<1x64xi64>
+      %35 = arith.cmpi slt, %28, %34 : tensor<1x64xi64>
+      %36 = arith.andi %33, %35 : tensor<1x64xi1>
+      %37 = tile.splat %arg1 : tensor<64x64x!tile.ptr<f16>>
+      %38 = tile.addptr %37, %32 : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi64>
+      %39 = tile.broadcast %36 : tensor<1x64xi1> -> tensor<64x64xi1>
+      %40 = tile.load %38, %39 other %cst_2 : (tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi1>, tensor<64x64xf16>) -> tensor<64x64xf16>
+      %41 = tile.dot %22, %40, %arg6 {inputPrecision = #tile<input_precision tf32>} : tensor<64x64xf16>, tensor<64x64xf16> -> tensor<64x64xf32>
+      %42 = arith.addi %arg7, %c64_i32 : i32
+      scf.yield %41, %42 : tensor<64x64xf32>, i32
+    }
+    %24 = tile.splat %arg2 : tensor<64x64x!tile.ptr<f32>>
+    %25 = tile.addptr %24, %18 : tensor<64x64x!tile.ptr<f32>>, tensor<64x64xi64>
+    tile.store %25, %23#0, %21 : tensor<64x64x!tile.ptr<f32>>, tensor<64x64xf32>, tensor<64x64xi1>
+    return
+  }
+}
+
