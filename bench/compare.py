@@ -672,18 +672,27 @@ def matmul_row(h, name, dtype, m, n, k, blocks, kind="ptr"):
     ref = a.double() @ b.double()
     bm, bn = blocks
     grid = (h.triton.cdiv(m, bm), h.triton.cdiv(n, bn))
+    torch_fn = lambda: torch.matmul(a, b, out=c)  # noqa: E731
     if kind == "ptr":
         args = (a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
                 b.stride(1), c.stride(0), c.stride(1))
+    elif kind == "bias_relu":
+        # matmul_bias_act_kernel(a, b, bias, c, M, N, K, lda, ldb, ldc);
+        # torch: cuBLASLt's fused bias + relu epilogue (nn.Linear + ReLU).
+        bias = randn(torch, (n,), dtype)
+        ref = torch.relu(ref + bias.double())
+        args = (a, b, bias, c, m, n, k, a.stride(0), b.stride(0),
+                c.stride(0))
+        torch_fn = lambda: torch._addmm_activation(bias, a, b,  # noqa: E731
+                                                   out=c)
     else:  # (a, b or bt, c, M, N, K, lda, ldb or ldbt, ldc)
         args = (a, stored, c, m, n, k, a.stride(0), stored.stride(0),
                 c.stride(0))
-    if kind == "bt":  # GROUP_M ordering over a 1-D grid
+    if kind in ("bt", "bias_relu"):  # GROUP_M ordering over a 1-D grid
         grid = (grid[0] * grid[1],)
     h.run_row(f"{name} {m}x{n}x{k}", name, grid, args, [c], [ref],
               1e-3 if dtype == torch.float16 else 1e-2, 2 * m * n * k,
-              "TFLOP/s", lambda: torch.matmul(a, b, out=c),
-              torch_checked=True)
+              "TFLOP/s", torch_fn, torch_checked=True)
 
 
 def row_matmul_fp16(h):
@@ -699,6 +708,15 @@ def row_matmul_bf16(h):
 def row_matmul_fp16_ragged(h):
     matmul_row(h, "matmul_ptr_fp16_tc", h.torch.float16, 4095, 4095, 4095,
                (128, 128))
+    matmul_row(h, "matmul_ptr_fp16_tc", h.torch.float16, 3000, 5000, 2000,
+               (128, 128))
+
+
+def row_matmul_bias_relu(h):
+    """examples/matmul_epilogue.tile: relu(A @ B + bias) with descriptors
+    made in the kernel, the epilogue on the accumulator."""
+    matmul_row(h, "matmul_bias_relu_fp16_n256", h.torch.float16, 4096, 4096,
+               4096, (128, 256), kind="bias_relu")
 
 
 def row_matmul_desc_fp16(h):
@@ -1078,6 +1096,7 @@ ROWS = {
     "matmul_fp16_ragged": row_matmul_fp16_ragged,
     "matmul_desc_fp16": row_matmul_desc_fp16,
     "matmul_bt": row_matmul_bt,
+    "matmul_bias_relu": row_matmul_bias_relu,
     "mx_matmul": row_mx_matmul,
     "batched_matmul": row_batched_matmul,
     "batched_matmul_desc": row_batched_matmul_desc,

@@ -83,6 +83,9 @@ struct MatmulKind {
   double InputScale = 1.0;
   /// A persistent kernel: 132 programs walk the tiles.
   bool Persistent = false;
+  /// The kernel takes a bias (N values of the input type) after B and
+  /// computes C = relu(A @ B + bias).
+  bool BiasRelu = false;
 };
 
 /// A row stride past \p cols that keeps rows 16-byte aligned.
@@ -159,14 +162,18 @@ CaseResult runMatmulKind(TestEnv &env, const GpuTest &test,
 
   HostMatrix a = HostMatrix::random(env, config.In, m, k, lda);
   HostMatrix b = HostMatrix::random(env, config.In, bRows, bCols, ldb);
+  HostMatrix bias = HostMatrix::random(env, config.In, 1, kind.BiasRelu ? n : 0);
   CaseBuffers buffers(env.Ctx);
   DeviceBuffer &da = buffers.input(a);
   DeviceBuffer &db = buffers.input(b);
+  DeviceBuffer *dbias = kind.BiasRelu ? &buffers.input(bias) : nullptr;
   DeviceBuffer &dc = buffers.output(m * ldc * elemSize(config.Out));
   if (!buffers.status().ok())
     return failed(buffers.status(), result);
 
   std::vector<KernelArg> args = {da, db, dc, m, n, k};
+  if (dbias)
+    args.insert(args.begin() + 2, *dbias);
   if (kind.Args == MatmulKind::Strided)
     args.insert(args.end(),
                 {strideAM, strideAK, strideBK, strideBN, strideCM, strideCN});
@@ -185,6 +192,10 @@ CaseResult runMatmulKind(TestEnv &env, const GpuTest &test,
                   strideBK, strideBN, ref.data());
   for (double &r : ref)
     r *= kind.InputScale * kind.InputScale;
+  if (kind.BiasRelu)
+    for (std::uint64_t i = 0; i < m; ++i)
+      for (std::uint64_t j = 0; j < n; ++j)
+        ref[i * n + j] = std::max(ref[i * n + j] + bias.at(0, j), 0.0);
   bool ok = checkOutput(result, "C", c, ref, n,
                         matmulTolerance(config.Tol, a, b, k, kind.InputScale));
   ok &= recordClobbered(result, "C", clobbered);
@@ -260,6 +271,17 @@ CaseResult runMatmulDesc(TestEnv &env, const GpuTest &test,
                          const Kernel &kernel, const Shape &shape) {
   MatmulKind kind;
   kind.Args = MatmulKind::RowStrides;
+  return runMatmulKind(env, test, kernel, shape, kind);
+}
+
+/// matmul_bias_act_kernel(a, b, bias, c, M, N, K, stride_am, stride_bk,
+/// stride_cm) with ACTIVATION "relu", GROUP_M ordering.
+CaseResult runMatmulBiasRelu(TestEnv &env, const GpuTest &test,
+                             const Kernel &kernel, const Shape &shape) {
+  MatmulKind kind;
+  kind.Args = MatmulKind::RowStrides;
+  kind.Grouped = true;
+  kind.BiasRelu = true;
   return runMatmulKind(env, test, kernel, shape, kind);
 }
 
@@ -1039,6 +1061,22 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                     {4096, 4096, 4096}},
                    runMatmulBtRows,
                    btRows});
+  // C = relu(A @ B + bias) (examples/matmul_epilogue.tile): descriptors
+  // made in the kernel, the bias loaded by pointer in the epilogue;
+  // M and K ragged, N a multiple of 16 (the hints), not of BLOCK_N.
+  TestConfig biasRelu = tensorCoreConfig(F16, F16, Fp16Tol, 64);
+  biasRelu.BlockN = 256;
+  biasRelu.GroupM = 8;
+  tests.push_back({"matmul_bias_relu_fp16_n256",
+                   "matmul_bias_relu_fp16_n256.ptx",
+                   "matmul_bias_act_kernel",
+                   {{128, 256, 64},
+                    {1000, 784, 520},
+                    {257, 272, 72},
+                    {1, 16, 8},
+                    {4096, 4096, 4096}},
+                   runMatmulBiasRelu,
+                   biasRelu});
   TestConfig btRowsSmall = tensorCoreConfig(F16, F16, Fp16Tol, 32);
   btRowsSmall.GroupM = 8;
   tests.push_back({"matmul_bt_bp_fp16_tc",

@@ -908,7 +908,10 @@ enum class MatmulForm {
   Descriptor,
   /// A, Bt and C with row strides (matmul_bt_block_ptr_kernel), GROUP_M
   /// ordering.
-  TransposedRows
+  TransposedRows,
+  /// Descriptor's arguments with a bias after B, C = relu(A @ B + bias)
+  /// (matmul_bias_act_kernel), GROUP_M ordering.
+  BiasRelu
 };
 Setup matmul(MatmulForm form, double inputScale = 1.0) {
   return [form, inputScale](Case &c) -> std::function<void()> {
@@ -922,12 +925,16 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
                    form == MatmulForm::Persistent ||
                    form == MatmulForm::Linear ||
                    form == MatmulForm::TransposedRows;
-    uint64_t pad = strided ? 3 : form == MatmulForm::Descriptor ? 8 : 0;
+    bool rowStrides =
+        form == MatmulForm::Descriptor || form == MatmulForm::BiasRelu;
+    uint64_t pad = strided ? 3 : rowStrides ? 8 : 0;
     ScalarType in = argType(c.config, 0), out = argType(c.config, 2);
     auto ld = [&](uint64_t cols) { return pad ? c.stride(cols, pad) : cols; };
     uint64_t lda = ld(k), ldb = ld(transB ? k : n), ldc = ld(n);
     Buffer &a = c.input(in, m, k, lda);
     Buffer &b = transB ? c.input(in, n, k, ldb) : c.input(in, k, n, ldb);
+    Buffer *bias = form == MatmulForm::BiasRelu ? &c.input(in, 1, n, n)
+                                                : nullptr;
     Buffer &d = c.output(out, m * ldc);
     std::vector<uint64_t> ints = {m, n, k};
     if (form == MatmulForm::Linear)
@@ -936,20 +943,22 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
       ints.insert(ints.end(), {lda, ldb, ldc});
     else if (strided)
       ints.insert(ints.end(), {lda, 1, ldb, 1, ldc, 1});
-    else if (form == MatmulForm::Descriptor)
+    else if (rowStrides)
       ints.insert(ints.end(), {lda, ldb, ldc});
     for (uint64_t v : ints)
       c.args.push_back(Argument::ofInt(v));
     uint64_t tilesM = cdiv(m, c.constant("BLOCK_M"));
     uint64_t tilesN = cdiv(n, c.constant("BLOCK_N"));
-    if (form == MatmulForm::Grouped || form == MatmulForm::TransposedRows)
+    if (form == MatmulForm::Grouped || form == MatmulForm::TransposedRows ||
+        form == MatmulForm::BiasRelu)
       c.grid[0] = tilesM * tilesN;
     else if (form == MatmulForm::Persistent)
       c.grid[0] = c.constant("NUM_PROGRAMS");
     else
       c.grid = {static_cast<unsigned>(tilesM), static_cast<unsigned>(tilesN),
                 1};
-    return [&c, &a, &b, &d, m, n, k, lda, ldb, ldc, transB, inputScale] {
+    return [&c, &a, &b, bias, &d, m, n, k, lda, ldb, ldc, transB,
+            inputScale] {
       std::vector<float> av = Case::values(a, m, lda);
       std::vector<float> bv = Case::values(b, transB ? n : k, ldb);
       std::vector<double> ref(m * n);
@@ -957,6 +966,12 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
                            transB ? 1 : ldb, transB ? ldb : 1, ref.data());
       for (double &r : ref)
         r *= inputScale * inputScale;
+      if (bias) {
+        std::vector<float> biasValues = Case::values(*bias, 1, n);
+        for (uint64_t i = 0; i < m; ++i)
+          for (uint64_t j = 0; j < n; ++j)
+            ref[i * n + j] = std::max(ref[i * n + j] + biasValues[j], 0.0);
+      }
       c.check("C", d, m, n, ldc, ref, c.config.tol);
     };
   };
@@ -1584,6 +1599,16 @@ std::vector<Config> configurations() {
        "*fp16:16, *fp16:16, *fp16:16, i32, i32:16, i32, i32, i32, i32:16",
        {"BLOCK_M=128", "BLOCK_N=256", "BLOCK_K=64"},
        matmul(MatmulForm::Descriptor),
+       {{200, 272, 72}, {1, 16, 8}},
+       Fp16Tol},
+      {"matmul_bias_relu_fp16_n256",
+       "matmul_epilogue.tile",
+       "matmul_bias_act_kernel",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32, i32:16, i32, i32, i32, "
+       "i32:16",
+       {"BLOCK_M=128", "BLOCK_N=256", "BLOCK_K=64", "GROUP_M=8",
+        "ACTIVATION=relu"},
+       matmul(MatmulForm::BiasRelu),
        {{200, 272, 72}, {1, 16, 8}},
        Fp16Tol},
       // B given as Bt [N, K] through a block pointer of order (0, 1).
