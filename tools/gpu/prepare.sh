@@ -40,14 +40,18 @@ cp "$build"/examples/*.ptx "$build"/examples/ptx-manifest.tsv "$out/examples/"
 # The HEAD_DIM 128 attention kernels built again with tilec's experimental
 # --ping-pong (with 3 stages: the product it overlaps is deferred only from
 # 3), beside the others' PTX and the manifest saying so, in ping-pong/ for
-# run.sh's ping-pong steps.
+# run.sh's ping-pong steps; the builds with TMA rings (flash_attention_desc_*
+# and flash_attention_tma_*) keep --batched-tma.
 mkdir -p "$out/ping-pong"
 cp "$build"/examples/*.ptx "$out/ping-pong/"
 while IFS=$'\t' read -r name file kernel sig warps stages constexprs; do
   case $name in
-  attention_fp16_d128 | attention_bf16_d128 | flash_attention_fp16_d128_causal | flash_attention_bf16_d128)
+  attention_fp16_d128 | attention_bf16_d128 | flash_attention*_fp16_d128_causal | flash_attention*_bf16_d128)
     defs=()
     for kv in $constexprs; do defs+=(-D "$kv"); done
+    case $name in
+    flash_attention_desc_* | flash_attention_tma_*) defs+=(--batched-tma) ;;
+    esac
     "$build/bin/tilec" "$root/examples/$file" -k "$kernel" -s "$sig" \
       -w "$warps" --num-stages 3 "${defs[@]}" --ping-pong -Wno-block-ptr \
       -o "$out/ping-pong/$name.ptx"

@@ -234,11 +234,12 @@ PP_DIR="$DIR/ping-pong"
 if [ -n "${GPU_TESTS:-}" ] && [ -n "${C_LIB:-}" ] &&
   [ -f "$PP_DIR/ptx-manifest.tsv" ]; then
   step ping-pong-tests timeout 300 "$GPU_TESTS" --ptx-dir "$PP_DIR" --only \
-    attention_fp16_d128,attention_bf16_d128,flash_attention_fp16_d128_causal,flash_attention_bf16_d128
+    "attention_fp16_d128,attention_bf16_d128,flash_attention*_fp16_d128_causal,flash_attention*_bf16_d128"
   for pp in "$PTX_DIR" "$PP_DIR"; do
     step "ping-pong-compare-$(basename "$pp")" python3 "$ROOT/bench/compare.py" \
       --ptx-dir "$pp" --library "$C_LIB" \
-      --only attention_fp16_d128 attention_bf16_d128 flash_attention
+      --only attention_fp16_d128 attention_bf16_d128 flash_attention \
+      flash_attention_desc flash_attention_tma
   done
 else
   missing ping-pong "tilec-gpu-tests, libtilec-runtime-c.so or ping-pong/"

@@ -94,8 +94,9 @@ static cl::opt<bool> pointerTma(
 
 static cl::opt<bool> pingPong(
     "ping-pong",
-    cl::desc("Experimental, not yet measured on a GPU: in attention loops "
-             "whose p @ v is deferred (HEAD_DIM 128), guard the K/V ring with "
+    cl::desc("Experimental (slower with cp.async rings; with the TMA rings "
+             "of --batched-tma not yet measured): in attention loops whose "
+             "p @ v is deferred (HEAD_DIM 128), guard the K/V ring with "
              "mbarriers instead of a barrier an iteration and let the two "
              "warp groups issue their products in turn (FlashAttention-3's "
              "ping-pong)"),

@@ -81,7 +81,9 @@
 // arrives once p @ v, the slot's last reader, is done, waited on before the
 // slot is refilled), so that the warp groups can drift apart, and they issue
 // their products in turn (tile.await_turn, tile.pass_turn): one warp group's
-// softmax runs while the next one's products do. The waits of such loops have
+// softmax runs while the next one's products do. With TMA rings the slots'
+// TMA barriers are the full ones (one expect_tx a stage) and the empty ones
+// guard the copies the same way. The waits of such loops have
 // no proxy fence (wgmma reads what cp.async wrote after the barrier, as
 // Triton's and CUTLASS's loops do); stores before the loop are fenced once.
 //
@@ -1197,8 +1199,7 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
     if (plan.deferLast) {
       plan.copyPlace = LoopPlan::CopyPlace::Top;
       plan.ahead = numStages - 2;
-      // The ping-pong's full barriers count the threads' cp.async copies.
-      plan.pingPong = pingPong && !plan.tma;
+      plan.pingPong = pingPong;
       plan.threads = threads;
     }
     return plan;
@@ -1431,9 +1432,13 @@ LogicalResult LoopPipeliner::allocate(OpBuilder &b, bool storeLater) {
     fenceInvariantBuffers(b);
   }
   if (plan.pingPong) {
+    // The full barriers count the threads' cp.async copies (with TMA, the
+    // barriers below are the full ones); the empty ones each warp's
+    // arrival once it has read a slot.
     auto type = BarriersType::get(b.getContext(), plan.numStages);
-    fullBarriers = BarrierAllocOp::create(b, loc, type, IntegerAttr(),
-                                          b.getI32IntegerAttr(plan.threads));
+    if (!plan.tma)
+      fullBarriers = BarrierAllocOp::create(b, loc, type, IntegerAttr(),
+                                            b.getI32IntegerAttr(plan.threads));
     emptyBarriers = BarrierAllocOp::create(
         b, loc, type, IntegerAttr(), b.getI32IntegerAttr(plan.threads / 32));
   }
@@ -1575,15 +1580,14 @@ SmallVector<Value> LoopPipeliner::emitPrologue(OpBuilder &b) {
   SmallVector<Value> inits = args;
   inits.push_back(i32Constant(b, loc, 0));
   inits.push_back(i32Constant(b, loc, plan.ahead % plan.numStages));
-  if (plan.tma) // The parity of the phase of the barrier of slot `read`.
+  // The parities of the phases to wait for: of slot `read`'s (full)
+  // barrier, and with the ping-pong of slot `write`'s empty barrier, whose
+  // first phase the first write into a fresh slot does not wait for
+  // (parity 1 passes).
+  if (plan.tma || plan.pingPong)
     inits.push_back(i32Constant(b, loc, 0));
-  if (plan.pingPong) {
-    // The parities of the phases to wait for: of slot `read`'s full
-    // barrier, and of slot `write`'s empty barrier, whose first phase the
-    // first write into a fresh slot does not wait for (parity 1 passes).
-    inits.push_back(i32Constant(b, loc, 0));
+  if (plan.pingPong)
     inits.push_back(i32Constant(b, loc, 1));
-  }
   carriedBase = inits.size();
   llvm::append_range(inits, carriedInits);
   if (plan.deferLast) {
@@ -1607,10 +1611,10 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
   Value read = newArgs[numUsed], write = newArgs[numUsed + 1];
   if (plan.tma && afterProducts)
     BarrierWaitOp::create(b, loc, barriers, read, newArgs[numUsed + 2]);
-  else if (plan.tma)
-    CtaBarrierOp::create(b, loc);
   else if (plan.pingPong)
     BarrierWaitOp::create(b, loc, emptyBarriers, write, newArgs[numUsed + 3]);
+  else if (plan.tma)
+    CtaBarrierOp::create(b, loc);
   else
     AsyncWaitOp::create(b, loc, b.getI32IntegerAttr(plan.ahead - 1),
                         severalProducts ? b.getUnitAttr() : UnitAttr());
@@ -1631,7 +1635,7 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
                 write, /*defer=*/true);
   if (plan.tma && !afterProducts)
     BarrierWaitOp::create(b, loc, barriers, read, newArgs[numUsed + 2]);
-  if (plan.pingPong)
+  else if (plan.pingPong)
     BarrierWaitOp::create(b, loc, fullBarriers, read, newArgs[numUsed + 2]);
   if (!afterProducts)
     for (Value ring : rings)
@@ -1662,18 +1666,17 @@ LoopPipeliner::buildIteration(OpBuilder &b, ArrayRef<BlockArgument> newArgs) {
   next.push_back(nextSlot(b, loc, read, numStages, readWraps));
   Value nextWrite = nextSlot(b, loc, write, numStages, writeWraps);
   next.push_back(nextWrite);
-  // The barrier of slot `read` is next waited for in its next phase.
-  if (plan.tma)
+  // The (full) barrier of slot `read` completes a phase per stage it holds:
+  // it is next waited for in its next phase.
+  if (plan.tma || plan.pingPong)
     next.push_back(flipParity(b, loc, readWraps, newArgs[numUsed + 2]));
   if (plan.pingPong) {
-    // Slot `read`'s full barrier completes a phase per stage it holds; slot
-    // `write`'s empty barrier one per stage read from it, stage -1 (the
-    // zeros the first deferred product reads from slot R - 1) included: the
-    // write of stage j waits for phase floor((j + 1) / R) - 1, whose parity
-    // flips when the next write goes to slot R - 1.
+    // Slot `write`'s empty barrier completes one per stage read from it,
+    // stage -1 (the zeros the first deferred product reads from slot R - 1)
+    // included: the write of stage j waits for phase floor((j + 1) / R) -
+    // 1, whose parity flips when the next write goes to slot R - 1.
     readArg = newArgs[numUsed];
     fullParityArg = newArgs[numUsed + 2];
-    next.push_back(flipParity(b, loc, readWraps, fullParityArg));
     Value toLast =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, nextWrite,
                               i32Constant(b, loc, numStages - 1));
@@ -1946,7 +1949,11 @@ void LoopPipeliner::emitEpilogue(scf::ForOp newFor,
   // (zero-filling), and must land before the memory is reused. mbarriers
   // end their life before theirs is.
   if (plan.tma) {
+    if (plan.pingPong)
+      EndTurnsOp::create(b, loc);
     BarrierInvalidateOp::create(b, loc, barriers);
+    if (plan.pingPong)
+      BarrierInvalidateOp::create(b, loc, emptyBarriers);
     return;
   }
   if (plan.pingPong) {

@@ -489,8 +489,9 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
            "With a deferred product: guard the ring's slots with mbarriers "
            "instead of a CTA barrier an iteration, and let the warp groups "
            "take turns issuing their products (tile.await_turn), so that one "
-           "warp group's softmax runs during the next one's products "
-           "(experimental: not yet run on a GPU)">,
+           "warp group's softmax runs during the next one's products (with "
+           "TMA rings, the TMA barriers are the full ones; experimental: "
+           "measured slower with cp.async rings, not yet run with TMA)">,
     Option<"batchedTma", "batched-tma", "bool", /*default=*/"false",
            "With tma: also describe a base that is an argument moved by "
            "per-program offsets as outer dimensions of its tensor map, and "
