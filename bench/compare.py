@@ -956,6 +956,15 @@ def row_attention_fp16(h):
     attention_row(h, "attention_fp16_m128", h.torch.float16, 64, 4096, 64)
 
 
+def row_attention_tma(h):
+    """attention_fwd of examples/attention.tile (K loaded column-major) as
+    built with tilec's experimental --batched-tma (K's transposed view and
+    V by TMA), the attention_fp16 and attention_fp16_d128 rows' shapes."""
+    attention_row(h, "attention_fp16_m128_tma", h.torch.float16, 64, 4096, 64)
+    attention_row(h, "attention_fp16_d128_tma", h.torch.float16, 32, 4096,
+                  128)
+
+
 def row_attention_kt_tma(h):
     """attention_fwd_kt of examples/attention.tile (K loaded as stored,
     transposed for the product) as built by default and with tilec's
@@ -1111,6 +1120,7 @@ ROWS = {
     "flash_attention_desc": row_flash_attention_desc,
     "flash_attention_tma": row_flash_attention_tma,
     "attention_kt_tma": row_attention_kt_tma,
+    "attention_tma": row_attention_tma,
     "attention_bwd": row_attention_bwd,
 }
 

@@ -228,9 +228,14 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   config.BlockN = 64;
   tests.push_back({"attention_fp16_m128", "attention_fp16_m128.ptx",
                    "attention_fwd", wideSizes, runAttention, config});
+  // The same built with --batched-tma (K's transposed view and V by TMA).
+  tests.push_back({"attention_fp16_m128_tma", "attention_fp16_m128_tma.ptx",
+                   "attention_fwd", wideSizes, runAttention, config});
   config.HeadDim = 128;
   config.BlockN = 128;
   tests.push_back({"attention_fp16_d128", "attention_fp16_d128.ptx",
+                   "attention_fwd", wideSizes, runAttention, config});
+  tests.push_back({"attention_fp16_d128_tma", "attention_fp16_d128_tma.ptx",
                    "attention_fwd", wideSizes, runAttention, config});
   config.In = config.Out = ElemType::BF16;
   config.Tol = Tolerance::relative(1e-2);
