@@ -496,8 +496,9 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
            "With tma: also describe a base that is an argument moved by "
            "per-program offsets as outer dimensions of its tensor map, and "
            "fill the rings of loops of several products with TMA when every "
-           "loaded operand is a descriptor load (experimental: not yet run "
-           "on a GPU)">,
+           "loaded operand is a descriptor load, and copy a B of strides "
+           "(1, S) from a map of its transposed view (experimental: not yet "
+           "run on a GPU)">,
     Option<"warnUnused", "warn-unused", "bool", /*default=*/"false",
            "Warn once, at the kernel, when num-stages asks for pipelining "
            "and no loop of the kernel is pipelined (tilec --num-stages)">,
