@@ -727,9 +727,11 @@ def row_matmul_desc_fp16(h):
 def row_matmul_bt(h):
     """examples/matmul.tile's matmul_bt_block_ptr_kernel: B given as Bt
     [N, K] through a block pointer of order (0, 1) (torch: a @ bt.t(), the
-    product nn.Linear runs)."""
-    matmul_row(h, "matmul_bt_bp_fp16_tc_n256", h.torch.float16, 4096, 4096,
-               4096, (128, 256), kind="bt")
+    product nn.Linear runs); by TMA of the transposed view, then built with
+    --batched-tma=false (cp.async: the baseline)."""
+    for name in ("matmul_bt_bp_fp16_tc_n256", "matmul_bt_bp_fp16_tc_n256_cp"):
+        matmul_row(h, name, h.torch.float16, 4096, 4096, 4096, (128, 256),
+                   kind="bt")
 
 
 def row_mx_matmul(h):
@@ -807,10 +809,10 @@ def row_batched_matmul(h):
 def row_batched_matmul_desc(h):
     """batched_matmul_desc_kernel of examples/batched_matmul.tile (one
     matrix a program, tensor descriptors made in the kernel on moved bases:
-    3-D TMA maps under tilec's --batched-tma) on a batch of 64
-    1024x1024x1024 products."""
-    batched_matmul_row(h, "batched_matmul_desc", "batched_matmul_desc", 64,
-                       1024, 1024, 1024, 1)
+    3-D TMA maps) on a batch of 64 1024x1024x1024 products, then built with
+    --batched-tma=false (plain loads: the baseline)."""
+    for name in ("batched_matmul_desc", "batched_matmul_desc_plain"):
+        batched_matmul_row(h, name, name, 64, 1024, 1024, 1024, 1)
 
 
 def row_batched_attention(h):

@@ -228,7 +228,8 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   config.BlockN = 64;
   tests.push_back({"attention_fp16_m128", "attention_fp16_m128.ptx",
                    "attention_fwd", wideSizes, runAttention, config});
-  // The same built with --batched-tma (K's transposed view and V by TMA).
+  // The same built with --multi-product-tma (K's transposed view and V by
+  // TMA).
   tests.push_back({"attention_fp16_m128_tma", "attention_fp16_m128_tma.ptx",
                    "attention_fwd", wideSizes, runAttention, config});
   config.HeadDim = 128;
@@ -248,7 +249,7 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
   config.Tol = Tolerance::relative(2e-3);
   tests.push_back({"attention_kt_fp16", "attention_kt_fp16.ptx",
                    "attention_fwd_kt", wideSizes, runAttention, config});
-  // The same built with --batched-tma (K and V by TMA).
+  // The same built with --multi-product-tma (K and V by TMA).
   tests.push_back({"attention_kt_fp16_tma", "attention_kt_fp16_tma.ptx",
                    "attention_fwd_kt", wideSizes, runAttention, config});
   // flash_attention.tile's attn_fwd (the same blocks), causal and not.
@@ -276,7 +277,7 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
         "flash_attention_desc" + name.substr(name.find("attention") + 9);
     tests.push_back({desc, desc + ".ptx", "attn_fwd_desc", wideSizes,
                      runAttention, config});
-    // attn_fwd with --batched-tma: its block pointers' K and V by TMA.
+    // attn_fwd with --multi-product-tma: its block pointers' K and V by TMA.
     std::string tma =
         "flash_attention_tma" + name.substr(name.find("attention") + 9);
     tests.push_back(

@@ -165,7 +165,8 @@ CaseResult runMatmulKind(TestEnv &env, const GpuTest &test,
 
   HostMatrix a = HostMatrix::random(env, config.In, m, k, lda);
   HostMatrix b = HostMatrix::random(env, config.In, bRows, bCols, ldb);
-  HostMatrix bias = HostMatrix::random(env, config.In, 1, kind.BiasRelu ? n : 0);
+  HostMatrix bias =
+      HostMatrix::random(env, config.In, 1, kind.BiasRelu ? n : 0);
   CaseBuffers buffers(env.Ctx);
   DeviceBuffer &da = buffers.input(a);
   DeviceBuffer &db = buffers.input(b);
@@ -1059,15 +1060,13 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   TestConfig btRows = tensorCoreConfig(F16, F16, Fp16Tol, 64);
   btRows.BlockN = 256;
   btRows.GroupM = 8;
-  tests.push_back({"matmul_bt_bp_fp16_tc_n256",
-                   "matmul_bt_bp_fp16_tc_n256.ptx",
-                   "matmul_bt_block_ptr_kernel",
-                   {{128, 256, 64},
-                    {1000, 784, 528},
-                    {1, 16, 16},
-                    {4096, 4096, 4096}},
-                   runMatmulBtRows,
-                   btRows});
+  tests.push_back(
+      {"matmul_bt_bp_fp16_tc_n256",
+       "matmul_bt_bp_fp16_tc_n256.ptx",
+       "matmul_bt_block_ptr_kernel",
+       {{128, 256, 64}, {1000, 784, 528}, {1, 16, 16}, {4096, 4096, 4096}},
+       runMatmulBtRows,
+       btRows});
   // C = relu(A @ B + bias) (examples/matmul_epilogue.tile): descriptors
   // made in the kernel, the bias loaded by pointer in the epilogue;
   // M and K ragged, N a multiple of 16 (the hints), not of BLOCK_N.
@@ -1086,11 +1085,11 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                    biasRelu});
   TestConfig btRowsSmall = tensorCoreConfig(F16, F16, Fp16Tol, 32);
   btRowsSmall.GroupM = 8;
-  tests.push_back({"matmul_bt_bp_fp16_tc",
-                   "matmul_bt_bp_fp16_tc.ptx",
-                   "matmul_bt_block_ptr_kernel",
-                   {{1000, 777, 515}, {257, 129, 200}, {1, 1, 1},
-                    {{300, 200, 100}, Pad}},
-                   runMatmulBtRows,
-                   btRowsSmall});
+  tests.push_back(
+      {"matmul_bt_bp_fp16_tc",
+       "matmul_bt_bp_fp16_tc.ptx",
+       "matmul_bt_block_ptr_kernel",
+       {{1000, 777, 515}, {257, 129, 200}, {1, 1, 1}, {{300, 200, 100}, Pad}},
+       runMatmulBtRows,
+       btRowsSmall});
 }

@@ -933,8 +933,8 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
     uint64_t lda = ld(k), ldb = ld(transB ? k : n), ldc = ld(n);
     Buffer &a = c.input(in, m, k, lda);
     Buffer &b = transB ? c.input(in, n, k, ldb) : c.input(in, k, n, ldb);
-    Buffer *bias = form == MatmulForm::BiasRelu ? &c.input(in, 1, n, n)
-                                                : nullptr;
+    Buffer *bias =
+        form == MatmulForm::BiasRelu ? &c.input(in, 1, n, n) : nullptr;
     Buffer &d = c.output(out, m * ldc);
     std::vector<uint64_t> ints = {m, n, k};
     if (form == MatmulForm::Linear)
@@ -957,8 +957,7 @@ Setup matmul(MatmulForm form, double inputScale = 1.0) {
     else
       c.grid = {static_cast<unsigned>(tilesM), static_cast<unsigned>(tilesN),
                 1};
-    return [&c, &a, &b, bias, &d, m, n, k, lda, ldb, ldc, transB,
-            inputScale] {
+    return [&c, &a, &b, bias, &d, m, n, k, lda, ldb, ldc, transB, inputScale] {
       std::vector<float> av = Case::values(a, m, lda);
       std::vector<float> bv = Case::values(b, transB ? n : k, ldb);
       std::vector<double> ref(m * n);
@@ -1840,7 +1839,7 @@ std::vector<Config> configurations() {
        attention,
        {{1, 1}, {2, 100}, {1, 257}},
        2e-3},
-      // attn_fwd's names for its --batched-tma builds (the interpreter
+      // attn_fwd's names for its --multi-product-tma builds (the interpreter
       // reads the same kernel).
       {"flash_attention_tma_fp16",
        "flash_attention.tile",

@@ -94,21 +94,27 @@ static cl::opt<bool> pointerTma(
 
 static cl::opt<bool> pingPong(
     "ping-pong",
-    cl::desc("Experimental (slower with cp.async rings; with the TMA rings "
-             "of --batched-tma not yet measured): in attention loops whose "
-             "p @ v is deferred (HEAD_DIM 128), guard the K/V ring with "
-             "mbarriers instead of a barrier an iteration and let the two "
-             "warp groups issue their products in turn (FlashAttention-3's "
-             "ping-pong)"),
+    cl::desc("Experimental (measured slower or even on an H100): in "
+             "attention loops whose p @ v is deferred (HEAD_DIM 128), guard "
+             "the K/V ring with mbarriers instead of a barrier an iteration "
+             "and let the two warp groups issue their products in turn "
+             "(FlashAttention-3's ping-pong)"),
     cl::init(false), cl::cat(category));
 
 static cl::opt<bool> batchedTma(
     "batched-tma",
-    cl::desc("Experimental, not yet run on a GPU: on sm_90a, copy and store "
-             "blocks whose base an argument moved by program ids (a head, a "
-             "matrix of a batch) with TMA maps of several dimensions, and "
+    cl::desc("On sm_90a, copy and store blocks whose base is an argument "
+             "moved by program ids (a head, a matrix of a batch) with TMA "
+             "maps of several dimensions, and a B given as rows of K (a "
+             "block pointer of order (0, 1)) from a map of its transposed "
+             "view (default true)"),
+    cl::init(true), cl::cat(category));
+
+static cl::opt<bool> multiProductTma(
+    "multi-product-tma",
+    cl::desc("Experimental (measured slower at HEAD_DIM 128 on an H100): "
              "fill the rings of loops of several tl.dot (attention) with TMA "
-             "when every operand they load is a tensor-descriptor load"),
+             "when every operand they load is a descriptor load"),
     cl::init(false), cl::cat(category));
 
 static cl::opt<unsigned> programGroup(
@@ -497,6 +503,7 @@ int main(int argc, char **argv) {
   options.pipeline.pointerTma = pointerTma;
   options.pipeline.pingPong = pingPong;
   options.pipeline.batchedTma = batchedTma;
+  options.pipeline.multiProductTma = multiProductTma;
   std::optional<tilec::tile::TargetInfo> target =
       tilec::tile::TargetInfo::lookup(arch);
   if (!target)

@@ -68,6 +68,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   pipelineOptions.tma = options.tma;
   pipelineOptions.pingPong = options.pingPong;
   pipelineOptions.batchedTma = options.batchedTma;
+  pipelineOptions.multiProductTma = options.multiProductTma;
   pipelineOptions.warnUnused = options.warnUnusedStages;
   pm.addPass(tile::createTilePipeline(pipelineOptions));
   pm.addPass(tile::createTilePrefetchLoads());

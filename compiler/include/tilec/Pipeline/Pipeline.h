@@ -47,9 +47,12 @@ struct PipelineOptions {
   /// experimental).
   bool pingPong = false;
   /// Whether TMA also copies and stores blocks at bases moved by program
-  /// ids (tensor maps with outer dimensions) and fills the rings of loops
-  /// of several products (tile-pipeline's batched-tma; experimental).
-  bool batchedTma = false;
+  /// ids (tensor maps with outer dimensions), and a B of strides (1, S)
+  /// from a map of its transposed view (tile-pipeline's batched-tma).
+  bool batchedTma = true;
+  /// Whether TMA fills the rings of loops of several products (attention;
+  /// tile-pipeline's multi-product-tma; experimental).
+  bool multiProductTma = false;
 };
 
 /// Simplifies front-end tile IR: batched dots split per batch index

@@ -504,8 +504,7 @@ static std::optional<Block> analyzeBlock(const PointerForm &form,
       // TMA reads zeros below index 0 as well: a lower bound at 0 of the
       // block's own indices is what it does anyway.
       if (b.lower) {
-        if (!(b.index.start == block.start[d]) ||
-            b.index.length != shape[d])
+        if (!(b.index.start == block.start[d]) || b.index.length != shape[d])
           return std::nullopt;
         continue;
       }

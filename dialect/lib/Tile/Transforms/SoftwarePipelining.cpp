@@ -406,7 +406,7 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index,
   // A B whose descriptor has strides (1, S) (B given as rows of K, read
   // through a block pointer of order (0, 1)) is the transpose of a tile of
   // the view with strides (S, 1): copied as that tile, read as through
-  // tl.trans (with `batched`, experimental until it has run on a GPU).
+  // tl.trans (with `batched`).
   bool swapped = batched && index == 1 && !transposed &&
                  matchPattern(strides[0], m_One()) &&
                  !matchPattern(strides[1], m_One());
@@ -434,9 +434,9 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index,
     swizzle = std::min<int64_t>(128, n * elemBytes);
   }
   SmallVector<Value> outerCoords;
-  TensorMapAttr map = describeTensorMap(type, load.getDescBase(), shape,
-                                        strides, load.getDescUnchecked(),
-                                        swizzle, batched, outerCoords);
+  TensorMapAttr map =
+      describeTensorMap(type, load.getDescBase(), shape, strides,
+                        load.getDescUnchecked(), swizzle, batched, outerCoords);
   if (!map)
     return std::nullopt;
   OperandPlan plan{
@@ -931,8 +931,8 @@ planTmaRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses) {
   // A b stored as rows of K (attention's K^T block pointer, strides
   // (1, HEAD_DIM)): copied as the tile of the transposed view, read as
   // through tl.trans (planTma).
-  bool swapped = matchPattern(strides[0], m_One()) &&
-                 !matchPattern(strides[1], m_One());
+  bool swapped =
+      matchPattern(strides[0], m_One()) && !matchPattern(strides[1], m_One());
   if (swapped) {
     for (auto [dot, index, transposed] : uses)
       if (index != 1 || transposed)
@@ -1083,6 +1083,7 @@ static bool planProducts(LoopPlan &plan, ArrayRef<DotOp> dots, bool useTma) {
 /// operands are plain loads of the body or several (planProducts).
 static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
                                         bool useTma, bool batchedTma,
+                                        bool multiProductTma,
                                         bool deferProducts, bool pingPong) {
   Block *body = forOp.getBody();
   auto dots = llvm::to_vector(body->getOps<DotOp>());
@@ -1095,7 +1096,7 @@ static std::optional<LoopPlan> planLoop(scf::ForOp forOp, int64_t numStages,
   plan.forOp = forOp;
   plan.numStages = numStages;
   if (dots.size() > 1) {
-    if (!planProducts(plan, dots, useTma && batchedTma) ||
+    if (!planProducts(plan, dots, useTma && multiProductTma) ||
         failed(collectLoopSlices(plan)))
       return std::nullopt;
     // The last product stays in flight when the loop only carries its
@@ -2020,10 +2021,12 @@ void LoopPipeliner::run() {
 /// when the rings would not fit in shared memory, before any of them is
 /// built.
 static LogicalResult pipeline(scf::ForOp forOp, int64_t numStages, bool useTma,
-                              bool batchedTma, bool deferProducts,
-                              bool pingPong, bool &pipelined) {
+                              bool batchedTma, bool multiProductTma,
+                              bool deferProducts, bool pingPong,
+                              bool &pipelined) {
   std::optional<LoopPlan> plan =
-      planLoop(forOp, numStages, useTma, batchedTma, deferProducts, pingPong);
+      planLoop(forOp, numStages, useTma, batchedTma, multiProductTma,
+               deferProducts, pingPong);
   pipelined = false;
   if (!plan)
     return success();
@@ -2081,8 +2084,8 @@ struct PipelinePass : public tilec::tile::impl::TilePipelineBase<PipelinePass> {
       bool any = false;
       for (scf::ForOp forOp : loops) {
         bool pipelined = false;
-        if (failed(pipeline(forOp, numStages, tma, batchedTma, deferProducts,
-                            pingPong, pipelined)))
+        if (failed(pipeline(forOp, numStages, tma, batchedTma, multiProductTma,
+                            deferProducts, pingPong, pipelined)))
           return signalPassFailure();
         any |= pipelined;
       }

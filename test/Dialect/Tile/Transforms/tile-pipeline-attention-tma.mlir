@@ -1,5 +1,5 @@
-// RUN: tilec-opt %s -tile-pipeline="num-stages=3 batched-tma=true" | FileCheck %s
-// RUN: tilec-opt %s -tile-pipeline="num-stages=3 batched-tma=true" | FileCheck %s --check-prefix=NOCP
+// RUN: tilec-opt %s -tile-pipeline="num-stages=3 multi-product-tma=true" | FileCheck %s
+// RUN: tilec-opt %s -tile-pipeline="num-stages=3 multi-product-tma=true" | FileCheck %s --check-prefix=NOCP
 // RUN: tilec-opt %s -tile-pipeline="num-stages=3" | FileCheck %s --check-prefix=CPASYNC
 
 // A loop of two wgmma products whose loaded operands are tensor-descriptor
@@ -7,7 +7,7 @@
 // 64 blocks, 8 warps, not causal) after tile-assign-layouts,
 // tile-coalesce, tile-remove-layout-conversions, canonicalize and cse
 // (without tile-split-bounds-checks: one loop). Each head's Q, K, V and O
-// are descriptors at `X + off_hz * N_CTX * 64`: with batched-tma, K's and
+// are descriptors at `X + off_hz * N_CTX * 64`: with multi-product-tma, K's and
 // V's rings are filled by TMA from 3-D maps whose outer dimension is the
 // head (the program id of axis 1, stride N_CTX * 64: arg(5) * 64), O's
 // store is a TMA store of a third map, and q (loaded before the loop)
@@ -18,8 +18,8 @@
 // tile.smem_trans (K-major) for q @ k^T and v as it is for p @ v (left in
 // flight), and after a barrier (every warp group is past the products that
 // read slot `write`) copies stage i + 2 into slot `write`. No cp.async is
-// left (NOCP). Without batched-tma the rings are filled by cp.async
-// (CPASYNC).
+// left (NOCP). Without multi-product-tma the rings are filled by cp.async
+// and only O's store is TMA (CPASYNC).
 // CHECK: module attributes {{{.*}}tile.tma = [#tile.tensor_map<param = 6, base = 1, element = f16, shape = [arg(5), 64], row_stride = 64, box = [64, 64], swizzle = 128, outer = [(2147483648, arg(5) * 64)]>, #tile.tensor_map<param = 7, base = 2, element = f16, shape = [arg(5), 64], row_stride = 64, box = [64, 64], swizzle = 128, outer = [(2147483648, arg(5) * 64)]>, #tile.tensor_map<param = 8, base = 3, element = f16, shape = [arg(5), 64], row_stride = 64, box = [128, 64], swizzle = 128, outer = [(2147483648, arg(5) * 64)]>]}
 // CHECK: %[[HEAD:.*]] = tile.program_id 1 : i32
 // CHECK: %[[RK:.*]] = tile.local_alloc : <3x64x64xf16, #[[S:shared[0-9]*]]>
@@ -52,9 +52,10 @@
 // CHECK: tile.async_tma_store %arg8[%[[HEAD]], %{{.*}}, %{{.*}}], %{{.*}} : !tile.tensormap, tensor<128x64xf16, #{{.*}}>
 // NOCP-NOT: tile.async_copy
 // NOCP-NOT: tile.async_wait
-// CPASYNC-NOT: tile.tma
+// CPASYNC: tile.tma = [#tile.tensor_map<param = 6, base = 3, element = f16, shape = [arg(5), 64], row_stride = 64, box = [128, 64], swizzle = 128, outer = [(2147483648, arg(5) * 64)]>]
 // CPASYNC: tile.async_copy
 // CPASYNC-NOT: tile.async_tma_copy
+// CPASYNC: tile.async_tma_store %arg6
 
 #blocked = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]>
 #mma = #tile.mma<versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 64, 16]>

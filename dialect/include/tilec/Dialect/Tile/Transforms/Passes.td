@@ -491,14 +491,16 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
            "take turns issuing their products (tile.await_turn), so that one "
            "warp group's softmax runs during the next one's products (with "
            "TMA rings, the TMA barriers are the full ones; experimental: "
-           "measured slower with cp.async rings, not yet run with TMA)">,
-    Option<"batchedTma", "batched-tma", "bool", /*default=*/"false",
+           "measured slower or even)">,
+    Option<"batchedTma", "batched-tma", "bool", /*default=*/"true",
            "With tma: also describe a base that is an argument moved by "
            "per-program offsets as outer dimensions of its tensor map, and "
-           "fill the rings of loops of several products with TMA when every "
-           "loaded operand is a descriptor load, and copy a B of strides "
-           "(1, S) from a map of its transposed view (experimental: not yet "
-           "run on a GPU)">,
+           "copy a B of strides (1, S) from a map of its transposed view">,
+    Option<"multiProductTma", "multi-product-tma", "bool",
+           /*default=*/"false",
+           "With tma: fill the rings of loops of several products with TMA "
+           "when every loaded operand is a descriptor load (experimental: "
+           "measured slower at HEAD_DIM 128)">,
     Option<"warnUnused", "warn-unused", "bool", /*default=*/"false",
            "Warn once, at the kernel, when num-stages asks for pipelining "
            "and no loop of the kernel is pipelined (tilec --num-stages)">,
