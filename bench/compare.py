@@ -967,6 +967,18 @@ def row_attention_tma(h):
                   128)
 
 
+def row_attention_store(h):
+    """The default builds' O store (a 3-D TMA store, --batched-tma) against
+    builds with --batched-tma=false (O stored by the threads), same
+    shapes."""
+    fp16, bf16 = h.torch.float16, h.torch.bfloat16
+    for suffix in ("", "_nobatch"):
+        attention_row(h, "attention_fp16_d128" + suffix, fp16, 32, 4096, 128)
+        attention_row(h, "flash_attention_fp16" + suffix, fp16, 32, 4096, 64)
+        attention_row(h, "flash_attention_bf16_d128" + suffix, bf16, 16, 4096,
+                      128)
+
+
 def row_attention_kt_tma(h):
     """attention_fwd_kt of examples/attention.tile (K loaded as stored,
     transposed for the product) as built by default and with tilec's
@@ -1123,6 +1135,7 @@ ROWS = {
     "flash_attention_tma": row_flash_attention_tma,
     "attention_kt_tma": row_attention_kt_tma,
     "attention_tma": row_attention_tma,
+    "attention_store": row_attention_store,
     "attention_bwd": row_attention_bwd,
 }
 
