@@ -79,14 +79,20 @@ CODES=()
 
 # step NAME COMMAND...: runs COMMAND, logs its output, records its result
 # (unless TILEC_STEPS, a comma-separated list of step names, leaves it out;
-# a name before a dash stands for its family: "shadow", "sanitize").
+# a name stands for the steps it is a dash-separated prefix of: "shadow",
+# "sanitize", "ping-pong").
+selected() {
+  local want
+  [ -z "${TILEC_STEPS:-}" ] && return 0
+  for want in ${TILEC_STEPS//,/ }; do
+    [[ $1 == "$want" || $1 == "$want"-* ]] && return 0
+  done
+  return 1
+}
 step() {
   local name=$1
   shift
-  if [ -n "${TILEC_STEPS:-}" ] && [[ ",$TILEC_STEPS," != *",$name,"* ]] &&
-    [[ ",$TILEC_STEPS," != *",${name%%-*},"* ]]; then
-    return 0
-  fi
+  selected "$name" || return 0
   echo
   echo "==== $name: $*"
   "$@" 2>&1 | tee "$LOGS/$name.log"
