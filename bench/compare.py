@@ -727,8 +727,8 @@ def row_matmul_desc_fp16(h):
 def row_matmul_bt(h):
     """examples/matmul.tile's matmul_bt_block_ptr_kernel: B given as Bt
     [N, K] through a block pointer of order (0, 1) (torch: a @ bt.t(), the
-    product nn.Linear runs); by TMA of the transposed view, then built with
-    --batched-tma=false (cp.async: the baseline)."""
+    product nn.Linear runs); by TMA of the transposed view (tilec's
+    --batched-tma), then as built by default (cp.async)."""
     for name in ("matmul_bt_bp_fp16_tc_n256", "matmul_bt_bp_fp16_tc_n256_cp"):
         matmul_row(h, name, h.torch.float16, 4096, 4096, 4096, (128, 256),
                    kind="bt")
@@ -809,8 +809,8 @@ def row_batched_matmul(h):
 def row_batched_matmul_desc(h):
     """batched_matmul_desc_kernel of examples/batched_matmul.tile (one
     matrix a program, tensor descriptors made in the kernel on moved bases:
-    3-D TMA maps) on a batch of 64 1024x1024x1024 products, then built with
-    --batched-tma=false (plain loads: the baseline)."""
+    3-D TMA maps with tilec's --batched-tma) on a batch of 64
+    1024x1024x1024 products, then as built by default (plain loads)."""
     for name in ("batched_matmul_desc", "batched_matmul_desc_plain"):
         batched_matmul_row(h, name, name, 64, 1024, 1024, 1024, 1)
 
@@ -968,11 +968,11 @@ def row_attention_tma(h):
 
 
 def row_attention_store(h):
-    """The default builds' O store (a 3-D TMA store, --batched-tma) against
-    builds with --batched-tma=false (O stored by the threads), same
+    """The default attention builds (O stored by the threads) against the
+    same built with --batched-tma (_batched: O by a 3-D TMA store), same
     shapes."""
     fp16, bf16 = h.torch.float16, h.torch.bfloat16
-    for suffix in ("", "_nobatch"):
+    for suffix in ("", "_batched"):
         attention_row(h, "attention_fp16_d128" + suffix, fp16, 32, 4096, 128)
         attention_row(h, "flash_attention_fp16" + suffix, fp16, 32, 4096, 64)
         attention_row(h, "flash_attention_bf16_d128" + suffix, bf16, 16, 4096,

@@ -48,8 +48,9 @@ struct PipelineOptions {
   bool pingPong = false;
   /// Whether TMA also copies and stores blocks at bases moved by program
   /// ids (tensor maps with outer dimensions), and a B of strides (1, S)
-  /// from a map of its transposed view (tile-pipeline's batched-tma).
-  bool batchedTma = true;
+  /// from a map of its transposed view (tile-pipeline's batched-tma;
+  /// experimental).
+  bool batchedTma = false;
   /// Whether TMA fills the rings of loops of several products (attention;
   /// tile-pipeline's multi-product-tma; experimental).
   bool multiProductTma = false;

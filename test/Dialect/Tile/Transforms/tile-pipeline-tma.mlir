@@ -1,5 +1,5 @@
-// RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3" | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3 batched-tma=false" | FileCheck %s --check-prefix=UNBATCHED
+// RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3 batched-tma=true" | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3" | FileCheck %s --check-prefix=UNBATCHED
 // RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3" | FileCheck %s --check-prefix=NOCP
 // RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3" -canonicalize | FileCheck %s --check-prefix=CANON
 // RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3 tma=false" | FileCheck %s --check-prefix=CPASYNC
@@ -390,10 +390,10 @@ module attributes {tile.num_warps = 4 : i32} {
 // -----
 
 // B given as rows of K (a block pointer of order (0, 1): strides (1, ldb))
-// is copied (batched-tma, on by default) as the tile of its transposed
-// view, box [64 rows of N, 32 of K], offsets reversed, into slots of 64x32
-// the product reads through tile.smem_trans (K-major B); without it
-// (UNBATCHED) neither operand is copied with TMA. The pointers are those of @ref (the
+// is copied, with the experimental batched-tma, as the tile of its
+// transposed view, box [64 rows of N, 32 of K], offsets reversed, into
+// slots of 64x32 the product reads through tile.smem_trans (K-major B);
+// without it (UNBATCHED) neither operand is copied with TMA. The pointers are those of @ref (the
 // TMA path ignores them).
 // UNBATCHED: func.func @b_rows_of_k(
 // UNBATCHED-NOT: tile.async_tma_copy
@@ -544,8 +544,8 @@ module attributes {tile.num_warps = 4 : i32} {
 // 16-divisibility hint). A's tensor map gets them as outer dimensions,
 // outermost first as the terms come, each of extent 2^31 (beyond any i32
 // index) and a stride of the argument times the constant; the copies of A
-// start at [z, h, row, k]. B's base is its argument: a 2-D map. With
-// batched-tma=false, no map has outer dimensions (UNBATCHED): A
+// start at [z, h, row, k]. B's base is its argument: a 2-D map. Without
+// the experimental batched-tma, no map has outer dimensions (UNBATCHED): A
 // is not copied with TMA, so neither is B.
 // UNBATCHED-NOT: outer =
 // CHECK: module attributes {tile.num_warps = 4 : i32, tile.tma = [#tile.tensor_map<param = 11, base = 0, element = f16, shape = [arg(3), arg(5)], row_stride = arg(7), box = [64, 32], swizzle = 64, outer = [(2147483648, arg(3) * 64), (2147483648, arg(10))]>, #tile.tensor_map<param = 12, base = 1, element = f16, shape = [arg(5), arg(4)], row_stride = arg(8), box = [32, 64], swizzle = 128>]} {

@@ -492,10 +492,12 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
            "warp group's softmax runs during the next one's products (with "
            "TMA rings, the TMA barriers are the full ones; experimental: "
            "measured slower or even)">,
-    Option<"batchedTma", "batched-tma", "bool", /*default=*/"true",
+    Option<"batchedTma", "batched-tma", "bool", /*default=*/"false",
            "With tma: also describe a base that is an argument moved by "
            "per-program offsets as outer dimensions of its tensor map, and "
-           "copy a B of strides (1, S) from a map of its transposed view">,
+           "copy a B of strides (1, S) from a map of its transposed view "
+           "(experimental: correct on a GPU, the default builds it would "
+           "change not yet measured)">,
     Option<"multiProductTma", "multi-product-tma", "bool",
            /*default=*/"false",
            "With tma: fill the rings of loops of several products with TMA "
