@@ -727,11 +727,9 @@ def row_matmul_desc_fp16(h):
 def row_matmul_bt(h):
     """examples/matmul.tile's matmul_bt_block_ptr_kernel: B given as Bt
     [N, K] through a block pointer of order (0, 1) (torch: a @ bt.t(), the
-    product nn.Linear runs); by TMA of the transposed view (tilec's
-    --batched-tma), then as built by default (cp.async)."""
-    for name in ("matmul_bt_bp_fp16_tc_n256", "matmul_bt_bp_fp16_tc_n256_cp"):
-        matmul_row(h, name, h.torch.float16, 4096, 4096, 4096, (128, 256),
-                   kind="bt")
+    product nn.Linear runs): B copied by TMA from a map of Bt."""
+    matmul_row(h, "matmul_bt_bp_fp16_tc_n256", h.torch.float16, 4096, 4096,
+               4096, (128, 256), kind="bt")
 
 
 def row_mx_matmul(h):

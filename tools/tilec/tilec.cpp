@@ -106,9 +106,7 @@ static cl::opt<bool> batchedTma(
     cl::desc("Experimental (correct on an H100; default builds' baselines "
              "not yet measured): on sm_90a, copy and store blocks whose base "
              "is an argument moved by program ids (a head, a matrix of a "
-             "batch) with TMA maps of several dimensions, and a B given as "
-             "rows of K (a block pointer of order (0, 1)) from a map of its "
-             "transposed view"),
+             "batch) with TMA maps of several dimensions"),
     cl::init(false), cl::cat(category));
 
 static cl::opt<bool> multiProductTma(

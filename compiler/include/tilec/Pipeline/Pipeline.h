@@ -47,8 +47,7 @@ struct PipelineOptions {
   /// experimental).
   bool pingPong = false;
   /// Whether TMA also copies and stores blocks at bases moved by program
-  /// ids (tensor maps with outer dimensions), and a B of strides (1, S)
-  /// from a map of its transposed view (tile-pipeline's batched-tma;
+  /// ids (tensor maps with outer dimensions; tile-pipeline's batched-tma;
   /// experimental).
   bool batchedTma = false;
   /// Whether TMA fills the rings of loops of several products (attention;

@@ -406,8 +406,8 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index,
   // A B whose descriptor has strides (1, S) (B given as rows of K, read
   // through a block pointer of order (0, 1)) is the transpose of a tile of
   // the view with strides (S, 1): copied as that tile, read as through
-  // tl.trans (with `batched`).
-  bool swapped = batched && index == 1 && !transposed &&
+  // tl.trans.
+  bool swapped = index == 1 && !transposed &&
                  matchPattern(strides[0], m_One()) &&
                  !matchPattern(strides[1], m_One());
   if (swapped) {

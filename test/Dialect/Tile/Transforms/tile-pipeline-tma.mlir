@@ -390,16 +390,20 @@ module attributes {tile.num_warps = 4 : i32} {
 // -----
 
 // B given as rows of K (a block pointer of order (0, 1): strides (1, ldb))
-// is copied, with the experimental batched-tma, as the tile of its
-// transposed view, box [64 rows of N, 32 of K], offsets reversed, into
-// slots of 64x32 the product reads through tile.smem_trans (K-major B);
-// without it (UNBATCHED) neither operand is copied with TMA. The pointers are those of @ref (the
-// TMA path ignores them).
+// is copied as the tile of its transposed view, box [64 rows of N, 32 of
+// K], offsets reversed, into slots of 64x32 the product reads through
+// tile.smem_trans (K-major B), with or without batched-tma (UNBATCHED);
+// without TMA (CPASYNC), by cp.async along K into a K-major slot. The
+// pointers are those of @ref (the TMA path ignores them).
 // UNBATCHED: func.func @b_rows_of_k(
-// UNBATCHED-NOT: tile.async_tma_copy
-// UNBATCHED: tile.async_copy
-// UNBATCHED-NOT: tile.async_tma_copy
-// UNBATCHED: return
+// UNBATCHED: tile.async_tma_copy %arg10
+// UNBATCHED: tile.smem_trans
+// CPASYNC-LABEL: func.func @b_rows_of_k(
+// CPASYNC-NOT: tile.async_tma_copy
+// CPASYNC: tile.local_alloc : <3x32x64xf16, #{{shared[0-9]*}}>
+// CPASYNC: tile.async_copy
+// CPASYNC-NOT: tile.smem_trans
+// CPASYNC: return
 // CHECK: module attributes {tile.num_warps = 4 : i32, tile.tma = [#tile.tensor_map<param = 9, base = 0, element = f16, shape = [arg(3), arg(5)], row_stride = arg(7), box = [64, 32], swizzle = 64>, #tile.tensor_map<param = 10, base = 1, element = f16, shape = [arg(4), arg(5)], row_stride = arg(8), box = [64, 32], swizzle = 64>]} {
 // CHECK-NEXT: func.func @b_rows_of_k(
 // CHECK: tile.local_alloc : <3x64x32xf16, #[[SA:shared[0-9]*]]>

@@ -494,8 +494,7 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
            "measured slower or even)">,
     Option<"batchedTma", "batched-tma", "bool", /*default=*/"false",
            "With tma: also describe a base that is an argument moved by "
-           "per-program offsets as outer dimensions of its tensor map, and "
-           "copy a B of strides (1, S) from a map of its transposed view "
+           "per-program offsets as outer dimensions of its tensor map "
            "(experimental: correct on a GPU, the default builds it would "
            "change not yet measured)">,
     Option<"multiProductTma", "multi-product-tma", "bool",
