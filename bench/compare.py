@@ -1003,28 +1003,27 @@ def row_flash_attention(h):
     attention_row(h, "flash_attention_bf16_d128", bf16, 16, 4096, 128)
 
 
+def flash_attention_variant_rows(h, prefix):
+    """The flash_attention rows' four main shapes for the builds named
+    prefix + the dtype and variant suffix."""
+    fp16, bf16 = h.torch.float16, h.torch.bfloat16
+    attention_row(h, prefix + "_fp16", fp16, 32, 4096, 64)
+    attention_row(h, prefix + "_fp16_causal", fp16, 32, 4096, 64)
+    attention_row(h, prefix + "_fp16_d128_causal", fp16, 16, 4096, 128)
+    attention_row(h, prefix + "_bf16_d128", bf16, 16, 4096, 128)
+
+
 def row_flash_attention_desc(h):
     """attn_fwd_desc of examples/flash_attention.tile: the flash_attention
     rows' kernel with tensor descriptors made in the kernel (Triton 3.x's
-    way; tilec copies K and V with TMA), the same shapes."""
-    fp16, bf16 = h.torch.float16, h.torch.bfloat16
-    attention_row(h, "flash_attention_desc_fp16", fp16, 32, 4096, 64)
-    attention_row(h, "flash_attention_desc_fp16_causal", fp16, 32, 4096, 64)
-    attention_row(h, "flash_attention_desc_fp16_d128_causal", fp16, 16, 4096,
-                  128)
-    attention_row(h, "flash_attention_desc_bf16_d128", bf16, 16, 4096, 128)
+    way; tilec copies K and V with TMA under --multi-product-tma)."""
+    flash_attention_variant_rows(h, "flash_attention_desc")
 
 
 def row_flash_attention_tma(h):
     """attn_fwd of examples/flash_attention.tile built with --batched-tma
-    (its block pointers' K and V copied by TMA), the flash_attention rows'
-    shapes."""
-    fp16, bf16 = h.torch.float16, h.torch.bfloat16
-    attention_row(h, "flash_attention_tma_fp16", fp16, 32, 4096, 64)
-    attention_row(h, "flash_attention_tma_fp16_causal", fp16, 32, 4096, 64)
-    attention_row(h, "flash_attention_tma_fp16_d128_causal", fp16, 16, 4096,
-                  128)
-    attention_row(h, "flash_attention_tma_bf16_d128", bf16, 16, 4096, 128)
+    --multi-product-tma (its block pointers' K and V copied by TMA)."""
+    flash_attention_variant_rows(h, "flash_attention_tma")
 
 
 def row_attention_bwd(h):
