@@ -958,8 +958,9 @@ def row_attention_fp16(h):
 
 def row_attention_tma(h):
     """attention_fwd of examples/attention.tile (K loaded column-major) as
-    built with tilec's experimental --batched-tma (K's transposed view and
-    V by TMA), the attention_fp16 and attention_fp16_d128 rows' shapes."""
+    built with tilec's experimental --batched-tma --multi-product-tma (K's
+    transposed view and V by TMA), the attention_fp16 and
+    attention_fp16_d128 rows' shapes."""
     attention_row(h, "attention_fp16_m128_tma", h.torch.float16, 64, 4096, 64)
     attention_row(h, "attention_fp16_d128_tma", h.torch.float16, 32, 4096,
                   128)
@@ -980,7 +981,7 @@ def row_attention_store(h):
 def row_attention_kt_tma(h):
     """attention_fwd_kt of examples/attention.tile (K loaded as stored,
     transposed for the product) as built by default and with tilec's
-    experimental --batched-tma (K and V by TMA)."""
+    experimental --batched-tma --multi-product-tma (K and V by TMA)."""
     attention_row(h, "attention_kt_fp16", h.torch.float16, 64, 4096, 64)
     attention_row(h, "attention_kt_fp16_tma", h.torch.float16, 64, 4096, 64)
 
