@@ -384,6 +384,32 @@ static TensorMapAttr describeTensorMap(RankedTensorType type, Value base,
       unsigned(swizzle), ArrayRef<abi::TensorMapSpec::OuterDim>(dims));
 }
 
+/// What TMA copies of a descriptor load: the tile's type and the
+/// descriptor's shape and strides, or, for a load whose strides are
+/// (1, S) (B given as rows of K through a block pointer of order (0, 1);
+/// `swapped`), the transposed view: the tile of the tensor with strides
+/// (S, 1), which the product reads as through tl.trans.
+struct TmaView {
+  RankedTensorType type;
+  SmallVector<Value> shape, strides;
+  bool swapped = false;
+};
+static TmaView getTmaView(LoadOp load) {
+  TmaView view{cast<RankedTensorType>(load.getType()),
+               SmallVector<Value>(load.getDescShape()),
+               SmallVector<Value>(load.getDescStrides())};
+  if (view.type.getRank() != 2 || !matchPattern(view.strides[0], m_One()) ||
+      matchPattern(view.strides[1], m_One()))
+    return view;
+  std::swap(view.shape[0], view.shape[1]);
+  std::swap(view.strides[0], view.strides[1]);
+  view.type =
+      RankedTensorType::get({view.type.getDimSize(1), view.type.getDimSize(0)},
+                            view.type.getElementType());
+  view.swapped = true;
+  return view;
+}
+
 /// The TMA plan for operand `index` (0: a, 1: b) of `dot` when it is a
 /// zero-padded load of a 2-D tensor descriptor whose base, extents and row
 /// stride are kernel arguments or constants, and TMA can write it the way
@@ -401,20 +427,13 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index,
   auto type = cast<RankedTensorType>(operand.getType());
   if (type.getRank() != 2)
     return std::nullopt;
-  SmallVector<Value> shape(load.getDescShape());
-  SmallVector<Value> strides(load.getDescStrides());
-  // A B whose descriptor has strides (1, S) (B given as rows of K, read
-  // through a block pointer of order (0, 1)) is the transpose of a tile of
-  // the view with strides (S, 1): copied as that tile, read as through
-  // tl.trans.
-  bool swapped = index == 1 && !transposed &&
-                 matchPattern(strides[0], m_One()) &&
-                 !matchPattern(strides[1], m_One());
+  // A B stored as rows of K is copied as its transposed view.
+  TmaView view = getTmaView(load);
+  bool swapped = view.swapped && index == 1 && !transposed;
+  if (view.swapped && !swapped)
+    return std::nullopt;
   if (swapped) {
-    std::swap(shape[0], shape[1]);
-    std::swap(strides[0], strides[1]);
-    type = RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
-                                 type.getElementType());
+    type = view.type;
     transposed = true;
   }
   int64_t elemBytes = getStorageBytes(type.getElementType());
@@ -435,7 +454,7 @@ static std::optional<OperandPlan> planTma(DotOp dot, unsigned index,
   }
   SmallVector<Value> outerCoords;
   TensorMapAttr map =
-      describeTensorMap(type, load.getDescBase(), shape, strides,
+      describeTensorMap(type, load.getDescBase(), view.shape, view.strides,
                         load.getDescUnchecked(), swizzle, batched, outerCoords);
   if (!map)
     return std::nullopt;
@@ -923,25 +942,18 @@ planSharedRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses,
 /// instruction's N; every use must agree on the swizzle.
 static std::optional<OperandPlan>
 planTmaRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses) {
-  auto type = cast<RankedTensorType>(load.getType());
-  if (!load.getDescBase() || !padsWithZeros(load) || type.getRank() != 2)
+  if (!load.getDescBase() || !padsWithZeros(load) ||
+      cast<RankedTensorType>(load.getType()).getRank() != 2)
     return std::nullopt;
-  SmallVector<Value> shape(load.getDescShape());
-  SmallVector<Value> strides(load.getDescStrides());
   // A b stored as rows of K (attention's K^T block pointer, strides
-  // (1, HEAD_DIM)): copied as the tile of the transposed view, read as
-  // through tl.trans (planTma).
-  bool swapped =
-      matchPattern(strides[0], m_One()) && !matchPattern(strides[1], m_One());
-  if (swapped) {
+  // (1, HEAD_DIM)) is copied as its transposed view.
+  TmaView view = getTmaView(load);
+  bool swapped = view.swapped;
+  RankedTensorType type = view.type;
+  if (swapped)
     for (auto [dot, index, transposed] : uses)
       if (index != 1 || transposed)
         return std::nullopt;
-    std::swap(shape[0], shape[1]);
-    std::swap(strides[0], strides[1]);
-    type = RankedTensorType::get({type.getDimSize(1), type.getDimSize(0)},
-                                 type.getElementType());
-  }
   int64_t elemBytes = getStorageBytes(type.getElementType());
   int64_t inner = type.getDimSize(1);
   std::optional<int64_t> swizzle;
@@ -965,8 +977,8 @@ planTmaRing(LoadOp load, ArrayRef<std::tuple<DotOp, unsigned, bool>> uses) {
     return std::nullopt;
   SmallVector<Value> outerCoords;
   TensorMapAttr map = describeTensorMap(
-      type, load.getDescBase(), shape, strides, load.getDescUnchecked(),
-      *swizzle, /*batched=*/true, outerCoords);
+      type, load.getDescBase(), view.shape, view.strides,
+      load.getDescUnchecked(), *swizzle, /*batched=*/true, outerCoords);
   if (!map)
     return std::nullopt;
   OperandPlan plan{
