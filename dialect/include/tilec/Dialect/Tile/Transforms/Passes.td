@@ -255,34 +255,45 @@ def TileFlattenLoops : Pass<"tile-flatten-loops", "::mlir::ModuleOp"> {
 
 def TileSplitBoundsChecks
     : Pass<"tile-split-bounds-checks", "::mlir::ModuleOp"> {
-  let summary = "Splits a loop over blocks into its whole blocks, without "
-                "bounds checks, and the rest.";
+  let summary = "Splits a loop over blocks where its bounds checks stop "
+                "holding for whole blocks.";
   let description = [{
-    An `scf.for` with a constant positive step whose body holds a
-    `tile.dot` and compares a block of the induction variable with the
-    loop's upper bound, `iv + tile.make_range(s, e) < splat(ub)` with
-    `0 <= s` and `e <= step` (through `tile.expand_dims` and
-    `tile.broadcast`, either way round), runs as two loops: the first from
-    the lower bound to `full = lb + max((ub - lb) / step, 0) * step`, where
-    every such comparison is true and becomes a constant (canonicalize then
-    folds the masks and selects it fed), then the original from `full` to
-    `ub`, at most one iteration, carrying on from the first loop's results.
-    The attention loop `for start_n in range(0, N_CTX, BLOCK_N)` that masks
+    An `scf.for` of integer induction variable `iv` with a constant positive
+    step whose body holds a `tile.dot` is split where the comparisons
+    between a block of `iv` and a block that does not change in the loop
+    stop holding for every element. A block is a sum of at most one splat
+    scalar, `tile.make_range`s and constants, through `tile.expand_dims`,
+    `tile.broadcast` and `arith.extsi`: its elements lie in `[base + lo,
+    base + hi]`. `cols < bound` (`slt`, or `sgt` the other way round, and
+    `sle`/`sge`) with `cols` based on `iv` holds for the whole block while
+    `iv <= bound.base + bound.lo - cols.hi (- 1 when strict)`; `last` is the
+    smallest of these. The loop runs as two: the first from the lower bound
+    to `split = min(lb + max((last + step - lb) / step, 0) * step, max(ub,
+    lb))` (no `min` when a comparison stops a step before `ub`), where every
+    such comparison becomes a constant true (canonicalize then folds the
+    masks and selects it fed), then the original from `split` to `ub`,
+    carrying on from the first loop's results.
+
+    Attention's loop `for start_n in range(0, N_CTX, BLOCK_N)` that masks
     its keys with `start_n + tl.arange(0, BLOCK_N) < N_CTX` so computes its
-    scores unmasked but in its last, partial block. Loops without products
-    (measured: a layer norm's passes over a row lost 3%) and loops that
+    scores unmasked but in its last, partial block; a causal loop written in
+    one piece masks only the blocks the diagonal crosses. Left alone: loops
+    without products (a layer norm's passes over a row lost 3%), loops that
     yield two products or more (attention's dK/dV loop: 126 -> 186
-    registers, 40% slower) are left alone.
+    registers, 40% slower), loops whose comparisons only mask memory
+    operations (a matmul's K loop: its copies' prologue doubled, 245 -> 255
+    registers and spills), and loops where a comparison fails on the first
+    iteration (bounds compared up to ops that compute the same value).
 
     Before:
     ```mlir
     scf.for %i = %lb to %ub step %c64 iter_args(%acc = %a0) {
       %cols = arith.addi (splat %i), (make_range 0..64)
       %m = arith.cmpi slt, %cols, (splat %ub)
-      ... %m ... tile.dot ...
+      ... %m ... arith.select ... tile.dot ...
     }
     ```
-    After:
+    After (`last = ub - 64`):
     ```mlir
     %full = %lb + max((%ub - %lb) / 64, 0) * 64
     %r = scf.for %i = %lb to %full step %c64 iter_args(%acc = %a0) {
