@@ -807,8 +807,8 @@ def row_batched_matmul(h):
 def row_batched_matmul_desc(h):
     """batched_matmul_desc_kernel of examples/batched_matmul.tile (one
     matrix a program, tensor descriptors made in the kernel on moved bases:
-    3-D TMA maps with tilec's --batched-tma) on a batch of 64
-    1024x1024x1024 products, then as built by default (plain loads)."""
+    3-D TMA maps, tilec's default) on a batch of 64 1024x1024x1024
+    products, then as built with --batched-tma=false (plain loads)."""
     for name in ("batched_matmul_desc", "batched_matmul_desc_plain"):
         batched_matmul_row(h, name, name, 64, 1024, 1024, 1024, 1)
 
@@ -958,7 +958,7 @@ def row_attention_fp16(h):
 
 def row_attention_tma(h):
     """attention_fwd of examples/attention.tile (K loaded column-major) as
-    built with tilec's experimental --batched-tma --multi-product-tma (K's
+    built with tilec's experimental --multi-product-tma (K's
     transposed view and V by TMA), the attention_fp16 and
     attention_fp16_d128 rows' shapes."""
     attention_row(h, "attention_fp16_m128_tma", h.torch.float16, 64, 4096, 64)
@@ -967,11 +967,11 @@ def row_attention_tma(h):
 
 
 def row_attention_store(h):
-    """The default attention builds (O stored by the threads) against the
-    same built with --batched-tma (_batched: O by a 3-D TMA store), same
-    shapes."""
+    """The default attention builds (O stored by a 3-D TMA store) against
+    the same built with --batched-tma=false (_unbatched: O stored by the
+    threads), same shapes."""
     fp16, bf16 = h.torch.float16, h.torch.bfloat16
-    for suffix in ("", "_batched"):
+    for suffix in ("", "_unbatched"):
         attention_row(h, "attention_fp16_d128" + suffix, fp16, 32, 4096, 128)
         attention_row(h, "flash_attention_fp16" + suffix, fp16, 32, 4096, 64)
         attention_row(h, "flash_attention_bf16_d128" + suffix, bf16, 16, 4096,
@@ -981,7 +981,7 @@ def row_attention_store(h):
 def row_attention_kt_tma(h):
     """attention_fwd_kt of examples/attention.tile (K loaded as stored,
     transposed for the product) as built by default and with tilec's
-    experimental --batched-tma --multi-product-tma (K and V by TMA)."""
+    experimental --multi-product-tma (K and V by TMA)."""
     attention_row(h, "attention_kt_fp16", h.torch.float16, 64, 4096, 64)
     attention_row(h, "attention_kt_fp16_tma", h.torch.float16, 64, 4096, 64)
 
@@ -1022,7 +1022,7 @@ def row_flash_attention_desc(h):
 
 
 def row_flash_attention_tma(h):
-    """attn_fwd of examples/flash_attention.tile built with --batched-tma
+    """attn_fwd of examples/flash_attention.tile built with
     --multi-product-tma (its block pointers' K and V copied by TMA)."""
     flash_attention_variant_rows(h, "flash_attention_tma")
 

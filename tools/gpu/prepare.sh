@@ -41,7 +41,7 @@ cp "$build"/examples/*.ptx "$build"/examples/ptx-manifest.tsv "$out/examples/"
 # --ping-pong (with 3 stages: the product it overlaps is deferred only from
 # 3), beside the others' PTX and the manifest saying so, in ping-pong/ for
 # run.sh's ping-pong steps; the builds with TMA rings (flash_attention_desc_*
-# and flash_attention_tma_*) keep --batched-tma --multi-product-tma.
+# and flash_attention_tma_*) keep --multi-product-tma.
 mkdir -p "$out/ping-pong"
 cp "$build"/examples/*.ptx "$out/ping-pong/"
 while IFS=$'\t' read -r name file kernel sig warps stages constexprs; do
@@ -50,7 +50,7 @@ while IFS=$'\t' read -r name file kernel sig warps stages constexprs; do
     defs=()
     for kv in $constexprs; do defs+=(-D "$kv"); done
     case $name in
-    flash_attention_desc_* | flash_attention_tma_*) defs+=(--batched-tma --multi-product-tma) ;;
+    flash_attention_desc_* | flash_attention_tma_*) defs+=(--multi-product-tma) ;;
     esac
     "$build/bin/tilec" "$root/examples/$file" -k "$kernel" -s "$sig" \
       -w "$warps" --num-stages 3 "${defs[@]}" --ping-pong -Wno-block-ptr \

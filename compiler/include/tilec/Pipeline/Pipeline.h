@@ -47,9 +47,8 @@ struct PipelineOptions {
   /// experimental).
   bool pingPong = false;
   /// Whether TMA also copies and stores blocks at bases moved by program
-  /// ids (tensor maps with outer dimensions; tile-pipeline's batched-tma;
-  /// experimental).
-  bool batchedTma = false;
+  /// ids (tensor maps with outer dimensions; tile-pipeline's batched-tma).
+  bool batchedTma = true;
   /// Whether TMA fills the rings of loops of several products (attention;
   /// tile-pipeline's multi-product-tma; experimental).
   bool multiProductTma = false;

@@ -1,6 +1,7 @@
 // RUN: tilec-opt %s -tile-pipeline="num-stages=3 batched-tma=true multi-product-tma=true" | FileCheck %s
 // RUN: tilec-opt %s -tile-pipeline="num-stages=3 batched-tma=true multi-product-tma=true" | FileCheck %s --check-prefix=NOCP
-// RUN: tilec-opt %s -tile-pipeline="num-stages=3" | FileCheck %s --check-prefix=CPASYNC
+// RUN: tilec-opt %s -tile-pipeline="num-stages=3" | FileCheck %s --check-prefix=DEFAULT
+// RUN: tilec-opt %s -tile-pipeline="num-stages=3 batched-tma=false" | FileCheck %s --check-prefix=CPASYNC
 
 // A loop of two wgmma products whose loaded operands are tensor-descriptor
 // loads: examples/flash_attention.tile's attn_fwd_desc (HEAD_DIM 64, 128 x
@@ -18,9 +19,9 @@
 // tile.smem_trans (K-major) for q @ k^T and v as it is for p @ v (left in
 // flight), and after a barrier (every warp group is past the products that
 // read slot `write`) copies stage i + 2 into slot `write`. No cp.async is
-// left (NOCP). Without the experimental options (batched-tma for the 3-D
-// maps, multi-product-tma for the rings) the rings are filled by cp.async
-// and O is stored by the threads (CPASYNC).
+// left (NOCP). Without the experimental multi-product-tma the rings are
+// filled by cp.async and O is stored by TMA through its 3-D map (DEFAULT);
+// without batched-tma too, O is stored by the threads (CPASYNC).
 // CHECK: module attributes {{{.*}}tile.tma = [#tile.tensor_map<param = 6, base = 1, element = f16, shape = [arg(5), 64], row_stride = 64, box = [64, 64], swizzle = 128, outer = [(2147483648, arg(5) * 64)]>, #tile.tensor_map<param = 7, base = 2, element = f16, shape = [arg(5), 64], row_stride = 64, box = [64, 64], swizzle = 128, outer = [(2147483648, arg(5) * 64)]>, #tile.tensor_map<param = 8, base = 3, element = f16, shape = [arg(5), 64], row_stride = 64, box = [128, 64], swizzle = 128, outer = [(2147483648, arg(5) * 64)]>]}
 // CHECK: %[[HEAD:.*]] = tile.program_id 1 : i32
 // CHECK: %[[RK:.*]] = tile.local_alloc : <3x64x64xf16, #[[S:shared[0-9]*]]>
@@ -53,6 +54,11 @@
 // CHECK: tile.async_tma_store %arg8[%[[HEAD]], %{{.*}}, %{{.*}}], %{{.*}} : !tile.tensormap, tensor<128x64xf16, #{{.*}}>
 // NOCP-NOT: tile.async_copy
 // NOCP-NOT: tile.async_wait
+// DEFAULT: module attributes {{{.*}}tile.tma = [#tile.tensor_map<param = 6, base = 3, element = f16, shape = [arg(5), 64], row_stride = 64, box = [128, 64], swizzle = 128, outer = [(2147483648, arg(5) * 64)]>]}
+// DEFAULT-NOT: tile.async_tma_copy
+// DEFAULT: tile.async_copy
+// DEFAULT-NOT: tile.async_tma_copy
+// DEFAULT: tile.async_tma_store %arg6
 // CPASYNC-NOT: tile.tma
 // CPASYNC: tile.async_copy
 // CPASYNC-NOT: tile.async_tma_copy

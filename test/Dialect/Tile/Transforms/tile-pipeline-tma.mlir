@@ -1,5 +1,5 @@
-// RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3 batched-tma=true" | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3" | FileCheck %s --check-prefix=UNBATCHED
+// RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3" | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3 batched-tma=false" | FileCheck %s --check-prefix=UNBATCHED
 // RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3" | FileCheck %s --check-prefix=NOCP
 // RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3" -canonicalize | FileCheck %s --check-prefix=CANON
 // RUN: tilec-opt %s -split-input-file -tile-pipeline="num-stages=3 tma=false" | FileCheck %s --check-prefix=CPASYNC
@@ -548,9 +548,9 @@ module attributes {tile.num_warps = 4 : i32} {
 // 16-divisibility hint). A's tensor map gets them as outer dimensions,
 // outermost first as the terms come, each of extent 2^31 (beyond any i32
 // index) and a stride of the argument times the constant; the copies of A
-// start at [z, h, row, k]. B's base is its argument: a 2-D map. Without
-// the experimental batched-tma, no map has outer dimensions (UNBATCHED): A
-// is not copied with TMA, so neither is B.
+// start at [z, h, row, k]. B's base is its argument: a 2-D map. With
+// batched-tma=false, no map has outer dimensions (UNBATCHED): A is not
+// copied with TMA, so neither is B.
 // UNBATCHED-NOT: outer =
 // CHECK: module attributes {tile.num_warps = 4 : i32, tile.tma = [#tile.tensor_map<param = 11, base = 0, element = f16, shape = [arg(3), arg(5)], row_stride = arg(7), box = [64, 32], swizzle = 64, outer = [(2147483648, arg(3) * 64), (2147483648, arg(10))]>, #tile.tensor_map<param = 12, base = 1, element = f16, shape = [arg(5), arg(4)], row_stride = arg(8), box = [32, 64], swizzle = 128>]} {
 // CHECK: %[[PID:.*]] = tile.program_id 1 : i32

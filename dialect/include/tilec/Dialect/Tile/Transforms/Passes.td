@@ -503,11 +503,9 @@ def TilePipeline : Pass<"tile-pipeline", "::mlir::ModuleOp"> {
            "warp group's softmax runs during the next one's products (with "
            "TMA rings, the TMA barriers are the full ones; experimental: "
            "measured slower or even)">,
-    Option<"batchedTma", "batched-tma", "bool", /*default=*/"false",
+    Option<"batchedTma", "batched-tma", "bool", /*default=*/"true",
            "With tma: also describe a base that is an argument moved by "
-           "per-program offsets as outer dimensions of its tensor map "
-           "(experimental: correct on a GPU, the default builds it would "
-           "change not yet measured)">,
+           "per-program offsets as outer dimensions of its tensor map">,
     Option<"multiProductTma", "multi-product-tma", "bool",
            /*default=*/"false",
            "With tma: fill the rings of loops of several products with TMA "
