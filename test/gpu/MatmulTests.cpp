@@ -779,6 +779,12 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   tests.push_back({"matmul_ptr_fp16_tc", "matmul_ptr_fp16_tc.ptx",
                    "matmul_ptr_kernel", tcSizes, runMatmulStrided,
                    tensorCoreConfig(F16, F16, Fp16Tol, 32)});
+  {
+    TestConfig config = tensorCoreConfig(F16, F16, Fp16Tol, 64);
+    config.BlockN = 256;
+    tests.push_back({"matmul_ptr_fp16_tc_u256", "matmul_ptr_fp16_tc_u256.ptx",
+                     "matmul_ptr_kernel", tcSizes, runMatmulStrided, config});
+  }
   tests.push_back({"matmul_ptr_fp16_tc_h16", "matmul_ptr_fp16_tc_h16.ptx",
                    "matmul_ptr_kernel", tcHintedSizes, runMatmulStrided,
                    tensorCoreConfig(F16, F16, Fp16Tol, 32)});

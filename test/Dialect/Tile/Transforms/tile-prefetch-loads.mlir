@@ -217,3 +217,65 @@ func.func @pointer_tiles(%pp: !tile.ptr<!tile.ptr<f16>>, %n: i32) {
   }
   return
 }
+
+// -----
+
+// Registers: a loop whose accumulator (128 x 256 fp32 over 4 warps: 256
+// registers a thread) leaves no room for a second copy of a tile keeps its
+// loads in their iteration; the same load beside a 64 x 64 accumulator (32
+// registers) is prefetched.
+#d1 = #tile.blocked<sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#big = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 256, 16]>
+#shared = #tile.shared<contiguousDim = 1, swizzle = 128>
+// CHECK-LABEL: func.func @over_budget
+// CHECK: scf.for {{.*}} iter_args(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}) ->
+// CHECK-NEXT: tile.load
+// CHECK-LABEL: func.func @within_budget
+// CHECK: tile.load
+// CHECK: scf.for {{.*}} iter_args(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}) ->
+module attributes {tile.num_warps = 4 : i32, tile.target = "sm_90a"} {
+  func.func @over_budget(%p: !tile.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %d64 = arith.constant dense<64> : tensor<64xi32, #d1>
+    %zero = arith.constant dense<0.0> : tensor<128x256xf32, #big>
+    %zs = arith.constant dense<0.0> : tensor<64xf32, #d1>
+    %a = tile.local_alloc : <128x64xf16, #shared>
+    %b = tile.local_alloc : <64x256xf16, #shared>
+    %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+    %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>
+    %p0 = tile.addptr %ps, %r : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xi32, #d1>
+    %res:3 = scf.for %i = %c0 to %n step %c64 iter_args(%pm = %p0, %acc = %zero, %s = %zs) -> (tensor<64x!tile.ptr<f32>, #d1>, tensor<128x256xf32, #big>, tensor<64xf32, #d1>) : i32 {
+      %m = tile.load %pm : (tensor<64x!tile.ptr<f32>, #d1>) -> tensor<64xf32, #d1>
+      %s2 = arith.addf %s, %m : tensor<64xf32, #d1>
+      %d = tile.warp_group_dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x64xf16, #shared>, <64x256xf16, #shared> -> tensor<128x256xf32, #big>
+      %next = tile.addptr %pm, %d64 : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xi32, #d1>
+      scf.yield %next, %d, %s2 : tensor<64x!tile.ptr<f32>, #d1>, tensor<128x256xf32, #big>, tensor<64xf32, #d1>
+    }
+    tile.store %p0, %res#2 : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xf32, #d1>
+    return
+  }
+
+  func.func @within_budget(%p: !tile.ptr<f32>, %n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %d64 = arith.constant dense<64> : tensor<64xi32, #d1>
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %zs = arith.constant dense<0.0> : tensor<64xf32, #d1>
+    %a = tile.local_alloc : <64x64xf16, #shared>
+    %b = tile.local_alloc : <64x64xf16, #shared>
+    %r = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32, #d1>
+    %ps = tile.splat %p : tensor<64x!tile.ptr<f32>, #d1>
+    %p0 = tile.addptr %ps, %r : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xi32, #d1>
+    %res:3 = scf.for %i = %c0 to %n step %c64 iter_args(%pm = %p0, %acc = %zero, %s = %zs) -> (tensor<64x!tile.ptr<f32>, #d1>, tensor<64x64xf32, #mma>, tensor<64xf32, #d1>) : i32 {
+      %m = tile.load %pm : (tensor<64x!tile.ptr<f32>, #d1>) -> tensor<64xf32, #d1>
+      %s2 = arith.addf %s, %m : tensor<64xf32, #d1>
+      %d = tile.warp_group_dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : !tile.smem<64x64xf16, #shared>, <64x64xf16, #shared> -> tensor<64x64xf32, #mma>
+      %next = tile.addptr %pm, %d64 : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xi32, #d1>
+      scf.yield %next, %d, %s2 : tensor<64x!tile.ptr<f32>, #d1>, tensor<64x64xf32, #mma>, tensor<64xf32, #d1>
+    }
+    tile.store %p0, %res#2 : tensor<64x!tile.ptr<f32>, #d1>, tensor<64xf32, #d1>
+    return
+  }
+}

@@ -336,7 +336,12 @@ def TilePrefetchLoads : Pass<"tile-prefetch-loads", "::mlir::ModuleOp"> {
     the upper bound are masked off. Global-memory latency then overlaps the
     product of the previous tile. A load the body issues before a product
     and first reads after it stays in its iteration (that product hides its
-    latency; carried, it would hold a second copy in registers). A load of
+    latency; carried, it would hold a second copy in registers), and so
+    does a load whose tile would not fit in a thread's registers: the
+    loop's carried tiles (accumulators; pointer tiles at a 64-bit address
+    per vector of access) and the tiles prefetched before it take at most
+    three quarters of them (an element narrower than 32 bits accessed
+    alone counts a register). A load of
     elements narrower than 32 bits
     whose tile the body last uses before any product (converted or decoded
     first) is issued right after that last use instead of at the top.
