@@ -67,6 +67,13 @@ void JitArg::appendValues(std::vector<KernelArg> &values) const {
     element.appendValues(values);
 }
 
+/// The divisibility hint a pointer or integer earns: ':16' as Triton's
+/// launcher gives it, else tilec's ':8' (rows of 16-bit elements that start
+/// on 16 bytes: vector copies and TMA).
+static unsigned alignmentHint(std::uint64_t bits) {
+  return bits % 16 == 0 ? 16 : bits % 8 == 0 ? 8 : 0;
+}
+
 void JitArg::appendSpecialization(std::string &signature) const {
   if (!signature.empty())
     signature += ", ";
@@ -81,7 +88,7 @@ void JitArg::appendSpecialization(std::string &signature) const {
   ArgType type;
   switch (Value.kind()) {
   case KernelArg::Kind::Pointer:
-    type = {true, DType, bits % 16 == 0 ? 16u : 0u};
+    type = {true, DType, alignmentHint(bits)};
     break;
   case KernelArg::Kind::Signed:
   case KernelArg::Kind::Unsigned: {
@@ -93,7 +100,7 @@ void JitArg::appendSpecialization(std::string &signature) const {
       type.Elem = ScalarType::I64;
     else
       type.Elem = ScalarType::U64;
-    type.Hint = bits == 1 ? 1 : bits % 16 == 0 ? 16 : 0;
+    type.Hint = bits == 1 ? 1 : alignmentHint(bits);
     break;
   }
   case KernelArg::Kind::Float32:

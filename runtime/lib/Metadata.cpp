@@ -426,9 +426,10 @@ Expected<PackedArguments> tilec::rt::packArguments(const KernelMetadata &kernel,
     if (param.IsPointer) {
       if (kind != KernelArg::Kind::Pointer)
         return fail("expected a device pointer, got " + arg.describe());
-      if (param.Hint == 16 && arg.bits() % 16 != 0)
-        return fail(arg.describe() +
-                    " is not 16-byte aligned as the ':16' hint requires");
+      if ((param.Hint == 16 || param.Hint == 8) && arg.bits() % param.Hint)
+        return fail(arg.describe() + " is not " + std::to_string(param.Hint) +
+                    "-byte aligned as the ':" + std::to_string(param.Hint) +
+                    "' hint requires");
       packed.push(arg.bits(), 8);
       continue;
     }
@@ -439,9 +440,10 @@ Expected<PackedArguments> tilec::rt::packArguments(const KernelMetadata &kernel,
       if (!integerFits(arg, param.Elem))
         return fail(arg.describe() + " does not fit in " +
                     scalarTypeName(param.Elem));
-      if (param.Hint == 16 && arg.bits() % 16 != 0)
-        return fail(arg.describe() +
-                    " is not a multiple of 16 as the ':16' hint requires");
+      if ((param.Hint == 16 || param.Hint == 8) && arg.bits() % param.Hint)
+        return fail(arg.describe() + " is not a multiple of " +
+                    std::to_string(param.Hint) + " as the ':" +
+                    std::to_string(param.Hint) + "' hint requires");
       if (param.Hint == 1 && arg.bits() != 1)
         return fail(arg.describe() + " is not 1 as the ':1' hint requires");
       packed.push(arg.bits(), param.sizeInBytes());

@@ -180,7 +180,9 @@ TEST_CASE("Bad signatures get one message wherever they are parsed", "[abi]") {
                     "floating-point parameter"));
   CHECK_THAT(message("*fp32:1"), Equals("invalid signature entry '*fp32:1': "
                                         "the hint ':1' on a pointer"));
-  CHECK_THAT(message("i32:8"), Contains("unknown hint ':8'"));
+  CHECK_THAT(message("i32:4"),
+             Equals("invalid signature entry 'i32:4': unknown hint ':4' "
+                    "(expected ':16', ':8' or ':1')"));
   CHECK_THAT(message("i32,,i32"), Contains("empty entry"));
   // The metadata parser gives the same reason.
   Expected<KernelMetadata> meta = parseMetadataLine(

@@ -638,6 +638,33 @@ TEST_CASE("The JIT compiles the descriptor blocks a pre_hook sets",
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("The JIT specializes multiples of 8 that are not of 16 as ':8'",
+          "[fake][jit]") {
+  Context ctx = makeContext();
+  std::string dir = freshPath("jit-eight");
+  std::unique_ptr<KernelCompiler> compiler = tilec::jit::createCompiler();
+  JitConfig config;
+  config.Constexprs = {{"BLOCK", "1024"}};
+  auto kernel = JitKernel::fromFile(TILEC_VECTOR_ADD_TILE, "add_kernel",
+                                    compiler.get(), DiskCache(dir));
+  REQUIRE(kernel.ok());
+  Inputs in(ctx, 4096);
+  auto launch = [&](std::int32_t n) {
+    return (*kernel)->launch(ctx, blocksFor(n),
+                             {in.view(in.X), in.view(in.Y), in.view(in.Out), n},
+                             config);
+  };
+  // 3001 (i32), 3000 (i32:8), 3008 (i32:16), 3016 (i32:8 again).
+  for (std::int32_t n : {3001, 3000, 3008, 3016}) {
+    Status status = launch(n);
+    INFO(n << ": " << status.message());
+    REQUIRE(status.ok());
+  }
+  CHECK((*kernel)->stats().Compiled == 3);
+  CHECK((*kernel)->stats().FromMemory == 1);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("The JIT evaluates @triton.heuristics over the launch's values",
           "[fake][jit]") {
   Context ctx = makeContext();
@@ -670,9 +697,9 @@ TEST_CASE("The JIT evaluates @triton.heuristics over the launch's values",
                          {in.view(in.X), in.view(in.Y), in.view(in.Out), n},
                          config);
   };
-  // n = 3000 and 3001 (i32): EVEN false, one compilation; 3072 and 4096
+  // n = 3001 and 3003 (i32): EVEN false, one compilation; 3072 and 4096
   // (i32:16): EVEN true; 3008 (i32:16): EVEN false.
-  for (std::int32_t n : {3000, 3001, 3072, 4096, 3008}) {
+  for (std::int32_t n : {3001, 3003, 3072, 4096, 3008}) {
     Status status = launch(n);
     INFO(n << ": " << status.message());
     REQUIRE(status.ok());

@@ -108,10 +108,10 @@ TEST_CASE("Signature types parse and print", "[runtime][metadata]") {
   struct {
     const char *Text;
     unsigned Size;
-  } scalars[] = {{"i1", 1},   {"i8", 1},     {"i16", 2},  {"i32", 4},
-                 {"i64", 8},  {"u8", 1},     {"u16", 2},  {"u32", 4},
-                 {"u64", 8},  {"fp16", 2},   {"bf16", 2}, {"fp32", 4},
-                 {"fp64", 8}, {"i32:16", 4}, {"i64:1", 8}};
+  } scalars[] = {{"i1", 1},   {"i8", 1},     {"i16", 2},   {"i32", 4},
+                 {"i64", 8},  {"u8", 1},     {"u16", 2},   {"u32", 4},
+                 {"u64", 8},  {"fp16", 2},   {"bf16", 2},  {"fp32", 4},
+                 {"fp64", 8}, {"i32:16", 4}, {"i64:1", 8}, {"i32:8", 4}};
   for (const auto &scalar : scalars) {
     INFO(scalar.Text);
     Expected<ArgType> type = parseArgType(scalar.Text);
@@ -121,7 +121,8 @@ TEST_CASE("Signature types parse and print", "[runtime][metadata]") {
     CHECK(type->str() == scalar.Text);
   }
 
-  for (const char *pointer : {"*i8", "*fp16", "*bf16", "*i64:16", "*fp8e4nv"}) {
+  for (const char *pointer :
+       {"*i8", "*fp16", "*bf16", "*i64:16", "*fp8e4nv", "*fp16:8"}) {
     INFO(pointer);
     Expected<ArgType> type = parseArgType(pointer);
     REQUIRE(type.ok());
@@ -130,7 +131,7 @@ TEST_CASE("Signature types parse and print", "[runtime][metadata]") {
     CHECK(type->str() == pointer);
   }
 
-  for (const char *bad : {"", "*", "fp33", "**fp32", "*fp32:8", "i32:",
+  for (const char *bad : {"", "*", "fp33", "**fp32", "*fp32:4", "i32:",
                           "fp32:16", "*fp32:1", "i32:16:16", "I32", " i32"}) {
     INFO("'" << bad << "'");
     Expected<ArgType> type = parseArgType(bad);
@@ -469,6 +470,29 @@ TEST_CASE("Integer and float parameter rules", "[runtime][launch]") {
       pack({32, 1, 0u, 1.5f, 2.5, 1.0f, KernelArg::fp16Bits(0), 0, 0}).ok());
   CHECK_FALSE(pack({32, 1, 0u, 1.5f, 2.5, 1.0f, 1.0f, 2, 0}).ok());
   CHECK_FALSE(pack({32, 1, 0u, 1.5f, 2.5, 1.0f, 1.0f, 0, 128}).ok());
+}
+
+TEST_CASE("The ':8' hint holds multiples of 8 and 8-byte addresses",
+          "[runtime][launch]") {
+  Expected<KernelMetadata> meta = parseMetadataLine(
+      "// tilec.kernel name=k num_warps=4 shared=0 signature=*fp16:8,i32:8");
+  REQUIRE(meta.ok());
+  CHECK(meta->Signature[0].Hint == 8);
+  CHECK(meta->Signature[1].str() == "i32:8");
+  auto pack = [&](std::initializer_list<KernelArg> args) {
+    return packArguments(*meta, args.begin(), args.size());
+  };
+  CHECK(pack({DevicePtr{0x1008}, 5000}).ok());
+  Expected<PackedArguments> notMultiple = pack({DevicePtr{0x1008}, 5004});
+  REQUIRE_FALSE(notMultiple.ok());
+  CHECK_THAT(notMultiple.status().message(),
+             Contains("argument 1") &&
+                 Contains("is not a multiple of 8 as the ':8' hint requires"));
+  Expected<PackedArguments> notAligned = pack({DevicePtr{0x1004}, 5000});
+  REQUIRE_FALSE(notAligned.ok());
+  CHECK_THAT(notAligned.status().message(),
+             Contains("argument 0") &&
+                 Contains("is not 8-byte aligned as the ':8' hint requires"));
 }
 
 TEST_CASE("KernelArg describes itself", "[runtime][launch]") {

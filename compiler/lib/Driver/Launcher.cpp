@@ -213,12 +213,15 @@ void dropHints(SignatureEntry &entry) {
 }
 
 /// Triton's suffix for a variant: per hinted argument its index and 'd'
-/// (multiple of 16) or 'c' (equal to 1); "generic" without hints.
+/// (multiple of 16) or 'c' (equal to 1), and tilec's 'e' (multiple of 8);
+/// "generic" without hints.
 std::string variantSuffix(const std::vector<SignatureEntry> &signature) {
   std::string suffix;
   for (auto [index, entry] : llvm::enumerate(flattenTuples(signature)))
     if (!entry.IsConstant && entry.Type.Hint)
-      suffix += std::to_string(index) + (entry.Type.Hint == 16 ? "d" : "c");
+      suffix += std::to_string(index) + (entry.Type.Hint == 16  ? "d"
+                                         : entry.Type.Hint == 8 ? "e"
+                                                                : "c");
   return suffix.empty() ? "generic" : suffix;
 }
 
@@ -229,10 +232,18 @@ std::string signatureText(const std::vector<SignatureEntry> &signature) {
   return text;
 }
 
-unsigned countHints(const std::vector<SignatureEntry> &signature) {
-  return llvm::count_if(flattenTuples(signature), [](const SignatureEntry &e) {
-    return !e.IsConstant && e.Type.Hint != 0;
-  });
+/// How much a variant assumes: its hinted arguments, then how strongly
+/// (':16' and ':1' over ':8'), so that dispatch tries the stronger first.
+std::pair<unsigned, unsigned>
+countHints(const std::vector<SignatureEntry> &signature) {
+  std::pair<unsigned, unsigned> count{0, 0};
+  for (const SignatureEntry &e : flattenTuples(signature)) {
+    if (e.IsConstant || !e.Type.Hint)
+      continue;
+    ++count.first;
+    count.second += e.Type.Hint == 8 ? 1 : 2;
+  }
+  return count;
 }
 
 std::string cString(StringRef text) {
@@ -342,7 +353,9 @@ private:
 std::string Printer::condition(const SignatureEntry &entry,
                                size_t index) const {
   std::string value = m.params[index] + "_v";
-  return entry.Type.Hint == 1 ? value + " == 1" : value + " % 16 == 0";
+  if (entry.Type.Hint == 1)
+    return value + " == 1";
+  return value + " % " + std::to_string(entry.Type.Hint) + " == 0";
 }
 
 void Printer::printPrologue(llvm::raw_ostream &os, bool withParams) const {
@@ -547,9 +560,11 @@ void Printer::printSource(llvm::raw_ostream &os) const {
     for (auto [i, entry] : llvm::enumerate(flat)) {
       if (!entry.Type.Hint)
         continue;
-      StringRef what = entry.Type.Hint == 1   ? "is not 1"
-                       : entry.Type.IsPointer ? "is not 16-byte aligned"
-                                              : "is not a multiple of 16";
+      std::string what =
+          entry.Type.Hint == 1 ? "is not 1"
+          : entry.Type.IsPointer
+              ? "is not " + std::to_string(entry.Type.Hint) + "-byte aligned"
+              : "is not a multiple of " + std::to_string(entry.Type.Hint);
       os << "  if (!(" << condition(entry, i) << "))\n"
          << "    return tilec::rt::specializationFailure(" << cString(m.name)
          << ", " << cString(signatureText(m.variants[v])) << ", "

@@ -1067,8 +1067,8 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
               return TValue::ofTuple(std::move(elements));
             }
             unsigned i = argIndex++;
-            if (e.Type.Hint == 16)
-              tile::setDivisibility(func, i, 16);
+            if (e.Type.Hint == 16 || e.Type.Hint == 8)
+              tile::setDivisibility(func, i, e.Type.Hint);
             if (e.Type.Hint == 1)
               return TValue::ofInt(1);
             return TValue::of(entryBlock->getArgument(i),
@@ -1104,8 +1104,8 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       define(param.name, *desc, paramLoc);
       continue;
     }
-    if (param.hint == 16)
-      tile::setDivisibility(func, i, 16);
+    if (param.hint == 16 || param.hint == 8)
+      tile::setDivisibility(func, i, param.hint);
     if (param.hint == 1) {
       // `:1` specialises the argument to the constant 1.
       define(param.name, TValue::ofInt(1), paramLoc);

@@ -164,11 +164,13 @@ Expected<ArgType> tilec::abi::parseArgType(std::string_view text) {
     return type;
   if (hint == "16")
     type.Hint = 16;
+  else if (hint == "8")
+    type.Hint = 8;
   else if (hint == "1")
     type.Hint = 1;
   else
     return bad("unknown hint " + quoted(":" + std::string(hint)) +
-               " (expected ':16' or ':1')");
+               " (expected ':16', ':8' or ':1')");
   if (type.isFloat())
     return bad("a hint on a floating-point parameter");
   if (type.IsPointer && type.Hint == 1)
