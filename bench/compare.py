@@ -707,11 +707,15 @@ def row_matmul_bf16(h):
 
 def row_matmul_fp16_ragged(h):
     """The seed matmul without alignment hints, 128 x 128 x 32 and 128 x 256
-    x 64 blocks."""
+    x 64 blocks, then 128 x 256 x 64 with ':8' strides."""
     for name, blocks in (("matmul_ptr_fp16_tc", (128, 128)),
                          ("matmul_ptr_fp16_tc_u256", (128, 256))):
         matmul_row(h, name, h.torch.float16, 4095, 4095, 4095, blocks)
         matmul_row(h, name, h.torch.float16, 3000, 5000, 2000, blocks)
+    # With tilec's ':8' on the strides (its JIT's specialization of these
+    # sizes; Triton's launcher gives them none).
+    matmul_row(h, "matmul_ptr_fp16_tc_h8", h.torch.float16, 3000, 5000, 2000,
+               (128, 256))
 
 
 def row_matmul_bias_relu(h):

@@ -785,6 +785,15 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
     tests.push_back({"matmul_ptr_fp16_tc_u256", "matmul_ptr_fp16_tc_u256.ptx",
                      "matmul_ptr_kernel", tcSizes, runMatmulStrided, config});
   }
+  {
+    // Row strides that are multiples of 8, not all of 16 (the ':8' hint).
+    TestConfig config = tensorCoreConfig(F16, F16, Fp16Tol, 64);
+    config.BlockN = 256;
+    std::vector<Shape> sizes = {
+        {1000, 776, 520}, {257, 136, 200}, {1000, 5000, 2000}};
+    tests.push_back({"matmul_ptr_fp16_tc_h8", "matmul_ptr_fp16_tc_h8.ptx",
+                     "matmul_ptr_kernel", sizes, runMatmulStrided, config});
+  }
   tests.push_back({"matmul_ptr_fp16_tc_h16", "matmul_ptr_fp16_tc_h16.ptx",
                    "matmul_ptr_kernel", tcHintedSizes, runMatmulStrided,
                    tensorCoreConfig(F16, F16, Fp16Tol, 32)});
