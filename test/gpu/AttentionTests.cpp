@@ -77,7 +77,7 @@ CaseResult runAttention(TestEnv &env, const GpuTest &test, const Kernel &kernel,
   std::vector<double> ref(heads * seq * dim);
   attentionReference(q.Values.data(), k.Values.data(), v.Values.data(), heads,
                      seq, dim, static_cast<double>(SmScale), ref.data(),
-                     config.Causal);
+                     config.Causal, config.Window);
   result.Passed = checkOutput(result, "O", out, ref, dim, config.Tol);
   return result;
 }
@@ -283,6 +283,18 @@ void tilec::gpu::addAttentionTests(std::vector<GpuTest> &tests) {
     tests.push_back(
         {tma, tma + ".ptx", "attn_fwd", wideSizes, runAttention, config});
   }
+  // attn_fwd_desc with a sliding window of 200 keys (causal, HEAD_DIM 64).
+  config.In = config.Out = ElemType::F16;
+  config.HeadDim = 64;
+  config.BlockM = 128;
+  config.BlockN = 64;
+  config.Causal = true;
+  config.Window = 200;
+  config.Tol = Tolerance::relative(2e-3);
+  tests.push_back({"flash_attention_desc_fp16_window",
+                   "flash_attention_desc_fp16_window.ptx", "attn_fwd_desc",
+                   wideSizes, runAttention, config});
+  config.Window = 0;
   config.Causal = false;
   config.HeadDim = 64;
   config.BlockM = 64;

@@ -230,21 +230,23 @@ inline void gluReference(const float *a, const float *b, std::uint64_t rows,
 /// Attention forward for \p heads independent heads of \p seq queries, keys
 /// and values of \p dim elements each, all dense [heads, seq, dim]:
 /// o = softmax(scale * q @ k^T) @ v, with \p causal over the keys up to the
-/// query's own position only. \p o is dense too.
+/// query's own position only, and with a \p window (causal) over its last
+/// `window` keys. \p o is dense too.
 inline void attentionReference(const float *q, const float *k, const float *v,
                                std::uint64_t heads, std::uint64_t seq,
                                std::uint64_t dim, double scale, double *o,
-                               bool causal = false) {
+                               bool causal = false, std::uint64_t window = 0) {
   forEachRow(heads * seq, [&](std::uint64_t row) {
     std::uint64_t head = row / seq;
     const float *qi = q + row * dim;
     const float *kh = k + head * seq * dim;
     const float *vh = v + head * seq * dim;
-    // Causal: query i attends to keys 0 .. i.
+    // Causal: query i attends to keys 0 .. i (window: i - window + 1 .. i).
     std::uint64_t keys = causal ? row % seq + 1 : seq;
+    std::uint64_t first = window && keys > window ? keys - window : 0;
     std::vector<double> scores(keys);
     double max = -std::numeric_limits<double>::infinity();
-    for (std::uint64_t j = 0; j < keys; ++j) {
+    for (std::uint64_t j = first; j < keys; ++j) {
       double dot = 0.0;
       for (std::uint64_t d = 0; d < dim; ++d)
         dot += static_cast<double>(qi[d]) * kh[j * dim + d];
@@ -252,13 +254,13 @@ inline void attentionReference(const float *q, const float *k, const float *v,
       max = std::max(max, scores[j]);
     }
     double sum = 0.0;
-    for (double &s : scores) {
-      s = std::exp(s - max);
-      sum += s;
+    for (std::uint64_t j = first; j < keys; ++j) {
+      scores[j] = std::exp(scores[j] - max);
+      sum += scores[j];
     }
     double *dst = o + row * dim;
     std::fill(dst, dst + dim, 0.0);
-    for (std::uint64_t j = 0; j < keys; ++j) {
+    for (std::uint64_t j = first; j < keys; ++j) {
       double p = scores[j] / sum;
       for (std::uint64_t d = 0; d < dim; ++d)
         dst[d] += p * vh[j * dim + d];

@@ -108,6 +108,8 @@ struct TestConfig {
   unsigned HeadDim = 0;
   /// Attention: query i attends to keys j <= i only.
   bool Causal = false;
+  /// Attention (causal): and to its last Window keys only (0: all).
+  unsigned Window = 0;
   /// Softmax: launch min(n_rows, #SMs * occupancy) programs that loop over
   /// the rows (Triton's persistent form) instead of one program per row.
   bool Persistent = false;

@@ -1130,10 +1130,12 @@ Setup batchedMxMatmul(gpu::MxFormat fa, gpu::MxFormat fb) {
 }
 
 /// attention_fwd(Q, K, V, O, sm_scale, N_CTX) (and flash_attention.tile's
-/// attn_fwd, causal when CAUSAL is 1); size (heads, N_CTX).
+/// attn_fwd, causal when CAUSAL is 1, over a sliding window of WINDOW keys
+/// when given); size (heads, N_CTX).
 std::function<void()> attention(Case &c) {
   uint64_t heads = c.size[0], seq = c.size[1], dim = c.constant("HEAD_DIM");
   bool causal = c.constant("CAUSAL") != 0;
+  uint64_t window = c.constant("WINDOW");
   Buffer &q = c.input(ScalarType::FP16, heads * seq, dim);
   Buffer &k = c.input(ScalarType::FP16, heads * seq, dim);
   Buffer &v = c.input(ScalarType::FP16, heads * seq, dim);
@@ -1142,13 +1144,13 @@ std::function<void()> attention(Case &c) {
   c.args.push_back(Argument::ofInt(seq));
   c.grid = {static_cast<unsigned>(cdiv(seq, c.constant("BLOCK_M"))),
             static_cast<unsigned>(heads), 1};
-  return [&c, &q, &k, &v, &o, heads, seq, dim, causal] {
+  return [&c, &q, &k, &v, &o, heads, seq, dim, causal, window] {
     std::vector<float> qv = Case::values(q, heads * seq, dim);
     std::vector<float> kv = Case::values(k, heads * seq, dim);
     std::vector<float> vv = Case::values(v, heads * seq, dim);
     std::vector<double> ref(heads * seq * dim);
     gpu::attentionReference(qv.data(), kv.data(), vv.data(), heads, seq, dim,
-                            0.5, ref.data(), causal);
+                            0.5, ref.data(), causal, window);
     c.check("O", o, heads * seq, dim, dim, ref, c.config.tol);
   };
 }
@@ -1836,6 +1838,14 @@ std::vector<Config> configurations() {
        "attn_fwd_desc",
        "*fp16:16, *fp16:16, *fp16:16, *fp16:16, fp32, i32",
        {"HEAD_DIM=64", "BLOCK_M=64", "BLOCK_N=32", "CAUSAL=1"},
+       attention,
+       {{1, 1}, {2, 100}, {1, 257}},
+       2e-3},
+      {"flash_attention_desc_fp16_window",
+       "flash_attention.tile",
+       "attn_fwd_desc",
+       "*fp16:16, *fp16:16, *fp16:16, *fp16:16, fp32, i32",
+       {"HEAD_DIM=64", "BLOCK_M=64", "BLOCK_N=32", "CAUSAL=1", "WINDOW=50"},
        attention,
        {{1, 1}, {2, 100}, {1, 257}},
        2e-3},

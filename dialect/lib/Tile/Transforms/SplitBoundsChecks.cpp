@@ -98,16 +98,31 @@ static std::optional<Span> spanOf(Value value) {
 }
 
 /// A comparison that holds for the whole block while the induction
-/// variable is at most `base + offset` (`base` none: 0).
+/// variable is at most `base + offset` (upper) or at least `base + offset`
+/// (lower; `base` none: 0).
 struct Check {
   arith::CmpIOp cmp;
   Value base;
   int64_t offset;
+  bool lower;
 };
 
+/// Whether the scalar `base` of a block that `forOp`'s checks compare with
+/// does not change in the loop and fits its induction variable's type.
+static bool isLoopBound(scf::ForOp forOp, Value base) {
+  if (!base)
+    return true;
+  auto type = dyn_cast<IntegerType>(base.getType());
+  return type &&
+         type.getWidth() <=
+             forOp.getInductionVar().getType().getIntOrFloatBitWidth() &&
+         forOp.isDefinedOutsideOfLoop(base);
+}
+
 /// The comparisons of `forOp`'s body (nested ops included) between a block
-/// of its induction variable, below, and a block that does not change in
-/// the loop.
+/// of its induction variable and a block that does not change in the loop:
+/// `iv + cols < bound` holds while iv is at most a bound, `bound < iv +
+/// cols` (a sliding window's `keys + W > rows`) from a bound on.
 static SmallVector<Check> checks(scf::ForOp forOp) {
   Value iv = forOp.getInductionVar();
   SmallVector<Check> found;
@@ -122,22 +137,19 @@ static SmallVector<Check> checks(scf::ForOp forOp) {
     }
     if (pred != arith::CmpIPredicate::slt && pred != arith::CmpIPredicate::sle)
       return;
-    std::optional<Span> cols = spanOf(below), bound = spanOf(above);
-    if (!cols || !bound || cols->base != iv)
+    std::optional<Span> low = spanOf(below), high = spanOf(above);
+    if (!low || !high)
       return;
-    // The bound does not change in the loop and fits the induction
-    // variable's type.
-    if (bound->base) {
-      auto type = dyn_cast<IntegerType>(bound->base.getType());
-      if (!type || type.getWidth() > iv.getType().getIntOrFloatBitWidth() ||
-          !forOp.isDefinedOutsideOfLoop(bound->base))
-        return;
+    int64_t strict = pred == arith::CmpIPredicate::slt ? 1 : 0;
+    if (low->base == iv && isLoopBound(forOp, high->base)) {
+      // iv + low.hi < high.base + high.lo (or <=).
+      found.push_back(
+          {cmp, high->base, high->lo - low->hi - strict, /*lower=*/false});
+    } else if (high->base == iv && isLoopBound(forOp, low->base)) {
+      // low.base + low.hi < iv + high.lo (or <=).
+      found.push_back(
+          {cmp, low->base, low->hi - high->lo + strict, /*lower=*/true});
     }
-    // iv + cols.hi < bound.base + bound.lo (or <=).
-    int64_t offset = bound->lo - cols->hi;
-    if (pred == arith::CmpIPredicate::slt)
-      offset -= 1;
-    found.push_back({cmp, bound->base, offset});
   });
   return found;
 }
@@ -212,56 +224,132 @@ static void split(scf::ForOp forOp) {
         return decidesValues(check.cmp.getResult());
       }))
     return;
-  // A comparison that fails on the first iteration (the diagonal pass of a
-  // causal attention, from the first row's block) leaves nothing to split.
+  // A lower comparison whose bound is at most the lower bound holds in
+  // every iteration (a descriptor's `0 <= keys`); the others split off the
+  // iterations before they hold when one of them decides values (a sliding
+  // window), else stay as they are. `holds[i]`: found[i] is a constant in
+  // the unmasked iterations.
   auto [lbBase, lbOffset] = splitOffset(forOp.getLowerBound());
-  for (const Check &check : found)
-    if (sameValue(check.base, lbBase) && check.offset < lbOffset)
-      return;
+  SmallVector<Check> upper, lower;
+  SmallVector<bool> holds;
+  bool lowerDecides = llvm::any_of(found, [&](Check check) {
+    return check.lower &&
+           !(sameValue(check.base, lbBase) && check.offset <= lbOffset) &&
+           decidesValues(check.cmp.getResult());
+  });
+  for (const Check &check : found) {
+    bool always = check.lower && sameValue(check.base, lbBase) &&
+                  check.offset <= lbOffset;
+    if (!check.lower)
+      upper.push_back(check);
+    else if (!always && lowerDecides)
+      lower.push_back(check);
+    holds.push_back(!check.lower || always || lowerDecides);
+  }
+  if (upper.empty() && lower.empty())
+    return;
+  // An upper comparison that fails on the first iteration (the diagonal
+  // pass of a causal attention, from the first row's block) leaves nothing
+  // to split.
+  if (lower.empty())
+    for (const Check &check : upper)
+      if (sameValue(check.base, lbBase) && check.offset < lbOffset)
+        return;
 
-  // When a comparison stops holding a block before the upper bound (the
-  // keys of a loop up to N checked against N), the split is at most the
-  // upper bound: the loop's whole blocks.
+  // When an upper comparison stops holding a block before the upper bound
+  // (the keys of a loop up to N checked against N), the split is at most
+  // the upper bound: the loop's whole blocks.
   auto [ubBase, ubOffset] = splitOffset(forOp.getUpperBound());
   int64_t stride = step.getSExtValue();
-  bool bounded = llvm::any_of(found, [&](Check check) {
+  bool bounded = llvm::any_of(upper, [&](Check check) {
     return sameValue(check.base, ubBase) && check.offset + stride <= ubOffset;
   });
 
-  // last = the smallest bound; the iterations up to it:
-  // max((last + step - lb) / step, 0) (0 when last < lb).
   OpBuilder b(forOp);
   Location loc = forOp.getLoc();
   auto constant = [&](int64_t v) -> Value {
     return arith::ConstantOp::create(b, loc, IntegerAttr::get(ivType, v));
   };
-  Value last;
-  for (const Check &check : found) {
-    Value bound = constant(check.offset);
-    if (check.base) {
-      Value base = check.base;
-      if (base.getType() != ivType)
-        base = arith::ExtSIOp::create(b, loc, ivType, base);
-      bound = arith::AddIOp::create(b, loc, base, bound);
+  // The bound of `checks` combined by `combine` (min or max).
+  auto combined = [&](ArrayRef<Check> checks, auto combine) {
+    Value result;
+    for (const Check &check : checks) {
+      Value bound = constant(check.offset);
+      if (check.base) {
+        Value base = check.base;
+        if (base.getType() != ivType)
+          base = arith::ExtSIOp::create(b, loc, ivType, base);
+        bound = arith::AddIOp::create(b, loc, base, bound);
+      }
+      result = result ? combine(result, bound) : bound;
     }
-    last = last ? arith::MinSIOp::create(b, loc, last, bound) : bound;
-  }
+    return result;
+  };
   Value lb = forOp.getLowerBound(), ub = forOp.getUpperBound();
-  Value span = arith::SubIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, last, forOp.getStep()), lb);
-  Value count = arith::MaxSIOp::create(
-      b, loc, arith::DivSIOp::create(b, loc, span, forOp.getStep()),
-      constant(0));
-  Value at = arith::AddIOp::create(
-      b, loc, lb, arith::MulIOp::create(b, loc, count, forOp.getStep()));
-  if (!bounded)
-    at = arith::MinSIOp::create(b, loc, at,
-                                arith::MaxSIOp::create(b, loc, ub, lb));
+  Value top;
+  auto getTop = [&] {
+    if (!top)
+      top = arith::MaxSIOp::create(b, loc, ub, lb);
+    return top;
+  };
+  // The first iteration where every lower comparison holds: first = the
+  // largest bound, start = lb + ceil(max(first - lb, 0) / step) * step, at
+  // most max(ub, lb).
+  Value start = lb;
+  if (!lower.empty()) {
+    Value first = combined(lower, [&](Value x, Value y) -> Value {
+      return arith::MaxSIOp::create(b, loc, x, y);
+    });
+    Value behind = arith::MaxSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, first, lb), constant(0));
+    Value count = arith::DivSIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, behind, constant(stride - 1)),
+        forOp.getStep());
+    start = arith::AddIOp::create(
+        b, loc, lb, arith::MulIOp::create(b, loc, count, forOp.getStep()));
+    start = arith::MinSIOp::create(b, loc, start, getTop());
+  }
+  // After the last iteration where every upper comparison holds: last = the
+  // smallest bound, end = lb + max((last + step - lb) / step, 0) * step, at
+  // most max(ub, lb) (no min when bounded) and at least start.
+  Value end;
+  if (!upper.empty()) {
+    Value last = combined(upper, [&](Value x, Value y) -> Value {
+      return arith::MinSIOp::create(b, loc, x, y);
+    });
+    Value span = arith::SubIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, last, forOp.getStep()), lb);
+    Value count = arith::MaxSIOp::create(
+        b, loc, arith::DivSIOp::create(b, loc, span, forOp.getStep()),
+        constant(0));
+    end = arith::AddIOp::create(
+        b, loc, lb, arith::MulIOp::create(b, loc, count, forOp.getStep()));
+    if (!bounded)
+      end = arith::MinSIOp::create(b, loc, end, getTop());
+    if (!lower.empty())
+      end = arith::MaxSIOp::create(b, loc, end, start);
+  }
 
-  // The comparisons of the first loop hold: constants. (Found in the clone
-  // the same way as in the original.)
-  auto whole = cast<scf::ForOp>(b.clone(*forOp));
-  for (const Check &check : checks(whole)) {
+  // The iterations before `start` run masked, in a loop of their own; those
+  // from `start` to `end` (to the upper bound without upper comparisons)
+  // with every comparison a constant (found in the clone the same way as in
+  // the original); the rest, masked, in the original.
+  if (!lower.empty()) {
+    auto before = cast<scf::ForOp>(b.clone(*forOp));
+    before.getUpperBoundMutable().assign(start);
+    forOp.getLowerBoundMutable().assign(start);
+    forOp.getInitArgsMutable().assign(before.getResults());
+  }
+  scf::ForOp whole = forOp;
+  if (!upper.empty()) {
+    whole = cast<scf::ForOp>(b.clone(*forOp));
+    whole.getUpperBoundMutable().assign(end);
+    forOp.getLowerBoundMutable().assign(end);
+    forOp.getInitArgsMutable().assign(whole.getResults());
+  }
+  for (auto [check, replace] : llvm::zip_equal(checks(whole), holds)) {
+    if (!replace)
+      continue;
     arith::CmpIOp cmp = check.cmp;
     OpBuilder cb(cmp);
     TypedAttr yes = cb.getBoolAttr(true);
@@ -271,9 +359,6 @@ static void split(scf::ForOp forOp) {
         arith::ConstantOp::create(cb, cmp.getLoc(), yes).getResult());
     cmp.erase();
   }
-  whole.getUpperBoundMutable().assign(at);
-  forOp.getLowerBoundMutable().assign(at);
-  forOp.getInitArgsMutable().assign(whole.getResults());
 }
 
 struct SplitBoundsChecksPass

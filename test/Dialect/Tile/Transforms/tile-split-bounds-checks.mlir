@@ -252,3 +252,108 @@ func.func @untouched(%n: i32, %m0: i32, %a: tensor<32x16xf16>, %b: tensor<16x64x
   }
   return
 }
+
+// -----
+
+// A sliding window in one loop with the causal mask: keys + 64 > rows
+// (`keys[None, :] + W > offs_m[:, None]`, W = 64, rows [m0, m0 + 31]) holds
+// for the whole block from start = m0 + 31 - 64 + 1 = m0 - 32 on (a lower
+// bound), the causal rows >= keys up to m0 - 63. Three loops: before the
+// window's first whole block (masked), the blocks where both hold (no
+// comparison left), the rest (masked). start = lb + ceil(max(m0 - 32 - lb,
+// 0) / 64) * 64 (at most max(ub, lb)); end at least start.
+// CHECK-LABEL: func.func @window
+// CHECK-SAME: (%[[N:[^:]*]]: i32, %[[M0:[^:]*]]: i32,
+// CHECK: %[[CM32:.*]] = arith.constant -32 : i32
+// CHECK: %[[FIRST:.*]] = arith.addi %[[M0]], %[[CM32]] : i32
+// CHECK: %[[BEHIND:.*]] = arith.subi %[[FIRST]], %[[LB:.*]] : i32
+// CHECK: arith.maxsi %[[BEHIND]]
+// CHECK: %[[START0:.*]] = arith.addi %[[LB]], %{{.*}} : i32
+// CHECK: %[[TOP:.*]] = arith.maxsi %[[HI:.*]], %[[LB]] : i32
+// CHECK: %[[START:.*]] = arith.minsi %[[START0]], %[[TOP]] : i32
+// CHECK: %[[CM63:.*]] = arith.constant -63 : i32
+// CHECK: arith.addi %[[M0]], %[[CM63]] : i32
+// CHECK: %[[END:.*]] = arith.maxsi %{{.*}}, %[[START]] : i32
+// CHECK: %[[R1:.*]] = scf.for %{{.*}} = %[[LB]] to %[[START]] step
+// CHECK-COUNT-2: arith.cmpi
+// CHECK: %[[R2:.*]] = scf.for %{{.*}} = %[[START]] to %[[END]] step {{.*}} iter_args(%{{.*}} = %[[R1]])
+// CHECK-NOT: arith.cmpi
+// CHECK: scf.for %{{.*}} = %[[END]] to %[[HI]] step {{.*}} iter_args(%{{.*}} = %[[R2]])
+// CHECK-COUNT-2: arith.cmpi
+func.func @window(%n: i32, %m0: i32, %lo: i32, %a: tensor<32x16xf16>, %b: tensor<16x64xf16>) -> tensor<32x64xf32> {
+  %c64 = arith.constant 64 : i32
+  %c128 = arith.constant 128 : i32
+  %zero = arith.constant dense<0.0> : tensor<32x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<32x64xf32>
+  %w = arith.constant dense<64> : tensor<1x64xi32>
+  %r64 = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %r32 = tile.make_range {start = 0 : i32, end = 32 : i32} : tensor<32xi32>
+  %sm = tile.splat %m0 : tensor<32xi32>
+  %rows = arith.addi %sm, %r32 : tensor<32xi32>
+  %rows2 = tile.expand_dims %rows {axis = 1 : i32} : tensor<32xi32> -> tensor<32x1xi32>
+  %rowsb = tile.broadcast %rows2 : tensor<32x1xi32> -> tensor<32x64xi32>
+  %hi = arith.addi %m0, %c128 : i32
+  %res = scf.for %i = %lo to %hi step %c64 iter_args(%acc = %zero) -> (tensor<32x64xf32>) : i32 {
+    %si = tile.splat %i : tensor<64xi32>
+    %cols = arith.addi %si, %r64 : tensor<64xi32>
+    %cols2 = tile.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %colsw = arith.addi %cols2, %w : tensor<1x64xi32>
+    %colswb = tile.broadcast %colsw : tensor<1x64xi32> -> tensor<32x64xi32>
+    %colsb = tile.broadcast %cols2 : tensor<1x64xi32> -> tensor<32x64xi32>
+    %inwindow = arith.cmpi sgt, %colswb, %rowsb : tensor<32x64xi32>
+    %causal = arith.cmpi sge, %rowsb, %colsb : tensor<32x64xi32>
+    %d = tile.dot %a, %b, %zero {inputPrecision = #tile<input_precision tf32>} : tensor<32x16xf16>, tensor<16x64xf16> -> tensor<32x64xf32>
+    %s1 = arith.select %inwindow, %d, %ninf : tensor<32x64xi1>, tensor<32x64xf32>
+    %s2 = arith.select %causal, %s1, %ninf : tensor<32x64xi1>, tensor<32x64xf32>
+    %acc2 = arith.addf %acc, %s2 : tensor<32x64xf32>
+    scf.yield %acc2 : tensor<32x64xf32>
+  }
+  return %res : tensor<32x64xf32>
+}
+
+// -----
+
+// Lower comparisons: one that always holds (0 <= keys from a lower bound of
+// 1) is a constant in the unmasked loop; one that only masks a load (m <=
+// keys) splits nothing off and stays in both loops; the upper one splits
+// as before: two loops.
+// CHECK-LABEL: func.func @lower_kept
+// CHECK: scf.for
+// CHECK-NOT: arith.cmpi sle, %cst
+// CHECK:   arith.cmpi sle, %{{.*}}, %{{.*}} : tensor<16x64xi32>
+// CHECK-NOT: arith.cmpi
+// CHECK: scf.yield
+// CHECK: scf.for
+// CHECK:   arith.cmpi sle, %cst
+// CHECK:   arith.cmpi sle
+// CHECK:   arith.cmpi slt
+// CHECK-NOT: scf.for
+func.func @lower_kept(%n: i32, %m: i32, %p: !tile.ptr<f16>, %a: tensor<32x16xf16>) -> tensor<32x64xf32> {
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<32x64xf32>
+  %ninf = arith.constant dense<0xFF800000> : tensor<32x64xf32>
+  %z = arith.constant dense<0> : tensor<16x64xi32>
+  %bz = arith.constant dense<0.0> : tensor<16x64xf16>
+  %r64 = tile.make_range {start = 0 : i32, end = 64 : i32} : tensor<64xi32>
+  %sn = tile.splat %n : tensor<1x64xi32>
+  %sm = tile.splat %m : tensor<16x64xi32>
+  %pb = tile.splat %p : tensor<16x64x!tile.ptr<f16>>
+  %res = scf.for %i = %c1 to %n step %c64 iter_args(%acc = %zero) -> (tensor<32x64xf32>) : i32 {
+    %si = tile.splat %i : tensor<64xi32>
+    %cols = arith.addi %si, %r64 : tensor<64xi32>
+    %cols2 = tile.expand_dims %cols {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+    %colsb = tile.broadcast %cols2 : tensor<1x64xi32> -> tensor<16x64xi32>
+    %nonneg = arith.cmpi sle, %z, %colsb : tensor<16x64xi32>
+    %above = arith.cmpi sle, %sm, %colsb : tensor<16x64xi32>
+    %both = arith.andi %nonneg, %above : tensor<16x64xi1>
+    %bt = tile.load %pb, %both other %bz : (tensor<16x64x!tile.ptr<f16>>, tensor<16x64xi1>, tensor<16x64xf16>) -> tensor<16x64xf16>
+    %d = tile.dot %a, %bt, %zero {inputPrecision = #tile<input_precision tf32>} : tensor<32x16xf16>, tensor<16x64xf16> -> tensor<32x64xf32>
+    %in = arith.cmpi slt, %cols2, %sn : tensor<1x64xi32>
+    %inb = tile.broadcast %in : tensor<1x64xi1> -> tensor<32x64xi1>
+    %s = arith.select %inb, %d, %ninf : tensor<32x64xi1>, tensor<32x64xf32>
+    %acc2 = arith.addf %acc, %s : tensor<32x64xf32>
+    scf.yield %acc2 : tensor<32x64xf32>
+  }
+  return %res : tensor<32x64xf32>
+}
