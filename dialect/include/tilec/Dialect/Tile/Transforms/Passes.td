@@ -267,17 +267,23 @@ def TileSplitBoundsChecks
     base + hi]`. `cols < bound` (`slt`, or `sgt` the other way round, and
     `sle`/`sge`) with `cols` based on `iv` holds for the whole block while
     `iv <= bound.base + bound.lo - cols.hi (- 1 when strict)`; `last` is the
-    smallest of these. The loop runs as two: the first from the lower bound
-    to `split = min(lb + max((last + step - lb) / step, 0) * step, max(ub,
-    lb))` (no `min` when a comparison stops a step before `ub`), where every
-    such comparison becomes a constant true (canonicalize then folds the
-    masks and selects it fed), then the original from `split` to `ub`,
-    carrying on from the first loop's results.
+    smallest of these. `bound < cols` holds from `iv >= bound.base +
+    bound.hi - cols.lo (+ 1 when strict)` on; `first` is the largest of
+    these (a comparison whose bound is at most the lower bound always
+    holds; the others count when one of them decides values). The loop
+    runs as up to three: from the lower bound to `start = min(lb +
+    ceil(max(first - lb, 0) / step) * step, max(ub, lb))` as it is, from
+    `start` to `end = max(min(lb + max((last + step - lb) / step, 0) *
+    step, max(ub, lb)), start)` (no `min` when a comparison stops a step
+    before `ub`) with every such comparison a constant true (canonicalize
+    then folds the masks and selects it fed), then from `end` to `ub` as
+    it is, each loop carrying on from the one before.
 
     Attention's loop `for start_n in range(0, N_CTX, BLOCK_N)` that masks
     its keys with `start_n + tl.arange(0, BLOCK_N) < N_CTX` so computes its
     scores unmasked but in its last, partial block; a causal loop written in
-    one piece masks only the blocks the diagonal crosses. Left alone: loops
+    one piece masks only the blocks the diagonal crosses, one with a sliding
+    window (`keys + W > rows`) the blocks its edge crosses too. Left alone: loops
     without products (a layer norm's passes over a row lost 3%), loops that
     yield two products or more (attention's dK/dV loop: 126 -> 186
     registers, 40% slower), loops whose comparisons only mask memory
