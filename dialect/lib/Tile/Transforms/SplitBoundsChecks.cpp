@@ -10,26 +10,33 @@
 //     cols = start + tl.arange(0, BLOCK)
 //     ... cols < N ...                          # keys within the sequence
 //     ... rows[:, None] >= cols[None, :] ...    # causal: keys up to the query
+//     ... cols[None, :] + W > rows[:, None] ... # a sliding window
 //
 // compares each block with bounds that do not change in the loop, although
-// the comparison holds for the whole block in every iteration up to some
-// point: `cols < N` while start <= N - BLOCK, the causal one while start +
-// BLOCK - 1 <= the first row. When the body multiplies tiles and
-// accumulates one product, the loop is split there: first the iterations
-// where every such comparison holds for the whole block, with each a
-// constant true (canonicalize then folds the selects and masks it fed),
-// then the rest, which keeps them:
+// each comparison holds for the whole block in every iteration up to some
+// point (`cols < N` while start <= N - BLOCK, the causal one while start +
+// BLOCK - 1 <= the first row) or from some point on (the window while start
+// + W > the last row). When the body multiplies tiles and accumulates one
+// product, the loop is split there: the iterations before every lower
+// comparison holds, then those where every comparison holds for the whole
+// block, with each a constant true (canonicalize then folds the selects and
+// masks it fed), then the rest; the first and last keep them:
 //
-//   last = min over the comparisons of the last start where it holds
-//   split = min(lb + max((last + BLOCK - lb) / BLOCK, 0) * BLOCK,
-//               max(ub, lb))
-//   for start in range(lb, split, BLOCK):  ... true ...
-//   for start in range(split, ub, BLOCK):  ... cols < N ...
+//   first = max over the lower comparisons of the first start where it holds
+//   last = min over the upper ones of the last start where it holds
+//   start = min(lb + ceil(max(first - lb, 0) / BLOCK) * BLOCK, max(ub, lb))
+//   end = max(min(lb + max((last + BLOCK - lb) / BLOCK, 0) * BLOCK,
+//                 max(ub, lb)), start)
+//   for start in range(lb, start, BLOCK):  ... masked ...
+//   for start in range(start, end, BLOCK): ... true ...
+//   for start in range(end, ub, BLOCK):    ... masked ...
 //
-// (`min` left out when a comparison is known to stop a block before ub: for
-// `cols < ub`, split = lb + max((ub - lb) / BLOCK, 0) * BLOCK.) The bounds
-// are computed in the induction variable's type, the blocks taken as exact
-// integers (a block of indices that wraps around is not one).
+// (A loop without lower comparisons has no first loop, one without upper
+// ones no last; `min` is left out when a comparison is known to stop a block
+// before ub: for `cols < ub`, end = lb + max((ub - lb) / BLOCK, 0) * BLOCK.)
+// The bounds are computed in the induction variable's type, the blocks
+// taken as exact integers (a block of indices that wraps around is not
+// one).
 //
 //===----------------------------------------------------------------------===//
 
