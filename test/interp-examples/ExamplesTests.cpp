@@ -1845,7 +1845,7 @@ std::vector<Config> configurations() {
        "flash_attention.tile",
        "attn_fwd_desc",
        "*fp16:16, *fp16:16, *fp16:16, *fp16:16, fp32, i32",
-       {"HEAD_DIM=64", "BLOCK_M=64", "BLOCK_N=32", "CAUSAL=1", "WINDOW=50"},
+       {"HEAD_DIM=64", "BLOCK_M=64", "BLOCK_N=32", "CAUSAL=1", "WINDOW=200"},
        attention,
        {{1, 1}, {2, 100}, {1, 257}},
        2e-3},
