@@ -922,11 +922,14 @@ def attention_row(h, name, dtype, heads, seq, dim):
     """The attention forward kernel of manifest entry name (attention_fwd of
     examples/attention.tile, or attn_fwd or attn_fwd_desc of
     examples/flash_attention.tile,
-    causal when its CAUSAL is 1) on heads x seq x dim Q, K, V; torch's is
-    scaled_dot_product_attention. A causal row counts half the flops."""
+    causal when its CAUSAL is 1, over a sliding window of its WINDOW keys
+    when given) on heads x seq x dim Q, K, V; torch's is
+    scaled_dot_product_attention (a window as its boolean mask). A causal
+    row counts half the flops, a window's the keys it sees."""
     torch = h.torch
     entry = h.manifest[name]["constexprs"]
     causal = bool(entry.get("CAUSAL", 0))
+    window = int(entry.get("WINDOW", 0))
     scale = 1.0 / math.sqrt(dim)
     q, k, v = (randn(torch, (heads, seq, dim), dtype) for _ in range(3))
     o = torch.empty_like(q)
@@ -936,6 +939,10 @@ def attention_row(h, name, dtype, heads, seq, dim):
     chunk = max(1, 2**26 // (seq * seq))
     future = torch.triu(torch.ones(seq, seq, device="cuda", dtype=torch.bool),
                         diagonal=1)
+    if window:
+        # Query i sees keys i - window + 1 .. i.
+        future |= torch.tril(torch.ones(seq, seq, device="cuda",
+                                        dtype=torch.bool), diagonal=-window)
     for h0 in range(0, heads, chunk):
         qd, kd, vd = (t[h0:h0 + chunk].double() for t in (q, k, v))
         s = qd @ kd.transpose(1, 2) * scale
@@ -945,17 +952,28 @@ def attention_row(h, name, dtype, heads, seq, dim):
         del s
     q4, k4, v4, o4 = (t.view(1, heads, seq, dim) for t in (q, k, v, o))
 
+    keep = ~future if window else None
+
     def sdpa():
         o4.copy_(torch.nn.functional.scaled_dot_product_attention(
-            q4, k4, v4, scale=scale, is_causal=causal))
+            q4, k4, v4, attn_mask=keep, scale=scale,
+            is_causal=causal and not window))
 
     tolerance = 2e-3 if dtype == torch.float16 else 1e-2
-    kind = "causal" if causal else "fwd"
+    kind = f"window {window}" if window else "causal" if causal else "fwd"
+    pairs = (sum(min(i + 1, window) for i in range(seq)) if window else
+             seq * seq * (0.5 if causal else 1.0))
     h.run_row(f"{name} {kind} {heads}x{seq}x{dim}", name,
               (h.triton.cdiv(seq, entry["BLOCK_M"]), heads),
               (q, k, v, o, scale, seq), [o], [ref], tolerance,
-              4 * heads * seq * seq * dim * (0.5 if causal else 1.0),
-              "TFLOP/s", sdpa, torch_checked=True)
+              4 * heads * pairs * dim, "TFLOP/s", sdpa, torch_checked=True)
+
+
+def row_attention_window(h):
+    """attn_fwd_desc of examples/flash_attention.tile with a sliding window
+    of 200 keys (causal; torch: SDPA with the window as a boolean mask)."""
+    attention_row(h, "flash_attention_desc_fp16_window", h.torch.float16, 32,
+                  4096, 64)
 
 
 def row_attention_fp16(h):
@@ -1139,6 +1157,7 @@ ROWS = {
     "flash_attention_tma": row_flash_attention_tma,
     "attention_kt_tma": row_attention_kt_tma,
     "attention_tma": row_attention_tma,
+    "attention_window": row_attention_window,
     "attention_store": row_attention_store,
     "attention_bwd": row_attention_bwd,
 }
