@@ -345,7 +345,8 @@ def TilePrefetchLoads : Pass<"tile-prefetch-loads", "::mlir::ModuleOp"> {
     latency; carried, it would hold a second copy in registers), and so
     does a load whose tile would not fit in a thread's registers: the
     loop's carried tiles (accumulators; pointer tiles at a 64-bit address
-    per vector of access) and the tiles prefetched before it take at most
+    per run of consecutive addresses a thread holds) and the tiles
+    prefetched before it take at most
     three quarters of them (an element narrower than 32 bits accessed
     alone counts a register). A load of
     elements narrower than 32 bits
