@@ -279,3 +279,66 @@ module attributes {tile.num_warps = 4 : i32, tile.target = "sm_90a"} {
     return
   }
 }
+
+// -----
+
+// Addresses: a thread of #rows holds runs of 8 consecutive elements of a
+// row (tl.arange along it), so a 64 x 128 tile of pointers costs it an
+// address per run (8 x 2 registers), not one per element (64 x 2): beside a
+// 128 x 64 fp32 accumulator (64 registers) its unaligned fp16 tile (64
+// registers, an element each) is prefetched. The same tile strided along
+// its rows (an unknown stride: one address an element) is not.
+#rows = #tile.blocked<sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]>
+#shared = #tile.shared<contiguousDim = 1, swizzle = 128>
+// CHECK-LABEL: func.func @runs
+// CHECK: tile.load
+// CHECK: scf.for {{.*}} iter_args(%{{[^,]*}}, %{{[^,]*}}, %{{[^,]*}}) ->
+// CHECK-LABEL: func.func @strided
+// CHECK: scf.for {{.*}} iter_args(%{{[^,]*}}, %{{[^,]*}}) ->
+// CHECK-NEXT: tile.load
+module attributes {tile.num_warps = 4 : i32, tile.target = "sm_90a"} {
+  func.func @runs(%p: !tile.ptr<f16>, %n: i32, %stride: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %d64 = arith.constant dense<64> : tensor<64x128xi32, #rows>
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %a = tile.local_alloc : <128x64xf16, #shared>
+    %b = tile.local_alloc : <64x64xf16, #shared>
+    %cols = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #rows>>
+    %cols1 = tile.expand_dims %cols {axis = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #rows>> -> tensor<1x128xi32, #rows>
+    %cols2 = tile.broadcast %cols1 : tensor<1x128xi32, #rows> -> tensor<64x128xi32, #rows>
+    %ps = tile.splat %p : tensor<64x128x!tile.ptr<f16>, #rows>
+    %p0 = tile.addptr %ps, %cols2 : tensor<64x128x!tile.ptr<f16>, #rows>, tensor<64x128xi32, #rows>
+    %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%pm = %p0, %acc = %zero) -> (tensor<64x128x!tile.ptr<f16>, #rows>, tensor<128x64xf32, #mma>) : i32 {
+      %t = tile.load %pm : (tensor<64x128x!tile.ptr<f16>, #rows>) -> tensor<64x128xf16, #rows>
+      %d = tile.warp_group_dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x64xf16, #shared>, <64x64xf16, #shared> -> tensor<128x64xf32, #mma>
+      %next = tile.addptr %pm, %d64 : tensor<64x128x!tile.ptr<f16>, #rows>, tensor<64x128xi32, #rows>
+      scf.yield %next, %d : tensor<64x128x!tile.ptr<f16>, #rows>, tensor<128x64xf32, #mma>
+    }
+    return
+  }
+
+  func.func @strided(%p: !tile.ptr<f16>, %n: i32, %stride: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %d64 = arith.constant dense<64> : tensor<64x128xi32, #rows>
+    %zero = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %a = tile.local_alloc : <128x64xf16, #shared>
+    %b = tile.local_alloc : <64x64xf16, #shared>
+    %cols = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #rows>>
+    %cols1 = tile.expand_dims %cols {axis = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #rows>> -> tensor<1x128xi32, #rows>
+    %cols2 = tile.broadcast %cols1 : tensor<1x128xi32, #rows> -> tensor<64x128xi32, #rows>
+    %st = tile.splat %stride : tensor<64x128xi32, #rows>
+    %off = arith.muli %cols2, %st : tensor<64x128xi32, #rows>
+    %ps = tile.splat %p : tensor<64x128x!tile.ptr<f16>, #rows>
+    %p0 = tile.addptr %ps, %off : tensor<64x128x!tile.ptr<f16>, #rows>, tensor<64x128xi32, #rows>
+    %res:2 = scf.for %i = %c0 to %n step %c1 iter_args(%pm = %p0, %acc = %zero) -> (tensor<64x128x!tile.ptr<f16>, #rows>, tensor<128x64xf32, #mma>) : i32 {
+      %t = tile.load %pm : (tensor<64x128x!tile.ptr<f16>, #rows>) -> tensor<64x128xf16, #rows>
+      %d = tile.warp_group_dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : !tile.smem<128x64xf16, #shared>, <64x64xf16, #shared> -> tensor<128x64xf32, #mma>
+      %next = tile.addptr %pm, %d64 : tensor<64x128x!tile.ptr<f16>, #rows>, tensor<64x128xi32, #rows>
+      scf.yield %next, %d : tensor<64x128x!tile.ptr<f16>, #rows>, tensor<128x64xf32, #mma>
+    }
+    return
+  }
+}
