@@ -542,8 +542,10 @@ FailureOr<TValue> Generator::builtinDot(BuiltinCall &call) {
                           << ") must equal the " << (batch ? "second" : "first")
                           << " dimension of the second ("
                           << bt.getDimSize(bt.getRank() - 2) << ")";
-  if (m < 16 || n < 16 || k < 16)
-    return error(callLoc) << "tl.dot needs M, N and K of at least 16, not "
+  // As Triton: any M and N (products too small for tensor cores run on
+  // the FMA path), K of at least 16.
+  if (k < 16)
+    return error(callLoc) << "tl.dot needs K of at least 16, not "
                           << "M = " << m << ", N = " << n << ", K = " << k
                           << " (shapes " << shapeString(at.getShape())
                           << " and " << shapeString(bt.getShape()) << ")";
