@@ -659,6 +659,13 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   tests.push_back({"matmul_ptr_fp16", "matmul_ptr_fp16.ptx",
                    "matmul_ptr_kernel", ptrSizesLarge, runMatmulStrided,
                    matmulConfig(F16, F16, Fp16Tol)});
+  {
+    // BLOCK_N = 1: tl.dot of a 64 x 32 tile and a column (the FMA path).
+    TestConfig config = matmulConfig(F16, F16, Fp16Tol);
+    config.BlockN = 1;
+    tests.push_back({"matmul_ptr_fp16_n1", "matmul_ptr_fp16_n1.ptx",
+                     "matmul_ptr_kernel", ptrSizes, runMatmulStrided, config});
+  }
   // The hinted build needs N and K multiples of 16 and contiguous rows; M
   // stays ragged, and K = 80 or 208 is not a multiple of BLOCK_K.
   std::vector<Shape> hintedSizes = {{128, 128, 128}, {100, 144, 80},
