@@ -1220,6 +1220,17 @@ FailureOr<TValue> Generator::genExpr(const ExprAST &expr) {
     FailureOr<TValue> rhs = genExpr(bin.getRHS());
     if (failed(rhs))
       return failure();
+    if ((bin.getOp() == BinaryOp::And || bin.getOp() == BinaryOp::Or) &&
+        !rhs->isValue()) {
+      // As Triton: a compile-time operand after a run-time one decides an
+      // `and` when false (`x and False` is False, so `if i == n - 1 and
+      // FLAG:` is dead code with FLAG false) and an `or` when true; else
+      // it leaves the run-time value as it is.
+      FailureOr<bool> truth = constTruth(*rhs, bin.getRHS().getLoc());
+      if (failed(truth))
+        return failure();
+      return *truth == (bin.getOp() == BinaryOp::Or) ? *rhs : *lhs;
+    }
     return genBinary(bin.getOp(), *lhs, *rhs, bin.getLoc());
   }
   case ExprAST::Expr_Unary: {
