@@ -1395,7 +1395,7 @@ FailureOr<TValue> Generator::namedModuleAttribute(const TValue &base,
     }
     return environ;
   }
-  if (path == "os.getenv")
+  if (path == "os.getenv" || path == "inspect.signature")
     return TValue::named(TValue::Kind::Builtin, path);
   if (path == "triton.runtime" || path == "triton.runtime.driver" ||
       path == "triton.runtime.driver.active" || path == "triton.runtime.jit" ||
@@ -1749,6 +1749,33 @@ FailureOr<TValue> Generator::genCall(const CallExprAST &expr) {
       return TValue::ofInt(0);
     if (name == "torch.cuda.is_available")
       return TValue::ofBool(true);
+    if (name == "inspect.signature") {
+      // Of Triton's host functions: what a library tests to pass an
+      // argument only Triton versions that take it (flash-linear-attention:
+      // `"cache_results" in inspect.signature(triton.autotune).parameters`).
+      Binder bind(*this, name, *args, expr.getLoc());
+      if (failed(bind.bind({"obj"}, 1)))
+        return failure();
+      const TValue &fn = bind.get(0);
+      llvm::StringRef function = fn.s;
+      llvm::ArrayRef<llvm::StringRef> params;
+      if (fn.kind == TValue::Kind::Builtin && function.consume_front("triton."))
+        params = tritonHostParameters(function);
+      if (params.empty())
+        return hostError(bind.locs[0])
+               << "inspect.signature of " << fn.describe()
+               << " is not supported by tilec (only of triton.autotune, "
+                  "triton.heuristics and triton.Config)";
+      TValue parameters;
+      parameters.kind = TValue::Kind::Dict;
+      for (llvm::StringRef param : params) {
+        parameters.keys.push_back(TValue::named(TValue::Kind::String, param));
+        parameters.elements.push_back(
+            TValue::named(TValue::Kind::String, param));
+      }
+      return TValue::ofObject("inspect.Signature",
+                              {{"parameters", parameters}});
+    }
     if (name == "os.getenv") {
       Binder bind(*this, name, *args, expr.getLoc());
       if (failed(bind.bind({"key", "default"}, 1)))

@@ -1092,6 +1092,11 @@ mlir::LogicalResult libdeviceError(Generator &gen, llvm::StringRef path,
 /// What a use of host module `path` (no file of that name was found) adds
 /// to its diagnostic: where tilec looked.
 std::string missingModuleHint(llvm::StringRef path);
+
+/// The parameters, in order, of Triton's host function `triton.<name>`
+/// tilec reads (Config, autotune, heuristics): what their calls bind and
+/// what `inspect.signature` of one lists. Empty for any other name.
+llvm::ArrayRef<llvm::StringRef> tritonHostParameters(llvm::StringRef name);
 /// The absolute directory of the file `path` names.
 std::string directoryOf(llvm::StringRef path);
 /// Loads the dialects generated code uses.

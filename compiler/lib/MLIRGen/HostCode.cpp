@@ -607,6 +607,26 @@ std::optional<std::string> tilec::defineText(const TValue &v) {
   }
 }
 
+llvm::ArrayRef<llvm::StringRef>
+tilec::tritonHostParameters(llvm::StringRef name) {
+  static const llvm::StringRef config[] = {
+      "kwargs",  "num_warps", "num_stages", "num_ctas",
+      "maxnreg", "pre_hook",  "ir_override"};
+  static const llvm::StringRef autotune[] = {
+      "configs",        "key",           "prune_configs_by",
+      "reset_to_zero",  "restore_value", "pre_hook",
+      "post_hook",      "warmup",        "rep",
+      "use_cuda_graph", "do_bench",      "cache_results"};
+  static const llvm::StringRef heuristics[] = {"values"};
+  if (name == "Config")
+    return config;
+  if (name == "autotune")
+    return autotune;
+  if (name == "heuristics")
+    return heuristics;
+  return {};
+}
+
 FailureOr<TValue> Generator::callTritonHost(llvm::StringRef name,
                                             CallArgs &args,
                                             llvm::SMLoc callLoc) {
@@ -626,9 +646,7 @@ FailureOr<TValue> Generator::callTritonHost(llvm::StringRef name,
   std::string function = "triton." + name.str();
   Binder bind(*this, function, args, callLoc);
   if (name == "Config") {
-    if (failed(bind.bind({"kwargs", "num_warps", "num_stages", "num_ctas",
-                          "maxnreg", "pre_hook", "ir_override"},
-                         1)))
+    if (failed(bind.bind(tritonHostParameters(name), 1)))
       return failure();
     const TValue &kwargs = bind.get(0);
     if (kwargs.kind != TValue::Kind::Dict)
@@ -683,10 +701,7 @@ FailureOr<TValue> Generator::callTritonHost(llvm::StringRef name,
                           {"pre_hook", bind.has(5) ? bind.get(5) : TValue()}});
   }
   if (name == "autotune") {
-    if (failed(bind.bind({"configs", "key", "prune_configs_by", "reset_to_zero",
-                          "restore_value", "pre_hook", "post_hook", "warmup",
-                          "rep", "use_cuda_graph", "do_bench", "cache_results"},
-                         2)))
+    if (failed(bind.bind(tritonHostParameters(name), 2)))
       return failure();
     FailureOr<std::vector<TValue>> configs = iterate(bind.get(0), bind.locs[0]);
     if (failed(configs))
@@ -728,7 +743,7 @@ FailureOr<TValue> Generator::callTritonHost(llvm::StringRef name,
                              {"key", TValue::ofTuple(*key)}});
   }
   if (name == "heuristics") {
-    if (failed(bind.bind({"values"}, 1)))
+    if (failed(bind.bind(tritonHostParameters(name), 1)))
       return failure();
     const TValue &values = bind.get(0);
     if (values.kind != TValue::Kind::Dict)
