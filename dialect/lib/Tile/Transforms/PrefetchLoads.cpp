@@ -150,18 +150,22 @@ static int64_t getAddressRun(AxisInfoAnalysis &axisInfo, Value ptr) {
   return run;
 }
 
-/// 32-bit registers a thread of `threads` holds for a tile of `type`
-/// accessed in vectors of `width` elements: the elements, packed when
-/// vectors are (an element narrower than 32 bits loaded alone takes a
-/// register), or for a tile of pointers a 64-bit address per `width`
-/// consecutive ones.
-static int64_t getTileRegisters(RankedTensorType type, int64_t width,
-                                int64_t threads) {
+/// 32-bit registers a thread of `threads` holds for the pointer tile `type`:
+/// a 64-bit address per `run` consecutive pointers.
+static int64_t getAddressRegisters(RankedTensorType type, int64_t run,
+                                   int64_t threads) {
   int64_t perThread = llvm::divideCeil(type.getNumElements(), threads);
-  if (isa<PtrType>(type.getElementType()))
-    return 2 * llvm::divideCeil(perThread, width);
+  return 2 * llvm::divideCeil(perThread, run);
+}
+
+/// 32-bit registers a thread of `threads` holds for the tile `type` of
+/// numbers: its elements, packed when `packed` (loaded in vectors, or
+/// computed), else a register each when narrower than 32 bits.
+static int64_t getValueRegisters(RankedTensorType type, bool packed,
+                                 int64_t threads) {
+  int64_t perThread = llvm::divideCeil(type.getNumElements(), threads);
   int64_t bits = type.getElementType().getIntOrFloatBitWidth();
-  if (width == 1)
+  if (!packed)
     bits = std::max<int64_t>(bits, 32);
   return llvm::divideCeil(perThread * bits, 32);
 }
@@ -186,16 +190,15 @@ static void prefetch(scf::ForOp forOp) {
 
   // The registers of a thread: what the loop carries (accumulators,
   // pointer tiles: an address a run of consecutive ones), then each
-  // prefetched tile in addition, within the
-  // thread's registers less a quarter for the rest of the body (addresses,
-  // indices, masks). Measured on an H100, the seed matmul without
-  // alignment hints (each element loaded alone through its own address),
-  // 8 warps, 4095^3 fp16: 128 x 128 x 32 blocks carry an estimated 128
-  // registers and prefetch 32 more (ptxas: 217, no spills; prefetched,
-  // 1.3x faster); 128 x 128 x 64 blocks (192 + 64) spilled 616 bytes and
-  // ran at 41.5 TFLOP/s prefetched, 104.0 not; 128 x 256 x 64 (320 + 96)
-  // 8.3 and 69.3 (Triton 94 and 62).
-  // (Without layouts, before tile-assign-layouts, nothing is estimated.)
+  // prefetched tile in addition, within the thread's registers less a
+  // quarter for the rest of the body (addresses, indices, masks). Measured on
+  // an H100, the seed matmul without alignment hints (each element loaded alone
+  // through its own address), 8 warps, 4095^3 fp16: 128 x 128 x 32 blocks carry
+  // an estimated 128 registers and prefetch 32 more (ptxas: 217, no spills;
+  // prefetched, 1.3x faster); 128 x 128 x 64 blocks (192 + 64) spilled 616
+  // bytes and ran at 41.5 TFLOP/s prefetched, 104.0 not; 128 x 256 x 64 (320 +
+  // 96) 8.3 and 69.3 (Triton 94 and 62). (Without layouts, before
+  // tile-assign-layouts, nothing is estimated.)
   AxisInfoAnalysis axisInfo;
   int64_t threads = 0;
   body->walk([&](Operation *op) {
@@ -213,9 +216,10 @@ static void prefetch(scf::ForOp forOp) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
     if (!type)
       continue;
-    int64_t width =
-        isa<PtrType>(type.getElementType()) ? getAddressRun(axisInfo, arg) : 2;
-    budget -= getTileRegisters(type, width, threads);
+    budget -=
+        isa<PtrType>(type.getElementType())
+            ? getAddressRegisters(type, getAddressRun(axisInfo, arg), threads)
+            : getValueRegisters(type, /*packed=*/true, threads);
   }
 
   SmallVector<LoadOp> loads;
@@ -226,11 +230,11 @@ static void prefetch(scf::ForOp forOp) {
     if (!type)
       continue;
     int64_t registers =
-        threads
-            ? getTileRegisters(
-                  type, getAccessWidth(axisInfo, load.getPtr(), load.getMask()),
-                  threads)
-            : 0;
+        threads ? getValueRegisters(type,
+                                    getAccessWidth(axisInfo, load.getPtr(),
+                                                   load.getMask()) > 1,
+                                    threads)
+                : 0;
     if (registers > budget)
       continue;
     // Tiles tile-pipeline stages through registers are loaded an iteration
