@@ -1067,7 +1067,8 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
               return TValue::ofTuple(std::move(elements));
             }
             unsigned i = argIndex++;
-            if (e.Type.Hint == 16 || e.Type.Hint == 8)
+            // `:16` and `:8`: divisibility; `:1`: the constant 1.
+            if (e.Type.Hint > 1)
               tile::setDivisibility(func, i, e.Type.Hint);
             if (e.Type.Hint == 1)
               return TValue::ofInt(1);
@@ -1104,7 +1105,7 @@ OwningOpRef<ModuleOp> Generator::generate(const KernelConfig &config,
       define(param.name, *desc, paramLoc);
       continue;
     }
-    if (param.hint == 16 || param.hint == 8)
+    if (param.hint > 1)
       tile::setDivisibility(func, i, param.hint);
     if (param.hint == 1) {
       // `:1` specialises the argument to the constant 1.
