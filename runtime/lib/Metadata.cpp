@@ -426,7 +426,7 @@ Expected<PackedArguments> tilec::rt::packArguments(const KernelMetadata &kernel,
     if (param.IsPointer) {
       if (kind != KernelArg::Kind::Pointer)
         return fail("expected a device pointer, got " + arg.describe());
-      if ((param.Hint == 16 || param.Hint == 8) && arg.bits() % param.Hint)
+      if (param.Hint > 1 && arg.bits() % param.Hint)
         return fail(arg.describe() + " is not " + std::to_string(param.Hint) +
                     "-byte aligned as the ':" + std::to_string(param.Hint) +
                     "' hint requires");
@@ -440,7 +440,7 @@ Expected<PackedArguments> tilec::rt::packArguments(const KernelMetadata &kernel,
       if (!integerFits(arg, param.Elem))
         return fail(arg.describe() + " does not fit in " +
                     scalarTypeName(param.Elem));
-      if ((param.Hint == 16 || param.Hint == 8) && arg.bits() % param.Hint)
+      if (param.Hint > 1 && arg.bits() % param.Hint)
         return fail(arg.describe() + " is not a multiple of " +
                     std::to_string(param.Hint) + " as the ':" +
                     std::to_string(param.Hint) + "' hint requires");
