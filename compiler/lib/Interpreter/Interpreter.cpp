@@ -185,7 +185,7 @@ LogicalResult Kernel::Impl::bindArgument(size_t index, const Argument &arg,
     if (!fits)
       return fail() << "cannot hold " << arg.intValue;
     // The hints were promises the compiled code relies on.
-    if ((entry.Hint == 16 || entry.Hint == 8) && arg.intValue % entry.Hint != 0)
+    if (entry.Hint > 1 && arg.intValue % entry.Hint != 0)
       return fail() << "is declared a multiple of " << entry.Hint << ", but is "
                     << arg.intValue;
     if (entry.Hint == 1 && arg.intValue != 1)
