@@ -718,6 +718,26 @@ def row_matmul_fp16_ragged(h):
                (128, 256))
 
 
+def row_matmul_int8(h):
+    """examples/matmul_dtypes.tile's matmul_int8_kernel: int8 A and B, both
+    row-major (B's rows are of N: 8-bit wgmma reads B only K-major, so
+    tilec stages it through registers), summed exactly into int32; 4096^3
+    and a ragged 3000x5000x2000. torch: torch._int_mm."""
+    torch = h.torch
+    for m, n, k in ((4096, 4096, 4096), (3000, 5000, 2000)):
+        a = torch.randint(-128, 128, (m, k), device="cuda", dtype=torch.int8)
+        b = torch.randint(-128, 128, (k, n), device="cuda", dtype=torch.int8)
+        c = torch.empty((m, n), device="cuda", dtype=torch.int32)
+        ref = a.double() @ b.double()
+        grid = (h.triton.cdiv(m, 128), h.triton.cdiv(n, 256))
+        args = (a, b, c, m, n, k, a.stride(0), a.stride(1), b.stride(0),
+                b.stride(1), c.stride(0), c.stride(1))
+        h.run_row(f"matmul_int8_tc_n256 {m}x{n}x{k} (TOPS)",
+                  "matmul_int8_tc_n256", grid, args, [c], [ref], 0.0,
+                  2 * m * n * k, "TFLOP/s",
+                  lambda: torch._int_mm(a, b, out=c), torch_checked=True)
+
+
 def row_matmul_bias_relu(h):
     """examples/matmul_epilogue.tile: relu(A @ B + bias) with descriptors
     made in the kernel, the epilogue on the accumulator."""
@@ -1142,6 +1162,7 @@ ROWS = {
     "matmul_desc_fp16": row_matmul_desc_fp16,
     "matmul_bt": row_matmul_bt,
     "matmul_bias_relu": row_matmul_bias_relu,
+    "matmul_int8": row_matmul_int8,
     "mx_matmul": row_mx_matmul,
     "batched_matmul": row_batched_matmul,
     "batched_matmul_desc": row_batched_matmul_desc,

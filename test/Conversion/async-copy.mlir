@@ -265,6 +265,55 @@ module attributes {tile.num_warps = 4 : i32, tile.shared = 16384 : i32} {
 
 // -----
 
+// An int8 B tile loaded from rows of N (4 x 4 bytes a thread, a 32-bit load
+// a row) stored into a K-major slot (8-bit wgmma's B, staged by
+// tile-pipeline): each 4-byte store of K gathers byte j of four loaded
+// words with byte permutes, 8 for the 4 x 4 block: a permute of two words
+// gives bytes j & ~1 and j | 1 of both (shared by two stores), a third
+// joins two such pairs. No byte is extracted or inserted alone.
+#b = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+#sb = #tile.shared<contiguousDim = 0, swizzle = 32>
+module attributes {tile.num_warps = 4 : i32, tile.shared = 16384 : i32} {
+  // CHECK-LABEL: llvm.func @stage_bytes_k_major
+  // CHECK-COUNT-4: ld.global.b32
+  // CHECK-NOT: llvm.insertelement {{.*}} : vector<4xi8>
+  // CHECK: %[[W0:.*]] = nvvm.prmt <default> %[[PAIR01:.*]], %{{.*}}, %{{.*}} : i32
+  // CHECK-NEXT: %[[W1:.*]] = nvvm.prmt <default> %[[PAIR01]], %{{.*}}, %{{.*}} : i32
+  // CHECK: %[[J0:.*]] = nvvm.prmt <default> %[[JOIN0:.*]], %[[W0]], %[[W1]] : i32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<1xi32>, !llvm.ptr<3>
+  // CHECK: nvvm.prmt <default> %{{.*}}, %[[W0]], %[[W1]] : i32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<1xi32>, !llvm.ptr<3>
+  // CHECK: %[[W2:.*]] = nvvm.prmt <default> %[[PAIR23:.*]], %{{.*}}, %{{.*}} : i32
+  // CHECK-NEXT: %[[W3:.*]] = nvvm.prmt <default> %[[PAIR23]], %{{.*}}, %{{.*}} : i32
+  // CHECK: nvvm.prmt <default> %[[JOIN0]], %[[W2]], %[[W3]] : i32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<1xi32>, !llvm.ptr<3>
+  // CHECK: nvvm.prmt <default> %{{.*}}, %[[W2]], %[[W3]] : i32
+  // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<1xi32>, !llvm.ptr<3>
+  // CHECK-NOT: nvvm.prmt
+  // CHECK-NOT: llvm.store
+  func.func @stage_bytes_k_major(%pb: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}) {
+    %k = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #b>>
+    %k1 = tile.expand_dims %k {axis = 1 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #b>> -> tensor<32x1xi32, #b>
+    %lds = tile.splat %ldb : tensor<32x1xi32, #b>
+    %row = arith.muli %k1, %lds : tensor<32x1xi32, #b>
+    %n = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #b>>
+    %n1 = tile.expand_dims %n {axis = 0 : i32} : tensor<64xi32, #tile.slice<dim = 0, parent = #b>> -> tensor<1x64xi32, #b>
+    %row2 = tile.broadcast %row : tensor<32x1xi32, #b> -> tensor<32x64xi32, #b>
+    %n2 = tile.broadcast %n1 : tensor<1x64xi32, #b> -> tensor<32x64xi32, #b>
+    %off = arith.addi %row2, %n2 : tensor<32x64xi32, #b>
+    %ps = tile.splat %pb : tensor<32x64x!tile.ptr<i8>, #b>
+    %p = tile.addptr %ps, %off : tensor<32x64x!tile.ptr<i8>, #b>, tensor<32x64xi32, #b>
+    %v = tile.load %p : (tensor<32x64x!tile.ptr<i8>, #b>) -> tensor<32x64xi8, #b>
+    %ring = tile.local_alloc {offset = 0 : i64} : !tile.smem<2x32x64xi8, #sb>
+    %c1 = arith.constant 1 : i32
+    %slot = tile.smem_slot %ring[%c1] : !tile.smem<2x32x64xi8, #sb> -> !tile.smem<32x64xi8, #sb>
+    tile.local_store %v, %slot : tensor<32x64xi8, #b>, !tile.smem<32x64xi8, #sb>
+    return
+  }
+}
+
+// -----
+
 // A tile whose registers already run along the slot's contiguous dimension
 // (8 fp16 of K per thread): two 16-byte stores per thread, in register
 // order; no lane spreads better, so nothing is swapped.

@@ -863,6 +863,19 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
   tests.push_back({"matmul_int8_tc", "matmul_int8_tc.ptx", "matmul_int8_kernel",
                    tcSizes, runMatmulStrided,
                    tensorCoreConfig(ElemType::I8, ElemType::I32, 1e-9, 32)});
+  // The same with the hints: B's rows of N staged into K-major slots
+  // through registers (tile-pipeline), at the test's blocks and at the
+  // benchmark's 128 x 256 x 64 ones.
+  tests.push_back({"matmul_int8_tc_h16", "matmul_int8_tc_h16.ptx",
+                   "matmul_int8_kernel", tcHintedSizes, runMatmulStrided,
+                   tensorCoreConfig(ElemType::I8, ElemType::I32, 1e-9, 32)});
+  {
+    TestConfig config = tensorCoreConfig(ElemType::I8, ElemType::I32, 1e-9, 64);
+    config.BlockN = 256;
+    tests.push_back({"matmul_int8_tc_n256", "matmul_int8_tc_n256.ptx",
+                     "matmul_int8_kernel", tcHintedSizes, runMatmulStrided,
+                     config});
+  }
   // uint8 into int32, bytes over all of [0, 255] (wgmma's .u8 operands):
   // exact sums, read as floats.
   tests.push_back({"matmul_uint8_tc", "matmul_uint8_tc.ptx",

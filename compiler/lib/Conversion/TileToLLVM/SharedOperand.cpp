@@ -15,6 +15,8 @@
 #include "tilec/Dialect/Tile/IR/TileDistribution.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -48,6 +50,156 @@ Value tilec::emitSwizzledOffset(OpBuilder &b, Location loc,
   return LLVM::XOrOp::create(
       b, loc, offset,
       LLVM::ShlOp::create(b, loc, chunk, i32Constant(b, loc, 4)));
+}
+
+namespace {
+/// Where an 8-bit register came from: byte `byte` of 32-bit word `word` of
+/// the byte vector `vector`.
+struct SourceByte {
+  Value vector;
+  int64_t word, byte;
+};
+} // namespace
+
+/// The source of the 8-bit value `value` when it is a byte of a loaded
+/// vector (the global loads' `extractelement` of their registers as bytes).
+static std::optional<SourceByte> getSourceByte(Value value) {
+  auto extract = value.getDefiningOp<LLVM::ExtractElementOp>();
+  if (!extract)
+    return std::nullopt;
+  auto vecType = dyn_cast<VectorType>(extract.getVector().getType());
+  APInt index;
+  if (!vecType || !vecType.getElementType().isInteger(8) ||
+      vecType.getNumElements() % 4 != 0 ||
+      !matchPattern(extract.getPosition(), m_ConstantInt(&index)))
+    return std::nullopt;
+  int64_t byte = index.getZExtValue();
+  return SourceByte{extract.getVector(), byte / 4, byte % 4};
+}
+
+/// The 32-bit words of `bytes` (4 each; all bytes of loaded words, see
+/// getSourceByte) gathered by byte permutes (`prmt`), or empty when a byte
+/// is not a byte of a loaded word. In the lanes where `swap` holds (null:
+/// none) the bytes are `swapped` instead. A pair of words gives two bytes
+/// of each of two output words (byte j of both words serves the outputs of
+/// bytes j and j ^ 1 alike), and a third permute joins two pairs: a 4 x 4
+/// block of bytes transposed from rows of N into runs of K (8-bit wgmma's B
+/// staged K-major) takes 8 permutes, where bytes inserted one at a time
+/// take conversions and shifts each.
+static SmallVector<Value> gatherBytes(OpBuilder &b, Location loc,
+                                      ArrayRef<Value> bytes,
+                                      ArrayRef<Value> swapped, Value swap) {
+  struct Source {
+    Value word;
+    int64_t byte, swappedByte;
+  };
+  // The word `word` of `vector` as an i32.
+  auto wordOf = [&](const SourceByte &source) -> Value {
+    auto type = cast<VectorType>(source.vector.getType());
+    auto wordsType =
+        VectorType::get({type.getNumElements() / 4}, b.getI32Type());
+    Value words = LLVM::BitcastOp::create(b, loc, wordsType, source.vector);
+    return LLVM::ExtractElementOp::create(b, loc, words,
+                                          i32Constant(b, loc, source.word));
+  };
+  SmallVector<Source> sources;
+  for (auto [byte, other] : llvm::zip_equal(bytes, swapped)) {
+    std::optional<SourceByte> source = getSourceByte(byte);
+    std::optional<SourceByte> otherSource =
+        swap ? getSourceByte(other) : source;
+    if (!source || !otherSource)
+      return {};
+    Value word = wordOf(*source);
+    if (otherSource->vector != source->vector ||
+        otherSource->word != source->word)
+      word = LLVM::SelectOp::create(b, loc, swap, wordOf(*otherSource), word);
+    sources.push_back({word, source->byte, otherSource->byte});
+  }
+  // A selector that is `plain` in the lanes that do not swap.
+  auto selector = [&](int64_t plain, int64_t other) -> Value {
+    if (plain == other)
+      return i32Constant(b, loc, plain);
+    return LLVM::SelectOp::create(b, loc, swap, i32Constant(b, loc, other),
+                                  i32Constant(b, loc, plain));
+  };
+  // Bytes jx of x and jy of y as bytes pos, pos + 1 of a word: when jx = jy
+  // = j, bytes j & ~1 and j | 1 of both (pos = 2 * (j & 1)).
+  auto pairSelector = [](int64_t jx, int64_t jy, int64_t &pos) {
+    if (jx != jy) {
+      pos = 0;
+      return jx | (4 + jy) << 4;
+    }
+    int64_t even = jx & ~1;
+    pos = 2 * (jx & 1);
+    return even | (4 + even) << 4 | (even + 1) << 8 | (5 + even) << 12;
+  };
+  auto pair = [&](const Source &x, const Source &y, Value &pos) -> Value {
+    int64_t plainPos, otherPos;
+    int64_t plain = pairSelector(x.byte, y.byte, plainPos);
+    int64_t other = pairSelector(x.swappedByte, y.swappedByte, otherPos);
+    pos = selector(plainPos, otherPos);
+    return NVVM::PermuteOp::create(b, loc, b.getI32Type(), x.word, y.word,
+                                   selector(plain, other),
+                                   NVVM::PermuteMode::DEFAULT);
+  };
+  auto joinSelector = [](int64_t lo, int64_t hi) {
+    return lo | (lo + 1) << 4 | (4 + hi) << 8 | (5 + hi) << 12;
+  };
+  SmallVector<Value> words;
+  for (size_t i = 0; i < sources.size(); i += 4) {
+    // Four bytes of one word (a row-major tile stored as loaded): the word
+    // itself, or one permute.
+    ArrayRef<Source> group = ArrayRef<Source>(sources).slice(i, 4);
+    if (llvm::all_of(group, [&](const Source &source) {
+          return source.word == group.front().word;
+        })) {
+      int64_t plain = 0, other = 0;
+      for (auto [j, source] : llvm::enumerate(group)) {
+        plain |= source.byte << (4 * j);
+        other |= source.swappedByte << (4 * j);
+      }
+      if (plain == 0x3210 && other == 0x3210)
+        words.push_back(group.front().word);
+      else
+        words.push_back(NVVM::PermuteOp::create(
+            b, loc, b.getI32Type(), group.front().word, Value(),
+            selector(plain, other), NVVM::PermuteMode::DEFAULT));
+      continue;
+    }
+    Value loPos, hiPos;
+    Value low = pair(sources[i], sources[i + 1], loPos);
+    Value high = pair(sources[i + 2], sources[i + 3], hiPos);
+    // Both positions are constants or selects of constants.
+    APInt lo, hi;
+    Value join;
+    if (matchPattern(loPos, m_ConstantInt(&lo)) &&
+        matchPattern(hiPos, m_ConstantInt(&hi))) {
+      join = i32Constant(b, loc,
+                         joinSelector(lo.getZExtValue(), hi.getZExtValue()));
+    } else {
+      auto constants = [](Value pos, int64_t &plain, int64_t &other) {
+        APInt value;
+        if (matchPattern(pos, m_ConstantInt(&value))) {
+          plain = other = value.getZExtValue();
+          return;
+        }
+        auto select = pos.getDefiningOp<LLVM::SelectOp>();
+        APInt t, f;
+        matchPattern(select.getTrueValue(), m_ConstantInt(&t));
+        matchPattern(select.getFalseValue(), m_ConstantInt(&f));
+        other = t.getZExtValue();
+        plain = f.getZExtValue();
+      };
+      int64_t loPlain, loOther, hiPlain, hiOther;
+      constants(loPos, loPlain, loOther);
+      constants(hiPos, hiPlain, hiOther);
+      join = selector(joinSelector(loPlain, hiPlain),
+                      joinSelector(loOther, hiOther));
+    }
+    words.push_back(NVVM::PermuteOp::create(b, loc, b.getI32Type(), low, high,
+                                            join, NVVM::PermuteMode::DEFAULT));
+  }
+  return words;
 }
 
 void tilec::storeSharedOperand(OpBuilder &b, Location loc, Value tile,
@@ -169,6 +321,25 @@ void tilec::storeSharedOperand(OpBuilder &b, Location loc, Value tile,
     if (vec == 1) {
       LLVM::StoreOp::create(b, loc, pick(regs, r), ptr, smem.elemBytes);
       continue;
+    }
+    if (smem.elemBytes == 1 && vec % 4 == 0) {
+      SmallVector<Value> bytes, swapped;
+      for (int64_t j = 0; j < vec; ++j) {
+        int64_t reg = r + offsets[j];
+        bytes.push_back(regs[reg]);
+        swapped.push_back(swap ? regs[reg ^ (int64_t(1) << bestReg)]
+                               : regs[reg]);
+      }
+      SmallVector<Value> words = gatherBytes(b, loc, bytes, swapped, swap);
+      if (!words.empty()) {
+        auto wordsType = VectorType::get({vec / 4}, b.getI32Type());
+        Value vector = LLVM::UndefOp::create(b, loc, wordsType);
+        for (auto [j, word] : llvm::enumerate(words))
+          vector = LLVM::InsertElementOp::create(b, loc, vector, word,
+                                                 i32Constant(b, loc, j));
+        LLVM::StoreOp::create(b, loc, vector, ptr, vec);
+        continue;
+      }
     }
     auto vecType = VectorType::get({vec}, regs[r].getType());
     Value vector = LLVM::UndefOp::create(b, loc, vecType);

@@ -10,9 +10,10 @@
 // a warp touches consecutive addresses (and each thread a vector of them when
 // AxisInfo proves the alignment). A store whose threads hold runs longer
 // than one 16-byte vector moves to a layout of one vector a thread. The B
-// operand of a tf32 wgmma, read from rows of N, gets the layout tile-pipeline
-// stages it through: 4 x 4 elements per thread, so that a thread's registers
-// hold 16 bytes of K.
+// operand of a tf32 or 8-bit wgmma (which read B only K-major), read from
+// rows of N, gets the layout tile-pipeline stages it through: 4 elements of
+// N and 4 or more of K per thread, so that a thread's registers hold whole
+// vectors of K.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,9 +69,9 @@ static BlockedLayoutAttr buildLayout(MLIRContext *ctx, ArrayRef<int64_t> shape,
 }
 
 /// Whether the tile `load` reads is the B operand of a wgmma product of
-/// 32-bit elements and nothing else (directly or through one conversion),
-/// which reads it K-major (not transposed).
-static bool isWgmma32BitB(LoadOp load) {
+/// 32-bit or 8-bit elements and nothing else (directly or through one
+/// conversion), which reads it K-major (not transposed).
+static bool isWgmmaKMajorB(LoadOp load) {
   Value value = load.getResult();
   if (!value.hasOneUse())
     return false;
@@ -84,29 +85,36 @@ static bool isWgmma32BitB(LoadOp load) {
   auto dot = dyn_cast<DotOp>(user);
   auto mma = dot ? dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding())
                  : MmaLayoutAttr();
-  return mma && mma.isWgmma() && !mma.getTransposed() && dot.getB() == value &&
-         dot.getA() != value &&
-         getStorageBytes(
-             cast<RankedTensorType>(value.getType()).getElementType()) == 4;
+  if (!mma || !mma.isWgmma() || mma.getTransposed() || dot.getB() != value ||
+      dot.getA() == value)
+    return false;
+  int64_t bytes =
+      getStorageBytes(cast<RankedTensorType>(value.getType()).getElementType());
+  return bytes == 4 || bytes == 1;
 }
 
-/// The layout of a K x N tile of 32-bit elements with rows of N contiguous
-/// that tf32 wgmma reads K-major (tile-pipeline stages it through
-/// registers): each thread holds 4 x 4 elements, loaded 16 bytes along N at
-/// a time and stored 16 bytes along K; 8 lanes along K (fewer when K < 32)
-/// write the 16-byte chunks of a 128-byte swizzled row without bank
+/// The layout of a K x N tile with rows of N contiguous that wgmma reads
+/// K-major (tf32 and 8-bit products; tile-pipeline stages it through
+/// registers): each thread holds 4 elements of N (loaded a row at a time)
+/// by 16 bytes of K (4 fp32, 16 bytes; stored along K), or by 4 bytes of K
+/// when a tile of bytes is too small for 64 a thread; 8 lanes along K (fewer
+/// when K is short) write the chunks of a 128-byte swizzled row without bank
 /// conflicts. Null when the tile is too small for a warp.
 static BlockedLayoutAttr buildKMajorStagingLayout(MLIRContext *ctx,
                                                   ArrayRef<int64_t> shape,
+                                                  int64_t elemBytes,
                                                   unsigned numWarps) {
   int64_t k = shape[0], n = shape[1];
-  if (k < 4)
+  int64_t perK = 16 / elemBytes;
+  if (perK * 4 * 32 * numWarps > k * n)
+    perK = 4;
+  if (k < perK)
     return BlockedLayoutAttr();
-  unsigned lanesK = std::min<int64_t>(8, k / 4), lanesN = 32 / lanesK;
+  unsigned lanesK = std::min<int64_t>(8, k / perK), lanesN = 32 / lanesK;
   if (n < 4 * lanesN)
     return BlockedLayoutAttr();
   unsigned warpsN = std::min<int64_t>(numWarps, n / (4 * lanesN));
-  return BlockedLayoutAttr::get(ctx, {4, 4}, {lanesK, lanesN},
+  return BlockedLayoutAttr::get(ctx, {unsigned(perK), 4}, {lanesK, lanesN},
                                 {numWarps / warpsN, warpsN}, {1, 0});
 }
 
@@ -174,12 +182,12 @@ struct CoalescePass : public tilec::tile::impl::TileCoalesceBase<CoalescePass> {
         for (unsigned d = 0; d < tensor.getRank(); ++d)
           if (info.contiguity[d] > info.contiguity[best])
             best = d;
-        // The B operand of a tf32 wgmma, rows of N in 16-byte vectors.
+        // The B operand of a tf32 or 8-bit wgmma, rows of N in vectors of 4.
         auto load = dyn_cast<LoadOp>(op);
-        if (load && best == 1 && isWgmma32BitB(load) &&
+        if (load && best == 1 && isWgmmaKMajorB(load) &&
             axisInfo.getVectorWidth(ptr, mask, 1, 4) == 4) {
-          BlockedLayoutAttr staging =
-              buildKMajorStagingLayout(ctx, tensor.getShape(), *numWarps);
+          BlockedLayoutAttr staging = buildKMajorStagingLayout(
+              ctx, tensor.getShape(), getStorageBytes(pointee), *numWarps);
           if (staging && staging != layout)
             moves.push_back({op, staging});
           return;

@@ -530,11 +530,14 @@ static std::optional<OperandPlan> planOperand(DotOp dot, unsigned index,
       bytes = nBytes;
     }
   }
+  // A tf32 or 8-bit B read from rows of N in tile-coalesce's staging layout
+  // (whole vectors of K a thread: 16 bytes, or 4 of a small tile of bytes).
   bool staged = false;
-  if (index == 1 && elemBytes == 4 && bytes < 16) {
+  if (index == 1 && (elemBytes == 4 || elemBytes == 1) && bytes < 16) {
     auto blocked =
         dyn_cast<BlockedLayoutAttr>(getLayout(load.getPtr().getType()));
-    staged = blocked && blocked.getSizePerThread()[kDim] * elemBytes >= 16;
+    staged = blocked && blocked.getSizePerThread()[kDim] * elemBytes >=
+                            (elemBytes == 4 ? 16 : 4);
   }
   if (bytes == 0 && !staged)
     return std::nullopt;

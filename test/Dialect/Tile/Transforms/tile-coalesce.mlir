@@ -117,6 +117,85 @@ module attributes {tile.num_warps = 4 : i32} {
 
 // -----
 
+// An int8 B (8-bit wgmma, too, reads B only K-major) read from rows of N:
+// the same staging layout with 16 bytes of K a thread (64 x 128 bytes over
+// 4 warps hold 64 a thread): lanes 4 along K (64 / 16) and 8 along N.
+#blocked = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 128, 32]>
+// CHECK-DAG: #[[B:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-DAG: #[[ST:blocked[0-9]*]] = #tile.blocked<sizePerThread = [16, 4], threadsPerWarp = [4, 8], warpsPerCTA = [1, 4], order = [1, 0]>
+// CHECK-LABEL: func.func @wgmma_i8_b
+// CHECK: %[[P:.*]] = tile.convert_layout %{{.*}} : tensor<64x128x!tile.ptr<i8>, #[[B]]> -> tensor<64x128x!tile.ptr<i8>, #[[ST]]>
+// CHECK: %[[L:.*]] = tile.load %[[P]], %{{.*}} other %{{.*}} : (tensor<64x128x!tile.ptr<i8>, #[[ST]]>, tensor<64x128xi1, #[[ST]]>, tensor<64x128xi8, #[[ST]]>) -> tensor<64x128xi8, #[[ST]]>
+// CHECK-NEXT: %[[V:.*]] = tile.convert_layout %[[L]] : tensor<64x128xi8, #[[ST]]> -> tensor<64x128xi8, #[[B]]>
+// CHECK-NEXT: tile.dot %{{.*}}, %[[V]], %{{.*}} : tensor<64x64xi8, #{{.*}}>, tensor<64x128xi8, #[[B]]> -> tensor<64x128xi32, #mma>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @wgmma_i8_b(%a: tensor<64x64xi8, #blocked1>, %pb: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}, %left: i32) -> tensor<64x128xi32, #mma> {
+    %acc = arith.constant dense<0> : tensor<64x128xi32, #mma>
+    %zb = arith.constant dense<0> : tensor<64x128xi8, #blocked>
+    %kb = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %kb1 = tile.expand_dims %kb {axis = 1 : i32} : tensor<64xi32, #tile.slice<dim = 1, parent = #blocked>> -> tensor<64x1xi32, #blocked>
+    %ldbs = tile.splat %ldb : tensor<64x1xi32, #blocked>
+    %rowb = arith.muli %kb1, %ldbs : tensor<64x1xi32, #blocked>
+    %pbs = tile.splat %pb : tensor<64x1x!tile.ptr<i8>, #blocked>
+    %pb1 = tile.addptr %pbs, %rowb : tensor<64x1x!tile.ptr<i8>, #blocked>, tensor<64x1xi32, #blocked>
+    %n = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>>
+    %n1 = tile.expand_dims %n {axis = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>> -> tensor<1x128xi32, #blocked>
+    %pb2 = tile.broadcast %pb1 : tensor<64x1x!tile.ptr<i8>, #blocked> -> tensor<64x128x!tile.ptr<i8>, #blocked>
+    %n2 = tile.broadcast %n1 : tensor<1x128xi32, #blocked> -> tensor<64x128xi32, #blocked>
+    %b0 = tile.addptr %pb2, %n2 : tensor<64x128x!tile.ptr<i8>, #blocked>, tensor<64x128xi32, #blocked>
+    %leftb = tile.splat %left : tensor<64x1xi32, #blocked>
+    %mb1 = arith.cmpi slt, %kb1, %leftb : tensor<64x1xi32, #blocked>
+    %mb = tile.broadcast %mb1 : tensor<64x1xi1, #blocked> -> tensor<64x128xi1, #blocked>
+    %b = tile.load %b0, %mb other %zb : (tensor<64x128x!tile.ptr<i8>, #blocked>, tensor<64x128xi1, #blocked>, tensor<64x128xi8, #blocked>) -> tensor<64x128xi8, #blocked>
+    %d = tile.dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<64x64xi8, #blocked1>, tensor<64x128xi8, #blocked> -> tensor<64x128xi32, #mma>
+    return %d : tensor<64x128xi32, #mma>
+  }
+}
+
+
+// -----
+
+// A 32 x 128 int8 B holds 32 bytes a thread over 4 warps, too few for 16 of
+// K by 4 of N: 4 bytes of K a thread, lanes 8 along K.
+#blocked = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+#blocked1 = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]>
+#mma = #tile.mma<versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 128, 32]>
+// CHECK-DAG: #[[B:blocked[0-9]*]] = #tile.blocked<sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]>
+// CHECK-DAG: #[[ST:blocked[0-9]*]] = #tile.blocked<sizePerThread = [4, 4], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [1, 0]>
+// CHECK-LABEL: func.func @wgmma_i8_b_small
+// CHECK: %[[P:.*]] = tile.convert_layout %{{.*}} : tensor<32x128x!tile.ptr<i8>, #[[B]]> -> tensor<32x128x!tile.ptr<i8>, #[[ST]]>
+// CHECK: %[[L:.*]] = tile.load %[[P]], %{{.*}} other %{{.*}} : (tensor<32x128x!tile.ptr<i8>, #[[ST]]>, tensor<32x128xi1, #[[ST]]>, tensor<32x128xi8, #[[ST]]>) -> tensor<32x128xi8, #[[ST]]>
+// CHECK-NEXT: %[[V:.*]] = tile.convert_layout %[[L]] : tensor<32x128xi8, #[[ST]]> -> tensor<32x128xi8, #[[B]]>
+// CHECK-NEXT: tile.dot %{{.*}}, %[[V]], %{{.*}} : tensor<64x32xi8, #{{.*}}>, tensor<32x128xi8, #[[B]]> -> tensor<64x128xi32, #mma>
+module attributes {tile.num_warps = 4 : i32} {
+  func.func @wgmma_i8_b_small(%a: tensor<64x32xi8, #blocked1>, %pb: !tile.ptr<i8> {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}, %left: i32) -> tensor<64x128xi32, #mma> {
+    %acc = arith.constant dense<0> : tensor<64x128xi32, #mma>
+    %zb = arith.constant dense<0> : tensor<32x128xi8, #blocked>
+    %kb = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>>
+    %kb1 = tile.expand_dims %kb {axis = 1 : i32} : tensor<32xi32, #tile.slice<dim = 1, parent = #blocked>> -> tensor<32x1xi32, #blocked>
+    %ldbs = tile.splat %ldb : tensor<32x1xi32, #blocked>
+    %rowb = arith.muli %kb1, %ldbs : tensor<32x1xi32, #blocked>
+    %pbs = tile.splat %pb : tensor<32x1x!tile.ptr<i8>, #blocked>
+    %pb1 = tile.addptr %pbs, %rowb : tensor<32x1x!tile.ptr<i8>, #blocked>, tensor<32x1xi32, #blocked>
+    %n = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>>
+    %n1 = tile.expand_dims %n {axis = 0 : i32} : tensor<128xi32, #tile.slice<dim = 0, parent = #blocked>> -> tensor<1x128xi32, #blocked>
+    %pb2 = tile.broadcast %pb1 : tensor<32x1x!tile.ptr<i8>, #blocked> -> tensor<32x128x!tile.ptr<i8>, #blocked>
+    %n2 = tile.broadcast %n1 : tensor<1x128xi32, #blocked> -> tensor<32x128xi32, #blocked>
+    %b0 = tile.addptr %pb2, %n2 : tensor<32x128x!tile.ptr<i8>, #blocked>, tensor<32x128xi32, #blocked>
+    %leftb = tile.splat %left : tensor<32x1xi32, #blocked>
+    %mb1 = arith.cmpi slt, %kb1, %leftb : tensor<32x1xi32, #blocked>
+    %mb = tile.broadcast %mb1 : tensor<32x1xi1, #blocked> -> tensor<32x128xi1, #blocked>
+    %b = tile.load %b0, %mb other %zb : (tensor<32x128x!tile.ptr<i8>, #blocked>, tensor<32x128xi1, #blocked>, tensor<32x128xi8, #blocked>) -> tensor<32x128xi8, #blocked>
+    %d = tile.dot %a, %b, %acc {inputPrecision = #tile<input_precision tf32>} : tensor<64x32xi8, #blocked1>, tensor<32x128xi8, #blocked> -> tensor<64x128xi32, #mma>
+    return %d : tensor<64x128xi32, #mma>
+  }
+}
+
+
+// -----
+
 // The same B operand as @wgmma_tf32_b, 32x64 over 8 warps and reaching the
 // dot through a conversion: lanes 8 along K and 4 along N, warps along N as
 // far as N allows (64 / 16 = 4) and the other 2 along K.
