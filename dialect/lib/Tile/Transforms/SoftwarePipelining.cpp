@@ -35,9 +35,10 @@
 //
 // A 32-bit B read from rows of N is copied N-major when the accumulator is
 // transposed (the product loads b^T from the slot into registers); else
-// (tf32 wgmma reads B only K-major) it is staged through registers: plain loads
-// of the stage's tile, which the threads store into its slot (16 bytes of K per
-// store, with the layout tile-coalesce gave the load) while the iteration's
+// (tf32 and 8-bit wgmma read B only K-major; so for an 8-bit B always) it is
+// staged through registers: plain loads
+// of the stage's tile, which the threads store into its slot (vectors of K,
+// with the layout tile-coalesce gave the load) while the iteration's
 // product runs (started asynchronously, then waited for). When D >= 2 the tile
 // of stage i + D is loaded in iteration i and stored in iteration i + 1 (the
 // loop carries it, so that the loads' latency spans an iteration), else loaded
