@@ -868,9 +868,15 @@ def row_batched_attention(h):
 
 
 def row_persistent_matmul(h):
+    """examples/persistent_matmul.tile on host-side descriptors, 132
+    programs: 128 x 128 tiles, then 128 x 256 ones."""
+    for name in ("persistent_matmul", "persistent_matmul_n256"):
+        persistent_matmul_row(h, name)
+
+
+def persistent_matmul_row(h, name):
     torch = h.torch
     from triton.tools.tensor_descriptor import TensorDescriptor
-    name = "persistent_matmul"
     entry = h.manifest[name]["constexprs"]
     bm, bn, bk = entry["BLOCK_M"], entry["BLOCK_N"], entry["BLOCK_K"]
     m = n = k = 4096
@@ -880,7 +886,7 @@ def row_persistent_matmul(h):
     blocks = [(a, [bm, bk]), (b, [bk, bn]), (c, [bm, bn])]
     ours = [tilec_runtime.TensorDescriptor(t, block) for t, block in blocks]
     theirs = [TensorDescriptor.from_tensor(t, block) for t, block in blocks]
-    h.run_row(f"persistent_matmul fp16 {m}x{n}x{k}", name,
+    h.run_row(f"{name} fp16 {m}x{n}x{k}", name,
               (entry["NUM_PROGRAMS"],), (*ours, m, n, k), [c],
               [a.double() @ b.double()], 1e-3, 2 * m * n * k, "TFLOP/s",
               lambda: torch.matmul(a, b, out=c), torch_checked=True,

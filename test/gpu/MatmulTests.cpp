@@ -1041,6 +1041,20 @@ void tilec::gpu::addMatmulTests(std::vector<GpuTest> &tests) {
                     {4096, 4096, 4096}},
                    runMatmulHostDesc,
                    tensorCoreConfig(F16, F16, Fp16Tol, 64)});
+  {
+    // 128 x 256 tiles (the tutorial's widest configuration).
+    TestConfig config = tensorCoreConfig(F16, F16, Fp16Tol, 64);
+    config.BlockN = 256;
+    tests.push_back({"persistent_matmul_n256",
+                     "persistent_matmul_n256.ptx",
+                     "persistent_matmul_kernel",
+                     {{128, 256, 128},
+                      {1000, 776, 520},
+                      {2000, 1496, 300},
+                      {4096, 4096, 4096}},
+                     runMatmulHostDesc,
+                     config});
+  }
   // The same with pointers, its tiles and K steps one flattened loop
   // (sizes multiples of 16, as its signature says, ragged in the blocks).
   tests.push_back({"persistent_matmul_ptr",
