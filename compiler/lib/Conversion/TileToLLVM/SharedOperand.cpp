@@ -89,9 +89,14 @@ static std::optional<SourceByte> getSourceByte(Value value) {
 static SmallVector<Value> gatherBytes(OpBuilder &b, Location loc,
                                       ArrayRef<Value> bytes,
                                       ArrayRef<Value> swapped, Value swap) {
+  // A byte's word (selected by `swap` when the swapped byte's differs) and
+  // where the byte is in the lanes that do not swap and in those that do.
   struct Source {
     Value word;
-    int64_t byte, swappedByte;
+    SourceByte plain, other;
+  };
+  auto sameWord = [](const SourceByte &x, const SourceByte &y) {
+    return x.vector == y.vector && x.word == y.word;
   };
   // The word `word` of `vector` as an i32.
   auto wordOf = [&](const SourceByte &source) -> Value {
@@ -110,10 +115,9 @@ static SmallVector<Value> gatherBytes(OpBuilder &b, Location loc,
     if (!source || !otherSource)
       return {};
     Value word = wordOf(*source);
-    if (otherSource->vector != source->vector ||
-        otherSource->word != source->word)
+    if (!sameWord(*source, *otherSource))
       word = LLVM::SelectOp::create(b, loc, swap, wordOf(*otherSource), word);
-    sources.push_back({word, source->byte, otherSource->byte});
+    sources.push_back({word, *source, *otherSource});
   }
   // A selector that is `plain` in the lanes that do not swap.
   auto selector = [&](int64_t plain, int64_t other) -> Value {
@@ -133,30 +137,35 @@ static SmallVector<Value> gatherBytes(OpBuilder &b, Location loc,
     pos = 2 * (jx & 1);
     return even | (4 + even) << 4 | (even + 1) << 8 | (5 + even) << 12;
   };
-  auto pair = [&](const Source &x, const Source &y, Value &pos) -> Value {
+  struct Pair {
+    Value word;
     int64_t plainPos, otherPos;
-    int64_t plain = pairSelector(x.byte, y.byte, plainPos);
-    int64_t other = pairSelector(x.swappedByte, y.swappedByte, otherPos);
-    pos = selector(plainPos, otherPos);
-    return NVVM::PermuteOp::create(b, loc, b.getI32Type(), x.word, y.word,
-                                   selector(plain, other),
-                                   NVVM::PermuteMode::DEFAULT);
+  };
+  auto pair = [&](const Source &x, const Source &y) {
+    Pair result;
+    int64_t plain = pairSelector(x.plain.byte, y.plain.byte, result.plainPos);
+    int64_t other = pairSelector(x.other.byte, y.other.byte, result.otherPos);
+    result.word = NVVM::PermuteOp::create(b, loc, b.getI32Type(), x.word,
+                                          y.word, selector(plain, other),
+                                          NVVM::PermuteMode::DEFAULT);
+    return result;
   };
   auto joinSelector = [](int64_t lo, int64_t hi) {
     return lo | (lo + 1) << 4 | (4 + hi) << 8 | (5 + hi) << 12;
   };
   SmallVector<Value> words;
   for (size_t i = 0; i < sources.size(); i += 4) {
-    // Four bytes of one word (a row-major tile stored as loaded): the word
-    // itself, or one permute.
     ArrayRef<Source> group = ArrayRef<Source>(sources).slice(i, 4);
+    // Four bytes of one word (a tile stored along the dimension it was
+    // loaded along): the word itself, or one permute.
     if (llvm::all_of(group, [&](const Source &source) {
-          return source.word == group.front().word;
+          return sameWord(source.plain, group.front().plain) &&
+                 sameWord(source.other, group.front().other);
         })) {
       int64_t plain = 0, other = 0;
       for (auto [j, source] : llvm::enumerate(group)) {
-        plain |= source.byte << (4 * j);
-        other |= source.swappedByte << (4 * j);
+        plain |= source.plain.byte << (4 * j);
+        other |= source.other.byte << (4 * j);
       }
       if (plain == 0x3210 && other == 0x3210)
         words.push_back(group.front().word);
@@ -166,38 +175,12 @@ static SmallVector<Value> gatherBytes(OpBuilder &b, Location loc,
             selector(plain, other), NVVM::PermuteMode::DEFAULT));
       continue;
     }
-    Value loPos, hiPos;
-    Value low = pair(sources[i], sources[i + 1], loPos);
-    Value high = pair(sources[i + 2], sources[i + 3], hiPos);
-    // Both positions are constants or selects of constants.
-    APInt lo, hi;
-    Value join;
-    if (matchPattern(loPos, m_ConstantInt(&lo)) &&
-        matchPattern(hiPos, m_ConstantInt(&hi))) {
-      join = i32Constant(b, loc,
-                         joinSelector(lo.getZExtValue(), hi.getZExtValue()));
-    } else {
-      auto constants = [](Value pos, int64_t &plain, int64_t &other) {
-        APInt value;
-        if (matchPattern(pos, m_ConstantInt(&value))) {
-          plain = other = value.getZExtValue();
-          return;
-        }
-        auto select = pos.getDefiningOp<LLVM::SelectOp>();
-        APInt t, f;
-        matchPattern(select.getTrueValue(), m_ConstantInt(&t));
-        matchPattern(select.getFalseValue(), m_ConstantInt(&f));
-        other = t.getZExtValue();
-        plain = f.getZExtValue();
-      };
-      int64_t loPlain, loOther, hiPlain, hiOther;
-      constants(loPos, loPlain, loOther);
-      constants(hiPos, hiPlain, hiOther);
-      join = selector(joinSelector(loPlain, hiPlain),
-                      joinSelector(loOther, hiOther));
-    }
-    words.push_back(NVVM::PermuteOp::create(b, loc, b.getI32Type(), low, high,
-                                            join, NVVM::PermuteMode::DEFAULT));
+    Pair low = pair(group[0], group[1]), high = pair(group[2], group[3]);
+    Value join = selector(joinSelector(low.plainPos, high.plainPos),
+                          joinSelector(low.otherPos, high.otherPos));
+    words.push_back(NVVM::PermuteOp::create(b, loc, b.getI32Type(), low.word,
+                                            high.word, join,
+                                            NVVM::PermuteMode::DEFAULT));
   }
   return words;
 }
