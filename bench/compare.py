@@ -722,9 +722,10 @@ def row_matmul_int8(h):
     """examples/matmul_dtypes.tile's matmul_int8_kernel: int8 A and B, both
     row-major (B's rows are of N: 8-bit wgmma reads B only K-major, so
     tilec stages it through registers), summed exactly into int32; 4096^3
-    and a ragged 3000x5000x2000. torch: torch._int_mm."""
+    and 3000x5008x2000 (M ragged; the build's hints want N, K and the row
+    strides multiples of 16). torch: torch._int_mm."""
     torch = h.torch
-    for m, n, k in ((4096, 4096, 4096), (3000, 5000, 2000)):
+    for m, n, k in ((4096, 4096, 4096), (3000, 5008, 2000)):
         a = torch.randint(-128, 128, (m, k), device="cuda", dtype=torch.int8)
         b = torch.randint(-128, 128, (k, n), device="cuda", dtype=torch.int8)
         c = torch.empty((m, n), device="cuda", dtype=torch.int32)

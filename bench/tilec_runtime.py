@@ -54,10 +54,12 @@ class _Arg(ctypes.Structure):
 
 
 # Element types as signatures spell them, by torch dtype name.
-_TORCH_DTYPES = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32",
-                 "float64": "fp64", "int8": "i8", "int16": "i16",
-                 "int32": "i32", "int64": "i64", "uint8": "u8",
-                 "uint16": "u16", "uint32": "u32", "uint64": "u64"}
+TORCH_DTYPES = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32",
+                "float64": "fp64", "int8": "i8", "int16": "i16",
+                "int32": "i32", "int64": "i64", "uint8": "u8",
+                "uint16": "u16", "uint32": "u32", "uint64": "u64",
+                "bool": "i1", "float8_e4m3fn": "fp8e4nv",
+                "float8_e5m2": "fp8e5"}
 
 
 def _dtype_name(dtype):
@@ -65,9 +67,9 @@ def _dtype_name(dtype):
     if isinstance(dtype, str):
         return dtype
     name = str(dtype).rsplit(".", 1)[-1]
-    if name not in _TORCH_DTYPES:
+    if name not in TORCH_DTYPES:
         raise TypeError(f"tensor descriptors of {dtype} are not supported")
-    return _TORCH_DTYPES[name]
+    return TORCH_DTYPES[name]
 
 
 class TensorDescriptor:

@@ -65,12 +65,7 @@ LAUNCH_OPTIONS = {"num_warps", "num_stages", "num_ctas", "maxnreg",
                   "stream", "warmup", "device", "device_type"}
 
 # Signature names of torch dtypes.
-TORCH_DTYPES = {"float16": "fp16", "bfloat16": "bf16", "float32": "fp32",
-                "float64": "fp64", "int8": "i8", "int16": "i16",
-                "int32": "i32", "int64": "i64", "uint8": "u8",
-                "uint16": "u16", "uint32": "u32", "uint64": "u64",
-                "bool": "i1", "float8_e4m3fn": "fp8e4nv",
-                "float8_e5m2": "fp8e5"}
+TORCH_DTYPES = tilec_runtime.TORCH_DTYPES
 
 # Relative error allowed between tilec's and Triton's float results.
 TOLERANCE = {"float64": 1e-9, "float32": 1e-5, "float16": 1e-2,
