@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/Analysis/TensorCores.h"
+#include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -119,4 +120,9 @@ MmaLayoutAttr tilec::tile::chooseMmaLayout(RankedTensorType a,
                                             numWarps, /*transposed=*/false))
     return mma;
   return chooseMmaSyncLayout(a, c, numWarps);
+}
+
+bool tilec::tile::wgmmaReadsBOnlyKMajor(Type elemType) {
+  int64_t bytes = getStorageBytes(elemType);
+  return bytes == 4 || bytes == 1;
 }

@@ -19,6 +19,7 @@
 
 #include "tilec/Dialect/Tile/Analysis/AxisInfo.h"
 #include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
+#include "tilec/Dialect/Tile/Analysis/TensorCores.h"
 #include "tilec/Dialect/Tile/IR/TileOps.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
@@ -85,12 +86,10 @@ static bool isWgmmaKMajorB(LoadOp load) {
   auto dot = dyn_cast<DotOp>(user);
   auto mma = dot ? dyn_cast_or_null<MmaLayoutAttr>(dot.getType().getEncoding())
                  : MmaLayoutAttr();
-  if (!mma || !mma.isWgmma() || mma.getTransposed() || dot.getB() != value ||
-      dot.getA() == value)
-    return false;
-  int64_t bytes =
-      getStorageBytes(cast<RankedTensorType>(value.getType()).getElementType());
-  return bytes == 4 || bytes == 1;
+  return mma && mma.isWgmma() && !mma.getTransposed() && dot.getB() == value &&
+         dot.getA() != value &&
+         wgmmaReadsBOnlyKMajor(
+             cast<RankedTensorType>(value.getType()).getElementType());
 }
 
 /// The layout of a K x N tile with rows of N contiguous that wgmma reads

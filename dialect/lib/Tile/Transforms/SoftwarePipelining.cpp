@@ -34,16 +34,15 @@
 // `tile.smem_trans` (K-major B, any type).
 //
 // A 32-bit B read from rows of N is copied N-major when the accumulator is
-// transposed (the product loads b^T from the slot into registers); else
-// (tf32 and 8-bit wgmma read B only K-major; so for an 8-bit B always) it is
-// staged through registers: plain loads
-// of the stage's tile, which the threads store into its slot (vectors of K,
-// with the layout tile-coalesce gave the load) while the iteration's
-// product runs (started asynchronously, then waited for). When D >= 2 the tile
-// of stage i + D is loaded in iteration i and stored in iteration i + 1 (the
-// loop carries it, so that the loads' latency spans an iteration), else loaded
-// and stored in iteration i. The next iteration's wait (a fence and a barrier)
-// makes the stores visible to wgmma.
+// transposed (the product loads b^T from the slot into registers); else, as
+// an 8-bit B always (tf32 and 8-bit wgmma read B only K-major), it is staged
+// through registers: plain loads of the stage's tile, which the threads store
+// into its slot (vectors of K, with the layout tile-coalesce gave the load)
+// while the iteration's product runs (started asynchronously, then waited for).
+// When D >= 2 the tile of stage i + D is loaded in iteration i and stored in
+// iteration i + 1 (the loop carries it, so that the loads' latency spans an
+// iteration), else loaded and stored in iteration i. The next iteration's wait
+// (a fence and a barrier) makes the stores visible to wgmma.
 //
 // With TMA (both operands loads of 2-D tensor descriptors, or of block
 // pointers whose alignment the hints prove), the copies are
@@ -94,6 +93,7 @@
 
 #include "tilec/Dialect/Tile/Analysis/AxisInfo.h"
 #include "tilec/Dialect/Tile/Analysis/SharedMemory.h"
+#include "tilec/Dialect/Tile/Analysis/TensorCores.h"
 #include "tilec/Dialect/Tile/IR/DTypes.h"
 #include "tilec/Dialect/Tile/IR/DialectAttrs.h"
 #include "tilec/Dialect/Tile/IR/TargetInfo.h"
@@ -534,7 +534,8 @@ static std::optional<OperandPlan> planOperand(DotOp dot, unsigned index,
   // A tf32 or 8-bit B read from rows of N in tile-coalesce's staging layout
   // (whole vectors of K a thread: 16 bytes, or 4 of a small tile of bytes).
   bool staged = false;
-  if (index == 1 && (elemBytes == 4 || elemBytes == 1) && bytes < 16) {
+  if (index == 1 && wgmmaReadsBOnlyKMajor(type.getElementType()) &&
+      bytes < 16) {
     auto blocked =
         dyn_cast<BlockedLayoutAttr>(getLayout(load.getPtr().getType()));
     staged = blocked && blocked.getSizePerThread()[kDim] * elemBytes >=

@@ -30,6 +30,10 @@ MmaLayoutAttr chooseMmaLayout(mlir::RankedTensorType a,
                               InputPrecision precision, unsigned numWarps,
                               const TargetInfo &target);
 
+/// Whether wgmma reads a shared-memory B of `elemType` only K-major (tf32
+/// and 8-bit products; 16-bit ones read it N-major too).
+bool wgmmaReadsBOnlyKMajor(mlir::Type elemType);
+
 } // namespace tilec::tile
 
 #endif // TILEC_DIALECT_TILE_ANALYSIS_TENSORCORES_H
